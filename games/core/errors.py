@@ -1,0 +1,26 @@
+"""Typed errors raised by the rules layer.
+
+The rules never build user-facing sentences: an error carries a stable code and
+parameters, and the message catalog (data/messages/*.json) turns it into English or
+Japanese for whoever asked.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+
+class IllegalAction(Exception):
+    """An action that the rules refuse. `code` is stable (tests and catalogs rely on it)."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(f"{code} {params}" if params else code)
+        self.code = code
+        self.params = params
+
+    @property
+    def message_key(self) -> str:
+        return f"error.{self.code}"
+
+
+class DataError(Exception):
+    """A bundled data file or a stored game that cannot be read. Says which and why."""

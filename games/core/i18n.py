@@ -1,0 +1,89 @@
+"""Message catalogs: every sentence a player reads comes from data/messages/<lang>.json and
+data/<game>/messages.<lang>.json, never from the rules code.
+
+`translate(lang, key, params, names)` fills `{param}` placeholders. A param that is a seat
+(named `seat` or `..._seat`) becomes the player's name; a param shaped like an event
+(`{"key": ..., "params": ...}`) is translated recursively; a name given in several languages
+(`{"en": ..., "ja": ...}`, e.g. a city from a map file) picks the reader's; a list is joined.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from games.core.errors import DataError
+
+DATA_DIR = Path(__file__).resolve().parents[2] / "data"
+LANGUAGES = ("en", "ja")
+DEFAULT_LANGUAGE = "en"
+
+
+def language_for(locale: str | None) -> str:
+    """Map a Discord locale ('ja', 'en-US', 'en-GB', ...) to a catalog language."""
+    if locale and locale.lower().startswith("ja"):
+        return "ja"
+    return DEFAULT_LANGUAGE
+
+
+def _load(path: Path) -> dict[str, str]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise DataError(f"message catalog {path} cannot be read: {exc}") from exc
+    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+        raise DataError(f"message catalog {path} must be an object of strings")
+    return data
+
+
+@lru_cache(maxsize=None)
+def catalog(lang: str) -> dict[str, str]:
+    """The merged catalog for a language: core messages plus every game's messages."""
+    merged = dict(_load(DATA_DIR / "messages" / f"{lang}.json"))
+    for path in sorted(DATA_DIR.glob(f"*/messages.{lang}.json")):
+        for key, value in _load(path).items():
+            if key in merged:
+                raise DataError(f"message key {key!r} defined twice ({path})")
+            merged[key] = value
+    return merged
+
+
+class _Missing(dict):
+    def __missing__(self, key: str) -> str:  # leave unknown placeholders visible, never crash
+        return "{" + key + "}"
+
+
+def translate(
+    lang: str,
+    key: str,
+    params: Mapping[str, Any] | None = None,
+    names: Sequence[str] | None = None,
+) -> str:
+    lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+    template = catalog(lang).get(key) or catalog(DEFAULT_LANGUAGE).get(key)
+    if template is None:
+        return key  # a missing message is a bug a test catches; users still see something
+    values = _Missing()
+    for name, value in (params or {}).items():
+        values[name] = _render_value(lang, name, value, names)
+    return template.format_map(values)
+
+
+def _render_value(lang: str, name: str, value: Any, names: Sequence[str] | None) -> str:
+    if isinstance(value, dict) and "key" in value:
+        return translate(lang, value["key"], value.get("params"), names)
+    if isinstance(value, dict) and DEFAULT_LANGUAGE in value:  # data-driven names: {"en":..,"ja":..}
+        return str(value.get(lang, value[DEFAULT_LANGUAGE]))
+    if isinstance(value, (list, tuple)):
+        sep = "、" if lang == "ja" else ", "
+        return sep.join(_render_value(lang, name, v, names) for v in value)
+    if (name == "seat" or name.endswith("_seat") or name == "seats") and isinstance(value, int):
+        if names is not None and 0 <= value < len(names):
+            return names[value]
+        return f"#{value + 1}"
+    return str(value)
+
+
+def has_key(lang: str, key: str) -> bool:
+    return key in catalog(lang)

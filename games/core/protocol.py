@@ -1,0 +1,160 @@
+"""The rules protocol shared by all Railyard games.
+
+A game is a stateless object whose methods take a state and return new values; a state is
+a pydantic model that round-trips through JSON (it is what the database stores). Seats are
+numbered 0..n-1. Several seats may be active at once (simultaneous choices), a turn may take
+several actions (the state remembers where in the turn it is), and every random draw comes
+from the seed kept in the state.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, Generic, Sequence, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+StateT = TypeVar("StateT", bound=BaseModel)
+ActionT = TypeVar("ActionT", bound=BaseModel)
+ViewT = TypeVar("ViewT", bound=BaseModel)
+
+
+class Event(BaseModel):
+    """Something that happened, for the log and the posts.
+
+    `key` names a message in the catalog, `params` fill it. `to` is None for a public event;
+    otherwise only those seats may see it (a card drawn blind, the tickets offered).
+    Params named `seat` (or ending in `_seat`) are shown as the player's name; a param that is
+    itself `{"key": ..., "params": {...}}` is translated too.
+    """
+
+    model_config = ConfigDict(frozen=True)
+    key: str
+    params: dict[str, Any] = Field(default_factory=dict)
+    to: tuple[int, ...] | None = None
+
+    @property
+    def public(self) -> bool:
+        return self.to is None
+
+
+class ApplyResult(BaseModel, Generic[StateT]):
+    """What `apply` returns: the new state, what happened, and whether it may be undone.
+
+    `undoable` is False when the action revealed hidden information or used randomness:
+    undoing it would let a player peek or re-roll.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+    state: Any
+    events: list[Event] = Field(default_factory=list)
+    undoable: bool = False
+
+
+class ScoreLine(BaseModel):
+    """One line of a player's final breakdown: a category, its points and what it was for."""
+
+    category: str
+    points: int
+    key: str = ""  # catalog key describing the line (e.g. a ticket), optional
+    params: dict[str, Any] = Field(default_factory=dict)
+
+
+class PlayerResult(BaseModel):
+    seat: int
+    rank: int  # 1 = first; tied players share a rank
+    total: int
+    lines: list[ScoreLine] = Field(default_factory=list)
+    stats: dict[str, Any] = Field(default_factory=dict)  # e.g. longest path length
+
+    def by_category(self) -> dict[str, int]:
+        totals: dict[str, int] = {}
+        for line in self.lines:
+            totals[line.category] = totals.get(line.category, 0) + line.points
+        return totals
+
+
+class Result(BaseModel):
+    """The end of a game: players in rank order with their breakdowns."""
+
+    players: list[PlayerResult]
+    categories: list[str]  # order in which breakdowns are shown; labels via catalog
+    reason: str = "end"  # catalog suffix: why the game ended
+
+
+class Game(ABC, Generic[StateT, ActionT, ViewT]):
+    """One game's rules. Subclasses are stateless singletons registered in games.registry."""
+
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options_model: ClassVar[type[BaseModel]]
+    state_model: ClassVar[type[BaseModel]]
+    action_model: ClassVar[Any]  # a pydantic type (often a discriminated union) for actions
+    view_model: ClassVar[type[BaseModel]]
+
+    # --- lifecycle -----------------------------------------------------------------
+    @abstractmethod
+    def setup(self, n_players: int, options: dict[str, Any] | BaseModel | None, seed: int) -> StateT: ...
+
+    @abstractmethod
+    def active_players(self, state: StateT) -> frozenset[int]: ...
+
+    @abstractmethod
+    def legal_actions(self, state: StateT, seat: int) -> list[ActionT]: ...
+
+    @abstractmethod
+    def apply(self, state: StateT, seat: int, action: ActionT) -> ApplyResult:
+        """Validate and apply; raise IllegalAction; never mutate `state`."""
+
+    @abstractmethod
+    def view(self, state: StateT, seat: int | None) -> ViewT:
+        """What `seat` (or a spectator, None) may see. The only place secrets are stripped."""
+
+    @abstractmethod
+    def result(self, state: StateT) -> Result | None: ...
+
+    # --- notation --------------------------------------------------------------------
+    @abstractmethod
+    def format_action(self, action: ActionT) -> str: ...
+
+    @abstractmethod
+    def parse_action(self, text: str) -> ActionT:
+        """Raise IllegalAction('unparsable', text=...) on garbage."""
+
+    @abstractmethod
+    def describe_action(self, state: StateT, seat: int, action: ActionT) -> Event:
+        """Words for a move the seat could make (autocomplete labels, buttons)."""
+
+    # --- helpers with sensible defaults -----------------------------------------------
+    def timeout_action(self, state: StateT, seat: int) -> ActionT:
+        """The mildest legal move, made for a player whose deadline passed."""
+        actions = self.legal_actions(state, seat)
+        if not actions:
+            raise IllegalAction("no_legal_action")
+        return actions[0]
+
+    def prompt(self, state: StateT, seat: int) -> Event | None:
+        """What the game is asking this seat to do now (None when not active)."""
+        return None
+
+    def bots(self) -> dict[str, Any]:
+        """Bot name -> bot object with `choose(game, state, seat, rng) -> action`."""
+        return {}
+
+    def load_state(self, data: str | bytes | dict) -> StateT:
+        """Rebuild a state from its stored JSON (raises pydantic.ValidationError on junk)."""
+        if isinstance(data, dict):
+            return self.state_model.model_validate(data)  # type: ignore[return-value]
+        return self.state_model.model_validate_json(data)  # type: ignore[return-value]
+
+    def dump_state(self, state: StateT) -> str:
+        return state.model_dump_json()
+
+    def is_over(self, state: StateT) -> bool:
+        return self.result(state) is not None
+
+    def check_invariants(self, state: StateT) -> None:
+        """Raise AssertionError if conservation laws (cards, pieces, money) are broken."""
+
+    def parse_many(self, lines: Sequence[str]) -> list[ActionT]:
+        return [self.parse_action(line) for line in lines]

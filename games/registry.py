@@ -1,0 +1,36 @@
+"""Which games Railyard knows. Adding a game = a new package in games/ plus one line here."""
+from __future__ import annotations
+
+import importlib
+from functools import lru_cache
+
+from games.core.protocol import Game
+
+# name -> "module:attribute"; imported on first use so one broken game cannot stop the others.
+_GAMES: dict[str, str] = {
+    "ticket_to_ride": "games.ticket_to_ride.rules:GAME",
+}
+
+
+class UnknownGame(KeyError):
+    pass
+
+
+def register(name: str, target: str) -> None:
+    """Add a game by "module:attribute" (tests register small fixture games this way)."""
+    _GAMES[name] = target
+    get.cache_clear()
+
+
+def names() -> list[str]:
+    return list(_GAMES)
+
+
+@lru_cache(maxsize=None)
+def get(name: str) -> Game:
+    try:
+        target = _GAMES[name]
+    except KeyError:
+        raise UnknownGame(name) from None
+    module_name, attr = target.split(":")
+    return getattr(importlib.import_module(module_name), attr)

@@ -1,0 +1,1 @@
+"""Ticket to Ride (USA map): rules, notation, scoring and bots."""

@@ -1,0 +1,152 @@
+"""Ticket to Ride state, actions, options and views (pydantic, JSON round-trippable).
+
+Cards are stored as small integers: indexes into `TTRMap.card_colors` (0..7 the colours,
+8 the locomotive), which keeps the state cheap to copy; views turn them back into names.
+"""
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from games.core.protocol import Event, Result
+
+LOCO = 8  # index of the locomotive in card_colors
+EMPTY = -1  # an empty face-up slot (the deck and discard ran out)
+UNCLAIMED = -1
+
+
+class TTROptions(BaseModel):
+    """The USA rulebook describes no variants; the model exists so every game takes options
+    the same way and unknown keys are refused rather than silently ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class PlayerState(BaseModel):
+    hand: list[int]  # count of each card kind, indexed like card_colors
+    tickets: list[int] = Field(default_factory=list)  # kept ticket ids
+    offered: list[int] = Field(default_factory=list)  # tickets drawn, waiting for a keep
+    keep_min: int = 0
+    trains: int
+
+    def clone(self) -> "PlayerState":
+        return PlayerState.model_construct(
+            hand=list(self.hand), tickets=list(self.tickets), offered=list(self.offered),
+            keep_min=self.keep_min, trains=self.trains,
+        )
+
+
+class TTRState(BaseModel):
+    game: Literal["ticket_to_ride"] = "ticket_to_ride"
+    n: int
+    seed: int
+    draws: int = 0  # how many random draws were made: the RNG counter
+    deck: list[int]  # top of the deck is the END of the list
+    discard: list[int] = Field(default_factory=list)
+    face_up: list[int]  # five slots, EMPTY when nothing could be dealt
+    ticket_deck: list[int]  # top is the START of the list; returned tickets go to the end
+    owners: list[int]  # per route id: owning seat or UNCLAIMED
+    players: list[PlayerState]
+    phase: Literal["choose", "play", "over"] = "choose"
+    current: int = 0
+    drew_one: bool = False  # the current player took one card and must take a second
+    final_turns: int | None = None  # turns left once the end was triggered
+    triggered_by: int | None = None
+    passes_in_row: int = 0
+    turn: int = 0  # turns completed in the play phase
+    end_reason: str | None = None
+    last: list[Event] = Field(default_factory=list)  # public events of the last action
+
+    def clone(self) -> "TTRState":
+        """A copy safe to change: containers are copied, events are immutable."""
+        return TTRState.model_construct(
+            game=self.game, n=self.n, seed=self.seed, draws=self.draws,
+            deck=list(self.deck), discard=list(self.discard), face_up=list(self.face_up),
+            ticket_deck=list(self.ticket_deck), owners=list(self.owners),
+            players=[p.clone() for p in self.players], phase=self.phase, current=self.current,
+            drew_one=self.drew_one, final_turns=self.final_turns, triggered_by=self.triggered_by,
+            passes_in_row=self.passes_in_row, turn=self.turn, end_reason=self.end_reason,
+            last=list(self.last),
+        )
+
+
+# --- actions --------------------------------------------------------------------------
+class DrawCard(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["draw"] = "draw"
+    source: str  # "deck" or a face-up card colour name (incl. "locomotive")
+
+
+class DrawTickets(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["tickets"] = "tickets"
+
+
+class KeepTickets(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["keep"] = "keep"
+    ids: tuple[int, ...]
+
+
+class Claim(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["claim"] = "claim"
+    route: int
+    color: str  # colour of the non-locomotive cards paid ("locomotive" when all are)
+    locos: int = 0  # locomotives paid
+
+
+class Pass(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["pass"] = "pass"
+
+
+TTRAction = Annotated[Union[DrawCard, DrawTickets, KeepTickets, Claim, Pass], Field(discriminator="kind")]
+
+
+# --- views ----------------------------------------------------------------------------
+class TicketView(BaseModel):
+    id: int
+    a: str
+    b: str
+    points: int
+    completed: bool | None = None  # known to the owner during play, to all at the end
+
+
+class PlayerView(BaseModel):
+    seat: int
+    trains: int
+    card_count: int
+    ticket_count: int
+    route_points: int  # public score so far (routes only; tickets stay secret)
+    routes_claimed: int
+    longest: int  # length of this player's longest continuous path
+    choosing: int  # tickets this player is choosing from right now (0 = not choosing)
+    # Private parts: filled only in the owner's view (and tickets for all at the end).
+    hand: dict[str, int] | None = None
+    tickets: list[TicketView] | None = None
+    offered: list[TicketView] | None = None
+    keep_min: int = 0
+
+
+class TTRView(BaseModel):
+    game: Literal["ticket_to_ride"] = "ticket_to_ride"
+    viewer: int | None
+    n: int
+    phase: str
+    current: int
+    active: list[int]
+    drew_one: bool
+    final_round: bool
+    turns_left: int | None
+    face_up: list[str | None]
+    deck_size: int
+    discard_size: int
+    ticket_deck_size: int
+    owners: list[int]
+    players: list[PlayerView]
+    last: list[Event]
+    turn: int
+    result: Result | None = None
+    legal: list[str] = Field(default_factory=list)  # the viewer's legal moves in notation

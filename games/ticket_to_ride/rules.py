@@ -1,0 +1,524 @@
+"""Ticket to Ride (USA): every rule of the rulebook and rulings TTR-1 … TTR-12.
+
+Pure functions over `TTRState`: `apply` copies the state, changes the copy and returns it
+with the events that describe what happened. Rule numbers in comments refer to
+shared/rules/rulings/ticket-to-ride.md.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from games.core.errors import IllegalAction
+from games.core.graph import DisjointSet, longest_trail
+from games.core.protocol import ApplyResult, Event, Game, Result
+from games.core.rng import SeededRng
+from games.ticket_to_ride import notation, scoring
+from games.ticket_to_ride.map import TTRMap, usa
+from games.ticket_to_ride.models import (
+    EMPTY,
+    LOCO,
+    UNCLAIMED,
+    Claim,
+    DrawCard,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    PlayerState,
+    PlayerView,
+    TicketView,
+    TTRAction,
+    TTROptions,
+    TTRState,
+    TTRView,
+)
+
+FACE_UP_RESET_TRIES = 50  # TTR-2 repeats a reset; this only bounds a freak run of bad luck
+
+
+class TicketToRide(Game[TTRState, Any, TTRView]):
+    name = "ticket_to_ride"
+    min_players = 2
+    max_players = 5
+    options_model = TTROptions
+    state_model = TTRState
+    action_model = TTRAction
+    view_model = TTRView
+
+    def __init__(self, board: TTRMap | None = None) -> None:
+        self._board = board
+
+    @property
+    def board(self) -> TTRMap:
+        if self._board is None:
+            self._board = usa()
+        return self._board
+
+    # ------------------------------------------------------------------ setup (TTR-1)
+    def setup(self, n_players: int, options: dict[str, Any] | BaseModel | None, seed: int) -> TTRState:
+        board = self.board
+        if not board.rules.players_min <= n_players <= board.rules.players_max:
+            raise IllegalAction("bad_player_count", count=n_players,
+                                min=board.rules.players_min, max=board.rules.players_max)
+        try:
+            TTROptions.model_validate(options.model_dump() if isinstance(options, BaseModel) else (options or {}))
+        except ValidationError as exc:
+            raise IllegalAction("bad_options", detail=str(exc.errors()[0]["loc"])) from None
+        deck = [c for c in range(len(board.deck.colors)) for _ in range(board.deck.cards_per_color)]
+        deck += [LOCO] * board.deck.locomotives
+        state = TTRState.model_construct(
+            game="ticket_to_ride", n=n_players, seed=seed, draws=0, deck=deck, discard=[],
+            face_up=[EMPTY] * board.rules.face_up, ticket_deck=[t.id for t in board.tickets],
+            owners=[UNCLAIMED] * len(board.routes), players=[], phase="choose", current=0,
+            drew_one=False, final_turns=None, triggered_by=None, passes_in_row=0, turn=0,
+            end_reason=None, last=[],
+        )
+        _shuffle(state, state.deck)
+        _shuffle(state, state.ticket_deck)
+        for _ in range(n_players):
+            hand = [0] * len(board.card_colors)
+            for _ in range(board.rules.initial_cards):
+                hand[state.deck.pop()] += 1
+            offered = state.ticket_deck[: board.rules.initial_tickets]
+            del state.ticket_deck[: board.rules.initial_tickets]
+            state.players.append(PlayerState.model_construct(
+                hand=hand, tickets=[], offered=offered, keep_min=board.rules.initial_keep_min,
+                trains=board.rules.trains_per_player,
+            ))
+        events: list[Event] = []
+        for slot in range(board.rules.face_up):
+            _refill_slot(state, slot, events)
+        _check_face_up_reset(state, events, board)
+        return state
+
+    # ------------------------------------------------------------------ whose move
+    def active_players(self, state: TTRState) -> frozenset[int]:
+        if state.phase == "choose":
+            return frozenset(i for i, p in enumerate(state.players) if p.offered)
+        if state.phase == "play":
+            return frozenset((state.current,))
+        return frozenset()
+
+    # ------------------------------------------------------------------ legal moves
+    def legal_actions(self, state: TTRState, seat: int) -> list[Any]:
+        if seat not in self.active_players(state):
+            return []
+        player = state.players[seat]
+        if player.offered:  # a ticket choice is pending: only keeps are legal
+            return [KeepTickets(ids=ids) for ids in _keep_choices(player.offered, player.keep_min)]
+        actions: list[Any] = []
+        can_blind = bool(state.deck or state.discard)
+        colors = self.board.card_colors
+        seen: set[int] = set()
+        for card in state.face_up:
+            if card == EMPTY or card in seen or (state.drew_one and card == LOCO):
+                continue
+            seen.add(card)
+            actions.append(DrawCard(source=colors[card]))
+        if can_blind:
+            actions.append(DrawCard(source="deck"))
+        if state.drew_one:
+            return actions
+        if state.ticket_deck:
+            actions.append(DrawTickets())
+        actions.extend(self._claims(state, seat))
+        return actions or [Pass()]  # TTR-7
+
+    def _claims(self, state: TTRState, seat: int) -> list[Claim]:
+        board = self.board
+        player = state.players[seat]
+        hand = player.hand
+        locos = hand[LOCO]
+        colors = board.card_colors
+        out: list[Claim] = []
+        for route in board.routes:
+            if route.length > player.trains or state.owners[route.id] != UNCLAIMED:
+                continue
+            if _double_blocked(state, board, route.id, seat):
+                continue
+            if route.color == "gray":
+                pay_colors = range(len(board.deck.colors))
+            else:
+                pay_colors = (colors.index(route.color),)
+            for c in pay_colors:
+                have = hand[c]
+                if have + locos < route.length or have == 0:
+                    continue
+                for k in range(max(0, route.length - have), min(locos, route.length - 1) + 1):
+                    out.append(Claim(route=route.id, color=colors[c], locos=k))
+            if locos >= route.length:
+                out.append(Claim(route=route.id, color="locomotive", locos=route.length))
+        return out
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, state: TTRState, seat: int, action: Any) -> ApplyResult:
+        if state.phase == "over":
+            raise IllegalAction("game_over")
+        active = self.active_players(state)
+        if seat not in active:
+            raise IllegalAction("not_active", waiting=sorted(active))
+        s = state.clone()
+        events: list[Event] = []
+        player = s.players[seat]
+        if player.offered and not isinstance(action, KeepTickets):
+            raise IllegalAction("ttr.must_keep_tickets", keep_min=player.keep_min)
+        if isinstance(action, KeepTickets):
+            undoable = self._keep(s, seat, action, events)
+        elif isinstance(action, DrawCard):
+            undoable = self._draw(s, seat, action, events)
+        elif s.drew_one:
+            raise IllegalAction("ttr.must_draw_second")
+        elif isinstance(action, DrawTickets):
+            undoable = self._draw_tickets(s, seat, events)
+        elif isinstance(action, Claim):
+            undoable = self._claim(s, seat, action, events)
+        elif isinstance(action, Pass):
+            undoable = self._pass(s, seat, events)
+        else:
+            raise IllegalAction("unparsable", text=str(action))
+        s.last = [e for e in events if e.public]
+        return ApplyResult(state=s, events=events, undoable=undoable)
+
+    def _keep(self, s: TTRState, seat: int, action: KeepTickets, events: list[Event]) -> bool:
+        player = s.players[seat]
+        if not player.offered:
+            raise IllegalAction("ttr.no_tickets_to_keep")
+        ids = list(dict.fromkeys(action.ids))
+        if len(ids) != len(action.ids) or any(i not in player.offered for i in ids):
+            raise IllegalAction("ttr.ticket_not_offered", offered=list(player.offered))
+        if len(ids) < player.keep_min:
+            raise IllegalAction("ttr.keep_more", keep_min=player.keep_min)
+        returned = [t for t in player.offered if t not in ids]
+        player.tickets.extend(ids)
+        s.ticket_deck.extend(returned)  # TTR-6: returned tickets go under the deck
+        player.offered = []
+        player.keep_min = 0
+        events.append(Event(key="ttr.ev.kept", params={"seat": seat, "kept": len(ids), "returned": len(returned)}))
+        events.append(Event(key="ttr.ev.you_kept", params={"tickets": [self._ticket_name(t) for t in ids]}, to=(seat,)))
+        if s.phase == "choose":
+            if not any(p.offered for p in s.players):
+                s.phase = "play"
+                s.current = 0
+                events.append(Event(key="ttr.ev.play_begins", params={"seat": 0}))
+        else:
+            self._end_turn(s, events)
+        return True
+
+    def _draw(self, s: TTRState, seat: int, action: DrawCard, events: list[Event]) -> bool:
+        board = self.board
+        colors = board.card_colors
+        if action.source == "deck":
+            if not s.deck:
+                _reshuffle(s, events)
+            if not s.deck:
+                raise IllegalAction("ttr.deck_empty")
+            card = s.deck.pop()
+            s.players[seat].hand[card] += 1
+            events.append(Event(key="ttr.ev.drew_deck", params={"seat": seat}))
+            events.append(Event(key="ttr.ev.you_drew", params={"color": _color(colors[card])}, to=(seat,)))
+            ends_turn = s.drew_one
+        else:
+            if action.source not in colors:
+                raise IllegalAction("ttr.unknown_color", color=action.source)
+            card = colors.index(action.source)
+            if card not in s.face_up:
+                raise IllegalAction("ttr.not_face_up", color=_color(action.source))
+            if card == LOCO and s.drew_one:
+                raise IllegalAction("ttr.second_face_up_locomotive")  # TTR-3
+            slot = s.face_up.index(card)
+            s.face_up[slot] = EMPTY
+            s.players[seat].hand[card] += 1
+            events.append(Event(key="ttr.ev.drew_face_up", params={"seat": seat, "color": _color(colors[card])}))
+            _refill_slot(s, slot, events)
+            _check_face_up_reset(s, events, board)
+            ends_turn = s.drew_one or card == LOCO  # a face-up locomotive is the whole turn
+        if ends_turn:
+            self._end_turn(s, events)
+        else:
+            s.drew_one = True
+            if not self._second_draw_possible(s):  # TTR-3: nothing left to take
+                events.append(Event(key="ttr.ev.no_second_card", params={"seat": seat}))
+                self._end_turn(s, events)
+        return False  # a card was revealed: never undoable
+
+    @staticmethod
+    def _second_draw_possible(s: TTRState) -> bool:
+        return bool(s.deck or s.discard) or any(c not in (EMPTY, LOCO) for c in s.face_up)
+
+    def _draw_tickets(self, s: TTRState, seat: int, events: list[Event]) -> bool:
+        if not s.ticket_deck:
+            raise IllegalAction("ttr.no_tickets_left")  # TTR-6
+        count = min(self.board.rules.draw_tickets, len(s.ticket_deck))
+        player = s.players[seat]
+        player.offered = s.ticket_deck[:count]
+        del s.ticket_deck[:count]
+        player.keep_min = self.board.rules.draw_keep_min
+        events.append(Event(key="ttr.ev.took_tickets", params={"seat": seat, "count": count}))
+        events.append(Event(key="ttr.ev.offered", params={"tickets": [self._ticket_name(t) for t in player.offered]}, to=(seat,)))
+        return False  # hidden tickets were revealed to the player
+
+    def _claim(self, s: TTRState, seat: int, action: Claim, events: list[Event]) -> bool:
+        board = self.board
+        if not 0 <= action.route < len(board.routes):
+            raise IllegalAction("ttr.unknown_route", route=str(action.route))
+        route = board.routes[action.route]
+        name = self._route_name(route.id)
+        player = s.players[seat]
+        if s.owners[route.id] != UNCLAIMED:
+            raise IllegalAction("ttr.route_taken", route=name, owner_seat=s.owners[route.id])
+        twin = board.twin.get(route.id)
+        if twin is not None and s.owners[twin] == seat:
+            raise IllegalAction("ttr.both_halves", route=name)  # TTR-5
+        if twin is not None and s.owners[twin] != UNCLAIMED and s.n < board.rules.doubles_min_players:
+            raise IllegalAction("ttr.double_closed", route=name, players=s.n)  # TTR-5
+        if player.trains < route.length:
+            raise IllegalAction("ttr.not_enough_trains", route=name, trains=player.trains, length=route.length)
+        colors = board.card_colors
+        if action.color not in colors:
+            raise IllegalAction("ttr.unknown_color", color=action.color)
+        color = colors.index(action.color)
+        locos = action.locos
+        if color == LOCO:
+            if locos != route.length:
+                raise IllegalAction("ttr.wrong_card_count", route=name, length=route.length)
+        else:
+            if route.color != "gray" and action.color != route.color:
+                raise IllegalAction("ttr.wrong_color", route=name, route_color=_color(route.color), color=_color(action.color))
+            if not 0 <= locos < route.length:
+                raise IllegalAction("ttr.wrong_card_count", route=name, length=route.length)
+        plain = route.length - locos
+        if (color != LOCO and player.hand[color] < plain) or player.hand[LOCO] < locos:
+            raise IllegalAction("ttr.not_enough_cards", route=name, length=route.length, color=_color(action.color))
+        if color != LOCO:
+            player.hand[color] -= plain
+            s.discard.extend([color] * plain)
+        player.hand[LOCO] -= locos
+        s.discard.extend([LOCO] * locos)
+        player.trains -= route.length
+        s.owners[route.id] = seat
+        points = board.rules.route_points[route.length]
+        events.append(Event(key="ttr.ev.claimed", params={
+            "seat": seat, "route": name, "length": route.length, "points": points,
+            "payment": notation.payment_words(action, route.length),
+        }))
+        self._end_turn(s, events)
+        return True  # paid cards are public and nothing random happened
+
+    def _pass(self, s: TTRState, seat: int, events: list[Event]) -> bool:
+        legal = self.legal_actions(s, seat)
+        if legal != [Pass()]:
+            raise IllegalAction("ttr.cannot_pass")  # TTR-7: only when nothing else is possible
+        events.append(Event(key="ttr.ev.passed", params={"seat": seat}))
+        s.passes_in_row += 1
+        self._end_turn(s, events, passed=True)
+        return True
+
+    # ------------------------------------------------------------------ turn order and the end (TTR-8)
+    def _end_turn(self, s: TTRState, events: list[Event], passed: bool = False) -> None:
+        seat = s.current
+        s.drew_one = False
+        s.turn += 1
+        if not passed:
+            s.passes_in_row = 0
+        if s.final_turns is not None:
+            s.final_turns -= 1
+        elif s.players[seat].trains <= self.board.rules.end_trains_at_most:
+            s.final_turns = s.n  # everyone, the trigger player included, plays once more
+            s.triggered_by = seat
+            events.append(Event(key="ttr.ev.final_round", params={"seat": seat, "trains": s.players[seat].trains}))
+        if s.final_turns == 0:
+            self._finish(s, events, "end")
+        elif s.passes_in_row >= s.n:
+            # Ruling gap: nobody can move any more (no cards, tickets or claimable routes).
+            self._finish(s, events, "stalemate")
+        else:
+            s.current = (seat + 1) % s.n
+
+    def _finish(self, s: TTRState, events: list[Event], reason: str) -> None:
+        s.phase = "over"
+        s.end_reason = reason
+        events.append(Event(key=f"ttr.ev.game_over_{reason}", params={}))
+
+    # ------------------------------------------------------------------ views (TTR-11)
+    def view(self, state: TTRState, seat: int | None) -> TTRView:
+        board = self.board
+        colors = board.card_colors
+        over = state.phase == "over"
+        result = self.result(state) if over else None
+        players = []
+        for i, p in enumerate(state.players):
+            pv = PlayerView(
+                seat=i, trains=p.trains, card_count=sum(p.hand), ticket_count=len(p.tickets),
+                route_points=scoring.route_points(board, state.owners, i),
+                routes_claimed=sum(1 for o in state.owners if o == i),
+                longest=scoring.longest_path(board, state.owners, i),
+                choosing=len(p.offered),
+            )
+            if i == seat or over:
+                completed = scoring.completed_tickets(board, state.owners, i, p.tickets)
+                pv.tickets = [self._ticket_view(t, t in completed) for t in p.tickets]
+            if i == seat:
+                pv.hand = {colors[c]: n for c, n in enumerate(p.hand)}
+                pv.offered = [self._ticket_view(t, None) for t in p.offered]
+                pv.keep_min = p.keep_min
+            players.append(pv)
+        active = sorted(self.active_players(state))
+        legal = []
+        if seat is not None and seat in active:
+            legal = [notation.format_action(board, a) for a in self.legal_actions(state, seat)]
+        return TTRView(
+            viewer=seat, n=state.n, phase=state.phase, current=state.current, active=active,
+            drew_one=state.drew_one, final_round=state.final_turns is not None and not over,
+            turns_left=state.final_turns, face_up=[colors[c] if c != EMPTY else None for c in state.face_up],
+            deck_size=len(state.deck), discard_size=len(state.discard),
+            ticket_deck_size=len(state.ticket_deck), owners=list(state.owners), players=players,
+            last=list(state.last), turn=state.turn, result=result, legal=legal,
+        )
+
+    def _ticket_view(self, ticket_id: int, completed: bool | None) -> TicketView:
+        t = self.board.ticket_by_id[ticket_id]
+        return TicketView(id=t.id, a=t.a, b=t.b, points=t.points, completed=completed)
+
+    def _ticket_name(self, ticket_id: int) -> dict[str, Any]:
+        return notation.ticket_words(self.board, ticket_id)
+
+    def _route_name(self, route_id: int) -> dict[str, Any]:
+        return notation.route_words(self.board, route_id)
+
+    # ------------------------------------------------------------------ the end (TTR-9, TTR-10, TTR-12)
+    def result(self, state: TTRState) -> Result | None:
+        if state.phase != "over":
+            return None
+        return scoring.final_result(self.board, state)
+
+    # ------------------------------------------------------------------ notation
+    def format_action(self, action: Any) -> str:
+        return notation.format_action(self.board, action)
+
+    def parse_action(self, text: str) -> Any:
+        return notation.parse_action(self.board, text)
+
+    def describe_action(self, state: TTRState, seat: int, action: Any) -> Event:
+        return notation.describe(self.board, action)
+
+    # ------------------------------------------------------------------ helpers for sessions and bots
+    def prompt(self, state: TTRState, seat: int) -> Event | None:
+        if seat not in self.active_players(state):
+            return None
+        player = state.players[seat]
+        if player.offered:
+            return Event(key="ttr.prompt.keep", params={"keep_min": player.keep_min, "count": len(player.offered)})
+        if state.drew_one:
+            return Event(key="ttr.prompt.second_card")
+        return Event(key="ttr.prompt.turn")
+
+    def timeout_action(self, state: TTRState, seat: int) -> Any:
+        """The mildest move for a player who let the deadline pass: keep the fewest tickets
+        allowed (the first ones offered), or draw a blind card, or pass if nothing is left."""
+        player = state.players[seat]
+        if player.offered:
+            return KeepTickets(ids=tuple(player.offered[: player.keep_min]))
+        legal = self.legal_actions(state, seat)
+        for action in legal:
+            if isinstance(action, DrawCard) and action.source == "deck":
+                return action
+        for action in legal:
+            if isinstance(action, DrawCard):
+                return action
+        return legal[0] if legal else Pass()
+
+    def bots(self) -> dict[str, Any]:
+        from games.ticket_to_ride.bots import BOTS
+
+        return BOTS
+
+    def check_invariants(self, state: TTRState) -> None:
+        """TTR conservation: 110 cards, 30 tickets, 45 trains per player at every step."""
+        board = self.board
+        cards = len(state.deck) + len(state.discard) + sum(1 for c in state.face_up if c != EMPTY)
+        cards += sum(sum(p.hand) for p in state.players)
+        assert cards == board.total_cards(), f"cards not conserved: {cards}"
+        per_kind = [0] * len(board.card_colors)
+        for pile in (state.deck, state.discard, [c for c in state.face_up if c != EMPTY]):
+            for c in pile:
+                per_kind[c] += 1
+        for p in state.players:
+            for c, k in enumerate(p.hand):
+                assert k >= 0, "negative card count"
+                per_kind[c] += k
+        expected = [board.deck.cards_per_color] * len(board.deck.colors) + [board.deck.locomotives]
+        assert per_kind == expected, f"card kinds not conserved: {per_kind}"
+        tickets = list(state.ticket_deck)
+        for p in state.players:
+            tickets += p.tickets + p.offered
+        assert sorted(tickets) == sorted(t.id for t in board.tickets), "tickets not conserved"
+        for i, p in enumerate(state.players):
+            used = sum(board.routes[r].length for r, o in enumerate(state.owners) if o == i)
+            assert p.trains + used == board.rules.trains_per_player, f"trains not conserved for seat {i}"
+
+
+# ---------------------------------------------------------------------- card handling
+def _shuffle(state: TTRState, items: list[int]) -> None:
+    SeededRng(state.seed, state.draws, "ttr").shuffle(items)
+    state.draws += 1
+
+
+def _reshuffle(state: TTRState, events: list[Event]) -> None:
+    """TTR-3: an empty deck is replaced by the shuffled discard pile."""
+    if state.deck or not state.discard:
+        return
+    state.deck, state.discard = state.discard, []
+    _shuffle(state, state.deck)
+    events.append(Event(key="ttr.ev.reshuffled", params={"count": len(state.deck)}))
+
+
+def _refill_slot(state: TTRState, slot: int, events: list[Event]) -> None:
+    if not state.deck:
+        _reshuffle(state, events)
+    state.face_up[slot] = state.deck.pop() if state.deck else EMPTY
+
+
+def _check_face_up_reset(state: TTRState, events: list[Event], board: TTRMap) -> None:
+    """TTR-2: three or more face-up locomotives → discard the row and deal a new one, while a
+    row without three locomotives can still come out of the cards available."""
+    threshold = board.rules.face_up_loco_reset
+    for _ in range(FACE_UP_RESET_TRIES):
+        if state.face_up.count(LOCO) < threshold:
+            return
+        row = [c for c in state.face_up if c != EMPTY]
+        pool = state.deck + state.discard + row
+        non_locos = sum(1 for c in pool if c != LOCO)
+        if len(state.deck) + len(state.discard) == 0 or non_locos < threshold:
+            return  # no different row can be dealt: leave it as it is
+        state.discard.extend(row)
+        state.face_up = [EMPTY] * len(state.face_up)
+        events.append(Event(key="ttr.ev.face_up_reset", params={}))
+        for slot in range(len(state.face_up)):
+            _refill_slot(state, slot, events)
+
+
+def _double_blocked(state: TTRState, board: TTRMap, route_id: int, seat: int) -> bool:
+    twin = board.twin.get(route_id)
+    if twin is None or state.owners[twin] == UNCLAIMED:
+        return False
+    return state.owners[twin] == seat or state.n < board.rules.doubles_min_players
+
+
+def _keep_choices(offered: list[int], keep_min: int) -> list[tuple[int, ...]]:
+    """Every subset of the offered tickets with at least keep_min of them (at most 7)."""
+    out: list[tuple[int, ...]] = []
+    n = len(offered)
+    for mask in range(1, 1 << n):
+        ids = tuple(offered[i] for i in range(n) if mask >> i & 1)
+        if len(ids) >= keep_min:
+            out.append(ids)
+    out.sort(key=lambda ids: (-len(ids), ids))
+    return out
+
+
+def _color(name: str) -> dict[str, str]:
+    return {"key": f"ttr.color.{name}"}
+
+
+GAME = TicketToRide()

@@ -1,0 +1,78 @@
+"""Ticket to Ride scoring (TTR-9, TTR-10, TTR-12): routes, tickets, longest path, ranking."""
+from __future__ import annotations
+
+from games.core.graph import DisjointSet, longest_trail
+from games.core.protocol import PlayerResult, Result, ScoreLine
+from games.ticket_to_ride.map import TTRMap
+from games.ticket_to_ride.models import TTRState
+
+CATEGORIES = ["routes", "tickets_completed", "tickets_failed", "longest_path"]
+
+
+def route_points(board: TTRMap, owners: list[int], seat: int) -> int:
+    points = board.rules.route_points
+    return sum(points[board.routes[r].length] for r, o in enumerate(owners) if o == seat)
+
+
+def _edges(board: TTRMap, owners: list[int], seat: int) -> list[tuple[int, int, int]]:
+    ends = board.route_ends
+    return [(*ends[r], board.routes[r].length) for r, o in enumerate(owners) if o == seat]
+
+
+def longest_path(board: TTRMap, owners: list[int], seat: int) -> int:
+    return longest_trail(_edges(board, owners, seat))
+
+
+def completed_tickets(board: TTRMap, owners: list[int], seat: int, tickets: list[int]) -> set[int]:
+    network = DisjointSet()
+    for a, b, _ in _edges(board, owners, seat):
+        network.union(a, b)
+    index = board.city_index
+    done = set()
+    for tid in tickets:
+        t = board.ticket_by_id[tid]
+        if network.connected(index[t.a], index[t.b]):
+            done.add(tid)
+    return done
+
+
+def final_result(board: TTRMap, state: TTRState) -> Result:
+    from games.ticket_to_ride.notation import ticket_words  # words live with the notation
+
+    longest = [longest_path(board, state.owners, i) for i in range(state.n)]
+    best = max(longest) if longest else 0
+    rows: list[PlayerResult] = []
+    for seat, player in enumerate(state.players):
+        lines = []
+        claimed = [r for r, o in enumerate(state.owners) if o == seat]
+        lines.append(ScoreLine(category="routes", points=route_points(board, state.owners, seat),
+                               key="ttr.line.routes", params={"count": len(claimed)}))
+        done = completed_tickets(board, state.owners, seat, player.tickets)
+        for tid in player.tickets:
+            value = board.ticket_by_id[tid].points
+            ok = tid in done
+            lines.append(ScoreLine(
+                category="tickets_completed" if ok else "tickets_failed",
+                points=value if ok else -value,
+                key="ttr.line.ticket_ok" if ok else "ttr.line.ticket_failed",
+                params={"ticket": ticket_words(board, tid)},
+            ))
+        has_bonus = best > 0 and longest[seat] == best  # TTR-9: every tied player scores it
+        lines.append(ScoreLine(category="longest_path", points=board.rules.longest_path_bonus if has_bonus else 0,
+                               key="ttr.line.longest", params={"length": longest[seat]}))
+        rows.append(PlayerResult(
+            seat=seat, rank=0, total=sum(line.points for line in lines), lines=lines,
+            stats={"longest": longest[seat], "longest_bonus": has_bonus, "completed": len(done),
+                   "failed": len(player.tickets) - len(done), "trains_left": player.trains},
+        ))
+    # TTR-10: points, then completed tickets, then the longest-path bonus; still tied → shared.
+    def key(r: PlayerResult) -> tuple[int, int, int]:
+        return (r.total, r.stats["completed"], int(r.stats["longest_bonus"]))
+
+    rows.sort(key=lambda r: (key(r), -r.seat), reverse=True)
+    for position, row in enumerate(rows):
+        if position and key(row) == key(rows[position - 1]):
+            row.rank = rows[position - 1].rank
+        else:
+            row.rank = position + 1
+    return Result(players=rows, categories=list(CATEGORIES), reason=state.end_reason or "end")
