@@ -67,6 +67,7 @@ class PlayerResult(BaseModel):
     stats: dict[str, Any] = Field(default_factory=dict)  # e.g. longest path length
 
     def by_category(self) -> dict[str, int]:
+        """Points per category (every category a line mentions, zero ones included)."""
         totals: dict[str, int] = {}
         for line in self.lines:
             totals[line.category] = totals.get(line.category, 0) + line.points
@@ -77,7 +78,8 @@ class Result(BaseModel):
     """The end of a game: players in rank order with their breakdowns."""
 
     players: list[PlayerResult]
-    categories: list[str]  # order in which breakdowns are shown; labels via catalog
+    categories: list[str]  # order in which breakdowns are shown
+    label_prefix: str = ""  # category labels are catalog keys "<label_prefix>.category.<name>"
     reason: str = "end"  # catalog suffix: why the game ended
 
 

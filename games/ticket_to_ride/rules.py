@@ -6,6 +6,7 @@ shared/rules/rulings/ticket-to-ride.md.
 """
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -48,12 +49,23 @@ class TicketToRide(Game[TTRState, Any, TTRView]):
 
     def __init__(self, board: TTRMap | None = None) -> None:
         self._board = board
+        self._claim_cache: dict[tuple[int, int, int], Claim] = {}
 
     @property
     def board(self) -> TTRMap:
         if self._board is None:
             self._board = usa()
         return self._board
+
+    @cached_property
+    def _route_facts(self) -> tuple[tuple[int, int, int, int], ...]:
+        """(route id, length, colour index or -1 for gray, twin id or -1) for every route."""
+        board = self.board
+        colors = board.card_colors
+        return tuple(
+            (r.id, r.length, -1 if r.color == "gray" else colors.index(r.color), board.twin.get(r.id, -1))
+            for r in board.routes
+        )
 
     # ------------------------------------------------------------------ setup (TTR-1)
     def setup(self, n_players: int, options: dict[str, Any] | BaseModel | None, seed: int) -> TTRState:
@@ -126,29 +138,42 @@ class TicketToRide(Game[TTRState, Any, TTRView]):
         return actions or [Pass()]  # TTR-7
 
     def _claims(self, state: TTRState, seat: int) -> list[Claim]:
+        """Every route the seat can claim now, with every way to pay for it.
+
+        This runs on every move of every bot and fuzzed game, so it works on precomputed
+        route facts and reuses the (immutable) claim actions it built before."""
         board = self.board
         player = state.players[seat]
         hand = player.hand
         locos = hand[LOCO]
+        trains = player.trains
+        owners = state.owners
+        closes_twin = state.n < board.rules.doubles_min_players
         colors = board.card_colors
+        cache = self._claim_cache
         out: list[Claim] = []
-        for route in board.routes:
-            if route.length > player.trains or state.owners[route.id] != UNCLAIMED:
+        for rid, length, color_index, twin in self._route_facts:
+            if length > trains or owners[rid] != UNCLAIMED:
                 continue
-            if _double_blocked(state, board, route.id, seat):
+            if twin >= 0 and owners[twin] != UNCLAIMED and (closes_twin or owners[twin] == seat):
                 continue
-            if route.color == "gray":
-                pay_colors = range(len(board.deck.colors))
-            else:
-                pay_colors = (colors.index(route.color),)
+            pay_colors = range(LOCO) if color_index < 0 else (color_index,)
             for c in pay_colors:
                 have = hand[c]
-                if have + locos < route.length or have == 0:
+                if have == 0 or have + locos < length:
                     continue
-                for k in range(max(0, route.length - have), min(locos, route.length - 1) + 1):
-                    out.append(Claim(route=route.id, color=colors[c], locos=k))
-            if locos >= route.length:
-                out.append(Claim(route=route.id, color="locomotive", locos=route.length))
+                for k in range(max(0, length - have), min(locos, length - 1) + 1):
+                    key = (rid, c, k)
+                    claim = cache.get(key)
+                    if claim is None:
+                        claim = cache[key] = Claim(route=rid, color=colors[c], locos=k)
+                    out.append(claim)
+            if locos >= length:
+                key = (rid, LOCO, length)
+                claim = cache.get(key)
+                if claim is None:
+                    claim = cache[key] = Claim(route=rid, color="locomotive", locos=length)
+                out.append(claim)
         return out
 
     # ------------------------------------------------------------------ apply
@@ -496,13 +521,6 @@ def _check_face_up_reset(state: TTRState, events: list[Event], board: TTRMap) ->
         events.append(Event(key="ttr.ev.face_up_reset", params={}))
         for slot in range(len(state.face_up)):
             _refill_slot(state, slot, events)
-
-
-def _double_blocked(state: TTRState, board: TTRMap, route_id: int, seat: int) -> bool:
-    twin = board.twin.get(route_id)
-    if twin is None or state.owners[twin] == UNCLAIMED:
-        return False
-    return state.owners[twin] == seat or state.n < board.rules.doubles_min_players
 
 
 def _keep_choices(offered: list[int], keep_min: int) -> list[tuple[int, ...]]:

@@ -75,4 +75,4 @@ def final_result(board: TTRMap, state: TTRState) -> Result:
             row.rank = rows[position - 1].rank
         else:
             row.rank = position + 1
-    return Result(players=rows, categories=list(CATEGORIES), reason=state.end_reason or "end")
+    return Result(players=rows, categories=list(CATEGORIES), label_prefix="ttr", reason=state.end_reason or "end")
