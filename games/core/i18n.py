@@ -78,7 +78,7 @@ def _render_value(lang: str, name: str, value: Any, names: Sequence[str] | None)
     if isinstance(value, (list, tuple)):
         sep = "、" if lang == "ja" else ", "
         return sep.join(_render_value(lang, name, v, names) for v in value)
-    if (name == "seat" or name.endswith("_seat") or name == "seats") and isinstance(value, int):
+    if (name in ("seat", "seats", "waiting") or name.endswith("_seat")) and isinstance(value, int):
         if names is not None and 0 <= value < len(names):
             return names[value]
         return f"#{value + 1}"

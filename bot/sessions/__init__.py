@@ -1,0 +1,22 @@
+"""The sessions service: Railyard's application core, free of Discord."""
+from bot.sessions.errors import CODES, UNDO_REASONS, SessionError
+from bot.sessions.models import (
+    Actor,
+    GameInfo,
+    HistoryEntry,
+    LegalMove,
+    Outcome,
+    PrivateView,
+    Reminder,
+    SeatInfo,
+    StatusInfo,
+    WaitingGame,
+)
+from bot.sessions.service import SessionService
+from bot.sessions.settings import REMINDER_CAP_SECONDS, GameSettings, QuietHours
+
+__all__ = [
+    "Actor", "CODES", "GameInfo", "GameSettings", "HistoryEntry", "LegalMove", "Outcome",
+    "PrivateView", "QuietHours", "REMINDER_CAP_SECONDS", "Reminder", "SeatInfo",
+    "SessionError", "SessionService", "StatusInfo", "UNDO_REASONS", "WaitingGame",
+]

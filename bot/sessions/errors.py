@@ -1,0 +1,49 @@
+"""SessionError: a request the sessions service refuses, with a stable code.
+
+Like games.core.IllegalAction, it carries no sentence: `message_key` names a message in
+data/messages/<lang>.json (`error.<code>`, or `error.<code>.<reason>` when a reason is given
+and has its own message) and `params` fill it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+# Every code the service raises; each has error.<code> in both core catalogs (a test checks).
+CODES: tuple[str, ...] = (
+    "no_game_here",
+    "game_already_here",
+    "unknown_game",
+    "not_in_game",
+    "already_joined",
+    "lobby_full",
+    "not_enough_players",
+    "not_host",
+    "not_lobby",
+    "not_active_game",
+    "stale_version",
+    "game_corrupt",
+    "nothing_to_undo",
+    "undo_not_allowed",
+    "bad_setting",
+    "bad_option",
+    "unknown_bot",
+    "not_a_bot_seat",
+    "already_a_bot",
+    "no_such_seat",
+    "player_not_found",
+)
+UNDO_REASONS: tuple[str, ...] = ("hidden_info_revealed", "not_your_action", "someone_moved_since")
+
+
+class SessionError(Exception):
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(f"{code} {params}" if params else code)
+        self.code = code
+        self.params = params
+
+    @property
+    def message_key(self) -> str:
+        reason = self.params.get("reason")
+        if isinstance(reason, str) and reason:
+            return f"error.{self.code}.{reason}"
+        return f"error.{self.code}"

@@ -1,0 +1,161 @@
+"""What the sessions service takes and returns. All Discord-free and JSON-serialisable."""
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
+from pydantic.dataclasses import dataclass
+
+from bot.sessions.settings import GameSettings
+from games.core import Event, Result
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is asking. `is_manager`: may manage the channel (Discord 'Manage Channels' or
+    similar), which allows abandon / kick / settings without being the host."""
+
+    user_id: str
+    name: str
+    locale: str | None = None
+    is_manager: bool = False
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    user_id: str | None
+    bot: str | None
+    name: str
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot is not None
+
+
+class GameInfo(BaseModel):
+    """A game as the lobby (and any status line) shows it."""
+
+    game_id: int
+    channel_id: str
+    guild_id: str | None
+    game: str
+    status: Literal["lobby", "active", "finished", "abandoned"]
+    host_user_id: str
+    locale: str
+    version: int
+    seats: list[SeatInfo]
+    min_players: int
+    max_players: int
+    options: dict[str, Any]
+    settings: GameSettings
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+
+class Outcome(BaseModel):
+    """Everything one committed change produced, for the immediate reply and for tests.
+
+    The public part (public_events, mention_user_ids, view, result) is also in the outbox row
+    `outbox_id`, written in the same transaction; private_events never leave this object.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    game_id: int
+    channel_id: str
+    guild_id: str | None
+    game: str
+    version: int
+    status: Literal["lobby", "active", "finished", "abandoned"]
+    locale: str
+    names: list[str]
+    seat_user_ids: list[str | None]
+    kind: Literal["start", "move", "undo", "kick"]
+    seat: int | None = None  # the seat that acted (or was kicked)
+    notation: str | None = None
+    auto: Literal["bot", "deadline"] | None = None
+    seq: int | None = None  # the action log row written, if any
+    public_events: list[Event] = Field(default_factory=list)
+    private_events: dict[int, list[Event]] = Field(default_factory=dict)
+    waiting: list[int] = Field(default_factory=list)  # seats the game now waits on
+    mention_user_ids: list[str] = Field(default_factory=list)  # humans among them
+    bots_next: bool = False  # a bot must move next: call run_bots(game_id)
+    view: SerializeAsAny[BaseModel] | None = None  # spectator view (never a private one)
+    result: Result | None = None
+    outbox_id: int | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.status == "finished"
+
+
+class StatusInfo(BaseModel):
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    info: GameInfo
+    names: list[str]
+    version: int
+    waiting: list[int] = Field(default_factory=list)
+    waiting_user_ids: list[str] = Field(default_factory=list)
+    view: SerializeAsAny[BaseModel] | None = None
+    result: Result | None = None
+    last_move_at: float | None = None
+
+
+class LegalMove(BaseModel):
+    notation: str
+    label: Event
+
+
+class PrivateView(BaseModel):
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    game_id: int
+    channel_id: str
+    game: str
+    seat: int
+    version: int
+    names: list[str]
+    active: bool  # the game waits on this seat now
+    view: SerializeAsAny[BaseModel]
+    prompt: Event | None = None
+    legal: list[LegalMove] = Field(default_factory=list)
+
+
+class HistoryEntry(BaseModel):
+    seq: int
+    kind: Literal["move", "undo"]
+    seat: int
+    name: str
+    notation: str
+    events: list[Event]  # public events only
+    undone: bool = False  # a move later taken back
+    auto: str | None = None
+    created_at: float
+
+
+class WaitingGame(BaseModel):
+    game_id: int
+    channel_id: str
+    guild_id: str | None
+    game: str
+    version: int
+    seats: list[int]  # the user's seats the game waits on
+    since: float | None
+
+
+class Reminder(BaseModel):
+    game_id: int
+    channel_id: str
+    guild_id: str | None
+    game: str
+    locale: str
+    names: list[str]
+    user_ids: list[str]  # mention these in the channel
+    dm_user_ids: list[str]  # and DM these (opted in with dm_reminders)
+    attempt: int  # 1 for the first reminder since the last move, 2 for the next ...
+    key: str
+    params: dict[str, Any]
+    outbox_id: int | None = None

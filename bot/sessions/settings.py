@@ -1,0 +1,78 @@
+"""Per-game settings (reminders, deadlines, quiet hours), stored as JSON in games.settings."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+REMINDER_CAP_SECONDS = 4 * 24 * 3600.0  # back-off never waits longer than 4 days
+
+
+class QuietHours(BaseModel):
+    """No reminders from start_hour:00 to end_hour:00 local time (may wrap midnight)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    start_hour: int = Field(ge=0, le=23)
+    end_hour: int = Field(ge=0, le=23)
+    tz: str = "UTC"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_tuple(cls, value: Any) -> Any:
+        if isinstance(value, (list, tuple)):
+            if len(value) == 2:
+                return {"start_hour": value[0], "end_hour": value[1]}
+            if len(value) == 3:
+                return {"start_hour": value[0], "end_hour": value[1], "tz": value[2]}
+            raise ValueError("quiet hours are (start_hour, end_hour[, time zone])")
+        return value
+
+    @field_validator("tz")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError(f"unknown time zone {value!r}") from exc
+        return value
+
+    @model_validator(mode="after")
+    def _not_empty(self) -> "QuietHours":
+        if self.start_hour == self.end_hour:
+            raise ValueError("quiet hours must start and end at different hours")
+        return self
+
+    def contains(self, when: float) -> bool:
+        hour = datetime.fromtimestamp(when, ZoneInfo(self.tz)).hour
+        if self.start_hour < self.end_hour:
+            return self.start_hour <= hour < self.end_hour
+        return hour >= self.start_hour or hour < self.end_hour
+
+    def end_after(self, when: float) -> float:
+        """The first end of the quiet window after `when` (a Unix time)."""
+        local = datetime.fromtimestamp(when, ZoneInfo(self.tz))
+        end = local.replace(hour=self.end_hour, minute=0, second=0, microsecond=0)
+        if end <= local:
+            end = (end + timedelta(days=1)).replace(hour=self.end_hour)
+        return end.timestamp()
+
+
+class GameSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    reminder_minutes: int = Field(720, ge=10, le=4 * 24 * 60)
+    reminder_backoff: float = Field(2.0, ge=1.0, le=10.0)
+    deadline_hours: float | None = Field(None, ge=1, le=24 * 60)
+    deadline_action: Literal["pass", "bot"] = "pass"
+    quiet_hours: QuietHours | None = None
+
+    def reminder_interval(self, attempt: int) -> float:
+        """Seconds until the reminder after `attempt` reminders were sent (0 = first one)."""
+        base = self.reminder_minutes * 60.0
+        try:
+            value = base * (self.reminder_backoff ** attempt)
+        except OverflowError:
+            return REMINDER_CAP_SECONDS
+        return min(value, REMINDER_CAP_SECONDS)

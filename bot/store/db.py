@@ -1,0 +1,569 @@
+"""The SQLite store: one aiosqlite connection per Store, every transaction behind a lock.
+
+Usage::
+
+    store = await Store.open(path)
+    async with store.write() as tx:          # BEGIN IMMEDIATE ... COMMIT (ROLLBACK on error)
+        version = await tx.update_game(game_id, expected_version=7, now=now, snapshot=...)
+        await tx.append_action(...)
+    async with store.read() as tx:           # one consistent snapshot of the database
+        row = await tx.get_game(game_id)
+
+A Store's connection is shared by all its coroutines, so reads take the lock too: a read
+must never see another coroutine's uncommitted write. Several Store objects (or processes)
+on one file are serialised by SQLite itself (WAL, busy timeout, BEGIN IMMEDIATE) and by the
+version guard in `Tx.update_game`.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sqlite3
+import time
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, AsyncIterator, Callable, Iterable
+
+import aiosqlite
+
+from bot.store.errors import ChannelBusy, StaleVersion, StoreError
+from bot.store.migrate import load_migrations, migrate
+from bot.store.models import (
+    ActionRow,
+    GameRow,
+    OutboxRow,
+    SeatRow,
+    TimerRow,
+    UserPrefs,
+)
+
+# Test-only hook: when set (seconds), every write transaction sleeps just before COMMIT,
+# after touching the file named by RAILYARD_TEST_PAUSE_MARKER (if set). Crash tests SIGKILL
+# the process during that sleep. Read once, when a Store is created.
+PAUSE_ENV = "RAILYARD_TEST_PAUSE_IN_TX"
+PAUSE_MARKER_ENV = "RAILYARD_TEST_PAUSE_MARKER"
+
+OUTBOX_BASE_DELAY = 5.0  # seconds before the first retry of a failed delivery
+OUTBOX_MAX_DELAY = 15 * 60.0  # retries never wait longer than this (and never stop)
+
+_GAME_COLUMNS = (
+    "id, game, guild_id, channel_id, status, host_user_id, locale, options AS options_json,"
+    " settings AS settings_json, seed, version, snapshot, created_at, updated_at, last_move_at"
+)
+_ACTION_COLUMNS = (
+    "game_id, seq, seat, kind, notation, events AS events_json, undoable, actor_user_id, auto,"
+    " undoes_seq, created_at"
+)
+_OUTBOX_COLUMNS = (
+    "id, game_id, created_at, kind, payload AS payload_json, attempts, next_attempt_at,"
+    " delivered_at, last_error, dead"
+)
+# update_game(**fields) name -> column
+_UPDATABLE = {
+    "status": "status",
+    "host_user_id": "host_user_id",
+    "locale": "locale",
+    "options_json": "options",
+    "settings_json": "settings",
+    "snapshot": "snapshot",
+    "last_move_at": "last_move_at",
+}
+
+
+def _dumps(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+class Tx:
+    """Statements inside one transaction. Only valid inside `Store.read()` / `Store.write()`."""
+
+    def __init__(self, conn: aiosqlite.Connection, writable: bool) -> None:
+        self._conn = conn
+        self.writable = writable
+
+    # --- plumbing ----------------------------------------------------------------------
+    async def _all(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        async with self._conn.execute(sql, tuple(params)) as cursor:
+            return list(await cursor.fetchall())
+
+    async def _one(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
+        async with self._conn.execute(sql, tuple(params)) as cursor:
+            return await cursor.fetchone()
+
+    async def _run(self, sql: str, params: Iterable[Any] = ()) -> tuple[int, int | None]:
+        if not self.writable:
+            raise StoreError("write attempted inside a read transaction")
+        async with self._conn.execute(sql, tuple(params)) as cursor:
+            return cursor.rowcount, cursor.lastrowid
+
+    # --- games -------------------------------------------------------------------------
+    async def insert_game(
+        self,
+        *,
+        game: str,
+        guild_id: str | None,
+        channel_id: str,
+        host_user_id: str,
+        locale: str,
+        options: Any,
+        settings: Any,
+        seed: int,
+        now: float,
+    ) -> int:
+        try:
+            _, game_id = await self._run(
+                "INSERT INTO games (game, guild_id, channel_id, status, host_user_id, locale,"
+                " options, settings, seed, version, snapshot, created_at, updated_at)"
+                " VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, 0, NULL, ?, ?)",
+                (game, guild_id, channel_id, host_user_id, locale, _dumps(options),
+                 _dumps(settings), seed, now, now),
+            )
+        except sqlite3.IntegrityError as exc:
+            if "games.channel_id" in str(exc) or "UNIQUE" in str(exc):
+                raise ChannelBusy(channel_id) from exc
+            raise
+        assert game_id is not None
+        return game_id
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return GameRow(**dict(row)) if row else None
+
+    async def open_game(self, channel_id: str) -> GameRow | None:
+        """The lobby or active game of a channel, if any."""
+        row = await self._one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ?"
+            " AND status IN ('lobby', 'active')",
+            (channel_id,),
+        )
+        return GameRow(**dict(row)) if row else None
+
+    async def latest_game(self, channel_id: str) -> GameRow | None:
+        """The most recently created game of a channel, whatever its status."""
+        row = await self._one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+            (channel_id,),
+        )
+        return GameRow(**dict(row)) if row else None
+
+    async def games_of_user(
+        self, user_id: str, guild_id: str | None = None, statuses: tuple[str, ...] = ("active",)
+    ) -> list[GameRow]:
+        marks = ", ".join("?" for _ in statuses)
+        sql = (
+            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))}"
+            " FROM games g WHERE g.status IN (" + marks + ")"
+            " AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?)"
+        )
+        params: list[Any] = [*statuses, user_id]
+        if guild_id is not None:
+            sql += " AND g.guild_id = ?"
+            params.append(guild_id)
+        sql += " ORDER BY g.id"
+        return [GameRow(**dict(r)) for r in await self._all(sql, params)]
+
+    async def update_game(self, game_id: int, expected_version: int, now: float, **fields: Any) -> int:
+        """Change a game and bump its version, only if it is still at `expected_version`.
+
+        Raises StaleVersion otherwise (the caller's transaction must then be rolled back,
+        which `Store.write()` does when the exception leaves it). Returns the new version."""
+        sets = ["version = version + 1", "updated_at = ?"]
+        params: list[Any] = [now]
+        for name, value in fields.items():
+            column = _UPDATABLE.get(name)
+            if column is None:
+                raise StoreError(f"games.{name} cannot be updated")
+            sets.append(f"{column} = ?")
+            params.append(_dumps(value) if column in ("options", "settings") else value)
+        params += [game_id, expected_version]
+        changed, _ = await self._run(
+            f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?", params
+        )
+        if changed != 1:
+            row = await self._one("SELECT version FROM games WHERE id = ?", (game_id,))
+            raise StaleVersion(game_id, expected_version, row[0] if row else None)
+        return expected_version + 1
+
+    # --- seats -------------------------------------------------------------------------
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        rows = await self._all(
+            "SELECT game_id, seat, user_id, bot, display_name, joined FROM seats"
+            " WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        )
+        return [SeatRow(**dict(r)) for r in rows]
+
+    async def add_seat(
+        self, game_id: int, seat: int, *, user_id: str | None, bot: str | None, display_name: str
+    ) -> SeatRow:
+        row = await self._one("SELECT COALESCE(MAX(joined), 0) FROM seats WHERE game_id = ?", (game_id,))
+        joined = int(row[0]) + 1 if row else 1
+        await self._run(
+            "INSERT INTO seats (game_id, seat, user_id, bot, display_name, joined)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, seat, user_id, bot, display_name, joined),
+        )
+        return SeatRow(game_id=game_id, seat=seat, user_id=user_id, bot=bot,
+                       display_name=display_name, joined=joined)
+
+    async def replace_seats(self, game_id: int, seats: list[SeatRow]) -> None:
+        """Rewrite all seats of a game (renumbering after a leave, shuffling at start)."""
+        await self._run("DELETE FROM seats WHERE game_id = ?", (game_id,))
+        for s in seats:
+            await self._run(
+                "INSERT INTO seats (game_id, seat, user_id, bot, display_name, joined)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, s.seat, s.user_id, s.bot, s.display_name, s.joined),
+            )
+
+    async def update_seat(
+        self, game_id: int, seat: int, *, user_id: str | None, bot: str | None, display_name: str
+    ) -> None:
+        changed, _ = await self._run(
+            "UPDATE seats SET user_id = ?, bot = ?, display_name = ? WHERE game_id = ? AND seat = ?",
+            (user_id, bot, display_name, game_id, seat),
+        )
+        if changed != 1:
+            raise StoreError(f"game {game_id} has no seat {seat}")
+
+    # --- actions -----------------------------------------------------------------------
+    async def actions(self, game_id: int) -> list[ActionRow]:
+        rows = await self._all(
+            f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+        )
+        return [ActionRow(**dict(r)) for r in rows]
+
+    async def append_action(
+        self,
+        game_id: int,
+        *,
+        seat: int,
+        kind: str,
+        notation: str,
+        events: Any,
+        undoable: bool,
+        actor_user_id: str | None,
+        now: float,
+        auto: str | None = None,
+        undoes_seq: int | None = None,
+    ) -> int:
+        row = await self._one("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", (game_id,))
+        seq = int(row[0]) + 1 if row else 1
+        await self._run(
+            "INSERT INTO actions (game_id, seq, seat, kind, notation, events, undoable,"
+            " actor_user_id, auto, undoes_seq, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, seq, seat, kind, notation, _dumps(events), int(bool(undoable)),
+             actor_user_id, auto, undoes_seq, now),
+        )
+        return seq
+
+    # --- timers ------------------------------------------------------------------------
+    async def set_timer(
+        self, game_id: int, kind: str, due_at: float, attempt: int = 0, payload: Any = None
+    ) -> None:
+        await self._run(
+            "INSERT INTO timers (game_id, kind, due_at, attempt, payload) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (game_id, kind) DO UPDATE SET due_at = excluded.due_at,"
+            " attempt = excluded.attempt, payload = excluded.payload",
+            (game_id, kind, due_at, attempt, _dumps(payload if payload is not None else {})),
+        )
+
+    async def get_timer(self, game_id: int, kind: str) -> TimerRow | None:
+        row = await self._one(
+            "SELECT game_id, kind, due_at, attempt, payload AS payload_json FROM timers"
+            " WHERE game_id = ? AND kind = ?",
+            (game_id, kind),
+        )
+        return TimerRow(**dict(row)) if row else None
+
+    async def timers(self, game_id: int) -> list[TimerRow]:
+        rows = await self._all(
+            "SELECT game_id, kind, due_at, attempt, payload AS payload_json FROM timers"
+            " WHERE game_id = ? ORDER BY kind",
+            (game_id,),
+        )
+        return [TimerRow(**dict(r)) for r in rows]
+
+    async def delete_timers(self, game_id: int, kind: str | None = None) -> None:
+        if kind is None:
+            await self._run("DELETE FROM timers WHERE game_id = ?", (game_id,))
+        else:
+            await self._run("DELETE FROM timers WHERE game_id = ? AND kind = ?", (game_id, kind))
+
+    async def due_timers(self, kind: str, now: float, limit: int = 200) -> list[TimerRow]:
+        rows = await self._all(
+            "SELECT game_id, kind, due_at, attempt, payload AS payload_json FROM timers"
+            " WHERE kind = ? AND due_at <= ? ORDER BY due_at, game_id LIMIT ?",
+            (kind, now, limit),
+        )
+        return [TimerRow(**dict(r)) for r in rows]
+
+    # --- outbox ------------------------------------------------------------------------
+    async def add_outbox(self, game_id: int | None, kind: str, payload: Any, now: float) -> int:
+        _, row_id = await self._run(
+            "INSERT INTO outbox (game_id, created_at, kind, payload, attempts, next_attempt_at)"
+            " VALUES (?, ?, ?, ?, 0, ?)",
+            (game_id, now, kind, _dumps(payload), now),
+        )
+        assert row_id is not None
+        return row_id
+
+    async def get_outbox(self, outbox_id: int) -> OutboxRow | None:
+        row = await self._one(f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE id = ?", (outbox_id,))
+        return OutboxRow(**dict(row)) if row else None
+
+    async def outbox_rows(self, game_id: int | None = None) -> list[OutboxRow]:
+        if game_id is None:
+            rows = await self._all(f"SELECT {_OUTBOX_COLUMNS} FROM outbox ORDER BY id")
+        else:
+            rows = await self._all(
+                f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE game_id = ? ORDER BY id", (game_id,)
+            )
+        return [OutboxRow(**dict(r)) for r in rows]
+
+    async def due_outbox(self, now: float, limit: int = 50) -> list[OutboxRow]:
+        """Undelivered rows whose retry time has come, oldest first. Only the oldest pending
+        row of each game is returned, so one game's posts are never delivered out of order."""
+        rows = await self._all(
+            f"SELECT {_OUTBOX_COLUMNS} FROM outbox o"
+            " WHERE o.delivered_at IS NULL AND o.dead = 0 AND o.next_attempt_at <= ?"
+            " AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.game_id = o.game_id"
+            "   AND p.delivered_at IS NULL AND p.dead = 0 AND p.id < o.id)"
+            " ORDER BY o.id LIMIT ?",
+            (now, limit),
+        )
+        return [OutboxRow(**dict(r)) for r in rows]
+
+    async def mark_delivered(self, outbox_id: int, now: float) -> None:
+        await self._run(
+            "UPDATE outbox SET delivered_at = ?, last_error = NULL WHERE id = ? AND delivered_at IS NULL",
+            (now, outbox_id),
+        )
+
+    async def mark_failed(
+        self,
+        outbox_id: int,
+        error: str,
+        now: float,
+        *,
+        retry_after: float | None = None,
+        permanent: bool = False,
+    ) -> OutboxRow | None:
+        """Record a failed delivery. The next attempt waits 5 s, 10 s, 20 s ... capped at
+        15 minutes (or `retry_after`, e.g. Discord's rate-limit hint, if longer); the row is
+        retried until delivered unless `permanent` (e.g. the channel is gone)."""
+        row = await self.get_outbox(outbox_id)
+        if row is None or row.delivered_at is not None:
+            return row
+        attempts = row.attempts + 1
+        delay = min(OUTBOX_BASE_DELAY * (2 ** (attempts - 1)), OUTBOX_MAX_DELAY)
+        if retry_after is not None:
+            delay = max(delay, float(retry_after))
+        await self._run(
+            "UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, dead = ?"
+            " WHERE id = ?",
+            (attempts, now + delay, error[:2000], int(permanent), outbox_id),
+        )
+        return await self.get_outbox(outbox_id)
+
+    # --- user preferences ----------------------------------------------------------------
+    async def get_prefs(self, user_id: str) -> UserPrefs:
+        row = await self._one(
+            "SELECT user_id, dm_reminders, locale FROM user_prefs WHERE user_id = ?", (user_id,)
+        )
+        return UserPrefs(**dict(row)) if row else UserPrefs(user_id=user_id)
+
+    async def prefs_for(self, user_ids: Iterable[str]) -> dict[str, UserPrefs]:
+        ids = list(dict.fromkeys(user_ids))
+        if not ids:
+            return {}
+        marks = ", ".join("?" for _ in ids)
+        rows = await self._all(
+            f"SELECT user_id, dm_reminders, locale FROM user_prefs WHERE user_id IN ({marks})", ids
+        )
+        found = {r["user_id"]: UserPrefs(**dict(r)) for r in rows}
+        return {uid: found.get(uid) or UserPrefs(user_id=uid) for uid in ids}
+
+    async def set_prefs(
+        self, user_id: str, *, dm_reminders: bool | None = None, locale: str | None = None
+    ) -> UserPrefs:
+        current = await self.get_prefs(user_id)
+        new = UserPrefs(
+            user_id=user_id,
+            dm_reminders=current.dm_reminders if dm_reminders is None else dm_reminders,
+            locale=current.locale if locale is None else locale,
+        )
+        await self._run(
+            "INSERT INTO user_prefs (user_id, dm_reminders, locale) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET dm_reminders = excluded.dm_reminders,"
+            " locale = excluded.locale",
+            (user_id, int(new.dm_reminders), new.locale),
+        )
+        return new
+
+    # --- raw access (tests, maintenance) -------------------------------------------------
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[dict[str, Any]]:
+        return [dict(r) for r in await self._all(sql, params)]
+
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+        changed, _ = await self._run(sql, params)
+        return changed
+
+
+class Store:
+    """One SQLite file. Open with `await Store.open(path)`; close with `await store.close()`
+    (or use `async with await Store.open(path) as store`)."""
+
+    def __init__(self, path: str | Path, *, busy_timeout: float = 15.0,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.path = str(path)
+        self.busy_timeout = busy_timeout
+        self._clock = clock
+        self._conn: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()
+        self._pause_in_tx = float(os.environ.get(PAUSE_ENV) or 0)
+        self._pause_marker = os.environ.get(PAUSE_MARKER_ENV)
+        self.applied_migrations: list[int] = []
+
+    @classmethod
+    async def open(cls, path: str | Path, **kwargs: Any) -> "Store":
+        store = cls(path, **kwargs)
+        await store.connect()
+        return store
+
+    async def connect(self) -> None:
+        if self._conn is not None:
+            return
+        conn = await aiosqlite.connect(self.path, isolation_level=None)
+        try:
+            conn.row_factory = sqlite3.Row
+            await conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
+            async with conn.execute("PRAGMA journal_mode = WAL") as cursor:
+                mode = (await cursor.fetchone())[0]
+            if str(mode).lower() != "wal" and self.path != ":memory:":
+                raise StoreError(f"{self.path}: cannot switch to WAL journal mode (got {mode})")
+            await conn.execute("PRAGMA synchronous = FULL")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            self.applied_migrations = await migrate(conn, load_migrations(), self._clock())
+        except BaseException:
+            await conn.close()
+            raise
+        self._conn = conn
+
+    async def close(self) -> None:
+        if self._conn is not None:
+            async with self._lock:
+                conn, self._conn = self._conn, None
+                await conn.close()
+
+    async def __aenter__(self) -> "Store":
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.close()
+
+    @property
+    def conn(self) -> aiosqlite.Connection:
+        if self._conn is None:
+            raise StoreError("the store is not open")
+        return self._conn
+
+    async def schema_version(self) -> int:
+        async with self.read() as tx:
+            rows = await tx.fetchall("PRAGMA user_version")
+        return int(next(iter(rows[0].values())))
+
+    # --- transactions ------------------------------------------------------------------
+    async def _rollback(self, conn: aiosqlite.Connection) -> None:
+        if conn.in_transaction:
+            try:
+                await conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Tx]:
+        """A read-only transaction: every query inside sees the same committed state."""
+        async with self._lock:
+            conn = self.conn
+            await conn.execute("BEGIN")
+            try:
+                yield Tx(conn, writable=False)
+            finally:
+                await self._rollback(conn)
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[Tx]:
+        """A write transaction (BEGIN IMMEDIATE): committed when the block ends, rolled back
+        if anything (StaleVersion included) escapes it."""
+        async with self._lock:
+            conn = self.conn
+            await conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield Tx(conn, writable=True)
+                if self._pause_in_tx:
+                    if self._pause_marker:
+                        Path(self._pause_marker).write_text(str(os.getpid()))
+                    await asyncio.sleep(self._pause_in_tx)
+                await conn.execute("COMMIT")
+            except BaseException:
+                await self._rollback(conn)
+                raise
+
+    # --- shortcuts: one statement group in its own transaction ---------------------------
+    async def get_game(self, game_id: int) -> GameRow | None:
+        async with self.read() as tx:
+            return await tx.get_game(game_id)
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        async with self.read() as tx:
+            return await tx.seats(game_id)
+
+    async def actions(self, game_id: int) -> list[ActionRow]:
+        async with self.read() as tx:
+            return await tx.actions(game_id)
+
+    async def timers(self, game_id: int) -> list[TimerRow]:
+        async with self.read() as tx:
+            return await tx.timers(game_id)
+
+    async def outbox_rows(self, game_id: int | None = None) -> list[OutboxRow]:
+        async with self.read() as tx:
+            return await tx.outbox_rows(game_id)
+
+    async def due_outbox(self, now: float | None = None, limit: int = 50) -> list[OutboxRow]:
+        async with self.read() as tx:
+            return await tx.due_outbox(self._clock() if now is None else now, limit)
+
+    async def mark_delivered(self, outbox_id: int, now: float | None = None) -> None:
+        async with self.write() as tx:
+            await tx.mark_delivered(outbox_id, self._clock() if now is None else now)
+
+    async def mark_failed(
+        self,
+        outbox_id: int,
+        error: str,
+        now: float | None = None,
+        *,
+        retry_after: float | None = None,
+        permanent: bool = False,
+    ) -> OutboxRow | None:
+        async with self.write() as tx:
+            return await tx.mark_failed(
+                outbox_id, error, self._clock() if now is None else now,
+                retry_after=retry_after, permanent=permanent,
+            )
+
+    async def get_prefs(self, user_id: str) -> UserPrefs:
+        async with self.read() as tx:
+            return await tx.get_prefs(user_id)
+
+    async def set_prefs(
+        self, user_id: str, *, dm_reminders: bool | None = None, locale: str | None = None
+    ) -> UserPrefs:
+        async with self.write() as tx:
+            return await tx.set_prefs(user_id, dm_reminders=dm_reminders, locale=locale)

@@ -1,0 +1,32 @@
+"""Errors raised by the store. None of them is shown to players as is: the sessions layer
+turns them into SessionError codes with catalog messages."""
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Something is wrong with the database itself."""
+
+
+class MigrationError(StoreError):
+    """The schema cannot be brought to the version this code expects."""
+
+
+class StaleVersion(StoreError):
+    """A guarded write found the game at another version than the writer expected.
+
+    Nothing was written (the transaction was rolled back). `current` is the version in the
+    database now (None if the game does not exist)."""
+
+    def __init__(self, game_id: int, expected: int, current: int | None) -> None:
+        super().__init__(f"game {game_id}: expected version {expected}, database has {current}")
+        self.game_id = game_id
+        self.expected = expected
+        self.current = current
+
+
+class ChannelBusy(StoreError):
+    """A channel already has an open (lobby or active) game: the partial unique index said no."""
+
+    def __init__(self, channel_id: str) -> None:
+        super().__init__(f"channel {channel_id} already has an open game")
+        self.channel_id = channel_id

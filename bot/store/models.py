@@ -1,0 +1,102 @@
+"""Rows of the store as pydantic models.
+
+JSON columns are kept as raw text here (`*_json`, `snapshot`): decoding them is the caller's
+business, so one game's damaged row can never stop a query that lists many games.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+GameStatus = Literal["lobby", "active", "finished", "abandoned"]
+OPEN_STATUSES: tuple[str, ...] = ("lobby", "active")
+
+
+class GameRow(BaseModel):
+    id: int
+    game: str
+    guild_id: str | None
+    channel_id: str
+    status: GameStatus
+    host_user_id: str
+    locale: str
+    options_json: str
+    settings_json: str
+    seed: int
+    version: int
+    snapshot: str | None
+    created_at: float
+    updated_at: float
+    last_move_at: float | None
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+
+class SeatRow(BaseModel):
+    game_id: int
+    seat: int
+    user_id: str | None
+    bot: str | None
+    display_name: str
+    joined: int
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot is not None
+
+
+class ActionRow(BaseModel):
+    game_id: int
+    seq: int
+    seat: int
+    kind: Literal["move", "undo"]
+    notation: str
+    events_json: str
+    undoable: bool
+    actor_user_id: str | None
+    auto: str | None
+    undoes_seq: int | None
+    created_at: float
+
+    def events(self) -> list[dict[str, Any]]:
+        """The stored public events; [] if the column cannot be decoded."""
+        try:
+            data = json.loads(self.events_json)
+        except ValueError:
+            return []
+        return data if isinstance(data, list) else []
+
+
+class TimerRow(BaseModel):
+    game_id: int
+    kind: Literal["reminder", "deadline"]
+    due_at: float
+    attempt: int
+    payload_json: str
+
+
+class OutboxRow(BaseModel):
+    id: int
+    game_id: int | None
+    created_at: float
+    kind: str
+    payload_json: str
+    attempts: int
+    next_attempt_at: float
+    delivered_at: float | None
+    last_error: str | None
+    dead: bool
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        return json.loads(self.payload_json)
+
+
+class UserPrefs(BaseModel):
+    user_id: str
+    dm_reminders: bool = False
+    locale: str | None = None

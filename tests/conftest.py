@@ -1,0 +1,46 @@
+"""Shared test setup: the repository root on sys.path, the toy game registered, a fake clock."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+class FakeClock:
+    """An injectable clock (Unix seconds) that tests move forward by hand."""
+
+    def __init__(self, start: float = 1_700_000_000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> float:
+        self.now += seconds
+        return self.now
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def toy_game():
+    """Register the toy game as 'toy' and return it."""
+    from games import registry
+
+    registry.register("toy", "tests.support.toy_game:GAME")
+    return registry.get("toy")
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "railyard.sqlite3"
+
+

@@ -1,0 +1,45 @@
+"""Fixtures for the sessions tests: a store on a temp file and a service with a fake clock."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+import pytest
+import pytest_asyncio
+
+from bot.sessions import Outcome, SessionService
+from bot.store import Store
+from tests.support import PLAYERS, make_service
+
+
+@pytest_asyncio.fixture
+async def store(db_path: Path, toy_game: Any):
+    s = await Store.open(db_path)
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+def service(store: Store, clock: Any) -> SessionService:
+    return make_service(store, clock)
+
+
+StartGame = Callable[..., Awaitable[Outcome]]
+
+
+@pytest.fixture
+def start_game(service: SessionService) -> StartGame:
+    """start_game(channel, players=2, bots=(), options=None, ...) -> the start Outcome."""
+
+    async def _start(channel: str = "chan-1", players: int = 2, bots: tuple[str, ...] = (),
+                     options: dict[str, Any] | None = None, guild: str = "guild-1",
+                     svc: SessionService | None = None, locale: str = "en") -> Outcome:
+        svc = svc or service
+        await svc.create("toy", channel, guild, PLAYERS[0], options, locale)
+        for actor in PLAYERS[1:players]:
+            await svc.join(channel, actor)
+        for bot in bots:
+            await svc.add_bot(channel, PLAYERS[0], bot)
+        return await svc.start(channel, PLAYERS[0])
+
+    return _start
