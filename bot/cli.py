@@ -1,0 +1,239 @@
+"""The `railyard` command line.
+
+    railyard demo [game] [--players N] [--seed S] [--out DIR] [--lang en|ja]
+        Play a whole game offline through the sessions service on a SQLite file: two
+        "people" (driven by the planner bot, but moving through the same path a Discord user
+        takes) and bots in the other seats. Writes the board after every move, the players'
+        hands and the final chart to DIR, and prints the log and the final breakdown.
+    railyard replay FILE            re-run a recorded game (JSON) and print its result
+    railyard bench [--games N]      speed figures (see bot/bench.py)
+    railyard run                    start the Discord bot (settings from .env)
+    railyard sync [--dev]           register the slash commands with Discord (an explicit step)
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from games import registry
+from games.core.i18n import translate
+
+DEMO_PEOPLE = ["Alice", "山田太郎"]
+DEMO_BOT_NAMES = ["🚂 Planner", "Zoë (bot)", "ボット花子"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="railyard", description="Railyard: rail board games on Discord.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    demo = sub.add_parser("demo", help="play a full offline game with bots and write the images")
+    demo.add_argument("game", nargs="?", default="ticket_to_ride", choices=registry.names())
+    demo.add_argument("--players", type=int, default=4)
+    demo.add_argument("--seed", type=int, default=2026)
+    demo.add_argument("--out", type=Path, default=Path("out/demo"))
+    demo.add_argument("--lang", choices=["en", "ja"], default="en")
+    demo.add_argument("--quiet", action="store_true", help="progress only, not every move")
+    demo.add_argument("--record", type=Path, help="also write the game as a replayable JSON record")
+
+    replay = sub.add_parser("replay", help="re-run a recorded game JSON and print its result")
+    replay.add_argument("file", type=Path)
+    replay.add_argument("--lang", choices=["en", "ja"], default="en")
+
+    bench = sub.add_parser("bench", help="print speed figures")
+    bench.add_argument("--games", type=int, default=200, help="random games for the games/s figure")
+    bench.add_argument("--moves", type=int, default=200, help="late-game moves timed end to end")
+
+    run = sub.add_parser("run", help="start the Discord bot (token and settings from .env)")
+    run.add_argument("--env", type=Path, default=Path(".env"), help="settings file (default .env)")
+    sync = sub.add_parser("sync", help="register the slash commands with Discord")
+    sync.add_argument("--env", type=Path, default=Path(".env"), help="settings file (default .env)")
+    sync.add_argument("--dev", action="store_true", help="only in RAILYARD_DEV_GUILD_ID (instant)")
+
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "demo":
+            return asyncio.run(run_demo(args))
+        if args.command == "replay":
+            return run_replay(args)
+        if args.command == "bench":
+            from bot.bench import run_bench
+
+            return asyncio.run(run_bench(games=args.games, moves=args.moves))
+        if args.command in ("run", "sync"):
+            from bot.discord import launcher  # the only part of Railyard that imports discord
+
+            return launcher.main_run(args) if args.command == "run" else launcher.main_sync(args)
+    except KeyboardInterrupt:
+        return 130
+    return 2
+
+
+# ---------------------------------------------------------------------------- demo
+async def run_demo(args: argparse.Namespace) -> int:
+    from bot.sessions import Actor, SessionService
+    from bot.store import Store
+    from render import registry as renderers
+
+    game = registry.get(args.game)
+    if not game.min_players <= args.players <= game.max_players:
+        print(f"{args.game} takes {game.min_players}–{game.max_players} players.", file=sys.stderr)
+        return 2
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("*.png"):
+        old.unlink()
+    db_path = out / "demo.sqlite3"
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{db_path}{suffix}").unlink(missing_ok=True)
+    renderer = renderers.get(args.game)
+    planner = game.bots()["planner"]
+    lang = args.lang
+    people = [Actor(user_id=f"u{i + 1}", name=name, locale=lang) for i, name in enumerate(DEMO_PEOPLE)]
+    people = people[: min(len(people), args.players)]
+    moves: list[tuple[int, str]] = []
+    started = time.perf_counter()
+
+    async with Store(db_path) as store:
+        service = SessionService(store, new_seed=lambda: args.seed)
+        channel = "demo-channel"
+        await service.create(args.game, channel, "demo-guild", people[0], options={}, locale=lang)
+        for person in people[1:]:
+            await service.join(channel, person)
+        for _ in range(args.players - len(people)):
+            await service.add_bot(channel, people[0], "planner")
+        outcome = await service.start(channel, people[0])
+        names = outcome.names
+        print(f"{translate(lang, f'game.{args.game}.title')} — seed {args.seed}, {len(names)} players: "
+              f"{', '.join(names)}")
+        print(f"Writing images to {out}/ and the game to {db_path}")
+        seat_of = {uid: seat for seat, uid in enumerate(outcome.seat_user_ids) if uid}
+        rng = random.Random(args.seed)
+        count = 0
+        wrote_mid_hands = False
+
+        def show(o: Any) -> None:
+            nonlocal count
+            count += 1
+            (out / f"board-{o.version:04d}.png").write_bytes(renderer.board(o.view, o.names, lang))
+            if o.notation is not None and o.seat is not None:
+                moves.append((o.seat, o.notation))
+            if args.quiet:
+                if count % 25 == 0:
+                    print(f"  … {count} moves, turn {getattr(o.view, 'turn', '?')}", flush=True)
+                return
+            for event in o.public_events:
+                print(f"[v{o.version:>3}] {translate(lang, event.key, event.params, o.names)}")
+
+        show(outcome)
+        while outcome.status == "active":
+            # Bots move on their own; the "people" move through act(), like a Discord user.
+            for bot_outcome in await service.run_bots(outcome.game_id):
+                show(bot_outcome)
+                outcome = bot_outcome
+            if outcome.status != "active":
+                break
+            status = await service.status(channel)
+            if not status.waiting:
+                break
+            seat = status.waiting[0]
+            user_id = status.info.seats[seat].user_id
+            person = next(p for p in people if p.user_id == user_id)
+            state = await service.rebuild(outcome.game_id)
+            action = planner.choose(game, state, seat_of[user_id], rng)
+            outcome = await service.act(channel, person, game.format_action(action))
+            show(outcome)
+            if count >= 60 and not wrote_mid_hands:  # a mid-game look at the private hands
+                await _write_hands(service, renderer, channel, people, out, lang, "mid")
+                wrote_mid_hands = True
+
+        await _write_hands(service, renderer, channel, people, out, lang, "end")
+        status = await service.status(channel)
+        if status.result is None:
+            print("The game did not finish.", file=sys.stderr)
+            return 1
+        (out / "final.png").write_bytes(renderer.final(status.view, status.names, lang))
+        elapsed = time.perf_counter() - started
+        print()
+        print_breakdown(status.result, status.names, lang)
+        print(f"\n{count} posts in {elapsed:.1f} s; images in {out}/ (board-*.png, hand-*.png, final.png)")
+        if args.record:
+            record = {"game": args.game, "players": len(names), "options": {}, "seed": args.seed,
+                      "moves": moves}
+            args.record.write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
+            print(f"Recorded the game to {args.record}")
+    return 0
+
+
+async def _write_hands(service, renderer, channel, people, out: Path, lang: str, tag: str) -> None:
+    for person in people:
+        private = await service.private_view(channel, person.user_id)
+        png = renderer.hand(private.view, private.names, lang)
+        (out / f"hand-{tag}-seat{private.seat}.png").write_bytes(png)
+
+
+def print_breakdown(result: Any, names: list[str], lang: str) -> None:
+    title = "最終結果" if lang == "ja" else "Final scores"
+    print(title)
+    for player in result.players:
+        cats = player.by_category()
+        parts = ", ".join(
+            f"{translate(lang, f'{result.label_prefix}.category.{c}')} {cats.get(c, 0):+d}"
+            for c in result.categories
+        )
+        print(f"  {player.rank}. {_pad(names[player.seat], 18)} {player.total:>4}   ({parts})")
+        for line in player.lines:
+            if line.key:
+                print(f"        {line.points:+4d}  {translate(lang, line.key, line.params, names)}")
+
+
+def _pad(text: str, width: int) -> str:
+    """Pad for a terminal, where Japanese characters take two columns."""
+    import unicodedata
+
+    cols = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return text + " " * max(0, width - cols)
+
+
+# ---------------------------------------------------------------------------- replay
+def run_replay(args: argparse.Namespace) -> int:
+    from games.core.replay import GameRecord, ReplayError, replay, scores
+
+    try:
+        record = GameRecord.model_validate_json(args.file.read_text(encoding="utf-8"))
+    except OSError as exc:
+        print(f"Cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(f"{args.file} is not a game record: {exc}", file=sys.stderr)
+        return 2
+    try:
+        state, result = replay(record)
+    except ReplayError as exc:
+        print(f"{args.file}: {exc}", file=sys.stderr)
+        return 1
+    except registry.UnknownGame:
+        print(f"{args.file}: unknown game {record.game!r} (known: {', '.join(registry.names())})", file=sys.stderr)
+        return 2
+    names = [f"Seat {i + 1}" for i in range(record.players)]
+    print(f"{record.game}: {len(record.moves)} moves replayed from seed {record.seed}.")
+    if result is None:
+        print("The record stops before the end of the game.")
+        return 0
+    print_breakdown(result, names, args.lang)
+    if record.result is not None:
+        if scores(result) == record.result:
+            print("The result matches the one recorded.")
+        else:
+            print("The result DIFFERS from the one recorded.", file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

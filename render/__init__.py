@@ -1,0 +1,1 @@
+"""Image rendering for Railyard: shared drawing kit (render.kit) and game renderers."""

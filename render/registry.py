@@ -1,0 +1,99 @@
+"""Which games Railyard can draw. Adding a renderer = a package in render/ plus one line here.
+
+Callers (sessions, the Discord adapter, the CLI) only know a game's name:
+
+    r = render.registry.get("ticket_to_ride")
+    png = r.board(view, names, lang)          # bytes, ready to upload
+    img = r.board_image(view, names, lang)    # PIL image, e.g. to compose or inspect
+
+Each game package exposes an object with `board_image`, `hand_image` and `final_image`
+(view, names, lang) -> PIL.Image; this module adds the PNG-encoding twins. Renderers are
+imported on first use, so one broken renderer cannot stop the others from loading.
+
+A renderer whose images are flat-coloured may set `palette_png = True`: its PNGs are then
+reduced to a 256-colour palette first. For a 1800x1000 board that halves the encoding time
+(quantise ~14 ms + encode ~7 ms, against ~38 ms for RGB at zlib level 1) and the file size,
+with no visible difference (mean error under 2/255 per channel).
+"""
+from __future__ import annotations
+
+import importlib
+from functools import lru_cache
+from typing import Any, Protocol, Sequence
+
+from PIL import Image
+
+from render.kit.encode import to_png
+
+# name -> "module:attribute"
+_RENDERERS: dict[str, str] = {
+    "ticket_to_ride": "render.ticket_to_ride:RENDERER",
+}
+
+
+class UnknownRenderer(KeyError):
+    pass
+
+
+class ImageRenderer(Protocol):
+    """What a game's render package provides."""
+
+    def board_image(self, view: Any, names: Sequence[str], lang: str) -> Image.Image: ...
+
+    def hand_image(self, view: Any, names: Sequence[str], lang: str) -> Image.Image: ...
+
+    def final_image(self, view: Any, names: Sequence[str], lang: str) -> Image.Image: ...
+
+
+class GameRenderer:
+    """A game's renderer with both image and PNG-bytes entry points."""
+
+    def __init__(self, name: str, images: ImageRenderer) -> None:
+        self.name = name
+        self._images = images
+
+    def board_image(self, view: Any, names: Sequence[str], lang: str = "en") -> Image.Image:
+        return self._images.board_image(view, names, lang)
+
+    def hand_image(self, view: Any, names: Sequence[str], lang: str = "en") -> Image.Image:
+        return self._images.hand_image(view, names, lang)
+
+    def final_image(self, view: Any, names: Sequence[str], lang: str = "en") -> Image.Image:
+        return self._images.final_image(view, names, lang)
+
+    def board(self, view: Any, names: Sequence[str], lang: str = "en") -> bytes:
+        return self.encode(self.board_image(view, names, lang))
+
+    def hand(self, view: Any, names: Sequence[str], lang: str = "en") -> bytes:
+        return self.encode(self.hand_image(view, names, lang))
+
+    def final(self, view: Any, names: Sequence[str], lang: str = "en") -> bytes:
+        return self.encode(self.final_image(view, names, lang))
+
+    def encode(self, img: Image.Image) -> bytes:
+        if getattr(self._images, "palette_png", False) and img.mode == "RGB":
+            img = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        return to_png(img)
+
+    def __repr__(self) -> str:
+        return f"GameRenderer({self.name!r})"
+
+
+def register(name: str, target: str) -> None:
+    """Add a renderer by "module:attribute" (tests register small fixtures this way)."""
+    _RENDERERS[name] = target
+    get.cache_clear()
+
+
+def names() -> list[str]:
+    return list(_RENDERERS)
+
+
+@lru_cache(maxsize=None)
+def get(name: str) -> GameRenderer:
+    try:
+        target = _RENDERERS[name]
+    except KeyError:
+        raise UnknownRenderer(name) from None
+    module_name, attr = target.split(":")
+    return GameRenderer(name, getattr(importlib.import_module(module_name), attr))

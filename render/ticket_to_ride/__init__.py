@@ -1,0 +1,25 @@
+"""Ticket to Ride images: the public board, a player's private hand, the final result.
+
+    render_board(view, names, lang) -> PIL.Image   (render.ticket_to_ride.board)
+    render_hand(view, names, lang)  -> PIL.Image   (render.ticket_to_ride.hand)
+    render_final(view, names, lang) -> PIL.Image   (render.ticket_to_ride.final)
+
+`RENDERER` is what render.registry loads for "ticket_to_ride".
+"""
+from __future__ import annotations
+
+from render.ticket_to_ride.board import render_board
+from render.ticket_to_ride.final import render_final
+from render.ticket_to_ride.hand import render_hand
+
+
+class TicketToRideImages:
+    palette_png = True  # flat colours: a 256-colour PNG looks the same, encodes 2x faster
+    board_image = staticmethod(render_board)
+    hand_image = staticmethod(render_hand)
+    final_image = staticmethod(render_final)
+
+
+RENDERER = TicketToRideImages()
+
+__all__ = ["RENDERER", "render_board", "render_hand", "render_final"]

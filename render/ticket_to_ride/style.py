@@ -1,0 +1,62 @@
+"""Ticket to Ride colours: the board's own tints, on top of the shared palette."""
+from __future__ import annotations
+
+from render.kit import palette
+
+RGB = tuple[int, int, int]
+
+MAP_BG: RGB = (236, 228, 204)  # parchment
+SIDEBAR_BG: RGB = (247, 245, 240)
+DIVIDER: RGB = (70, 64, 56)
+CITY_FILL: RGB = (250, 246, 236)
+CITY_EDGE: RGB = (88, 52, 40)
+CITY_TEXT: RGB = (34, 30, 28)
+TEXT: RGB = (28, 28, 32)
+MUTED_TEXT: RGB = (96, 92, 88)
+PANEL: RGB = (255, 255, 255)
+PANEL_EDGE: RGB = (214, 208, 198)
+CLAIM_OUTLINE: RGB = (22, 22, 26)
+GRAY_ROUTE: RGB = (168, 164, 158)
+FINAL_BG: RGB = (196, 40, 40)
+OVER_BG: RGB = (40, 44, 52)
+
+
+def player_rgb(seat: int) -> RGB:
+    return tuple(palette.player_color(seat)[:3])  # type: ignore[return-value]
+
+
+def card_rgb(color: str) -> RGB:
+    return tuple(palette.CARD_COLORS[color][:3])  # type: ignore[return-value]
+
+
+def darker(rgb: RGB, factor: float = 0.55) -> RGB:
+    return tuple(int(c * factor) for c in rgb)  # type: ignore[return-value]
+
+
+def mix(a: RGB, b: RGB, t: float) -> RGB:
+    """a moved a fraction t of the way towards b."""
+    return tuple(int(round(x + (y - x) * t)) for x, y in zip(a, b))  # type: ignore[return-value]
+
+
+UNCLAIMED_FADE = 0.28  # empty spaces are a little paler than trains, so claims stand out
+
+
+def route_rgb(color: str) -> tuple[RGB, RGB]:
+    """Fill and outline for an unclaimed route's cars."""
+    base = GRAY_ROUTE if color == "gray" else card_rgb(color)
+    fill = mix(base, MAP_BG, UNCLAIMED_FADE)
+    if sum(base) > 600:  # white cars need a visible edge on parchment
+        return (252, 251, 247), (140, 134, 124)
+    return fill, darker(base, 0.7)
+CHOOSING_BG: RGB = (214, 128, 20)
+TICKET_BG: RGB = (244, 232, 196)
+TICKET_INK: RGB = (150, 40, 40)
+CARD_BACK: RGB = (60, 78, 120)
+DONE: RGB = (34, 139, 74)
+DONE_BG: RGB = (222, 243, 226)
+FAILED_BG: RGB = (250, 226, 224)
+
+
+def signed(points: int) -> str:
+    """Points with a real minus sign (U+2212) when negative."""
+    return f"\u2212{-points}" if points < 0 else str(points)

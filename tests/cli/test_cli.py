@@ -1,0 +1,70 @@
+"""The `railyard` command line: the demo (the README's main job), replay and bench."""
+import json
+import sqlite3
+from pathlib import Path
+
+from PIL import Image
+
+from bot.cli import main
+
+FIXTURE = Path("tests/fixtures/ticket_to_ride/game-2p-seed101.json")
+
+
+def test_demo_plays_a_whole_game_and_writes_every_image(tmp_path, capsys):
+    out = tmp_path / "demo"
+    record = tmp_path / "record.json"
+    assert main(["demo", "--players", "3", "--seed", "5", "--out", str(out), "--quiet",
+                 "--record", str(record)]) == 0
+    text = capsys.readouterr().out
+    assert "Final scores" in text and "Longest path" in text
+    boards = sorted(out.glob("board-*.png"))
+    assert len(boards) > 50
+    hands = sorted(out.glob("hand-*.png"))
+    assert len(hands) >= 4  # two people, mid-game and at the end
+    assert (out / "final.png").exists()
+    first, last = Image.open(boards[0]), Image.open(boards[-1])
+    assert first.size == last.size and first.tobytes() != last.tobytes()
+    # The database holds the finished game and its whole log; the record replays to it.
+    with sqlite3.connect(out / "demo.sqlite3") as db:
+        status, = db.execute("SELECT status FROM games").fetchone()
+        moves, = db.execute("SELECT COUNT(*) FROM actions").fetchone()
+    assert status == "finished" and moves > 50
+    assert len(json.loads(record.read_text(encoding="utf-8"))["moves"]) == moves
+    assert main(["replay", str(record)]) == 0
+
+
+def test_demo_in_japanese(tmp_path, capsys):
+    assert main(["demo", "--players", "2", "--seed", "9", "--out", str(tmp_path), "--lang", "ja", "--quiet"]) == 0
+    text = capsys.readouterr().out
+    assert "最終結果" in text and "路線" in text
+
+
+def test_demo_refuses_a_bad_player_count(tmp_path, capsys):
+    assert main(["demo", "--players", "9", "--out", str(tmp_path)]) == 2
+    assert "2–5 players" in capsys.readouterr().err
+
+
+def test_replay_matches_and_reports_a_different_result(tmp_path, capsys):
+    assert main(["replay", str(FIXTURE)]) == 0
+    assert "matches" in capsys.readouterr().out
+    data = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    data["result"][0]["total"] += 1
+    changed = tmp_path / "changed.json"
+    changed.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["replay", str(changed)]) == 1
+    assert "DIFFERS" in capsys.readouterr().err
+
+
+def test_replay_of_garbage_says_why(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"game": "ticket_to_ride"', encoding="utf-8")
+    assert main(["replay", str(bad)]) == 2
+    assert "not a game record" in capsys.readouterr().err
+    assert main(["replay", str(tmp_path / "missing.json")]) == 2
+
+
+def test_bench_prints_its_figures(capsys):
+    assert main(["bench", "--games", "3", "--moves", "5"]) == 0
+    text = capsys.readouterr().out
+    for needle in ("p95", "render + encode", "games/s"):
+        assert needle in text
