@@ -1,0 +1,23 @@
+"""The Discord adapter — the only part of Railyard that imports discord.py.
+
+    launcher      `railyard run` / `railyard sync` (settings, logging, exit codes)
+    bot           RailyardBot: setup_hook, after_commit (outbox wake-up, bots), close
+    cogs/game     /game new|status|hand|log|undo|settings|abandon|kick|rules|mine
+    cogs/move     /move with autocomplete of the caller's legal moves
+    cogs/timers   the once-a-minute loop: reminders and deadlines
+    outbox        the dispatcher that delivers every public post (retries, no duplicates)
+    play          what each click and command does (moves, hand, claim, lobby, log)
+    posts         how posts, status and lobby look (embeds, images rendered off the loop)
+    replies       answering interactions inside 3 s, always ephemerally (or updating the
+                  clicked message)
+    errors        the one error handler
+    ids           the custom-id scheme ry:<game>:<version>:<verb>[:<arg>]
+    text          catalog helpers, Discord text limits, the command translator
+    ui/           components (DynamicItems) and each game's buttons and embeds
+
+Who posts what: interaction responses are private (ephemeral) or update the clicked
+message; the lobby is sent to the channel; every game post (start, moves — bots' too —,
+undo, kick, abandon, the final result, reminders) is an outbox row written by the sessions
+service in the move's own transaction and delivered only by the dispatcher. So a post is
+never shown twice, and one that failed is retried until it is delivered.
+"""

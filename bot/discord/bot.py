@@ -1,0 +1,172 @@
+"""RailyardBot: the discord.py Bot subclass (RoboDanny's shape).
+
+`setup_hook` opens the Store and the SessionService, installs the command translator
+(Japanese localizations), registers the restart-proof components, loads the extension list
+below and starts the outbox dispatcher; the timer loop lives in the `timers` extension. The
+development guild (RAILYARD_DEV_GUILD_ID) gets the commands synced on start; a global sync
+only happens through `railyard sync`.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any, Callable
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.discord.errors import report_error
+from bot.discord.outbox import OutboxDispatcher
+from bot.discord.text import CatalogTranslator
+from bot.discord.ui.components import GameButton, GameSelect
+from bot.sessions import Outcome, SessionService
+from bot.store import Store
+
+log = logging.getLogger("railyard.discord")
+
+INITIAL_EXTENSIONS: tuple[str, ...] = (
+    "bot.discord.cogs.game",
+    "bot.discord.cogs.move",
+    "bot.discord.cogs.timers",
+)
+
+ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+
+
+class RailyardTree(app_commands.CommandTree):
+    """The command tree with the one error handler."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        await report_error(interaction, error)
+
+
+class RailyardBot(commands.Bot):
+    store: Store
+    service: SessionService
+    outbox: OutboxDispatcher
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        clock: Callable[[], float] = time.time,
+        new_seed: Callable[[], int] | None = None,
+        background: bool = True,
+        sync_dev_guild: bool = True,
+        commands_only: bool = False,
+        **options: Any,
+    ) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # channels and threads; slash commands need no other intent
+        options.setdefault("max_ratelimit_timeout", 30.0)  # longer waits come back to the outbox
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=ALLOWED_MENTIONS,
+            tree_cls=RailyardTree,
+            **options,
+        )
+        self.settings = settings
+        self.clock = clock
+        self._new_seed = new_seed
+        self.background = background  # start the outbox and timer loops (tests may not)
+        self.sync_dev_guild = sync_dev_guild
+        self.commands_only = commands_only  # `railyard sync`: no database, no loops
+        self._bot_runs: dict[int, asyncio.Task[None]] = {}
+        self._bot_again: set[int] = set()
+
+    # ------------------------------------------------------------------ startup
+    async def setup_hook(self) -> None:
+        if self.commands_only:
+            self.background = False
+        else:
+            self.store = await Store.open(self.settings.database, clock=self.clock)
+            self.service = SessionService(self.store, clock=self.clock, new_seed=self._new_seed)
+        await self.tree.set_translator(CatalogTranslator())
+        self.add_dynamic_items(GameButton, GameSelect)
+        for extension in INITIAL_EXTENSIONS:
+            try:
+                await self.load_extension(extension)
+            except Exception:
+                log.exception("failed to load extension %s", extension)
+                raise
+        self.outbox = OutboxDispatcher(self)
+        if self.background:
+            self.outbox.start()
+        if self.settings.dev_guild_id and self.sync_dev_guild and not self.commands_only:
+            synced = await self.sync_commands(self.settings.dev_guild_id)
+            log.info("synced %d commands to the development guild %s", len(synced), self.settings.dev_guild_id)
+
+    async def sync_commands(self, guild_id: int | None = None) -> list[app_commands.AppCommand]:
+        """Register the slash commands: in one guild (instant) or globally (`railyard sync`)."""
+        if guild_id is None:
+            return await self.tree.sync()
+        guild = discord.Object(guild_id)
+        self.tree.copy_global_to(guild=guild)
+        return await self.tree.sync(guild=guild)
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s (%s) to %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+
+    # ------------------------------------------------------------------ after a change
+    def after_commit(self, outcome: Outcome | None) -> None:
+        """A change was committed: post it (outbox) and let bots move if it is their turn."""
+        if outcome is None:
+            return
+        self.outbox.wake()
+        if outcome.bots_next and outcome.status == "active":
+            self.run_bots_soon(outcome.game_id)
+
+    def run_bots_soon(self, game_id: int) -> None:
+        running = self._bot_runs.get(game_id)
+        if running is not None and not running.done():
+            self._bot_again.add(game_id)  # it will look again when it is done
+            return
+        self._bot_runs[game_id] = asyncio.create_task(self._run_bots(game_id), name=f"railyard-bots-{game_id}")
+
+    async def _run_bots(self, game_id: int) -> None:
+        try:
+            while True:
+                self._bot_again.discard(game_id)
+                while True:
+                    moved = await self.service.run_bots(game_id, limit=1)
+                    if not moved:
+                        break
+                    self.outbox.wake()
+                    await asyncio.sleep(0)
+                if game_id not in self._bot_again:
+                    break
+        except Exception:  # noqa: BLE001
+            log.exception("bots of game %s could not move", game_id)
+        finally:
+            self._bot_runs.pop(game_id, None)
+
+    async def idle(self) -> None:
+        """Wait until the bots have moved and every due post is delivered (tests, shutdown)."""
+        for _ in range(1000):
+            tasks = [t for t in self._bot_runs.values() if not t.done()]
+            if tasks:
+                await asyncio.gather(*tasks, return_exceptions=True)
+            await self.outbox.flush()
+            if not any(not t.done() for t in self._bot_runs.values()):
+                break
+
+    # ------------------------------------------------------------------ shutdown
+    async def close(self) -> None:
+        outbox = getattr(self, "outbox", None)
+        if outbox is not None:
+            await outbox.stop()
+        for task in list(self._bot_runs.values()):
+            task.cancel()
+        for task in list(self._bot_runs.values()):
+            with contextlib.suppress(BaseException):
+                await task
+        await super().close()
+        store = getattr(self, "store", None)
+        if store is not None:
+            await store.close()

@@ -1,0 +1,328 @@
+"""/game …: start a game, look at it, and manage it."""
+from __future__ import annotations
+
+import json
+import logging
+from typing import TYPE_CHECKING, Any, Optional
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.errors import UserError
+from bot.discord.play import actor_of, channel_key, hand_reply, log_reply
+from bot.discord.posts import lobby_reply, status_reply
+from bot.discord.replies import Reply, answer
+from bot.discord.text import CONTENT_MAX, OPTION_TEXT_MAX, choice, clip, cmd, join_lines, lang_of, t
+from bot.discord.ui import base as ui_base
+from bot.sessions import GameSettings, QuietHours, SessionError
+from games import registry
+
+if TYPE_CHECKING:
+    from bot.discord.bot import RailyardBot
+
+log = logging.getLogger("railyard.discord.game")
+
+THREAD_ARCHIVE_MINUTES = 10080  # a week: async games are slow
+
+
+def parse_options(text: str | None) -> dict[str, Any]:
+    """`key=value, key=value` (values read as JSON when they can be: numbers, true/false)."""
+    options: dict[str, Any] = {}
+    if not text or not text.strip():
+        return options
+    for part in text.replace(";", ",").split(","):
+        if not part.strip():
+            continue
+        key, sep, value = part.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or not key:
+            raise SessionError("bad_option", option=key or part.strip(), value=value)
+        try:
+            options[key] = json.loads(value)
+        except ValueError:
+            options[key] = value
+    return options
+
+
+def parse_quiet_hours(text: str, tz: str | None, current: QuietHours | None) -> QuietHours | None:
+    """"22-7" (or "22:00-07:00"), "off"; `tz` an IANA zone such as Asia/Tokyo."""
+    raw = text.strip().lower()
+    if raw in ("off", "none", "no", "なし", "オフ", "-"):
+        return None
+    parts = raw.replace("～", "-").replace("~", "-").replace("–", "-").split("-")
+    try:
+        start, end = (int(p.strip().split(":")[0]) for p in parts)
+        return QuietHours(start_hour=start, end_hour=end, tz=tz or (current.tz if current else "UTC"))
+    except (ValueError, TypeError):
+        raise SessionError("bad_setting", setting="quiet_hours", value=text) from None
+
+
+def settings_text(settings: GameSettings, dm: bool | None, lang: str) -> str:
+    lines = [t(lang, "discord.settings.reminder", minutes=settings.reminder_minutes,
+               hours=round(settings.reminder_minutes / 60, 1), backoff=settings.reminder_backoff)]
+    if settings.deadline_hours:
+        lines.append(t(lang, "discord.settings.deadline", hours=settings.deadline_hours,
+                       action=t(lang, f"discord.settings.deadline_action.{settings.deadline_action}")))
+    else:
+        lines.append(t(lang, "discord.settings.no_deadline"))
+    quiet = settings.quiet_hours
+    if quiet is not None:
+        lines.append(t(lang, "discord.settings.quiet", start=f"{quiet.start_hour:02d}:00",
+                       end=f"{quiet.end_hour:02d}:00", tz=quiet.tz))
+    else:
+        lines.append(t(lang, "discord.settings.no_quiet"))
+    if dm is not None:
+        lines.append(t(lang, "discord.settings.dm_on" if dm else "discord.settings.dm_off"))
+    return "\n".join(lines)
+
+
+async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    lang = lang_of(interaction)
+    out = []
+    for name in registry.names():
+        title = ui_base.get(name).title(lang)
+        if current.lower() in name.lower() or current.lower() in title.lower():
+            out.append(app_commands.Choice(name=clip(title, OPTION_TEXT_MAX), value=name))
+    return out[:25]
+
+
+@app_commands.guild_only()
+class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_description=cmd("discord.cmd.game.desc")):
+    def __init__(self, bot: "RailyardBot") -> None:
+        self.bot = bot
+        super().__init__()
+
+    # ------------------------------------------------------------------ /game new
+    @app_commands.command(name=cmd("discord.cmd.new"), description=cmd("discord.cmd.new.desc"))
+    @app_commands.rename(game=cmd("discord.opt.game"), players=cmd("discord.opt.players"),
+                         options=cmd("discord.opt.options"), thread=cmd("discord.opt.thread"),
+                         thread_name=cmd("discord.opt.thread_name"))
+    @app_commands.describe(game=cmd("discord.opt.game.desc"), players=cmd("discord.opt.players.desc"),
+                           options=cmd("discord.opt.options.desc"), thread=cmd("discord.opt.thread.desc"),
+                           thread_name=cmd("discord.opt.thread_name.desc"))
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def new(self, interaction: discord.Interaction, game: str,
+                  players: Optional[app_commands.Range[int, 1, 10]] = None,
+                  options: Optional[app_commands.Range[str, 1, 200]] = None,
+                  thread: bool = False,
+                  thread_name: Optional[app_commands.Range[str, 1, 100]] = None) -> None:
+        await answer(interaction, self._new(interaction, game, players, options, thread or bool(thread_name),
+                                            thread_name))
+
+    async def _new(self, interaction: discord.Interaction, game_name: str, players: int | None,
+                   options_text: str | None, thread: bool, thread_name: str | None) -> Reply:
+        lang = lang_of(interaction)
+        service = self.bot.service
+        if game_name not in registry.names():
+            raise SessionError("unknown_game", game=game_name, available=registry.names())
+        game = registry.get(game_name)
+        if players is not None and not game.min_players <= players <= game.max_players:
+            raise UserError("discord.error.players", min=game.min_players, max=game.max_players)
+        options = parse_options(options_text)
+        try:
+            game.options_model.model_validate(options)
+        except ValueError:
+            key = next(iter(options), "options")
+            raise SessionError("bad_option", option=key, value=str(options.get(key, ""))) from None
+        channel: Any = interaction.channel
+        if thread and not isinstance(channel, discord.Thread):
+            # refuse before making a thread that would stay empty
+            if not isinstance(channel, discord.TextChannel):
+                raise UserError("discord.error.thread_here")
+            name = thread_name or t(lang, "discord.thread.default_name", game=ui_base.get(game_name).title(lang))
+            channel = await channel.create_thread(name=clip(name, 100), type=discord.ChannelType.public_thread,
+                                                  auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+            try:
+                await channel.add_user(interaction.user)
+            except discord.HTTPException:
+                log.info("could not add %s to thread %s", interaction.user.id, channel.id)
+        # (in a thread already, the game simply lives in that thread)
+        actor = actor_of(interaction)
+        info = await service.create(game_name, str(channel.id), str(interaction.guild_id), actor, options,
+                                    locale=str(interaction.locale))
+        lobby = lobby_reply(info, info.locale, players)
+        try:
+            await channel.send(**lobby.new_kwargs())
+        except discord.HTTPException as exc:
+            # a lobby nobody can see would only block the channel: close it again
+            log.warning("cannot post the lobby of game %s in %s: %s", info.game_id, channel.id, exc)
+            await service.abandon(str(channel.id), actor)
+            raise UserError("discord.error.cannot_post") from None
+        where = channel.mention if hasattr(channel, "mention") else ""
+        return Reply(content="✅ " + t(lang, "discord.lobby.opened", where=where))
+
+    # ------------------------------------------------------------------ looking
+    @app_commands.command(name=cmd("discord.cmd.status"), description=cmd("discord.cmd.status.desc"))
+    async def status(self, interaction: discord.Interaction) -> None:
+        async def work() -> Reply:
+            status = await self.bot.service.status(channel_key(interaction))
+            return await status_reply(status, lang_of(interaction))
+
+        await answer(interaction, work(), slow=True)
+
+    @app_commands.command(name=cmd("discord.cmd.hand"), description=cmd("discord.cmd.hand.desc"))
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await answer(interaction, hand_reply(interaction), slow=True)
+
+    @app_commands.command(name=cmd("discord.cmd.log"), description=cmd("discord.cmd.log.desc"))
+    @app_commands.rename(page=cmd("discord.opt.page"))
+    @app_commands.describe(page=cmd("discord.opt.page.desc"))
+    async def log(self, interaction: discord.Interaction,
+                  page: Optional[app_commands.Range[int, 1, 10000]] = None) -> None:
+        await answer(interaction, log_reply(interaction, page))
+
+    @app_commands.command(name=cmd("discord.cmd.rules"), description=cmd("discord.cmd.rules.desc"))
+    @app_commands.rename(game=cmd("discord.opt.game"))
+    @app_commands.describe(game=cmd("discord.opt.rules_game.desc"))
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def rules(self, interaction: discord.Interaction, game: Optional[str] = None) -> None:
+        async def work() -> Reply:
+            lang = lang_of(interaction)
+            name = game
+            if name is None:
+                try:
+                    name = (await self.bot.service.status(channel_key(interaction))).info.game
+                except SessionError:
+                    name = registry.names()[0]
+            if name not in registry.names():
+                raise SessionError("unknown_game", game=name, available=registry.names())
+            ui = ui_base.get(name)
+            embed = discord.Embed(title=clip("📖 " + ui.title(lang), 256), colour=ui.colour,
+                                  description=clip(ui.rules(lang), 4096))
+            return Reply(embeds=[embed])
+
+        await answer(interaction, work())
+
+    @app_commands.command(name=cmd("discord.cmd.mine"), description=cmd("discord.cmd.mine.desc"))
+    async def mine(self, interaction: discord.Interaction) -> None:
+        async def work() -> Reply:
+            lang = lang_of(interaction)
+            games = await self.bot.service.games_waiting_on(str(interaction.user.id), str(interaction.guild_id))
+            if not games:
+                return Reply(content=t(lang, "discord.mine.none"))
+            lines = []
+            for g in games:
+                since = f"<t:{int(g.since)}:R>" if g.since else "—"
+                lines.append(t(lang, "discord.mine.line", game=ui_base.get(g.game).title(lang),
+                               channel=f"<#{g.channel_id}>", since=since, game_id=g.game_id))
+            embed = discord.Embed(title=t(lang, "discord.mine.title", count=len(games)),
+                                  description=join_lines(lines, 4000), colour=discord.Colour.blurple())
+            return Reply(embeds=[embed])
+
+        await answer(interaction, work())
+
+    # ------------------------------------------------------------------ changing
+    @app_commands.command(name=cmd("discord.cmd.undo"), description=cmd("discord.cmd.undo.desc"))
+    async def undo(self, interaction: discord.Interaction) -> None:
+        async def work() -> Reply:
+            lang = lang_of(interaction)
+            outcome = await self.bot.service.undo(channel_key(interaction), actor_of(interaction))
+            self.bot.after_commit(outcome)
+            return Reply(content="↩️ " + t(lang, "discord.undo.done", notation=outcome.notation or ""))
+
+        await answer(interaction, work())
+
+    @app_commands.command(name=cmd("discord.cmd.abandon"), description=cmd("discord.cmd.abandon.desc"))
+    async def abandon(self, interaction: discord.Interaction) -> None:
+        async def work() -> Reply:
+            lang = lang_of(interaction)
+            channel_id = channel_key(interaction)
+            try:
+                was = (await self.bot.service.lobby(channel_id)).status
+            except SessionError as exc:
+                if exc.code != "no_game_here":
+                    raise
+                was = "active"  # a game too damaged to load: abandon still clears it
+            info = await self.bot.service.abandon(channel_id, actor_of(interaction))
+            self.bot.outbox.wake()
+            if was == "lobby" and interaction.channel is not None:
+                note = t(info.locale, "discord.lobby.closed_by", name=interaction.user.display_name)
+                await interaction.channel.send(content=clip("🛑 " + note, CONTENT_MAX))
+            return Reply(content="🛑 " + t(lang, "discord.abandon.done"))
+
+        await answer(interaction, work())
+
+    @app_commands.command(name=cmd("discord.cmd.kick"), description=cmd("discord.cmd.kick.desc"))
+    @app_commands.rename(player=cmd("discord.opt.player"))
+    @app_commands.describe(player=cmd("discord.opt.player.desc"))
+    async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
+        async def work() -> Reply:
+            lang = lang_of(interaction)
+            outcome = await self.bot.service.kick(channel_key(interaction), actor_of(interaction), str(player.id))
+            if outcome.outbox_id is not None:
+                self.bot.after_commit(outcome)
+            return Reply(content="👢 " + t(lang, "discord.kick.done", name=player.display_name))
+
+        await answer(interaction, work())
+
+    @app_commands.command(name=cmd("discord.cmd.settings"), description=cmd("discord.cmd.settings.desc"))
+    @app_commands.rename(reminder_minutes=cmd("discord.opt.reminder_minutes"),
+                         deadline_hours=cmd("discord.opt.deadline_hours"),
+                         deadline_action=cmd("discord.opt.deadline_action"),
+                         quiet_hours=cmd("discord.opt.quiet_hours"), timezone=cmd("discord.opt.timezone"),
+                         dm_reminders=cmd("discord.opt.dm_reminders"))
+    @app_commands.describe(reminder_minutes=cmd("discord.opt.reminder_minutes.desc"),
+                           deadline_hours=cmd("discord.opt.deadline_hours.desc"),
+                           deadline_action=cmd("discord.opt.deadline_action.desc"),
+                           quiet_hours=cmd("discord.opt.quiet_hours.desc"),
+                           timezone=cmd("discord.opt.timezone.desc"),
+                           dm_reminders=cmd("discord.opt.dm_reminders.desc"))
+    @app_commands.choices(deadline_action=[choice("discord.choice.pass", "pass"), choice("discord.choice.bot", "bot")])
+    async def settings(self, interaction: discord.Interaction,
+                       reminder_minutes: Optional[app_commands.Range[int, 10, 5760]] = None,
+                       deadline_hours: Optional[app_commands.Range[float, 0, 1440]] = None,
+                       deadline_action: Optional[app_commands.Choice[str]] = None,
+                       quiet_hours: Optional[app_commands.Range[str, 1, 20]] = None,
+                       timezone: Optional[app_commands.Range[str, 1, 64]] = None,
+                       dm_reminders: Optional[bool] = None) -> None:
+        async def work() -> Reply:
+            lang = lang_of(interaction)
+            service = self.bot.service
+            channel_id = channel_key(interaction)
+            dm: bool | None = None
+            if dm_reminders is not None:
+                prefs = await service.set_user_prefs(str(interaction.user.id), dm_reminders=dm_reminders)
+                dm = prefs.dm_reminders
+            changes: dict[str, Any] = {}
+            if reminder_minutes is not None:
+                changes["reminder_minutes"] = reminder_minutes
+            if deadline_hours is not None:
+                changes["deadline_hours"] = deadline_hours or None
+            if deadline_action is not None:
+                changes["deadline_action"] = deadline_action.value
+            current: GameSettings | None = None
+            if changes or quiet_hours is not None or timezone is not None or dm is None:
+                try:
+                    current = (await service.lobby(channel_id)).settings
+                except SessionError:
+                    if changes or quiet_hours is not None or timezone is not None:
+                        raise
+            if quiet_hours is not None:
+                changes["quiet_hours"] = parse_quiet_hours(quiet_hours, timezone,
+                                                           current.quiet_hours if current else None)
+            elif timezone is not None:
+                if current is None or current.quiet_hours is None:
+                    raise UserError("discord.error.timezone_alone")
+                q = current.quiet_hours
+                changes["quiet_hours"] = {"start_hour": q.start_hour, "end_hour": q.end_hour, "tz": timezone}
+            if isinstance(changes.get("quiet_hours"), QuietHours):
+                changes["quiet_hours"] = changes["quiet_hours"].model_dump()
+            if changes:
+                current = await service.settings(channel_id, actor_of(interaction), **changes)
+            if dm is None:
+                dm = (await self.bot.store.get_prefs(str(interaction.user.id))).dm_reminders
+            lines = []
+            if changes or dm_reminders is not None:
+                lines.append("✅ " + t(lang, "discord.settings.saved"))
+            if current is not None:
+                lines.append(settings_text(current, dm, lang))
+            else:
+                lines.append(t(lang, "discord.settings.dm_on" if dm else "discord.settings.dm_off"))
+            return Reply(content=join_lines(lines, CONTENT_MAX))
+
+        await answer(interaction, work())
+
+
+async def setup(bot: "RailyardBot") -> None:
+    await bot.add_cog(Game(bot))

@@ -1,0 +1,76 @@
+"""The timer loop: reminders and deadlines, once a minute (timers live in the database, so
+they survive restarts). Reminders and deadline moves are outbox rows; the dispatcher posts
+them (DM or channel mention, see bot.discord.outbox). Tests call `tick.coro(cog)` directly
+with a clock they move by hand."""
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from discord.ext import commands, tasks
+
+if TYPE_CHECKING:
+    from bot.discord.bot import RailyardBot
+
+log = logging.getLogger("railyard.discord.timers")
+
+
+class Timers(commands.Cog):
+    def __init__(self, bot: "RailyardBot") -> None:
+        self.bot = bot
+        self._recovered = False
+
+    async def cog_load(self) -> None:
+        if self.bot.background:
+            self.tick.start()
+
+    async def cog_unload(self) -> None:
+        self.tick.cancel()
+
+    @tasks.loop(minutes=1)
+    async def tick(self) -> None:
+        """One sweep: due reminders, passed deadlines, and (once) bots left waiting."""
+        bot = self.bot
+        if not self._recovered:
+            self._recovered = True
+            await self.resume_bots()
+        try:
+            reminders = await bot.service.due_reminders()
+        except Exception:  # noqa: BLE001 - the loop must keep running
+            log.exception("due_reminders failed")
+            reminders = []
+        try:
+            outcomes = await bot.service.run_deadlines()
+        except Exception:  # noqa: BLE001
+            log.exception("run_deadlines failed")
+            outcomes = []
+        for outcome in outcomes:
+            bot.after_commit(outcome)
+        if reminders or outcomes:
+            log.info("timers: %d reminder(s), %d deadline move(s)", len(reminders), len(outcomes))
+            bot.outbox.wake()
+
+    @tick.before_loop
+    async def before_tick(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def resume_bots(self) -> None:
+        """After a restart, let bots move in games that were left waiting on them (e.g. the
+        process stopped between a player's move and the bots' answers)."""
+        try:
+            rows = await _active_game_ids(self.bot)
+        except Exception:  # noqa: BLE001
+            log.exception("could not list active games")
+            return
+        for game_id in rows:
+            self.bot.run_bots_soon(game_id)
+
+
+async def _active_game_ids(bot: "RailyardBot") -> list[int]:
+    async with bot.store.read() as tx:
+        rows = await tx.fetchall("SELECT id FROM games WHERE status = 'active' ORDER BY id")
+    return [int(r["id"]) for r in rows]
+
+
+async def setup(bot: "RailyardBot") -> None:
+    await bot.add_cog(Timers(bot))

@@ -1,0 +1,227 @@
+"""What Railyard's messages look like: turn posts, the final post, status, lobby.
+
+All builders return a `Reply` (content, embeds, PNG files, view). Images are rendered off
+the event loop (`asyncio.to_thread`). A renderer failure is logged and the message goes out
+without its image: a drawing bug must never hold a game's posts back.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Sequence
+
+import discord
+
+from bot.discord.replies import Reply
+from bot.discord.text import (
+    CONTENT_MAX,
+    EMBED_DESCRIPTION_MAX,
+    EMBED_FIELD_VALUE_MAX,
+    clip,
+    event_text,
+    fit_embeds,
+    join_lines,
+    t,
+)
+from bot.discord.ui import base as ui_base
+from bot.discord.ui.components import button, make_view
+from bot.sessions import GameInfo, StatusInfo
+from games import registry
+from games.core import Result
+
+log = logging.getLogger("railyard.discord.posts")
+
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+
+
+async def render_png(game: str, kind: str, view: Any, names: Sequence[str], lang: str) -> bytes | None:
+    """`kind` is board / hand / final. None (logged) if the renderer fails."""
+    try:
+        from render import registry as renderers
+
+        renderer = renderers.get(game)
+        draw = getattr(renderer, kind)
+        return await asyncio.to_thread(draw, view, list(names), lang)
+    except Exception:  # noqa: BLE001 - a drawing bug must not stop the post
+        log.exception("rendering the %s of a %s game failed", kind, game)
+        return None
+
+
+def mentions(user_ids: Sequence[str]) -> str:
+    return " ".join(f"<@{u}>" for u in dict.fromkeys(user_ids) if str(u).isdigit())
+
+
+def jump_url(guild_id: str | None, channel_id: str) -> str:
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}"
+
+
+# ------------------------------------------------------------------------------ embeds
+def status_embed(ui: ui_base.GameUI, view: Any, names: Sequence[str], lang: str, *,
+                 game_id: int, version: int, image: str | None) -> discord.Embed:
+    description, fields = ui.summary(view, names, lang)
+    embed = discord.Embed(title=clip(ui.title(lang), 256), colour=ui.colour,
+                          description=clip(description, EMBED_DESCRIPTION_MAX) or None)
+    for name, value in fields[:25]:
+        embed.add_field(name=clip(name, 256), value=clip(value, EMBED_FIELD_VALUE_MAX), inline=True)
+    if image:
+        embed.set_image(url=f"attachment://{image}")
+    embed.set_footer(text=t(lang, "discord.footer", game_id=game_id, version=version))
+    return embed
+
+
+def result_embeds(ui: ui_base.GameUI, result: Result, names: Sequence[str], lang: str, *,
+                  game_id: int, chart: str | None, board: str | None) -> list[discord.Embed]:
+    def name(seat: int) -> str:
+        return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
+
+    ranking = [f"{MEDALS.get(p.rank, f'{p.rank}.')} **{name(p.seat)}** — "
+               f"{t(lang, 'discord.result.points', points=p.total)}" for p in result.players]
+    top = discord.Embed(title=clip(t(lang, "discord.result.title", game=ui.title(lang)), 256),
+                        colour=discord.Colour.gold(),
+                        description=join_lines(ranking, EMBED_DESCRIPTION_MAX))
+    for p in result.players[:25]:
+        totals = p.by_category()
+        lines = [f"{t(lang, f'{result.label_prefix}.category.{c}')}: **{totals.get(c, 0):+d}**"
+                 for c in result.categories]
+        details = [f"· {line.points:+d} {t(lang, line.key, line.params, names)}"
+                   for line in p.lines if line.key]
+        value = join_lines(lines + details, EMBED_FIELD_VALUE_MAX)
+        top.add_field(name=clip(f"{p.rank}. {name(p.seat)} ({p.total})", 256), value=value, inline=True)
+    if chart:
+        top.set_image(url=f"attachment://{chart}")
+    top.set_footer(text=t(lang, "discord.footer_final", game_id=game_id))
+    embeds = [top]
+    if board:
+        final_board = discord.Embed(title=clip(t(lang, "discord.result.board"), 256), colour=ui.colour)
+        final_board.set_image(url=f"attachment://{board}")
+        embeds.append(final_board)
+    return fit_embeds(embeds)
+
+
+# ------------------------------------------------------------------------------ posts
+async def game_post(payload: dict[str, Any]) -> Reply:
+    """The public post of an outbox row of kind start / move / undo / kick."""
+    game_name = payload["game"]
+    lang = payload.get("locale") or "en"
+    names = payload.get("names") or []
+    ui = ui_base.get(game_name)
+    game = registry.get(game_name)
+    view = ui.load_view(game, payload.get("view"))
+    lines = [event_text(lang, ui.public_event(e), names) for e in payload.get("events") or []]
+    finished = bool(payload.get("finished"))
+    reply = Reply()
+    if finished:
+        result = Result.model_validate(payload["result"]) if payload.get("result") else view.result
+        board = await render_png(game_name, "board", view, names, lang)
+        chart = await render_png(game_name, "final", view, names, lang)
+        if board:
+            reply.files.append(("board.png", board))
+        if chart:
+            reply.files.append(("final.png", chart))
+        lines.append("🏁 " + t(lang, "discord.result.announce"))
+        if result is not None:
+            reply.embeds = result_embeds(ui, result, names, lang, game_id=payload["game_id"],
+                                         chart="final.png" if chart else None,
+                                         board="board.png" if board else None)
+        reply.content = join_lines(lines, CONTENT_MAX)
+        return reply
+    waiting_ping = mentions(payload.get("mention_user_ids") or [])
+    if waiting_ping:
+        lines.append(f"➡️ {waiting_ping} {ui.waiting_hint(view, lang)}")
+    board = await render_png(game_name, "board", view, names, lang) if view is not None else None
+    if board:
+        reply.files.append(("board.png", board))
+    if view is not None:
+        reply.embeds = fit_embeds([status_embed(ui, view, names, lang, game_id=payload["game_id"],
+                                                version=payload["version"],
+                                                image="board.png" if board else None)])
+    # The ping goes first so it is never cut off; the event lines follow in order.
+    if waiting_ping:
+        lines = [lines[-1], *lines[:-1]]
+    reply.content = join_lines(lines, CONTENT_MAX) or None
+    reply.view = make_view(ui.turn_rows(view, payload["game_id"], payload["version"], lang))
+    return reply
+
+
+async def status_reply(status: StatusInfo, lang: str, *, note: str | None = None) -> Reply:
+    """The channel's game as one player asks for it (ephemeral): lobby, board or result."""
+    info = status.info
+    ui = ui_base.get(info.game)
+    lines = [note] if note else []
+    if info.status == "lobby" or status.view is None:
+        if info.status == "abandoned":
+            lines.append(t(lang, "discord.status.abandoned"))
+            return Reply(content="\n".join(lines))
+        reply = lobby_reply(info, lang, target=None)
+        reply.content = "\n".join(lines) or None
+        return reply
+    view = status.view
+    names = status.names
+    reply = Reply()
+    if status.result is not None or info.status == "finished":
+        board = await render_png(info.game, "board", view, names, lang)
+        chart = await render_png(info.game, "final", view, names, lang) if status.result else None
+        reply.files = [(n, b) for n, b in (("board.png", board), ("final.png", chart)) if b]
+        if status.result is not None:
+            reply.embeds = result_embeds(ui, status.result, names, lang, game_id=info.game_id,
+                                         chart="final.png" if chart else None,
+                                         board="board.png" if board else None)
+        lines.append(t(lang, "discord.status.finished"))
+        reply.content = "\n".join(lines)
+        return reply
+    if info.status == "abandoned":
+        lines.append(t(lang, "discord.status.abandoned"))
+    elif status.waiting:
+        lines.append(t(lang, "discord.status.waiting", {"seats": status.waiting}, names))
+    board = await render_png(info.game, "board", view, names, lang)
+    if board:
+        reply.files.append(("board.png", board))
+    reply.embeds = fit_embeds([status_embed(ui, view, names, lang, game_id=info.game_id,
+                                            version=status.version,
+                                            image="board.png" if board else None)])
+    reply.content = "\n".join(lines) or None
+    if info.status == "active":
+        reply.view = make_view(ui.turn_rows(view, info.game_id, status.version, lang))
+    return reply
+
+
+# ------------------------------------------------------------------------------ lobby
+def lobby_reply(info: GameInfo, lang: str, target: int | None, *, state: str = "open") -> Reply:
+    """The lobby message. `state`: open (with buttons), started, closed."""
+    ui = ui_base.get(info.game)
+    capacity = target or info.max_players
+    embed = discord.Embed(title=clip("🚂 " + t(lang, "discord.lobby.title", game=ui.title(lang)), 256),
+                          colour=ui.colour)
+    if state == "started":
+        embed.description = t(lang, "discord.lobby.started")
+    elif state == "closed":
+        embed.description = t(lang, "discord.lobby.closed")
+    else:
+        text = [t(lang, "discord.lobby.description", min=info.min_players, max=info.max_players)]
+        if target:
+            text.append(t(lang, "discord.lobby.autostart", count=target))
+        embed.description = "\n".join(text)
+    seats = []
+    for seat in info.seats:
+        mark = "🤖 " if seat.is_bot else ""
+        host = " 👑" if seat.user_id and seat.user_id == info.host_user_id else ""
+        seats.append(f"{seat.seat + 1}. {mark}{seat.name}{host}")
+    embed.add_field(name=t(lang, "discord.lobby.players", count=len(info.seats), max=capacity),
+                    value=join_lines(seats, EMBED_FIELD_VALUE_MAX) or "—", inline=False)
+    if info.options:
+        opts = ", ".join(f"{k}={v}" for k, v in info.options.items())
+        embed.add_field(name=t(lang, "discord.lobby.options"), value=clip(opts, 1024), inline=False)
+    embed.set_footer(text=t(lang, "discord.footer_lobby", game_id=info.game_id))
+    reply = Reply(embeds=[embed])
+    if state == "open":
+        arg = str(target) if target else None
+        gid = info.game_id
+        reply.view = make_view([[
+            button(gid, 0, "join", arg, label=t(lang, "discord.lobby.join"), emoji="✋",
+                   style=discord.ButtonStyle.success),
+            button(gid, 0, "leave", label=t(lang, "discord.lobby.leave"), emoji="🚪"),
+            button(gid, 0, "bot", arg, label=t(lang, "discord.lobby.add_bot"), emoji="🤖"),
+            button(gid, 0, "start", label=t(lang, "discord.lobby.start"), emoji="▶️",
+                   style=discord.ButtonStyle.primary),
+        ]])
+    return reply

@@ -1,0 +1,105 @@
+"""Answering interactions: always inside Discord's 3 seconds, always privately.
+
+Every interaction response of Railyard is either an ephemeral message or an update of the
+message whose component was clicked (the lobby, a private select). Public posts never go
+through an interaction token: the lobby is sent to the channel, game posts come from the
+outbox. So an error can always be answered ephemerally, whatever happened before it.
+
+`answer(interaction, work)` runs `work` (a coroutine making a `Reply`) and sends its result.
+If the work is known to be slow (`slow=True`: an image to render) or takes longer than
+DEFER_AFTER seconds, the interaction is deferred first (type 5 ephemeral "thinking", or
+type 6 for an update) and the reply then edits the original response.
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+from dataclasses import dataclass, field
+from typing import Any, Awaitable
+
+import discord
+
+DEFER_AFTER = 1.2  # seconds of work before we defer (the hard limit is 3 s)
+
+
+@dataclass
+class Reply:
+    content: str | None = None
+    embeds: list[discord.Embed] = field(default_factory=list)
+    files: list[tuple[str, bytes]] = field(default_factory=list)  # (file name, PNG bytes)
+    view: discord.ui.View | None = None
+    allowed_mentions: discord.AllowedMentions | None = None  # default: the bot's (users only)
+
+    def discord_files(self) -> list[discord.File]:
+        return [discord.File(io.BytesIO(data), filename=name) for name, data in self.files]
+
+    def new_kwargs(self) -> dict[str, Any]:
+        kw: dict[str, Any] = {}
+        if self.content:
+            kw["content"] = self.content
+        if self.embeds:
+            kw["embeds"] = self.embeds
+        if self.files:
+            kw["files"] = self.discord_files()
+        if self.view is not None:
+            kw["view"] = self.view
+        if self.allowed_mentions is not None:
+            kw["allowed_mentions"] = self.allowed_mentions
+        return kw
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        """Replace everything in the message (absent parts are removed)."""
+        return {"content": self.content or None, "embeds": list(self.embeds),
+                "attachments": self.discord_files(), "view": self.view}
+
+
+async def send_new(interaction: discord.Interaction, reply: Reply) -> None:
+    """An ephemeral message for the interaction's user, whatever was sent before."""
+    response = interaction.response
+    if not response.is_done():
+        await response.send_message(ephemeral=True, **reply.new_kwargs())
+    elif response.type is discord.InteractionResponseType.deferred_channel_message:
+        # we only ever defer "thinking" ephemerally: the loading message becomes the reply
+        await interaction.edit_original_response(**reply.edit_kwargs())
+    else:
+        await interaction.followup.send(ephemeral=True, **reply.new_kwargs())
+
+
+async def send_update(interaction: discord.Interaction, reply: Reply) -> None:
+    """Replace the message whose component was used."""
+    response = interaction.response
+    if not response.is_done():
+        await response.edit_message(**reply.edit_kwargs())
+    else:
+        await interaction.edit_original_response(**reply.edit_kwargs())
+
+
+async def defer(interaction: discord.Interaction, *, update: bool = False) -> None:
+    if interaction.response.is_done():
+        return
+    if update and interaction.type is discord.InteractionType.component:
+        await interaction.response.defer()  # type 6: the clicked message will be edited
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *,
+                 update: bool = False, slow: bool = False) -> None:
+    task = asyncio.ensure_future(work)
+    try:
+        if slow:
+            await defer(interaction, update=update)
+        else:
+            done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+            if not done:
+                await defer(interaction, update=update)
+        reply = await task
+    except BaseException:
+        # The defer failed (e.g. the token expired): let the work finish on its own (a move
+        # still commits and reaches the channel through the outbox), but never leak errors.
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        raise
+    if update:
+        await send_update(interaction, reply)
+    else:
+        await send_new(interaction, reply)

@@ -1,0 +1,201 @@
+"""End-to-end fixtures: the real RailyardBot (real discord.py client) against the loopback
+fake Discord (tests/fake_discord), on a SQLite file in a temp dir, with a clock the tests
+move by hand.
+
+`Harness` drives the bot only the way a user can: slash commands, autocomplete, button
+clicks and select menus. After each interaction it waits until the bots have moved and the
+outbox is delivered (`bot.idle()`), so tests see every post the interaction caused.
+"""
+from __future__ import annotations
+
+import contextlib
+import random
+import re
+from pathlib import Path
+from typing import Any, Iterable
+
+import discord
+import pytest
+
+from bot.config import Secret, Settings
+from bot.discord.bot import RailyardBot
+from tests.conftest import FakeClock
+from tests.fake_discord import FakeDiscord, FakeMessage, InteractionResult
+
+GUILD = 500
+CHANNEL = 501
+OTHER = 502  # a second text channel
+EMPTY = 503  # a channel without a game
+ALICE, BOB, CAROL, MOD, KEN, YUKI, DANA = 11, 12, 13, 14, 15, 16, 17
+MANAGE = discord.Permissions(manage_channels=True).value
+SEED = 2026
+
+
+def ids_in(message: FakeMessage) -> list[str]:
+    return message.custom_ids
+
+
+def find_id(message: FakeMessage, pattern: str) -> str | None:
+    regex = re.compile(pattern)
+    for cid in message.custom_ids:
+        if regex.fullmatch(cid):
+            return cid
+    return None
+
+
+class Harness:
+    def __init__(self, fake: FakeDiscord, db_path: Path, clock: FakeClock) -> None:
+        self.fake = fake
+        self.db_path = db_path
+        self.clock = clock
+        self.bot: RailyardBot | None = None
+        self._running: contextlib.AbstractAsyncContextManager | None = None
+        self.bots_started = 0
+
+    # ------------------------------------------------------------------ lifecycle
+    def settings(self) -> Settings:
+        return Settings(token=Secret(self.fake.token), database=self.db_path, dev_guild_id=GUILD)
+
+    async def start(self) -> RailyardBot:
+        seeds = iter(range(SEED, SEED + 1000))
+        bot = RailyardBot(self.settings(), clock=self.clock, new_seed=lambda: next(seeds),
+                          guild_ready_timeout=0.05)
+        self._running = self.fake.running(bot)
+        await self._running.__aenter__()
+        self.bot = bot
+        self.bots_started += 1
+        return bot
+
+    async def stop(self) -> None:
+        if self._running is not None:
+            running, self._running = self._running, None
+            await running.__aexit__(None, None, None)
+        self.bot = None
+
+    async def restart(self) -> RailyardBot:
+        await self.stop()
+        return await self.start()
+
+    # ------------------------------------------------------------------ driving
+    async def idle(self) -> None:
+        assert self.bot is not None
+        await self.bot.idle()
+        await self.fake.settle(quiet=0.01, timeout=5)
+
+    async def slash(self, user: int, command: str, options: Any = None, *, channel: int = CHANNEL,
+                    locale: str = "en-US", **kw: Any) -> InteractionResult:
+        result = await self.fake.slash(GUILD, channel, user, command, options, locale=locale, **kw)
+        await self.idle()
+        return result
+
+    async def autocomplete(self, user: int, command: str, options: Any = None, *, focused: str, value: str,
+                           channel: int = CHANNEL, locale: str = "en-US") -> list[dict]:
+        return await self.fake.autocomplete(GUILD, channel, user, command, options, focused=focused,
+                                            value=value, locale=locale)
+
+    async def click(self, message: Any, custom_id: str | None, user: int, *, label: str | None = None,
+                    locale: str = "en-US") -> InteractionResult:
+        result = await self.fake.click(message, custom_id, user, label=label, locale=locale)
+        await self.idle()
+        return result
+
+    async def select(self, message: Any, custom_id: str, values: Iterable[Any], user: int, *,
+                     locale: str = "en-US") -> InteractionResult:
+        result = await self.fake.select(message, custom_id, list(values), user, locale=locale)
+        await self.idle()
+        return result
+
+    # ------------------------------------------------------------------ looking
+    def posts(self, channel: int = CHANNEL) -> list[FakeMessage]:
+        """Public messages the bot posted in the channel outside interactions (lobby, outbox)."""
+        return [m for m in self.fake.messages(channel, ephemeral=False)
+                if m.author.id == self.fake.application_id and m.interaction_id is None]
+
+    def game_posts(self, channel: int = CHANNEL) -> list[FakeMessage]:
+        """Posts with a board (turn posts and the final post)."""
+        return [m for m in self.posts(channel) if any(a.filename == "board.png" for a in m.attachments)]
+
+    def last_post(self, channel: int = CHANNEL) -> FakeMessage:
+        return self.game_posts(channel)[-1]
+
+    def lobby(self, channel: int = CHANNEL) -> FakeMessage:
+        """The latest lobby message (its footer says "Game #n · lobby")."""
+        lobbies = [m for m in self.posts(channel) if m.embeds
+                   and re.search(r"#\d+ · (lobby|ロビー)$", (m.embeds[0].get("footer") or {}).get("text", ""))]
+        return lobbies[-1]
+
+    async def game_id(self, channel: int = CHANNEL) -> int:
+        assert self.bot is not None
+        return (await self.bot.service.status(str(channel))).info.game_id
+
+    # ------------------------------------------------------------------ set-ups
+    async def new_game(self, host: int = ALICE, others: Iterable[int] = (BOB,), bots: int = 0, *,
+                       channel: int = CHANNEL, locale: str = "en-US") -> InteractionResult:
+        """Open a lobby, let `others` join, add bots, start. Returns the Start click."""
+        opened = await self.slash(host, "game new", {"game": "ticket_to_ride"}, channel=channel, locale=locale)
+        assert opened.ephemeral, opened.content
+        lobby = self.lobby(channel)
+        for user in others:
+            await self.click(lobby, None, user, label=_label("discord.lobby.join", locale), locale=locale)
+        for _ in range(bots):
+            await self.click(lobby, None, host, label=_label("discord.lobby.add_bot", locale), locale=locale)
+        return await self.click(lobby, None, host, label=_label("discord.lobby.start", locale), locale=locale)
+
+    async def keep_tickets(self, user: int, *, channel: int = CHANNEL, locale: str = "en-US",
+                           how_many: int | None = None) -> InteractionResult:
+        """Open the hand from the latest post and keep tickets with the private multi-select."""
+        post = self.last_post(channel)
+        hand_id = find_id(post, r"ry:\d+:\d+:hand")
+        assert hand_id, post.custom_ids
+        hand = await self.click(post, hand_id, user, locale=locale)
+        assert hand.ephemeral
+        message = hand.original
+        keep_id = find_id(message, r"ry:\d+:\d+:keep")
+        assert keep_id, message.custom_ids
+        select = message.component(keep_id)
+        values = [o["value"] for o in select["options"]]
+        count = how_many or select.get("min_values", 1)
+        return await self.select(message, keep_id, values[:count], user, locale=locale)
+
+    def planned(self, state: Any, seat: int) -> str:
+        from games import registry
+
+        game = registry.get("ticket_to_ride")
+        bot = game.bots()["planner"]
+        action = bot.choose(game, state, seat, random.Random(seat * 1000 + getattr(state, "draws", 0)))
+        return game.format_action(action)
+
+
+def _label(key: str, locale: str) -> str:
+    from games.core.i18n import language_for, translate
+
+    return translate(language_for(locale), key)
+
+
+@pytest.fixture
+async def fake():
+    async with FakeDiscord(quiet_period=0.05) as f:
+        f.add_user(ALICE, "alice", global_name="Alice")
+        f.add_user(BOB, "bob", global_name="Bob")
+        f.add_user(CAROL, "carol", global_name="Carol")
+        f.add_user(MOD, "mod", global_name="Mod")
+        f.add_user(KEN, "ken", global_name="健")
+        f.add_user(YUKI, "yuki", global_name="ゆき")
+        f.add_user(DANA, "dana", global_name="Dana", dm_closed=True)
+        f.add_guild(GUILD, "Railyard Test", channels=[{"id": CHANNEL, "name": "games"},
+                                                      {"id": OTHER, "name": "more-games"},
+                                                      {"id": EMPTY, "name": "chat"}],
+                    members=[ALICE, BOB, CAROL, KEN, YUKI, DANA, {"id": MOD, "permissions": MANAGE}],
+                    locale="en-US")
+        yield f
+
+
+@pytest.fixture
+async def harness(fake: FakeDiscord, tmp_path: Path, clock: FakeClock):
+    h = Harness(fake, tmp_path / "railyard.sqlite3", clock)
+    await h.start()
+    try:
+        yield h
+    finally:
+        await h.stop()
+

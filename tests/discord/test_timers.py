@@ -1,0 +1,91 @@
+"""Reminders and deadlines with time travelled, not waited: the service's clock is moved by
+hand and the timer loop's coroutine is called directly."""
+from __future__ import annotations
+
+import re
+
+from games.core.i18n import translate
+from tests.discord.conftest import ALICE, BOB, CHANNEL, DANA, OTHER, Harness
+
+HOUR = 3600.0
+
+
+def reminders_in(h: Harness, channel: int = CHANNEL) -> list:
+    return [m for m in h.posts(channel) if m.content.startswith("⏰")]
+
+
+async def tick(h: Harness) -> None:
+    timers = h.bot.get_cog("Timers")
+    await timers.tick.coro(timers)
+    await h.idle()
+
+
+async def test_reminders_dm_fallback_back_off_and_abandoned(harness: Harness, fake, clock) -> None:
+    h = harness
+    on = await h.slash(ALICE, "game settings", {"dm_reminders": True})
+    assert on.ephemeral and translate("en", "discord.settings.dm_on") in on.content
+    await h.slash(DANA, "game settings", {"dm_reminders": True})  # Dana's DMs are closed
+    await h.new_game(ALICE, [BOB, DANA])
+    game_id = await h.game_id()
+    names = (await h.bot.service.status(str(CHANNEL))).names
+
+    clock.advance(12 * HOUR - 60)
+    await tick(h)
+    assert reminders_in(h) == [] and fake.dm_messages(ALICE) == []
+
+    clock.advance(60)
+    await tick(h)
+    # Alice gets a DM; Dana's DM fails with 50007, so she is mentioned in the channel with Bob
+    (dm,) = fake.dm_messages(ALICE)
+    assert dm.content.startswith("⏰") and f"https://discord.com/channels/500/{CHANNEL}" in dm.content
+    assert "Reminder" in dm.content and "12 h" in dm.content
+    assert fake.dm_messages(DANA) == []
+    closed = [r for r in fake.requests_to("POST", "/channels/{id}/messages") if r.status == 403]
+    assert closed and closed[0].response["code"] == 50007
+    (post,) = reminders_in(h)
+    assert set(re.findall(r"<@(\d+)>", post.content)) == {str(BOB), str(DANA)}
+    assert {u.id for u in post.mentions} == {BOB, DANA}
+    assert translate("en", "reminder.waiting", {"seats": [0, 1, 2], "hours": 12}, names)[:20] in post.content
+
+    # not again at once, and the next one only after the back-off (24 h later)
+    await tick(h)
+    clock.advance(23 * HOUR)
+    await tick(h)
+    assert len(reminders_in(h)) == 1 and len(fake.dm_messages(ALICE)) == 1
+    clock.advance(1 * HOUR)
+    await tick(h)
+    assert len(reminders_in(h)) == 2 and len(fake.dm_messages(ALICE)) == 2
+
+    # the reminders are outbox rows, each delivered once
+    rows = [r for r in await h.bot.store.outbox_rows(game_id) if r.kind == "reminder"]
+    assert len(rows) == 2 and all(r.delivered_at is not None for r in rows)
+
+    # an abandoned game is never reminded about again
+    await h.slash(ALICE, "game abandon")
+    assert "abandoned" in h.posts()[-1].content
+    clock.advance(30 * 24 * HOUR)
+    await tick(h)
+    assert len(reminders_in(h)) == 2 and len(fake.dm_messages(ALICE)) == 2
+    fake.assert_clean()
+
+
+async def test_deadline_moves_for_late_players_and_says_so(harness: Harness, fake, clock) -> None:
+    h = harness
+    await h.new_game(ALICE, [BOB], channel=OTHER)
+    saved = await h.slash(ALICE, "game settings", {"deadline_hours": 1, "deadline_action": "pass"},
+                          channel=OTHER)
+    assert translate("en", "discord.settings.saved") in saved.content
+    assert "Deadline: 1.0 h" in saved.content or "Deadline: 1 h" in saved.content
+    posts = len(h.game_posts(OTHER))
+    clock.advance(HOUR + 1)
+    await tick(h)
+    late = h.game_posts(OTHER)[posts:]
+    assert len(late) == 2  # one automatic ticket choice for each late player
+    for post in late:
+        assert "ran out of time" in post.content
+        # the automatic choice is announced without saying which tickets were kept
+        assert translate("en", "discord.hidden_move") in post.content
+        assert not re.search(r"keep \d", post.content)
+    status = await h.bot.service.status(str(OTHER))
+    assert status.info.status == "active" and status.view.phase == "play"
+    fake.assert_clean()
