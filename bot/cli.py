@@ -2,11 +2,11 @@
 
     railyard demo [game] [--players N] [--seed S] [--out DIR] [--lang en|ja]
         Play a whole game offline through the sessions service on a SQLite file: two
-        "people" (driven by the planner bot, but moving through the same path a Discord user
+        "people" (driven by the game's best bot, but moving through the same path a Discord user
         takes) and bots in the other seats. Writes the board after every move, the players'
         hands and the final chart to DIR, and prints the log and the final breakdown.
     railyard replay FILE            re-run a recorded game (JSON) and print its result
-    railyard bench [--games N]      speed figures (see bot/bench.py)
+    railyard bench [game]           speed figures (see bot/bench.py)
     railyard run                    start the Discord bot (settings from .env)
     railyard sync [--dev]           register the slash commands with Discord (an explicit step)
 """
@@ -46,6 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     replay.add_argument("--lang", choices=["en", "ja"], default="en")
 
     bench = sub.add_parser("bench", help="print speed figures")
+    bench.add_argument("game", nargs="?", default="ticket_to_ride", choices=registry.names())
     bench.add_argument("--games", type=int, default=200, help="random games for the games/s figure")
     bench.add_argument("--moves", type=int, default=200, help="late-game moves timed end to end")
 
@@ -64,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "bench":
             from bot.bench import run_bench
 
-            return asyncio.run(run_bench(games=args.games, moves=args.moves))
+            return asyncio.run(run_bench(args.game, games=args.games, moves=args.moves))
         if args.command in ("run", "sync"):
             from bot.discord import launcher  # the only part of Railyard that imports discord
 
@@ -92,7 +93,8 @@ async def run_demo(args: argparse.Namespace) -> int:
     for suffix in ("", "-wal", "-shm"):
         Path(f"{db_path}{suffix}").unlink(missing_ok=True)
     renderer = renderers.get(args.game)
-    planner = game.bots()["planner"]
+    bot_name = next(iter(game.bots()))  # a game lists its strongest bot first
+    planner = game.bots()[bot_name]
     lang = args.lang
     people = [Actor(user_id=f"u{i + 1}", name=name, locale=lang) for i, name in enumerate(DEMO_PEOPLE)]
     people = people[: min(len(people), args.players)]
@@ -106,7 +108,7 @@ async def run_demo(args: argparse.Namespace) -> int:
         for person in people[1:]:
             await service.join(channel, person)
         for _ in range(args.players - len(people)):
-            await service.add_bot(channel, people[0], "planner")
+            await service.add_bot(channel, people[0], bot_name)
         outcome = await service.start(channel, people[0])
         names = outcome.names
         print(f"{translate(lang, f'game.{args.game}.title')} — seed {args.seed}, {len(names)} players: "
