@@ -22,6 +22,11 @@ def register(name: str, target: str) -> None:
     get.cache_clear()
 
 
+def unregister(name: str) -> None:
+    _GAMES.pop(name, None)
+    get.cache_clear()
+
+
 def names() -> list[str]:
     return list(_GAMES)
 

@@ -36,7 +36,8 @@ def toy_game():
     from games import registry
 
     registry.register("toy", "tests.support.toy_game:GAME")
-    return registry.get("toy")
+    yield registry.get("toy")
+    registry.unregister("toy")  # other tests list the real games only
 
 
 @pytest.fixture

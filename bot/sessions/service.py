@@ -89,6 +89,16 @@ def _split_events(events: list[Event]) -> tuple[list[Event], dict[int, list[Even
     return public, private
 
 
+def _public(game: Game | None, notation: str) -> str:
+    """A logged move as everyone may read it: secret details (kept tickets) left out."""
+    if game is None:
+        return notation
+    try:
+        return game.public_notation(game.parse_action(notation))
+    except Exception:  # noqa: BLE001 - a log line that no longer parses is shown as it is
+        return notation
+
+
 def _dump_events(events: list[Event]) -> list[dict[str, Any]]:
     return [e.model_dump(mode="json") for e in events]
 
@@ -304,7 +314,7 @@ class SessionService:
             "locale": row.locale,
             "names": names,
             "seat": seat,
-            "notation": notation,
+            "notation": _public(ld.game, notation) if notation else notation,
             "auto": auto,
             "events": _dump_events(public),
             "waiting": waiting,
@@ -603,7 +613,7 @@ class SessionService:
             raise SessionError("undo_not_allowed", reason="hidden_info_revealed")
         state = self._replay(ld, moves[:-1])
         now = self.clock()
-        events = [Event(key="session.undone", params={"seat": seat, "notation": last.notation})]
+        events = [Event(key="session.undone", params={"seat": seat, "notation": _public(ld.game, last.notation)})]
         try:
             async with self.store.write() as tx:
                 return await self._commit(
@@ -806,6 +816,10 @@ class SessionService:
             actions = await tx.actions(row.id)
         names = [s.display_name for s in seats]
         undone = {a.undoes_seq for a in actions if a.kind == "undo"}
+        try:
+            game: Game | None = registry.get(row.game)
+        except Exception:  # noqa: BLE001 - the log of a game we can no longer load still shows
+            game = None
         entries: list[HistoryEntry] = []
         for a in actions:
             events: list[Event] = []
@@ -819,7 +833,7 @@ class SessionService:
             entries.append(HistoryEntry(
                 seq=a.seq, kind=a.kind, seat=a.seat,
                 name=names[a.seat] if 0 <= a.seat < len(names) else f"#{a.seat + 1}",
-                notation=a.notation, events=events, undone=a.seq in undone, auto=a.auto,
+                notation=_public(game, a.notation), events=events, undone=a.seq in undone, auto=a.auto,
                 created_at=a.created_at,
             ))
         return entries
@@ -970,7 +984,7 @@ class SessionService:
                     continue
             notation = ld.game.format_action(action)
             events = [Event(key="session.timeout_move",
-                            params={"seat": seat, "notation": notation}), *applied.events]
+                            params={"seat": seat, "notation": ld.game.public_notation(action)}), *applied.events]
             try:
                 async with self.store.write() as tx:
                     outcomes.append(await self._commit(

@@ -123,6 +123,11 @@ class Game(ABC, Generic[StateT, ActionT, ViewT]):
     def parse_action(self, text: str) -> ActionT:
         """Raise IllegalAction('unparsable', text=...) on garbage."""
 
+    def public_notation(self, action: ActionT) -> str:
+        """The notation as everyone may read it (logs, announcements). A move whose notation
+        names something secret (which tickets were kept) overrides this to hide it."""
+        return self.format_action(action)
+
     @abstractmethod
     def describe_action(self, state: StateT, seat: int, action: ActionT) -> Event:
         """Words for a move the seat could make (autocomplete labels, buttons)."""

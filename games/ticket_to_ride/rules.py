@@ -424,6 +424,11 @@ class TicketToRide(Game[TTRState, Any, TTRView]):
     def parse_action(self, text: str) -> Any:
         return notation.parse_action(self.board, text)
 
+    def public_notation(self, action: Any) -> str:
+        if isinstance(action, KeepTickets):  # which tickets were kept is secret (TTR-11)
+            return f"keep ({len(action.ids)})"
+        return self.format_action(action)
+
     def describe_action(self, state: TTRState, seat: int, action: Any) -> Event:
         return notation.describe(self.board, action)
 

@@ -3,6 +3,7 @@ people and a bot, undo within the rules, snapshots equal to replays, nothing pri
 outbox."""
 import json
 import random
+import re
 
 from bot.sessions import Actor, SessionError, SessionService
 from bot.store import Store
@@ -63,11 +64,16 @@ async def test_whole_game_with_undo_and_private_information_kept_private(db_path
         assert GAME.view(rebuilt, None) == status.view
         async with store.read() as tx:
             rows = await tx.outbox_rows(outcome.game_id)
+        history = await service.history("chan")
+    keeps = [e.notation for e in history if e.notation.startswith("keep")]
+    assert keeps and all(re.fullmatch(r"keep \(\d\)", k) for k in keeps), keeps
     assert len(rows) > 50
     payloads = "\n".join(r.payload_json for r in rows)
     # Private cards and tickets never reach the outbox: no hand, no ticket text; the final
     # result (which reveals tickets by rule) comes only in the last post.
     assert '"hand":{' not in payloads and '"offered":[{' not in payloads
+    assert '"notation": "keep (' in payloads or '"notation":"keep (' in payloads
+    assert not re.search(r'"notation": ?"keep \d', payloads), "kept ticket ids are secret"
     before_end = "\n".join(r.payload_json for r in rows[:-1])
     leaked = [s for s in secrets if json.dumps(s, ensure_ascii=False)[1:-1] in before_end]
     assert not leaked, leaked
