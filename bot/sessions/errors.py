@@ -6,7 +6,7 @@ and has its own message) and `params` fill it.
 """
 from __future__ import annotations
 
-from typing import Any
+from games.core.errors import CodedError
 
 # Every code the service raises; each has error.<code> in both core catalogs (a test checks).
 CODES: tuple[str, ...] = (
@@ -35,11 +35,8 @@ CODES: tuple[str, ...] = (
 UNDO_REASONS: tuple[str, ...] = ("hidden_info_revealed", "not_your_action", "someone_moved_since")
 
 
-class SessionError(Exception):
-    def __init__(self, code: str, **params: Any) -> None:
-        super().__init__(f"{code} {params}" if params else code)
-        self.code = code
-        self.params = params
+class SessionError(CodedError):
+    """A request the sessions service refuses (no game here, not your game, ...)."""
 
     @property
     def message_key(self) -> str:

@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 
-class IllegalAction(Exception):
-    """An action that the rules refuse. `code` is stable (tests and catalogs rely on it)."""
+class CodedError(Exception):
+    """An error a user is told about: a stable code (tests and catalogs rely on it) plus the
+    parameters its message needs; the catalog key is `error.<code>`."""
 
     def __init__(self, code: str, **params: Any) -> None:
         super().__init__(f"{code} {params}" if params else code)
@@ -20,6 +21,10 @@ class IllegalAction(Exception):
     @property
     def message_key(self) -> str:
         return f"error.{self.code}"
+
+
+class IllegalAction(CodedError):
+    """An action that the rules refuse."""
 
 
 class DataError(Exception):
