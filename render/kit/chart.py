@@ -5,26 +5,44 @@ left, so a player's bar shows at a glance where the points came from and what th
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
+from render.kit import palette
 from render.kit.palette import contrast_text
 from render.kit.text import draw_text, measure
 
 CATEGORY_COLORS = [
     (52, 120, 198), (46, 160, 90), (214, 64, 64), (240, 170, 30), (142, 84, 190), (80, 170, 190), (120, 120, 120),
 ]
-BACKGROUND = (250, 248, 242)
-INK = (34, 34, 40)
-MUTED = (110, 110, 118)
-GRID = (222, 218, 208)
+BACKGROUND = palette.BACKGROUND
+INK = palette.INK
+MUTED = palette.MUTED
+GRID = palette.GRID
 
 Row = tuple[str, Sequence[int], tuple[int, int, int]]  # name, value per category, seat colour
 
 
+def score_chart(players: Sequence[Mapping], category_labels: Mapping[str, str], size: tuple[int, int],
+                title: str | None = None,
+                category_colors: Mapping[str, tuple[int, int, int]] | None = None) -> Image.Image:
+    """The chart from dicts: players = [{"name", "color", "parts": {category: points}}].
+
+    Categories are drawn in category_labels' order (a part whose category has no label
+    is ignored); category_colors overrides the default colour of any category.
+    """
+    keys = list(category_labels)
+    rows = [(str(p["name"]), [int(p["parts"].get(k, 0)) for k in keys], tuple(p["color"])[:3]) for p in players]
+    colors = [(category_colors or {}).get(k, CATEGORY_COLORS[i % len(CATEGORY_COLORS)]) for i, k in enumerate(keys)]
+    return stacked_bar_chart(rows, [category_labels[k] for k in keys], size, title, colors=colors)
+
+
 def stacked_bar_chart(rows: Sequence[Row], labels: Sequence[str], size: tuple[int, int],
-                      title: str | None = None) -> Image.Image:
+                      title: str | None = None,
+                      colors: Sequence[tuple[int, int, int]] | None = None) -> Image.Image:
+    """Rows of (name, value per category, seat colour); labels name the categories."""
+    palette_ = list(colors) if colors else CATEGORY_COLORS
     width, height = size
     img = Image.new("RGB", size, BACKGROUND)
     draw = ImageDraw.Draw(img)
@@ -36,7 +54,7 @@ def stacked_bar_chart(rows: Sequence[Row], labels: Sequence[str], size: tuple[in
     # Legend: one swatch per category.
     x = pad
     for i, label in enumerate(labels):
-        colour = CATEGORY_COLORS[i % len(CATEGORY_COLORS)]
+        colour = palette_[i % len(palette_)]
         w, _ = measure(label, 18)
         if x + 28 + w > width - pad:
             x = pad
@@ -66,7 +84,7 @@ def stacked_bar_chart(rows: Sequence[Row], labels: Sequence[str], size: tuple[in
         for i, value in enumerate(values):
             if value == 0:
                 continue
-            colour = CATEGORY_COLORS[i % len(CATEGORY_COLORS)]
+            colour = palette_[i % len(palette_)]
             length = abs(value) * scale
             if value > 0:
                 box = (pos, y, pos + length, y + bar_h)

@@ -103,11 +103,11 @@ def find_source(src_dir: Path, names: list[str]) -> Path:
 def load_cjk_face(path: Path) -> TTFont:
     """Return the JP face, whether the source is a .ttc collection or a single .otf."""
     if path.suffix.lower() == ".ttc":
-        for face in TTCollection(str(path)).fonts:
+        for face in TTCollection(str(path), recalcTimestamp=False).fonts:
             if face["name"].getDebugName(1) == CJK_FAMILY:
                 return face
         raise SystemExit(f"{path} has no '{CJK_FAMILY}' face")
-    return TTFont(str(path))
+    return TTFont(str(path), recalcTimestamp=False)
 
 
 def subset_cjk(src: Path, dst: Path) -> None:
@@ -140,7 +140,7 @@ def downscale_emoji(src: Path, dst: Path, ppem: int) -> None:
     compress badly, and BOX (area averaging) is a clean filter for a 1.5x shrink.
     No dithering: dither noise costs ~30% more and is invisible at text sizes.
     """
-    font = TTFont(str(src))
+    font = TTFont(str(src), recalcTimestamp=False)
     strike = font["CBLC"].strikes[0].bitmapSizeTable
     scale = ppem / strike.ppemY
     for glyph in font["CBDT"].strikeData[0].values():

@@ -124,3 +124,189 @@ def test_png_encoding_round_trips_and_layer_cache_builds_once():
     for key in ("a", "a", "b", "a", "c", "b"):
         cache.get(key, lambda k=key: builds.append(k) or canvas())
     assert builds == ["a", "b", "c", "b"] and len(cache) == 2
+
+
+# --- fonts: the subsets hold what the brief promises -------------------------------------
+
+def test_cjk_subset_covers_jis_x_0208_and_ui_symbols():
+    from render.kit.make_fonts import jis_x_0208_chars
+
+    jis = jis_x_0208_chars()
+    assert len(jis) > 6800  # kana, symbols and both kanji levels were enumerated
+    for bold in (False, True):
+        missing = {chr(c) for c in jis - coverage(bold)}
+        assert missing <= {"≒"}, missing  # Noto Sans CJK itself lacks U+2252
+        assert all(ord(c) in coverage(bold) for c in "●▲■★✓±−×÷→①ｱＡ〒ー々")
+
+
+def test_broken_font_file_names_its_path(tmp_path):
+    (tmp_path / fonts.REGULAR).write_bytes(b"not a font at all")
+    with pytest.raises(FontMissing) as err:
+        fonts.font(20, False, tmp_path)
+    assert str(tmp_path / fonts.REGULAR) in str(err.value)
+    with pytest.raises(FontMissing):
+        fonts.coverage(False, tmp_path)
+
+
+# --- text ------------------------------------------------------------------------------
+
+def _ink_rows(img, box):
+    """(top, bottom) of non-background rows inside box."""
+    sub = img.crop(box)
+    inner = ink_box(sub)
+    return inner[1] + box[1], inner[3] + box[1]
+
+
+def test_kanji_differ_from_a_font_without_cjk():
+    # Pillow's built-in font has no kanji: it draws four identical missing-glyph cells.
+    # Ours must draw four different shapes, so the glyphs really come from the CJK font.
+    from PIL import ImageDraw
+    plain = canvas()
+    ImageDraw.Draw(plain).text((10, 10), "山田太郎", font=ImageFont.load_default(40), fill=(0, 0, 0))
+    ours = canvas()
+    draw_text(ours, (10, 10), "山田太郎", 40, (0, 0, 0))
+    plain_box, ours_box = ink_box(plain), ink_box(ours)
+    step = (plain_box[2] - plain_box[0]) / 4
+    cells = {plain.crop((round(plain_box[0] + i * step), 0, round(plain_box[0] + (i + 1) * step), 120)).tobytes()
+             for i in range(4)}
+    assert len(cells) == 1
+    assert 120 <= ours_box[2] - ours_box[0] <= 170  # four ~40 px kanji
+    assert ours.tobytes() != plain.tobytes()
+
+
+def test_emoji_share_one_scale_and_sit_level_with_kanji():
+    assert measure("🇯🇵", 30) == measure("🚂", 30) == measure("👍🏽", 30)
+    img = canvas(400, 100)
+    draw_text(img, (10, 10), "山🚂", 40, (0, 0, 0))
+    kanji = _ink_rows(img, (10, 0, 50, 100))
+    train = _ink_rows(img, (52, 0, 120, 100))
+    assert abs((kanji[0] + kanji[1]) / 2 - (train[0] + train[1]) / 2) <= 4
+    assert abs((kanji[1] - kanji[0]) - (train[1] - train[0])) <= 8  # about as tall
+
+
+def test_subdivision_flag_is_one_coloured_cluster():
+    england = "🏴\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F"
+    assert segments(f"a{england}b") == [(False, "a"), (True, england), (False, "b")]
+    img = canvas()
+    draw_text(img, (10, 10), england, 48, (0, 0, 0))
+    reds = [p for p in img.get_flattened_data() if p[0] > 180 and p[1] < 90 and p[2] < 90]
+    assert len(reds) > 30  # St George's cross, not a black flag and a missing-glyph box
+
+
+def test_unknown_characters_never_crash_and_measure_matches_drawing():
+    for text in ["한국어", "\U0001FAE9", "⚑", "line\nbreak\ttab\x00", "x\ud800y", "", "✗ ✓"]:
+        img = canvas(600, 80)
+        box = draw_text(img, (10, 10), text, 24, (0, 0, 0))
+        assert box[2] - box[0] == measure(text, 24)[0]
+        if text:
+            assert ink_box(img) is not None
+    assert measure("a\nb", 20) == measure("a b", 20)
+
+
+def test_ballot_x_is_drawn_as_a_lookalike_not_a_box():
+    a, b = canvas(), canvas()
+    draw_text(a, (10, 10), "✗", 40, (0, 0, 0))
+    draw_text(b, (10, 10), "□", 40, (0, 0, 0))
+    assert a.tobytes() != b.tobytes()
+
+
+def test_middle_anchor_centres_the_ink_on_y():
+    img = canvas(300, 200)
+    for text in ("山田", "HELLO", "🚂"):
+        img.paste(BG, (0, 0, 300, 200))
+        draw_text(img, (150, 100), text, 40, (0, 0, 0), anchor="mm")
+        box = ink_box(img)
+        assert abs((box[1] + box[3]) / 2 - 100) <= 3, (text, box)
+        assert abs((box[0] + box[2]) / 2 - 150) <= 4, (text, box)
+
+
+def test_drawing_on_rgba_and_off_the_edge():
+    img = Image.new("RGBA", (200, 60), (0, 0, 0, 0))
+    draw_text(img, (-30, -10), "🚂🚂 山 🚂", 40, (255, 0, 0, 255))
+    draw_text(img, (180, 40), "🎉🎉🎉", 40, (255, 0, 0, 255))
+    alpha = img.getchannel("A")
+    assert alpha.getbbox() is not None
+    assert alpha.getpixel((199, 59)) == 0 or alpha.getbbox()[2] <= 200  # clipped, not crashed
+    assert img.getpixel((150, 5))[3] == 0  # untouched pixels stay transparent
+
+
+def test_truncation_keeps_emoji_sequences_whole():
+    cut = truncate("ab👨‍👩‍👧‍👦👨‍👩‍👧‍👦👨‍👩‍👧‍👦👨‍👩‍👧‍👦", 110, 30)
+    body = cut[:-1]
+    assert cut.endswith("…") and measure(cut, 30)[0] <= 110
+    assert body.count("\u200d") == 3 * body.count("👦")  # no family was cut in half
+
+
+# --- palette, shapes, chart, encoding -----------------------------------------------------
+
+def test_palette_colours_are_distinct_and_text_is_readable():
+    from render.kit import palette
+    seats = [palette.player_color(i) for i in range(6)]
+    assert len(set(seats)) == 6
+    assert {"red", "orange", "yellow", "green", "blue", "pink", "white", "black", "locomotive", "gray"} <= set(
+        palette.CARD_COLORS)
+    for rgb in seats + list(palette.CARD_COLORS.values()):
+        assert palette.contrast_ratio(rgb, palette.contrast_text(rgb)) >= 3.5, rgb
+    assert palette.contrast_text((255, 255, 255)) != palette.contrast_text((0, 0, 0))
+    cards = list(palette.CARD_COLORS.values())
+    assert len(set(cards)) == len(cards)
+
+
+def test_rotated_rect_follows_the_angle():
+    import math
+    from render.kit.shapes import draw_rotated_rect
+    img = canvas(200, 200)
+    draw_rotated_rect(img, (100, 100), 80, 10, math.radians(90), (200, 0, 0))
+    assert img.getpixel((100, 100)) == (200, 0, 0)
+    assert img.getpixel((100, 135)) == (200, 0, 0)  # runs vertically ...
+    assert img.getpixel((135, 100)) == BG  # ... not horizontally
+
+
+def test_card_glyph_and_pill():
+    from render.kit.shapes import card_glyph, pill
+    img = canvas(300, 200)
+    box = card_glyph(img, (50, 50), 60, 90, (30, 100, 210), label="blue", count=7)
+    assert img.getpixel((55, 130)) == (30, 100, 210)
+    from render.kit.palette import INK
+    corner = img.crop((95, 35, 125, 65)).get_flattened_data()
+    assert sum(p == INK for p in corner) > 100  # the badge straddles the top-right corner
+    assert box == (50, 50, 110, 140)
+    p = pill(img, (150, 10), "山田 🚂", 20, (0, 148, 80), anchor="ma")
+    assert p[0] < 150 < p[2] and img.getpixel((p[0] + 4, (p[1] + p[3]) // 2)) == (0, 148, 80)
+
+
+def test_score_chart_from_dicts_draws_losses_left_in_the_given_colour():
+    from render.kit.chart import score_chart
+    lost = (150, 0, 150)
+    img = score_chart([{"name": "山田 🚂", "color": (0, 0, 200), "parts": {"routes": 20, "failed": -10}},
+                       {"name": "Bob", "color": (200, 0, 0), "parts": {"routes": 5}}],
+                      {"routes": "Routes", "failed": "Failed"}, (700, 300), title="Score",
+                      category_colors={"failed": lost})
+    xs_lost = [x for y in range(img.height) for x in range(img.width) if img.getpixel((x, y)) == lost]
+    xs_gain = [x for y in range(img.height) for x in range(img.width) if img.getpixel((x, y)) == CATEGORY_COLORS[0]]
+    legend_end = 200  # the legend swatches sit at the top left
+    assert xs_gain and [x for x in xs_lost if x > legend_end]
+    assert max(x for x in xs_lost if x > legend_end) < min(x for x in xs_gain if x > legend_end)
+
+
+def test_palette_png_is_smaller_and_close(tmp_path):
+    import io
+    img = canvas(400, 200)
+    draw_text(img, (5, 5), "鉄道 🚂 Railyard", 40, (0, 0, 0))
+    lossless, small = to_png(img), to_png(img, palette=True)
+    decoded = Image.open(io.BytesIO(small))
+    assert decoded.mode == "P" and len(small) < len(lossless)
+    diff = ImageChops_difference(decoded.convert("RGB"), img)
+    assert max(diff.getextrema()[i][1] for i in range(3)) < 64
+
+
+def test_layer_cache_image_returns_copies():
+    cache = LayerCache()
+    first = cache.image("k", lambda: canvas(10, 10))
+    first.putpixel((0, 0), (0, 0, 0))
+    assert cache.image("k", lambda: canvas(10, 10)).getpixel((0, 0)) == BG
+
+
+def ImageChops_difference(a, b):
+    from PIL import ImageChops
+    return ImageChops.difference(a, b)
