@@ -1,0 +1,187 @@
+"""Text notation for Santa Fe moves, and their words.
+
+    play Denver | play Denver+spur               the secret choice: a city card (and the spur)
+    play double | play double+spur | play nothing
+    place UP Omaha>Cheyenne                      a tile of Union Pacific from Omaha toward Cheyenne
+    place UP Omaha>Cheyenne/2                    ... on the second section of a double line
+    spur UP Denver>Pueblo                        a new line from Denver with the spur card played
+    pass | decline                               advanced: pass; optional rule: refuse own tiles
+    exchange none | exchange Denver,Omaha        double turn: city cards to swap
+    draw city | draw double | draw spur UP | draw engineer
+    buy UP | buy none                            optional rule: buy one tile
+    engineer yes | engineer no                   advanced: buy an engineer before the first round
+
+Parsing is forgiving (any case, spaces) and raises IllegalAction with a stable code.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from games.core.errors import IllegalAction
+from games.core.protocol import Event
+from games.santa_fe.map import SFMap
+from games.santa_fe.models import DOUBLE, NOTHING, Buy, Decline, Draw, Engineer, Exchange, Pass, Place, Play
+
+_PLACE = re.compile(r"^(place|spur)\s+([a-z]{2})\s+(.+?)\s*>\s*(.+?)(/2)?$")
+
+
+def _section_text(board: SFMap, sid: int, end: int) -> str:
+    s = board.sections[sid]
+    start, to = (s.a, s.b) if end == 0 else (s.b, s.a)
+    return f"{start}>{to}" + ("/2" if s.code.endswith("/2") else "")
+
+
+def format_action(board: SFMap, action: Any) -> str:
+    if isinstance(action, Play):
+        if action.card == DOUBLE:
+            card = "double"
+        elif action.card == NOTHING:
+            return "play nothing"
+        else:
+            card = board.cities[action.card].name
+        return f"play {card}" + ("+spur" if action.spur else "")
+    if isinstance(action, Place):
+        verb = "spur" if action.spur else "place"
+        return f"{verb} {board.railroads[action.rr].code} {_section_text(board, action.section, action.end)}"
+    if isinstance(action, Pass):
+        return "pass"
+    if isinstance(action, Decline):
+        return "decline"
+    if isinstance(action, Exchange):
+        if not action.cards:
+            return "exchange none"
+        return "exchange " + ",".join(board.cities[c].name for c in action.cards)
+    if isinstance(action, Draw):
+        if action.what == "spur":
+            return f"draw spur {board.railroads[action.rr].code}"
+        return f"draw {action.what}"
+    if isinstance(action, Buy):
+        return "buy none" if action.rr < 0 else f"buy {board.railroads[action.rr].code}"
+    if isinstance(action, Engineer):
+        return "engineer yes" if action.buy else "engineer no"
+    raise IllegalAction("unparsable", text=str(action)[:80])
+
+
+def _city(board: SFMap, name: str) -> int:
+    index = board.city_by_lower.get(" ".join(name.strip().lower().split()))
+    if index is None:
+        raise IllegalAction("sf.unknown_city", city=name.strip()[:40])
+    return index
+
+
+def _rr(board: SFMap, code: str) -> int:
+    index = board.rr_index.get(code.strip().lower())
+    if index is None:
+        raise IllegalAction("sf.unknown_railroad", rr=code.strip()[:10])
+    return index
+
+
+def parse_action(board: SFMap, text: str) -> Any:
+    raw = str(text)
+    text = " ".join(raw.strip().lower().split())
+    if not text or len(text) > 300:
+        raise IllegalAction("unparsable", text=raw[:80])
+    if text == "pass":
+        return Pass()
+    if text == "decline":
+        return Decline()
+    if text.startswith("play "):
+        body = text[5:].strip()
+        spur = False
+        if body.endswith("+spur"):
+            spur, body = True, body[: -len("+spur")].strip()
+        if body == "double":
+            return Play(card=DOUBLE, spur=spur)
+        if body == "nothing" and not spur:
+            return Play(card=NOTHING)
+        return Play(card=_city(board, body), spur=spur)
+    match = _PLACE.match(text)
+    if match:
+        verb, code, start, to, half = match.groups()
+        r = _rr(board, code)
+        a, b = _city(board, start), _city(board, to)
+        for sid, ends in enumerate(board.ends):
+            if set(ends) == {a, b} and board.sections[sid].code.endswith("/2") == bool(half):
+                return Place(rr=r, section=sid, end=0 if ends[0] == a else 1, spur=verb == "spur")
+        raise IllegalAction("sf.unknown_section", section=f"{start}>{to}{half or ''}"[:60])
+    if text.startswith("exchange"):
+        body = text[len("exchange"):].strip()
+        if body in ("", "none"):
+            return Exchange()
+        return Exchange(cards=tuple(sorted(_city(board, part) for part in body.split(",") if part.strip())))
+    if text.startswith("draw "):
+        body = text[5:].strip()
+        if body in ("city", "double", "engineer"):
+            return Draw(what=body)
+        if body.startswith("spur "):
+            return Draw(what="spur", rr=_rr(board, body[5:]))
+        raise IllegalAction("unparsable", text=raw[:80])
+    if text.startswith("buy "):
+        body = text[4:].strip()
+        return Buy(rr=-1) if body == "none" else Buy(rr=_rr(board, body))
+    if text in ("engineer yes", "engineer no"):
+        return Engineer(buy=text.endswith("yes"))
+    raise IllegalAction("unparsable", text=raw[:80])
+
+
+# --- words ---------------------------------------------------------------------------
+def city_words(board: SFMap, city: int) -> dict[str, str]:
+    c = board.cities[city]
+    return {"en": c.name, "ja": c.name_ja}
+
+
+def rr_words(board: SFMap, r: int) -> dict[str, str]:
+    return dict(board.railroads[r].name)
+
+
+def section_words(board: SFMap, sid: int, end: int) -> dict[str, Any]:
+    a, b = board.ends[sid]
+    start, to = (a, b) if end == 0 else (b, a)
+    s = board.sections[sid]
+    key = "sf.section.double" if s.double is not None else "sf.section"
+    return {"key": key, "params": {"from": city_words(board, start), "to": city_words(board, to),
+                                   "spaces": s.spaces, "half": 2 if s.code.endswith("/2") else 1}}
+
+
+def choice_words(board: SFMap, card: int, spur: bool, spur_rr: int) -> dict[str, Any]:
+    if card == NOTHING:
+        return {"key": "sf.choice.nothing"}
+    what = {"key": "sf.choice.double"} if card == DOUBLE else {
+        "key": "sf.choice.city", "params": {"city": city_words(board, card), "value": board.values[card]}}
+    if spur and spur_rr >= 0:
+        return {"key": "sf.choice.with_spur", "params": {"card": what, "rr": rr_words(board, spur_rr)}}
+    return what
+
+
+def describe(board: SFMap, action: Any, held_spur: int, state: Any = None) -> Event:
+    if isinstance(action, Play):
+        return Event(key="sf.act.play", params={"choice": choice_words(board, action.card, action.spur, held_spur)})
+    if isinstance(action, Place):
+        params: dict[str, Any] = {"rr": rr_words(board, action.rr), "section": section_words(board, action.section, action.end)}
+        if state is not None and state.options.advanced:
+            seat = state.current
+            cost = board.space_cost(action.section, state.sec_built[action.section], state.players[seat].engineer)
+            if cost:
+                return Event(key="sf.act.place_paid" if not action.spur else "sf.act.spur_paid",
+                             params={**params, "cost": cost})
+        return Event(key="sf.act.spur" if action.spur else "sf.act.place", params=params)
+    if isinstance(action, Pass):
+        return Event(key="sf.act.pass")
+    if isinstance(action, Decline):
+        return Event(key="sf.act.decline")
+    if isinstance(action, Exchange):
+        if not action.cards:
+            return Event(key="sf.act.exchange_none")
+        return Event(key="sf.act.exchange", params={"cities": [city_words(board, c) for c in action.cards]})
+    if isinstance(action, Draw):
+        if action.what == "spur":
+            return Event(key="sf.act.draw_spur", params={"rr": rr_words(board, action.rr)})
+        return Event(key=f"sf.act.draw_{action.what}")
+    if isinstance(action, Buy):
+        if action.rr < 0:
+            return Event(key="sf.act.buy_none")
+        return Event(key="sf.act.buy", params={"rr": rr_words(board, action.rr)})
+    if isinstance(action, Engineer):
+        return Event(key="sf.act.engineer_yes" if action.buy else "sf.act.engineer_no")
+    return Event(key="sf.act.pass")

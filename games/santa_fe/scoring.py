@@ -1,0 +1,46 @@
+"""Santa Fe scoring (SF-10): $1 = 1 point; each played city card = value × railroads connected
+to that city; ties broken by the most 7-value cards played, then shared."""
+from __future__ import annotations
+
+from games.core.protocol import PlayerResult, Result, ScoreLine
+from games.santa_fe.map import SFMap
+from games.santa_fe.models import SFState
+
+CATEGORIES = ["money", "cities"]
+
+
+def railroads_at(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+def card_points(board: SFMap, state: SFState, city: int) -> int:
+    return board.values[city] * railroads_at(state.connected[city])
+
+
+def score(board: SFMap, state: SFState, seat: int) -> int:
+    p = state.players[seat]
+    return p.money + sum(card_points(board, state, c) for c in p.played)
+
+
+def final_result(board: SFMap, state: SFState) -> Result:
+    from games.santa_fe.notation import city_words
+
+    rows: list[PlayerResult] = []
+    for seat, p in enumerate(state.players):
+        lines = [ScoreLine(category="money", points=p.money, key="sf.line.money", params={"money": p.money})]
+        for city in p.played:
+            k = railroads_at(state.connected[city])
+            lines.append(ScoreLine(category="cities", points=board.values[city] * k, key="sf.line.city",
+                                   params={"city": city_words(board, city), "value": board.values[city],
+                                           "railroads": k}))
+        sevens = sum(1 for c in p.played if board.values[c] == 7)
+        rows.append(PlayerResult(seat=seat, rank=0, total=sum(line.points for line in lines), lines=lines,
+                                 stats={"sevens": sevens, "money": p.money, "cards": len(p.played)}))
+
+    def key(r: PlayerResult) -> tuple[int, int]:
+        return (r.total, r.stats["sevens"])
+
+    rows.sort(key=lambda r: (key(r), -r.seat), reverse=True)
+    for position, row in enumerate(rows):
+        row.rank = rows[position - 1].rank if position and key(row) == key(rows[position - 1]) else position + 1
+    return Result(players=rows, categories=list(CATEGORIES), label_prefix="sf", reason=state.end_reason or "end")
