@@ -68,7 +68,8 @@ def parse_action(board: TTRMap, text: str) -> Any:
         return DrawCard(source=source)
     if text.startswith("keep "):
         try:
-            ids = tuple(int(part) for part in re.split(r"[,\s]+", text[5:].strip()) if part)
+            # Sorted: a choice of tickets is a set, and "keep 2,1" is the same move as "keep 1,2".
+            ids = tuple(sorted(int(part) for part in re.split(r"[,\s]+", text[5:].strip()) if part))
         except ValueError:
             raise IllegalAction("unparsable", text=str(raw)[:80]) from None
         if not ids:

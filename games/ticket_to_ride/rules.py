@@ -533,7 +533,7 @@ def _keep_choices(offered: list[int], keep_min: int) -> list[tuple[int, ...]]:
     out: list[tuple[int, ...]] = []
     n = len(offered)
     for mask in range(1, 1 << n):
-        ids = tuple(offered[i] for i in range(n) if mask >> i & 1)
+        ids = tuple(sorted(offered[i] for i in range(n) if mask >> i & 1))  # one spelling per choice
         if len(ids) >= keep_min:
             out.append(ids)
     out.sort(key=lambda ids: (-len(ids), ids))

@@ -147,3 +147,12 @@ def test_longest_trail_uses_a_loop_and_a_detour():
     assert longest_trail([(0, 1, 1), (5, 6, 3), (6, 7, 3), (7, 5, 3)]) == 9
     assert longest_trail([(0, 1, 1), (1, 2, 1), (2, 0, 1), (0, 3, 1), (3, 4, 1), (4, 0, 1)]) == 6
     assert longest_trail([]) == 0
+
+
+def test_a_ticket_choice_has_one_spelling():
+    """Found by the property test above: "keep 1,2" and "keep 2,1" are the same move."""
+    assert GAME.parse_action("keep 2,1") == GAME.parse_action("keep 1, 2")
+    state = GAME.setup(3, None, 221)
+    legal = [GAME.format_action(a) for a in GAME.legal_actions(state, 0)]
+    assert len(legal) == len(set(legal)) == 4
+    assert all(list(map(int, x[5:].split(","))) == sorted(map(int, x[5:].split(","))) for x in legal)
