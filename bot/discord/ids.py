@@ -12,7 +12,10 @@ a click needs to find its game again in the database.
   `hand` and `log` are not checked: they always show the current state.
   The private ticket choice (`keep`) is not version-checked either: it names the tickets
   offered to that one player, which nobody else can change, so a simultaneous choice by
-  another player must not make it stale.
+  another player must not make it stale. For the same reason a private choice made while
+  others choose at the same time (`pick`, e.g. Santa Fe's secret card) is not checked
+  against the version but against the decision it was drawn for (its arg: the game UI's
+  `decision_key`, e.g. "choose.3" for the card choice of round 3).
 * `verb` / `arg`:
     buttons  act:<notation>   play this move (e.g. `ry:12:40:act:draw red`)
              hand             show my hand (ephemeral)
@@ -22,6 +25,8 @@ a click needs to find its game again in the database.
     selects  keep             keep the chosen tickets (values: ticket ids)
              route:<n>        the n-th select of claimable routes (values: route id)
              pay:<n>          the n-th select of payments (values: move notation)
+             pick:<key>       a private simultaneous choice (values: move notation, or what
+                              the game UI's `pick_notation` turns into one)
 """
 from __future__ import annotations
 
@@ -31,7 +36,7 @@ from dataclasses import dataclass
 PREFIX = "ry"
 MAX_LENGTH = 100
 BUTTON_VERBS = ("act", "hand", "claim", "join", "leave", "bot", "start", "log")
-SELECT_VERBS = ("keep", "route", "pay")
+SELECT_VERBS = ("keep", "route", "pay", "pick")
 
 
 def _template(verbs: tuple[str, ...]) -> str:

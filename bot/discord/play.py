@@ -132,11 +132,12 @@ async def claim_targets_reply(interaction: discord.Interaction, ref: ids.Compone
     pv = await _private_for(interaction, ref)
     ui = ui_base.get(pv.game)
     options = ui.claim_targets(pv, lang)
+    words = ui.claim_words
     if not options:
-        raise UserError("discord.claim.none")
+        raise UserError(f"{words}.none")
     rows = [[s] for s in selects(pv.game_id, pv.version, "route", options,
-                                 placeholder=t(lang, "discord.claim.pick_route"))][:5]
-    return Reply(content=t(lang, "discord.claim.intro", count=len(options)), view=make_view(rows))
+                                 placeholder=t(lang, f"{words}.pick_route"))][:5]
+    return Reply(content=t(lang, f"{words}.intro", count=len(options)), view=make_view(rows))
 
 
 async def claim_payments_reply(interaction: discord.Interaction, ref: ids.ComponentId,
@@ -146,12 +147,28 @@ async def claim_payments_reply(interaction: discord.Interaction, ref: ids.Compon
     ui = ui_base.get(pv.game)
     target = values[0] if values else ""
     options = ui.claim_payments(pv, target, lang)
+    words = ui.claim_words
     if not options:
-        raise UserError("discord.claim.cannot", route=ui.route_name(target, lang))
+        raise UserError(f"{words}.cannot", route=ui.route_name(target, lang))
     rows = [[s] for s in selects(pv.game_id, pv.version, "pay", options,
-                                 placeholder=t(lang, "discord.claim.pick_payment"))][:5]
-    return Reply(content=t(lang, "discord.claim.payment_intro", route=ui.route_name(target, lang)),
+                                 placeholder=t(lang, f"{words}.pick_payment"))][:5]
+    return Reply(content=t(lang, f"{words}.payment_intro", route=ui.route_name(target, lang)),
                  view=make_view(rows))
+
+
+# ------------------------------------------------------------------------------ private picks
+async def pick_reply(interaction: discord.Interaction, ref: ids.ComponentId, values: Sequence[str]) -> Reply:
+    """A private choice made while others choose too (e.g. Santa Fe's secret card): checked
+    against the decision it was drawn for (the UI's `decision_key`), not the version, so
+    another player's simultaneous choice does not make it stale."""
+    bot = bot_of(interaction)
+    pv = await bot.service.private_view(channel_key(interaction), str(interaction.user.id))
+    if pv.game_id != ref.game_id:
+        raise StaleClick(ended=True)
+    ui = ui_base.get(pv.game)
+    if pv.active and ui.decision_key(pv) != (ref.arg or ""):
+        raise StaleClick()
+    return await play(interaction, ui.pick_notation(pv, values), game_id=ref.game_id)
 
 
 # ------------------------------------------------------------------------------ lobby
@@ -256,6 +273,8 @@ async def on_component(interaction: discord.Interaction, ref: ids.ComponentId | 
             # not version-checked: see bot.discord.ids
             await answer(interaction, play(interaction, "keep " + ",".join(values), game_id=ref.game_id),
                          update=True)
+        elif verb == "pick":
+            await answer(interaction, pick_reply(interaction, ref, values), update=True)
         elif verb in ("join", "leave", "bot", "start"):
             await answer(interaction, lobby_action(interaction, ref), update=True)
         elif verb == "log":

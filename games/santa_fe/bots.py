@@ -130,7 +130,7 @@ class BuilderBot:
                     gain = (before - after) / (1 + after)
                     score += w * gain * (2 if after == 0 else 1)
             if view.options.advanced:
-                score -= board.space_cost(sid, built, me.engineer) * 1.5
+                score -= board.space_cost(sid, built, me.engineer, a.end) * 1.5
             if a.spur:
                 score += 0.5
             score += rng.random() * 0.3

@@ -242,10 +242,19 @@ class SFMap(BaseModel):
     def total_tiles(self) -> int:
         return sum(rr.tiles for rr in self.railroads)
 
-    def space_cost(self, sid: int, space: int, engineer: bool) -> int:
-        """Advanced game (SF-11): $1 a river crossing (free with an engineer), $1 a mountain line."""
+    def river_at(self, sid: int, built: int, end: int) -> bool:
+        """Does the next tile on section `sid` (after `built` laid from `end`) cross a river?"""
+        space = built if end == 0 else self.sections[sid].spaces - 1 - built
+        return space in self.river_spaces[sid]
+
+    def space_cost(self, sid: int, built: int, engineer: bool, end: int = 0) -> int:
+        """Advanced game (SF-11): $1 a river crossing (free with an engineer), $1 a mountain line.
+
+        `built` tiles are already on the section, laid from its `end` (0 = from `a`); river
+        spaces are numbered from `a`, so a section built from `b` counts from the other side.
+        """
         cost = self.rules.mountain_cost if self.sections[sid].mountain else 0
-        if space in self.river_spaces[sid] and not engineer:
+        if self.river_at(sid, built, end) and not engineer:
             cost += self.rules.river_cost
         return cost
 

@@ -161,7 +161,8 @@ def describe(board: SFMap, action: Any, held_spur: int, state: Any = None) -> Ev
         params: dict[str, Any] = {"rr": rr_words(board, action.rr), "section": section_words(board, action.section, action.end)}
         if state is not None and state.options.advanced:
             seat = state.current
-            cost = board.space_cost(action.section, state.sec_built[action.section], state.players[seat].engineer)
+            cost = board.space_cost(action.section, state.sec_built[action.section], state.players[seat].engineer,
+                                   action.end)
             if cost:
                 return Event(key="sf.act.place_paid" if not action.spur else "sf.act.spur_paid",
                              params={**params, "cost": cost})

@@ -190,7 +190,7 @@ class SantaFe(Game[SFState, Any, SFView]):
                 continue
             for place in self._rr_placements(state, seat, r):
                 if advanced:
-                    cost = board.space_cost(place.section, state.sec_built[place.section], p.engineer)
+                    cost = board.space_cost(place.section, state.sec_built[place.section], p.engineer, place.end)
                     if cost > p.money:
                         unaffordable = True
                         continue
@@ -387,7 +387,7 @@ class SantaFe(Game[SFState, Any, SFView]):
         if action not in self._rr_placements(s, seat, r):
             self._explain_placement(s, seat, action, rr_words, sec_words)
         built = s.sec_built[sid]
-        cost = board.space_cost(sid, built, p.engineer) if s.options.advanced else 0
+        cost = board.space_cost(sid, built, p.engineer, action.end) if s.options.advanced else 0
         if cost > p.money:
             raise IllegalAction("sf.cannot_afford", price=cost, money=p.money)
         p.money -= cost

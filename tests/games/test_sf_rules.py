@@ -514,3 +514,15 @@ def test_garbage_is_refused_with_a_code(text):
     with pytest.raises(IllegalAction) as err:
         GAME.parse_action(text)
     assert err.value.code in ("unparsable", "sf.unknown_railroad", "sf.unknown_city", "sf.unknown_section")
+
+
+def test_river_crossing_is_charged_where_the_river_is_whichever_end_builds():
+    """Chicago–Kansas City crosses the Mississippi one space out of Chicago (its `a` end).
+    Built from Chicago that is the 2nd tile; built from Kansas City it is the 3rd."""
+    sid, end_from_chicago = section("Chicago>Kansas City")
+    assert BOARD.river_spaces[sid] == frozenset({1}) and end_from_chicago == 0
+    from_chicago = [BOARD.space_cost(sid, built, False, 0) for built in range(4)]
+    from_kc = [BOARD.space_cost(sid, built, False, 1) for built in range(4)]
+    assert from_chicago == [0, 1, 0, 0]
+    assert from_kc == [0, 0, 1, 0]
+    assert [BOARD.space_cost(sid, built, True, 1) for built in range(4)] == [0, 0, 0, 0]

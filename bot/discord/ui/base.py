@@ -62,11 +62,26 @@ class GameUI:
         return []
 
     # --- two-step choices (e.g. claim a route, then how to pay) -----------------------
+    # The words of the flow: catalog keys <claim_words>.intro / .pick_route / .none /
+    # .payment_intro / .pick_payment / .cannot (a game may pick other words, e.g. "railroad").
+    claim_words = "discord.claim"
+
     def claim_targets(self, pv: PrivateView, lang: str) -> list[discord.SelectOption]:
         return []
 
     def claim_payments(self, pv: PrivateView, target: str, lang: str) -> list[discord.SelectOption]:
         return []
+
+    # --- private simultaneous choices (`pick` selects) ----------------------------------
+    def decision_key(self, pv: PrivateView) -> str:
+        """What a `pick` select is drawn for; a pick made for another key is stale. Games
+        where players choose at the same time return something other players' moves do not
+        change (e.g. phase and round); the default is the version, i.e. any move."""
+        return str(pv.version)
+
+    def pick_notation(self, pv: PrivateView, values: Sequence[str]) -> str:
+        """The move a `pick` select's values stand for (default: the one value's notation)."""
+        return values[0] if values else ""
 
     # --- public words about moves ------------------------------------------------------
     def private_notation(self, notation: str) -> bool:

@@ -1,0 +1,26 @@
+"""Santa Fe images: the public board, a player's private hand, the final result.
+
+    render_board(view, names, lang) -> PIL.Image   (render.santa_fe.board)
+    render_hand(view, names, lang)  -> PIL.Image   (render.santa_fe.hand)
+    render_final(view, names, lang) -> PIL.Image   (render.santa_fe.final)
+
+`RENDERER` is what render.registry loads for "santa_fe" (registered by the lead once the
+Discord UI is ready).
+"""
+from __future__ import annotations
+
+from render.santa_fe.board import render_board
+from render.santa_fe.final import render_final
+from render.santa_fe.hand import render_hand
+
+
+class SantaFeImages:
+    palette_png = True  # flat colours: a 256-colour PNG looks the same, encodes 2x faster
+    board_image = staticmethod(render_board)
+    hand_image = staticmethod(render_hand)
+    final_image = staticmethod(render_final)
+
+
+RENDERER = SantaFeImages()
+
+__all__ = ["RENDERER", "render_board", "render_hand", "render_final"]

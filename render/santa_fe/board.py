@@ -1,0 +1,521 @@
+"""The public Santa Fe board: the American West with every section's track spaces, and a
+sidebar with whose turn it is, the players, the railroads and the last events.
+
+Drawn from a view only, and only from its public fields (track, line heads, connections,
+money, played cards, counts), so the image is the same whoever's view it is made from and
+can show neither a hand nor a secret card choice.
+
+The map never changes: land, sea, rivers, ranges, borders, empty track spaces, city markers
+and names are drawn once per language (supersampled, for smooth edges) and kept in a
+LayerCache. A move only pastes the placed tiles and line heads (small anti-aliased patches,
+cached per space and railroad), the "reaches this city" pips, and draws the sidebar.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Sequence
+
+from PIL import Image, ImageDraw
+
+from games.core.i18n import translate
+from games.santa_fe.map import west
+from games.santa_fe.models import SFView
+from render.kit.encode import LayerCache
+from render.kit.fonts import font
+from render.kit.text import draw_text, measure
+from render.santa_fe import icons, style
+from render.santa_fe.layout import (
+    BOARD_H,
+    BOARD_W,
+    CITY_R,
+    MAP_W,
+    PIP_R,
+    PIP_RING,
+    SPACE_W,
+    START_R,
+    TILE_W,
+    BoardLayout,
+    Point,
+    Walker,
+    board_layout,
+    inlets,
+    lonlat_xy,
+    sea_polygons,
+)
+from render.santa_fe.sidebar import draw_sidebar
+
+SIZE = (BOARD_W, BOARD_H)
+SS = 2  # supersampling factor for the static shapes and the patches
+LABEL_SIZE = 16
+LABEL_HALO = 3
+STAR_W = 15  # the special-city star drawn after a name
+
+# Pips sit on an arc above the marker, each railroad always at the same angle (map order).
+PIP_ANGLES = (-150.0, -120.0, -90.0, -60.0, -30.0)
+
+
+@dataclass(frozen=True)
+class StaticMap:
+    image: Image.Image  # the whole board: map, empty spaces, cities, legend, empty sidebar
+    mask: Image.Image  # "L": where city markers and names are (to restore them over tiles)
+    city_boxes: tuple[tuple[int, int, int, int], ...]  # marker + name, per city
+    touched: dict[int, tuple[int, ...]]  # section -> cities whose name a tile of it may cover
+
+
+_STATIC = LayerCache()
+
+
+def static_map(lang: str) -> StaticMap:
+    """The cached static layer for a language (built on first use)."""
+    return _STATIC.get(("sf-board", lang, SIZE), lambda: _build_static(lang))
+
+
+def render_board(view: SFView, names: Sequence[str], lang: str = "en") -> Image.Image:
+    base = static_map(lang)
+    img = base.image.copy()
+    draw_track(img, base, view)
+    draw_sidebar(img, view, names, lang)
+    return img
+
+
+def render_map(view: SFView, lang: str = "en", width: int | None = None) -> Image.Image:
+    """Just the map with the track (no sidebar), optionally scaled to `width`."""
+    base = static_map(lang)
+    img = base.image.crop((0, 0, MAP_W, BOARD_H))
+    draw_track(img, base, view)
+    if width is not None and width != MAP_W:
+        img = img.resize((width, round(BOARD_H * width / MAP_W)), Image.Resampling.LANCZOS)
+    return img
+
+
+# --- the dynamic map layer ---------------------------------------------------------------------------
+def draw_track(img: Image.Image, base: StaticMap, view: SFView) -> None:
+    """Placed tiles, line heads and the railroads reaching each city, from public fields."""
+    layout = board_layout()
+    touched: set[int] = set()
+    for sid, built in enumerate(view.sec_built):
+        if built <= 0:
+            continue
+        r, end = view.sec_rr[sid], view.sec_from[sid]
+        for k in range(built):
+            patch, offset = tile_patch(sid, layout.space_index(sid, k, end), r)
+            img.paste(patch, offset, patch)
+        touched.update(base.touched.get(sid, ()))
+    for city in sorted(touched):  # names and markers stay on top of the track
+        box = base.city_boxes[city]
+        img.paste(base.image.crop(box), box, base.mask.crop(box))
+    heads_at: dict[int, int] = {}
+    for r, heads in enumerate(view.lines):
+        for city, sid, built, end in heads:
+            if sid < 0:
+                heads_at[city] = heads_at.get(city, 0) | 1 << r
+                continue
+            if built < len(layout.sections[sid].spaces):
+                patch, offset = head_patch(sid, layout.space_index(sid, built, end), r, end)
+                img.paste(patch, offset, patch)
+    for city, mask in enumerate(view.connected):
+        heads = heads_at.get(city, 0)
+        for r in range(len(PIP_ANGLES)):
+            if mask >> r & 1:
+                patch, offset = pip_patch(city, r, bool(heads >> r & 1))
+                img.paste(patch, offset, patch)
+
+
+def _patch(points: list[Point], pad: float) -> tuple[int, int, int, int]:
+    xs = [x for x, _ in points]
+    ys = [y for _, y in points]
+    x0, y0 = int(min(xs) - pad), int(min(ys) - pad)
+    return x0, y0, int(max(xs) + pad + 2) - x0, int(max(ys) + pad + 2) - y0
+
+
+@lru_cache(maxsize=None)
+def tile_patch(sid: int, index: int, r: int) -> tuple[Image.Image, tuple[int, int]]:
+    """A placed tile of railroad r on a space: an RGBA patch and where it goes."""
+    space = board_layout().sections[sid].spaces[index]
+    outer = space.corners(TILE_W, 1)
+    x0, y0, w, h = _patch(outer, 3)
+    big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+
+    def sc(pts, dx=0.0, dy=0.0):
+        return [((x - x0 + dx) * SS, (y - y0 + dy) * SS) for x, y in pts]
+
+    d.polygon(sc(outer, 1.2, 1.8), fill=(0, 0, 0, 70))  # a soft shadow: the tile sits on the board
+    d.polygon(sc(outer), fill=style.TILE_EDGE)
+    fill = style.rr_rgb(r)
+    d.polygon(sc(space.corners(TILE_W - 4, -3)), fill=fill)
+    # a sleeper line across the tile: reads as track, not as a coloured bar
+    cx, cy = space.center
+    ca, sa = math.cos(space.angle), math.sin(space.angle)
+    half = (TILE_W - 6) / 2
+    for f in (-0.25, 0.25):
+        px, py = cx + ca * space.length * f, cy + sa * space.length * f
+        d.line(sc([(px + sa * half, py - ca * half), (px - sa * half, py + ca * half)]),
+               fill=style.mix(fill, style.TILE_EDGE, 0.35), width=SS)
+    return big.resize((w, h), Image.Resampling.BOX), (x0, y0)
+
+
+@lru_cache(maxsize=None)
+def head_patch(sid: int, index: int, r: int, end: int) -> tuple[Image.Image, tuple[int, int]]:
+    """A line head inside a section: an arrow in the railroad's colour on the next space,
+    pointing the way the line is being built."""
+    space = board_layout().sections[sid].spaces[index]
+    angle = space.angle + (math.pi if end == 1 else 0.0)
+    length = min(space.length + 4, 18.0)
+    ca, sa = math.cos(angle), math.sin(angle)
+    cx, cy = space.center
+    tip = (cx + ca * length / 2, cy + sa * length / 2)
+    back = (cx - ca * length / 2, cy - sa * length / 2)
+    half = 8.0
+    pts = [tip, (back[0] - sa * half, back[1] + ca * half), (back[0] + sa * half, back[1] - ca * half)]
+    x0, y0, w, h = _patch(pts, 4)
+    big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    scaled = [((x - x0) * SS, (y - y0) * SS) for x, y in pts]
+    d.polygon(scaled, fill=style.rr_rgb(r), outline=style.TILE_EDGE, width=2 * SS)
+    return big.resize((w, h), Image.Resampling.BOX), (x0, y0)
+
+
+def pip_center(city: int, r: int) -> Point:
+    x, y = board_layout().cities[city]
+    a = math.radians(PIP_ANGLES[r])
+    ring = PIP_RING + (2 if west().values[city] == 0 else 0)
+    return x + math.cos(a) * ring, y + math.sin(a) * ring
+
+
+@lru_cache(maxsize=None)
+def pip_patch(city: int, r: int, head: bool) -> tuple[Image.Image, tuple[int, int]]:
+    """Railroad r reaches this city: a small disc; a line head here: a larger ringed one."""
+    cx, cy = pip_center(city, r)
+    rad = PIP_R + (2.2 if head else 0.0)
+    x0, y0 = int(cx - rad - 3), int(cy - rad - 3)
+    w = h = int(2 * rad + 8)
+    big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    px, py = (cx - x0) * SS, (cy - y0) * SS
+    rs = rad * SS
+    d.ellipse((px - rs, py - rs, px + rs, py + rs), fill=style.rr_rgb(r), outline=style.HEAD_RING,
+              width=(2 if head else 1) * SS)
+    if head:
+        ri = 1.6 * SS
+        d.ellipse((px - ri, py - ri, px + ri, py + ri), fill=style.HEAD_RING)
+    return big.resize((w, h), Image.Resampling.BOX), (x0, y0)
+
+
+# --- the static layer ------------------------------------------------------------------------------------
+def _build_static(lang: str) -> StaticMap:
+    board = west()
+    layout = board_layout()
+    big = Image.new("RGB", (BOARD_W * SS, BOARD_H * SS), style.SIDEBAR_BG)
+    d = ImageDraw.Draw(big)
+
+    def sc(pts):
+        return [(x * SS, y * SS) for x, y in pts]
+
+    d.rectangle((0, 0, MAP_W * SS, BOARD_H * SS), fill=style.LAND)
+    for poly in layout.foreign:
+        d.polygon(sc(poly), fill=style.FOREIGN)
+    # mountain ranges: a soft band first, peaks on top later (rivers run through the band)
+    for line in layout.ranges:
+        d.line(sc(line), fill=style.RANGE_SHADE, width=30 * SS, joint="curve")
+        for p in (line[0], line[-1]):
+            r = 15 * SS
+            d.ellipse((p[0] * SS - r, p[1] * SS - r, p[0] * SS + r, p[1] * SS + r), fill=style.RANGE_SHADE)
+    for poly in sea_polygons(layout):
+        d.polygon(sc(poly), fill=style.WATER)
+    for pts in inlets(layout):
+        d.line(sc(pts), fill=style.COAST, width=9 * SS, joint="curve")
+        d.line(sc(pts), fill=style.WATER, width=6 * SS, joint="curve")
+    for name, pts in layout.water.items():
+        if name in ("pacific_coast", "gulf_coast") or pts[0] == pts[-1]:
+            d.line(sc(pts), fill=style.COAST, width=2 * SS, joint="curve")
+    for line in layout.ranges:
+        _peaks(d, line)
+    for line in layout.rivers:
+        d.line(sc(line), fill=style.RIVER, width=3 * SS, joint="curve")
+    for line in layout.borders:
+        _dashed(d, line, style.BORDER, 2 * SS, 9, 6)
+    _draw_spaces(d, layout)
+    d.rectangle((MAP_W * SS, 0, BOARD_W * SS, BOARD_H * SS), fill=style.SIDEBAR_BG)  # sea and lake stop here
+    for city in range(len(board.cities)):
+        _marker(d, city)
+    img = big.resize(SIZE, Image.Resampling.BOX)
+    d = ImageDraw.Draw(img)
+    d.rectangle((MAP_W, 0, MAP_W + 2, BOARD_H), fill=style.DIVIDER)
+
+    _geo_labels(img, lang)
+    labels = place_labels(layout, lang)
+    ink = Image.new("L", SIZE, 0)  # white where a name or marker is: the mask
+    ink_d = ImageDraw.Draw(ink)
+    boxes = []
+    for city, c in enumerate(board.cities):
+        text = board.city_label(city, lang)
+        (lx, ly), lbox = labels[city]
+        end = draw_text(img, (lx, ly), text, LABEL_SIZE, style.CITY_TEXT, bold=True, anchor="lm",
+                        stroke_width=LABEL_HALO, stroke_fill=style.LAND)[2]
+        draw_text(ink, (lx, ly), text, LABEL_SIZE, 255, bold=True, anchor="lm", stroke_width=LABEL_HALO,
+                  stroke_fill=255)
+        for r, special in enumerate(board.special_city):
+            if special == city:
+                icons.star(d, (end + 3 + STAR_W / 2, ly), STAR_W, style.rr_rgb(r))
+                ink_d.rectangle((end + 1, ly - STAR_W / 2 - 2, end + 5 + STAR_W, ly + STAR_W / 2 + 2), fill=255)
+        x, y = layout.cities[city]
+        rad = CITY_R + 2
+        ink_d.ellipse((x - rad, y - rad, x + rad, y + rad), fill=255)
+        dot = (int(x - rad), int(y - rad), int(x + rad) + 1, int(y + rad) + 1)
+        boxes.append((min(dot[0], lbox[0]) - 2, min(dot[1], lbox[1]) - 2,
+                      max(dot[2], lbox[2]) + 2, max(dot[3], lbox[3]) + 2))
+    _legend(img, lang)
+    touched = {}
+    for shape in layout.sections:
+        pts = [p for sp in shape.spaces for p in sp.corners(TILE_W + 4, 4)]
+        xs, ys = [x for x, _ in pts], [y for _, y in pts]
+        hit = tuple(c for c, (x0, y0, x1, y1) in enumerate(boxes)
+                    if x0 < max(xs) and x1 > min(xs) and y0 < max(ys) and y1 > min(ys))
+        if hit:
+            touched[shape.section] = hit
+    return StaticMap(image=img, mask=ink, city_boxes=tuple(boxes), touched=touched)
+
+
+def _draw_spaces(d: ImageDraw.ImageDraw, layout: BoardLayout) -> None:
+    board = west()
+    for shape in layout.sections:  # the right of way: a thin line from city to city under the spaces
+        d.line([(x * SS, y * SS) for x, y in shape.path], fill=style.TRACK_LINE, width=2 * SS)
+    for shape in layout.sections:
+        sec = board.sections[shape.section]
+        rivers = board.river_spaces[shape.section]
+        for i, space in enumerate(shape.spaces):
+            if i in rivers:
+                fill, edge = style.RIVER_FILL, style.RIVER_EDGE
+            elif sec.mountain:
+                fill, edge = style.MOUNTAIN_FILL, style.MOUNTAIN_EDGE
+            else:
+                fill, edge = style.SPACE_FILL, style.SPACE_EDGE
+            pts = [(x * SS, y * SS) for x, y in space.corners(SPACE_W)]
+            d.polygon(pts, fill=edge)
+            inner = [(x * SS, y * SS) for x, y in space.corners(SPACE_W - 3, -3)]
+            d.polygon(inner, fill=fill)
+            if i in rivers:  # a wave across the space: the river to cross
+                _wave(d, space, style.RIVER_EDGE)
+            elif sec.mountain:  # a small peak in the space: a mountain line
+                _caret(d, space, edge)
+
+
+def _wave(d: ImageDraw.ImageDraw, space, colour) -> None:
+    ca, sa = math.cos(space.angle), math.sin(space.angle)
+    cx, cy = space.center
+    pts = []
+    for k in range(9):
+        t = (k / 8 - 0.5) * (SPACE_W - 1)  # across the space
+        s = math.sin(k / 8 * 2 * math.pi) * 2.0  # along it
+        pts.append(((cx - sa * t + ca * s) * SS, (cy + ca * t + sa * s) * SS))
+    d.line(pts, fill=colour, width=int(1.5 * SS), joint="curve")
+
+
+def _caret(d: ImageDraw.ImageDraw, space, colour) -> None:
+    cx, cy = space.center
+    h = 3.2
+    pts = [(cx - h, cy + h * 0.6), (cx, cy - h * 0.9), (cx + h, cy + h * 0.6)]
+    d.line([(x * SS, y * SS) for x, y in pts], fill=colour, width=int(1.5 * SS), joint="curve")
+
+
+def _marker(d: ImageDraw.ImageDraw, city: int) -> None:
+    board = west()
+    x, y = board_layout().cities[city]
+    c = board.cities[city]
+    if c.value == 0:  # a start city: a square in the colours of the railroads starting there
+        rr = [board.rr_index[code.lower()] for code in c.start]
+        rr.sort()
+        r = START_R * SS
+        x0, y0, x1, y1 = x * SS - r, y * SS - r, x * SS + r, y * SS + r
+        d.rounded_rectangle((x0, y0, x1, y1), 3 * SS, fill=style.CITY_EDGE)
+        inner = 2.5 * SS
+        w = (x1 - x0 - 2 * inner) / len(rr)
+        for k, i in enumerate(rr):
+            d.rectangle((x0 + inner + k * w, y0 + inner, x0 + inner + (k + 1) * w, y1 - inner), fill=style.rr_rgb(i))
+        return
+    r = CITY_R * SS
+    d.ellipse((x * SS - r, y * SS - r, x * SS + r, y * SS + r), fill=style.CITY_EDGE)
+    r2 = (CITY_R - 2) * SS
+    d.ellipse((x * SS - r2, y * SS - r2, x * SS + r2, y * SS + r2), fill=style.value_fill(c.value))
+    _digit(d, (x * SS, y * SS), c.value, 11 * SS, style.VALUE_TEXT)
+
+
+def _digit(d: ImageDraw.ImageDraw, xy: tuple[float, float], value: int, height: float, fill) -> None:
+    """The marker's value, drawn with the shapes at SS× size so it is as smooth as the disc."""
+    f = font(int(height * 1.45), True)
+    d.text(xy, str(value), font=f, fill=fill, anchor="mm")
+
+
+def _peaks(d: ImageDraw.ImageDraw, line: Sequence[Point]) -> None:
+    """Little upright peaks along a range's crest, in two staggered rows."""
+    walk = Walker(list(line))
+    step = 15.0
+    n = max(1, int(walk.total / step))
+    for i in range(n + 1):
+        s = walk.total * i / max(n, 1)
+        x, y = walk.at(s)
+        dx = 4.0 if i % 2 else -4.0
+        p, q = walk.at(max(0.0, s - 3)), walk.at(min(walk.total, s + 3))
+        nx, ny = -(q[1] - p[1]), q[0] - p[0]
+        ln = math.hypot(nx, ny) or 1.0
+        x += nx / ln * dx
+        y += ny / ln * dx
+        h, half = (10.0, 7.0) if i % 2 else (8.0, 6.0)
+        tri = [(x - half, y + h / 2), (x, y - h / 2), (x + half, y + h / 2)]
+        d.polygon([(a * SS, b * SS) for a, b in tri], fill=style.RANGE_FILL)
+        d.line([(a * SS, b * SS) for a, b in tri], fill=style.RANGE_RIDGE, width=int(1.5 * SS), joint="curve")
+        # the shaded east face of the peak
+        d.polygon([((x) * SS, (y - h / 2) * SS), ((x + half - 1) * SS, (y + h / 2 - 0.6) * SS),
+                   ((x + 1.5) * SS, (y + h / 2 - 0.6) * SS)], fill=style.RANGE_RIDGE)
+
+
+def _dashed(d: ImageDraw.ImageDraw, line: Sequence[Point], colour, width: int, dash: float, gap: float) -> None:
+    walk = Walker(list(line))
+    s = 0.0
+    while s < walk.total:
+        a = walk.at(s)
+        b = walk.at(min(walk.total, s + dash))
+        d.line([(a[0] * SS, a[1] * SS), (b[0] * SS, b[1] * SS)], fill=colour, width=width)
+        s += dash + gap
+
+
+# --- names on the map ---------------------------------------------------------------------------------------
+def _geo_labels(img: Image.Image, lang: str) -> None:
+    """The sea and the gulf, in the water's ink."""
+    board = west()
+    for key, (lon, lat) in (("render.sf.pacific", (-123.4, 35.6)), ("render.sf.gulf", (-92.0, 27.2))):
+        x, y = lonlat_xy(board, lon, lat)
+        text = translate(lang, key)
+        lines = text.split("\n")
+        for k, part in enumerate(lines):
+            draw_text(img, (x, y + k * 22), part, 17, style.WATER_TEXT, bold=True, anchor="mm")
+
+
+def _candidates(x: float, y: float, w: float, h: float, r: float) -> list[tuple[float, float]]:
+    """Top-left corners for a w×h name next to the marker at (x, y), most natural first:
+    right, left, below, above, then slid and diagonal spots."""
+    gap = r + 5
+    right, left = x + gap, x - gap - w
+    below, above = y + r + 3, y - PIP_RING - PIP_R - 2 - h
+    mid = y - h / 2
+    spots = [(right, mid), (left, mid), (x - w / 2, below), (x - w / 2, above)]
+    for f in (0.25, 0.75, 0.0, 1.0):
+        spots += [(x - w * f, below), (x - w * f, above)]
+    for dy in (-0.6, 0.6):
+        spots += [(right, mid + dy * h), (left, mid + dy * h)]
+    dd = gap * 0.8
+    spots += [(x + dd, y + dd), (x - dd - w, y + dd), (x + dd, y - dd - h), (x - dd - w, y - dd - h)]
+    return spots
+
+
+def place_labels(layout: BoardLayout, lang: str) -> dict[int, tuple[tuple[float, float], tuple[int, int, int, int]]]:
+    """A spot for each city name covering as little track, as few markers and names as possible.
+
+    Returns, per city, the left-middle anchor of the text and the box it covers.
+    """
+    board = west()
+    occupied = Image.new("L", (MAP_W, BOARD_H), 0)
+    d = ImageDraw.Draw(occupied)
+    for shape in layout.sections:
+        for space in shape.spaces:
+            d.polygon(space.corners(TILE_W + 2, 2), fill=1)
+    for city, (x, y) in enumerate(layout.cities):
+        r = CITY_R + 3
+        d.ellipse((x - r, y - r, x + r, y + r), fill=4)
+        for rr in range(len(PIP_ANGLES)):  # the arc above the marker where pips go
+            px, py = pip_center(city, rr)
+            r = PIP_R + 2
+            d.ellipse((px - r, py - r, px + r, py + r), fill=4)
+    d.rectangle(LEGEND_BOX, fill=8)
+    out = {}
+    order = sorted(range(len(board.cities)), key=lambda c: -_crowding(layout, c))
+    for city in order:
+        text = board.city_label(city, lang)
+        w = measure(text, LABEL_SIZE, bold=True)[0] + 2 * LABEL_HALO
+        if city in board.special_city:
+            w += STAR_W + 5
+        h = LABEL_SIZE + 2 * LABEL_HALO + 2
+        x, y = layout.cities[city]
+        r = START_R if board.values[city] == 0 else CITY_R
+        best = None
+        for rank, (left, top) in enumerate(_candidates(x, y, w, h, r)):
+            box = (int(left), int(top), int(left + w) + 1, int(top + h) + 1)
+            cost = rank * 3.0
+            if box[0] < 4 or box[1] < 4 or box[2] > MAP_W - 6 or box[3] > BOARD_H - 4:
+                cost += 100000
+            else:
+                hist = occupied.crop(box).histogram()
+                cost += hist[1] * 2 + hist[4] * 20 + hist[8] * 40
+            if best is None or cost < best[0]:
+                best = (cost, box)
+        _, box = best
+        d.rectangle(box, fill=8)
+        out[city] = ((box[0] + LABEL_HALO, (box[1] + box[3]) / 2), box)
+    return out
+
+
+def _crowding(layout: BoardLayout, city: int) -> int:
+    x, y = layout.cities[city]
+    return sum(1 for (ox, oy) in layout.cities if abs(ox - x) < 140 and abs(oy - y) < 80)
+
+
+# --- the legend ----------------------------------------------------------------------------------------------
+LEGEND_BOX = (10, 722, 240, 990)
+
+
+def _legend(img: Image.Image, lang: str) -> None:
+    """The title and what the map's marks mean, in the empty Pacific south-west corner."""
+    board = west()
+    d = ImageDraw.Draw(img)
+    x0, y0, x1, y1 = LEGEND_BOX
+    d.rounded_rectangle(LEGEND_BOX, 10, fill=(250, 247, 238), outline=style.COAST, width=2)
+    title = board.title.get(lang, board.title["en"])
+    parts = [p.strip() for p in title.split("—")]
+    draw_text(img, (x0 + 12, y0 + 8), parts[0], 22, style.CITY_TEXT, bold=True, max_width=x1 - x0 - 24)
+    if len(parts) > 1:
+        draw_text(img, (x0 + 12, y0 + 36), parts[1], 14, style.MUTED_TEXT, max_width=x1 - x0 - 24)
+    y = y0 + 70
+    step = 22
+    cx = x0 + 24
+    tx = x0 + 46
+    size = 14
+    room = x1 - tx - 6
+
+    def label(key: str) -> None:
+        draw_text(img, (tx, y), translate(lang, key), size, style.TEXT, anchor="lm", max_width=room)
+
+    icons.value_badge(img, (cx, y), 5, 10)
+    label("render.sf.legend.value")
+    y += step
+    d.rounded_rectangle((cx - 10, y - 9, cx + 10, y + 9), 3, fill=style.CITY_EDGE)
+    d.rectangle((cx - 8, y - 7, cx, y + 7), fill=style.rr_rgb(3))
+    d.rectangle((cx, y - 7, cx + 8, y + 7), fill=style.rr_rgb(0))
+    label("render.sf.legend.start")
+    y += step
+    icons.star(d, (cx, y), 16, style.rr_rgb(4))
+    label("render.sf.legend.special")
+    y += step
+    for k, r in enumerate((0, 3)):
+        px = cx - 6 + k * 12
+        d.ellipse((px - 5, y - 5, px + 5, y + 5), fill=style.rr_rgb(r), outline=style.HEAD_RING)
+    label("render.sf.legend.reaches")
+    y += step
+    hx = cx - 8
+    d.ellipse((hx - 7, y - 7, hx + 7, y + 7), fill=style.rr_rgb(2), outline=style.HEAD_RING, width=2)
+    d.ellipse((hx - 2, y - 2, hx + 2, y + 2), fill=style.HEAD_RING)
+    d.polygon([(cx + 14, y), (cx + 2, y - 7), (cx + 2, y + 7)], fill=style.rr_rgb(2), outline=style.TILE_EDGE, width=2)
+    label("render.sf.legend.head")
+    y += step
+    for key, fill, edge in (("render.sf.legend.space", style.SPACE_FILL, style.SPACE_EDGE),
+                            ("render.sf.legend.mountain", style.MOUNTAIN_FILL, style.MOUNTAIN_EDGE),
+                            ("render.sf.legend.river", style.RIVER_FILL, style.RIVER_EDGE)):
+        d.rectangle((cx - 12, y - 5, cx + 12, y + 5), fill=edge)
+        d.rectangle((cx - 10, y - 3, cx + 10, y + 3), fill=fill)
+        label(key)
+        y += step
+    d.rectangle((cx - 13, y - 7, cx + 13, y + 7), fill=style.TILE_EDGE)
+    d.rectangle((cx - 11, y - 5, cx + 11, y + 5), fill=style.rr_rgb(1))
+    label("render.sf.legend.tile")

@@ -1,0 +1,90 @@
+"""Santa Fe colours: a dry western land, blue water, brown ranges, and the five railroads."""
+from __future__ import annotations
+
+from games.santa_fe.map import west
+from render.kit import palette
+
+RGB = tuple[int, int, int]
+
+# --- the map -----------------------------------------------------------------------------------
+LAND: RGB = (238, 226, 196)  # prairie and desert: warm parchment
+FOREIGN: RGB = (226, 220, 206)  # Canada and Mexico: greyer, off the game board
+WATER: RGB = (164, 200, 224)
+COAST: RGB = (92, 140, 182)
+RIVER: RGB = (70, 128, 196)
+BORDER: RGB = (150, 140, 124)
+RANGE_SHADE: RGB = (214, 192, 156)  # the wide band under a mountain range
+RANGE_RIDGE: RGB = (134, 96, 62)  # the peaks drawn along its crest
+RANGE_FILL: RGB = (196, 160, 118)
+WATER_TEXT: RGB = (70, 112, 150)
+RANGE_TEXT: RGB = (128, 92, 60)
+
+TRACK_LINE: RGB = (196, 180, 150)  # the thin right-of-way line under a section's spaces
+SPACE_FILL: RGB = (250, 245, 232)  # an empty track space
+SPACE_EDGE: RGB = (150, 132, 108)
+MOUNTAIN_FILL: RGB = (222, 198, 164)  # an empty space on a mountain line
+MOUNTAIN_EDGE: RGB = (124, 86, 52)
+RIVER_FILL: RGB = (198, 224, 244)  # the space where a line crosses a river
+RIVER_EDGE: RGB = (60, 120, 196)
+TILE_EDGE: RGB = (24, 24, 28)
+
+CITY_FILL: RGB = (255, 252, 242)
+CITY_EDGE: RGB = (70, 46, 34)
+CITY_TEXT: RGB = (34, 28, 24)
+VALUE_TEXT: RGB = (34, 28, 24)
+SEVEN_FILL: RGB = (250, 214, 110)  # the 7-value cities on the coast: gold
+HEAD_RING: RGB = (24, 24, 28)
+
+# --- panels -----------------------------------------------------------------------------------
+SIDEBAR_BG: RGB = (247, 244, 236)
+DIVIDER: RGB = (80, 64, 50)
+PANEL: RGB = (255, 255, 255)
+PANEL_EDGE: RGB = (214, 206, 192)
+TEXT: RGB = (28, 28, 32)
+MUTED_TEXT: RGB = (100, 94, 88)
+OVER_BG: RGB = (44, 44, 52)
+CHOOSING_BG: RGB = (214, 128, 20)
+DONE: RGB = (34, 139, 74)
+MONEY: RGB = (30, 110, 60)
+CARD_BG: RGB = (246, 236, 210)  # a city card
+CARD_INK: RGB = (120, 60, 30)
+DOUBLE_BG: RGB = (60, 78, 130)  # the double turn card
+HIGHLIGHT: RGB = (214, 40, 140)  # the viewer's own cities on the hand image's map
+
+# Seat colours. Santa Fe's players own no track, the railroads are blue, white, green, red and
+# yellow, and palette.PLAYER_COLORS starts red, blue, green, yellow: a player drawn in "UP red"
+# would look like the Union Pacific. So players get colours no railroad uses.
+PLAYER_COLORS: list[RGB] = [
+    (128, 62, 176),  # purple
+    (232, 118, 24),  # orange
+    (0, 138, 150),  # teal
+    (222, 88, 156),  # pink
+    (70, 70, 80),  # charcoal
+]
+
+
+def player_rgb(seat: int) -> RGB:
+    return PLAYER_COLORS[seat % len(PLAYER_COLORS)]
+
+
+def rr_rgb(r: int) -> RGB:
+    """A railroad's colour, from the map file's colour name."""
+    name = west().railroads[r].color
+    return tuple(palette.CARD_COLORS[name][:3])  # type: ignore[return-value]
+
+
+def rr_code(r: int) -> str:
+    return west().railroads[r].code
+
+
+def darker(rgb: RGB, factor: float = 0.55) -> RGB:
+    return tuple(int(c * factor) for c in rgb)  # type: ignore[return-value]
+
+
+def mix(a: RGB, b: RGB, t: float) -> RGB:
+    """a moved a fraction t of the way towards b."""
+    return tuple(int(round(x + (y - x) * t)) for x, y in zip(a, b))  # type: ignore[return-value]
+
+
+def value_fill(value: int) -> RGB:
+    return SEVEN_FILL if value == 7 else CITY_FILL
