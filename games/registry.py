@@ -9,6 +9,7 @@ from games.core.protocol import Game
 # name -> "module:attribute"; imported on first use so one broken game cannot stop the others.
 _GAMES: dict[str, str] = {
     "ticket_to_ride": "games.ticket_to_ride.rules:GAME",
+    "ginga": "games.ginga.rules:GAME",
 }
 
 

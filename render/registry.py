@@ -28,6 +28,7 @@ from render.kit.encode import to_png
 # name -> "module:attribute"
 _RENDERERS: dict[str, str] = {
     "ticket_to_ride": "render.ticket_to_ride:RENDERER",
+    "ginga": "render.ginga:RENDERER",
 }
 
 

@@ -41,7 +41,7 @@ async def test_command_sync_payload_is_valid(harness: Harness, fake) -> None:
     choices = await harness.autocomplete(11, "game new", focused="game", value="tick")
     assert choices == [{"name": "Ticket to Ride — USA", "value": "ticket_to_ride"}]
     choices = await harness.autocomplete(15, "game new", focused="game", value="", locale="ja")
-    assert choices == [{"name": "チケット・トゥ・ライド アメリカ", "value": "ticket_to_ride"}]
+    assert {"name": "チケット・トゥ・ライド アメリカ", "value": "ticket_to_ride"} in choices  # every game is listed
     for command in fake.commands[GUILD]:
         assert limits.check_commands([command]) == []
         for item in [command, *walk(command.get("options"))]:

@@ -1,0 +1,41 @@
+"""Galactic Railway colours and sizes: a night-sky table, ivory tiles with dark track."""
+from __future__ import annotations
+
+from render.kit import palette
+
+RGB = tuple[int, int, int]
+
+SKY: RGB = (14, 20, 44)  # the table
+SKY_CELL: RGB = (26, 35, 70)  # an empty cell where a tile may go
+SKY_GRID: RGB = (44, 56, 100)
+STAR: RGB = (150, 160, 205)
+COORD: RGB = (190, 200, 235)  # column letters and row numbers
+FRAME: RGB = (245, 196, 66)  # the 8×8 frame once it is fixed
+FRAME_SOFT: RGB = (150, 128, 70)  # a limit of the frame not fixed yet (dashed)
+TILE: RGB = (241, 234, 214)
+TILE_EDGE: RGB = (120, 110, 90)
+TRACK: RGB = (36, 52, 96)
+STATION: RGB = (255, 255, 255)  # a transit-map station: white disc, dark ring
+STATION_RING: RGB = (36, 52, 96)
+SCORE: RGB = (196, 52, 40)  # points in the hand image
+LOOP_ALPHA = 190
+HALF_MARK: RGB = (150, 150, 160)  # half L of a tile without a station (hand image)
+
+PANEL_BG: RGB = (247, 245, 240)
+PANEL: RGB = (255, 255, 255)
+PANEL_EDGE: RGB = (214, 208, 198)
+TEXT: RGB = (28, 28, 32)
+MUTED: RGB = (96, 92, 88)
+OVER_BG: RGB = (40, 44, 52)
+
+
+def player_rgb(seat: int) -> RGB:
+    return tuple(palette.player_color(seat)[:3])  # type: ignore[return-value]
+
+
+def mix(a: RGB, b: RGB, t: float) -> RGB:
+    return tuple(int(round(x + (y - x) * t)) for x, y in zip(a, b))  # type: ignore[return-value]
+
+
+def signed(points: int) -> str:
+    return f"\u2212{-points}" if points < 0 else str(points)
