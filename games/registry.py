@@ -10,6 +10,7 @@ from games.core.protocol import Game
 _GAMES: dict[str, str] = {
     "ticket_to_ride": "games.ticket_to_ride.rules:GAME",
     "ginga": "games.ginga.rules:GAME",
+    "santa_fe": "games.santa_fe.rules:GAME",
 }
 
 

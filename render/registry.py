@@ -29,6 +29,7 @@ from render.kit.encode import to_png
 _RENDERERS: dict[str, str] = {
     "ticket_to_ride": "render.ticket_to_ride:RENDERER",
     "ginga": "render.ginga:RENDERER",
+    "santa_fe": "render.santa_fe:RENDERER",
 }
 
 
