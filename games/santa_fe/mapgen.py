@@ -13,7 +13,8 @@ import json
 import math
 from pathlib import Path
 
-PLACES = Path(__file__).resolve().parents[3] / "shared" / "reference" / "santa-fe-places.json"
+# Candidate places with real coordinates (GeoNames, CC BY 4.0), brought into the project's data.
+PLACES = Path(__file__).resolve().parents[2] / "data" / "santa_fe" / "places.json"
 OUT = Path(__file__).resolve().parents[2] / "data" / "santa_fe" / "map.json"
 
 JA = {
@@ -259,7 +260,7 @@ def build() -> dict:
         "format": 1,
         "title": {"en": "Santa Fe — the American West", "ja": "サンタフェ — アメリカ西部"},
         "source": "Designed for Railyard from real geography (games/santa_fe/mapgen.py): city coordinates "
-                  "from shared/reference/santa-fe-places.json (GeoNames, CC BY 4.0); rivers and ranges as "
+                  "from data/santa_fe/places.json (GeoNames, CC BY 4.0); rivers and ranges as "
                   "simplified real courses and crests.",
         "bounds": BOUNDS,
         "cities": cities,

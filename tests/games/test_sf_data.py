@@ -12,8 +12,7 @@ from games.core.i18n import catalog
 from games.santa_fe.map import MAP_PATH, load_map, west
 
 BOARD = west()
-REFERENCE = Path(__file__).resolve().parents[3] / "shared/reference/santa-fe-places.json"
-needs_reference = pytest.mark.skipif(not REFERENCE.exists(), reason="shared reference not checked out")
+REFERENCE = Path(__file__).resolve().parents[2] / "data" / "santa_fe" / "places.json"  # real coordinates
 
 
 def test_city_values_and_start_cities():  # SF-M2
@@ -32,7 +31,6 @@ def test_values_rise_from_east_to_west():  # SF-M2
     assert [mean_lon[v] for v in range(2, 8)] == sorted((mean_lon[v] for v in range(2, 8)), reverse=True)
 
 
-@needs_reference
 def test_real_coordinates_from_the_reference():  # SF-M1
     ref = {p["name"]: p for p in json.loads(REFERENCE.read_text(encoding="utf-8"))["places"]}
     for c in BOARD.cities:
@@ -117,7 +115,6 @@ def test_broken_map_file_names_the_file_and_the_fault(tmp_path, breakage, needle
     assert str(bad) in str(err.value) and needle in str(err.value)
 
 
-@needs_reference
 def test_the_map_file_is_what_the_generator_makes():
     from games.santa_fe.mapgen import build
 
