@@ -11,15 +11,8 @@ from __future__ import annotations
 from render.ginga.board import render_board
 from render.ginga.final import render_final
 from render.ginga.hand import render_hand
+from render.kit.images import GameImages
 
-
-class GalacticRailwayImages:
-    palette_png = True  # flat colours: a 256-colour PNG looks the same and encodes faster
-    board_image = staticmethod(render_board)
-    hand_image = staticmethod(render_hand)
-    final_image = staticmethod(render_final)
-
-
-RENDERER = GalacticRailwayImages()
+RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True)
 
 __all__ = ["RENDERER", "render_board", "render_hand", "render_final"]

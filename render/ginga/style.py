@@ -1,7 +1,8 @@
 """Galactic Railway colours and sizes: a night-sky table, ivory tiles with dark track."""
 from __future__ import annotations
 
-from render.kit import palette
+from render.kit.palette import mix, player_rgb  # noqa: F401 (re-exported)
+from render.kit.text import signed  # noqa: F401 (re-exported)
 
 RGB = tuple[int, int, int]
 
@@ -27,15 +28,3 @@ PANEL_EDGE: RGB = (214, 208, 198)
 TEXT: RGB = (28, 28, 32)
 MUTED: RGB = (96, 92, 88)
 OVER_BG: RGB = (40, 44, 52)
-
-
-def player_rgb(seat: int) -> RGB:
-    return tuple(palette.player_color(seat)[:3])  # type: ignore[return-value]
-
-
-def mix(a: RGB, b: RGB, t: float) -> RGB:
-    return tuple(int(round(x + (y - x) * t)) for x, y in zip(a, b))  # type: ignore[return-value]
-
-
-def signed(points: int) -> str:
-    return f"\u2212{-points}" if points < 0 else str(points)

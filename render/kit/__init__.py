@@ -2,10 +2,14 @@
 
 One job per module:
   fonts   - locate and load the bundled fonts (data/fonts)
-  text    - measure/draw text with CJK + colour-emoji fallback
-  palette - seat colours, card colours, readable text colours
+  text    - measure/draw/wrap text with CJK + colour-emoji fallback, signed points
+  palette - seat colours, card colours, readable text colours, mix/darker
   shapes  - rounded rects, pills, rotated rects (train spaces), cards
   chart   - stacked score-breakdown bar chart
+  geometry - track paths: bent curves, parallel offsets, arc-length walker, evenly spaced segments
+  events  - the sidebar's wrapped "last events" box
+  ranking - the final-result image: title, ranking rows, chart
+  images  - GameImages, the RENDERER object a game's render package exports
   encode  - fast PNG encoding and a static-layer cache
   make_fonts - maintainer script that rebuilds data/fonts from Debian's fonts
 """

@@ -81,3 +81,17 @@ def player_text(seat: int) -> RGB:
 
 
 CARD_TEXT: dict[str, RGB] = {name: contrast_text(rgb) for name, rgb in CARD_COLORS.items()}
+
+
+def player_rgb(seat: int) -> RGB:
+    """A seat's colour as a plain (r, g, b) tuple."""
+    return tuple(player_color(seat)[:3])  # type: ignore[return-value]
+
+
+def darker(rgb: RGB, factor: float = 0.55) -> RGB:
+    return tuple(int(c * factor) for c in rgb)  # type: ignore[return-value]
+
+
+def mix(a: RGB, b: RGB, t: float) -> RGB:
+    """a moved a fraction t of the way towards b."""
+    return tuple(int(round(x + (y - x) * t)) for x, y in zip(a, b))  # type: ignore[return-value]

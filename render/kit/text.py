@@ -237,3 +237,40 @@ def _composite(img: Image.Image, glyph: Image.Image, x: int, y: int) -> None:
         x, y = max(0, x), max(0, y)
     if glyph.width and glyph.height and x < img.width and y < img.height:
         img.alpha_composite(glyph, (x, y))
+
+
+def signed(points: int) -> str:
+    """Points with a real minus sign (U+2212) when negative."""
+    return f"\u2212{-points}" if points < 0 else str(points)
+
+
+_NO_LINE_START = set("、。，．・：；？！）」』】〕ー…ぁぃぅぇぉっゃゅょァィゥェォッャュョ,.!?)")
+
+
+def wrap(text: str, size: int, width: int, lang: str, bold: bool = False) -> list[str]:
+    """Break text into lines no wider than `width`: at spaces, or between any two characters
+    in Japanese (but never before closing punctuation or a small kana)."""
+    if lang == "ja":
+        units: list[str] = []
+        for ch in text:
+            if units and (ch in _NO_LINE_START or (ch.isascii() and ch.isalnum() and units[-1][-1:].isascii()
+                                                    and units[-1][-1:].isalnum())):
+                units[-1] += ch  # keep Latin words and closing marks with what they follow
+            else:
+                units.append(ch)
+        sep = ""
+    else:
+        units = text.split(" ")
+        sep = " "
+    lines: list[str] = []
+    line = ""
+    for unit in units:
+        candidate = unit if not line else line + sep + unit
+        if line and measure(candidate, size, bold)[0] > width:
+            lines.append(line)
+            line = unit.lstrip() if sep == "" else unit
+        else:
+            line = candidate
+    if line:
+        lines.append(line)
+    return lines

@@ -9,18 +9,11 @@ Discord UI is ready).
 """
 from __future__ import annotations
 
+from render.kit.images import GameImages
 from render.santa_fe.board import render_board
 from render.santa_fe.final import render_final
 from render.santa_fe.hand import render_hand
 
-
-class SantaFeImages:
-    palette_png = True  # flat colours: a 256-colour PNG looks the same, encodes 2x faster
-    board_image = staticmethod(render_board)
-    hand_image = staticmethod(render_hand)
-    final_image = staticmethod(render_final)
-
-
-RENDERER = SantaFeImages()
+RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True)
 
 __all__ = ["RENDERER", "render_board", "render_hand", "render_final"]

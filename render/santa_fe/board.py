@@ -24,6 +24,7 @@ from games.santa_fe.map import west
 from games.santa_fe.models import SFView
 from render.kit.encode import LayerCache
 from render.kit.fonts import font
+from render.kit.geometry import Walker
 from render.kit.text import draw_text, measure
 from render.santa_fe import icons, style
 from render.santa_fe.layout import (
@@ -38,7 +39,6 @@ from render.santa_fe.layout import (
     TILE_W,
     BoardLayout,
     Point,
-    Walker,
     board_layout,
     inlets,
     lonlat_xy,

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from games.santa_fe.map import SFMap, west
+from render.kit.geometry import bend_for, curve, offset, segments
 from render.kit.shapes import rotated_rect_points
 
 # --- the canvas ------------------------------------------------------------------------
@@ -282,95 +283,9 @@ def smooth(points: list[Point], rounds: int = 3, closed: bool = False) -> list[P
 
 
 # --- paths ---------------------------------------------------------------------------------------------
-def _bend_for(a: Point, b: Point, others: list[Point], clearance: float) -> float:
-    """How far (signed, along the left normal) the control point of a quadratic curve from a to
-    b must move so the curve clears every other city by `clearance`."""
-    ax, ay = a
-    dx, dy = b[0] - ax, b[1] - ay
-    length = math.hypot(dx, dy)
-    nx, ny = -dy / length, dx / length
-    bend = 0.0
-    for cx, cy in others:
-        t = ((cx - ax) * dx + (cy - ay) * dy) / (length * length)
-        if not 0.08 < t < 0.92:
-            continue
-        side = (cx - ax) * nx + (cy - ay) * ny
-        if abs(side) >= clearance:
-            continue
-        need = (clearance + abs(side)) / (2 * t * (1 - t))
-        candidate = -need if side > 0 else need
-        if abs(candidate) > abs(bend):
-            bend = candidate
-    return bend
-
-
-def _curve(a: Point, b: Point, bend: float, samples: int = 40) -> list[Point]:
-    if bend == 0.0:
-        return [a, b]
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length = math.hypot(dx, dy)
-    nx, ny = -dy / length, dx / length
-    cx, cy = (a[0] + b[0]) / 2 + nx * bend, (a[1] + b[1]) / 2 + ny * bend
-    out = []
-    for i in range(samples + 1):
-        t = i / samples
-        u = 1 - t
-        out.append((u * u * a[0] + 2 * u * t * cx + t * t * b[0], u * u * a[1] + 2 * u * t * cy + t * t * b[1]))
-    return out
-
-
-def _offset(path: list[Point], distance: float) -> list[Point]:
-    """The polyline moved sideways by `distance` (positive = left of the direction)."""
-    out = []
-    n = len(path)
-    for i in range(n):
-        p, q = path[max(0, i - 1)], path[min(n - 1, i + 1)]
-        dx, dy = q[0] - p[0], q[1] - p[1]
-        length = math.hypot(dx, dy) or 1.0
-        out.append((path[i][0] - dy / length * distance, path[i][1] + dx / length * distance))
-    return out
-
-
-class Walker:
-    """Positions along a polyline by arc length."""
-
-    def __init__(self, path: list[Point]) -> None:
-        self.path = path
-        self.cum = [0.0]
-        for p, q in zip(path, path[1:]):
-            self.cum.append(self.cum[-1] + math.hypot(q[0] - p[0], q[1] - p[1]))
-
-    @property
-    def total(self) -> float:
-        return self.cum[-1]
-
-    def at(self, s: float) -> Point:
-        s = min(max(s, 0.0), self.total)
-        lo, hi = 0, len(self.cum) - 1
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if self.cum[mid] <= s:
-                lo = mid
-            else:
-                hi = mid
-        seg = self.cum[hi] - self.cum[lo] or 1.0
-        f = (s - self.cum[lo]) / seg
-        p, q = self.path[lo], self.path[hi]
-        return (p[0] + (q[0] - p[0]) * f, p[1] + (q[1] - p[1]) * f)
-
-
 def _spaces(path: list[Point], count: int) -> list[Space]:
-    walk = Walker(path)
-    usable = walk.total - 2 * END_TRIM
-    length = max(6.0, min(MAX_SPACE, (usable - (count - 1) * SPACE_GAP) / count))
-    lead = END_TRIM + (usable - count * length - (count - 1) * SPACE_GAP) / 2
-    out = []
-    for i in range(count):
-        start = lead + i * (length + SPACE_GAP)
-        p, q = walk.at(start), walk.at(start + length)
-        out.append(Space(center=((p[0] + q[0]) / 2, (p[1] + q[1]) / 2),
-                         angle=math.atan2(q[1] - p[1], q[0] - p[0]), length=length))
-    return out
+    return [Space(center=c, angle=angle, length=length)
+            for c, angle, length in segments(path, count, END_TRIM, SPACE_GAP, MAX_SPACE, min_len=6.0)]
 
 
 @lru_cache(maxsize=1)
@@ -409,14 +324,14 @@ def board_layout() -> BoardLayout:
         twin = board.twin[sid]
         others = [p for k, p in enumerate(cities) if k not in (ia, ib)]
         clearance = CLEARANCE + (DOUBLE_OFFSET if twin >= 0 else 0)
-        centre = _curve(a, b, _bend_for(a, b, others, clearance))
+        centre = curve(a, b, bend_for(a, b, others, clearance), 40)
         if twin < 0:
             shapes[sid] = SectionShape(sid, tuple(centre), tuple(_spaces(centre, sec.spaces)))
             done.add(sid)
             continue
         first, second = sorted((sid, twin))
         for k, off in ((first, -DOUBLE_OFFSET), (second, DOUBLE_OFFSET)):
-            path = _offset(centre, off)
+            path = offset(centre, off)
             shapes[k] = SectionShape(k, tuple(path), tuple(_spaces(path, board.sections[k].spaces)))
         done.update((first, second))
     return BoardLayout(cities=tuple(cities), sections=tuple(s for s in shapes if s is not None), rivers=rivers,

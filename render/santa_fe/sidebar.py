@@ -15,6 +15,7 @@ from games.core.i18n import has_key, translate
 from games.santa_fe.map import west
 from games.santa_fe.models import DOUBLE, NOTHING, PlayerView, SFView
 from render.kit.palette import contrast_text
+from render.kit.events import draw_events
 from render.kit.text import draw_text, measure
 from render.santa_fe import icons, style
 from render.santa_fe.layout import BOARD_H, BOARD_W, SIDEBAR_X
@@ -306,50 +307,7 @@ def _piles(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, lang: str, to
 
 
 def _events(img: Image.Image, view: SFView, names: Sequence[str], lang: str, top: int, bottom: int) -> None:
-    draw_text(img, (LEFT, top), translate(lang, "render.sf.last_events"), LABEL_SIZE, style.MUTED_TEXT, bold=True)
     room = max(1, (bottom - top - 28) // EVENT_LINE_H)
-    lines: list[str] = []
-    for event in view.last:
-        if event.to is not None:  # the board is public: private notes never appear on it
-            continue
-        lines.extend(wrap(translate(lang, event.key, event.params, names), EVENT_SIZE, WIDTH, lang))
-    if not lines:
-        lines = ["—"]
-    if len(lines) > room:
-        lines = lines[: room - 1] + [lines[room - 1] + " …"]
-    y = top + 28 + EVENT_LINE_H // 2
-    for line in lines:
-        draw_text(img, (LEFT, y), line, EVENT_SIZE, style.TEXT, anchor="lm", max_width=WIDTH)
-        y += EVENT_LINE_H
-
-
-_NO_LINE_START = set("、。，．・：；？！）」』】〕ー…ぁぃぅぇぉっゃゅょァィゥェォッャュョ,.!?)")
-
-
-def wrap(text: str, size: int, width: int, lang: str, bold: bool = False) -> list[str]:
-    """Break text into lines no wider than `width`: at spaces, or between any two characters
-    in Japanese (but never before closing punctuation or a small kana)."""
-    if lang == "ja":
-        units: list[str] = []
-        for ch in text:
-            if units and (ch in _NO_LINE_START or (ch.isascii() and ch.isalnum() and units[-1][-1:].isascii()
-                                                    and units[-1][-1:].isalnum())):
-                units[-1] += ch
-            else:
-                units.append(ch)
-        sep = ""
-    else:
-        units = text.split(" ")
-        sep = " "
-    lines: list[str] = []
-    line = ""
-    for unit in units:
-        candidate = unit if not line else line + sep + unit
-        if line and measure(candidate, size, bold)[0] > width:
-            lines.append(line)
-            line = unit.lstrip() if sep == "" else unit
-        else:
-            line = candidate
-    if line:
-        lines.append(line)
-    return lines
+    draw_events(img, view.last, names, lang, title=translate(lang, "render.sf.last_events"), left=LEFT, top=top,
+                width=WIDTH, room=room, line_h=EVENT_LINE_H, title_size=LABEL_SIZE, size=EVENT_SIZE,
+                title_colour=style.MUTED_TEXT, colour=style.TEXT)

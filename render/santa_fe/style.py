@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from games.santa_fe.map import west
 from render.kit import palette
+from render.kit.palette import darker, mix  # noqa: F401 (re-exported)
 
 RGB = tuple[int, int, int]
 
@@ -75,15 +76,6 @@ def rr_rgb(r: int) -> RGB:
 
 def rr_code(r: int) -> str:
     return west().railroads[r].code
-
-
-def darker(rgb: RGB, factor: float = 0.55) -> RGB:
-    return tuple(int(c * factor) for c in rgb)  # type: ignore[return-value]
-
-
-def mix(a: RGB, b: RGB, t: float) -> RGB:
-    """a moved a fraction t of the way towards b."""
-    return tuple(int(round(x + (y - x) * t)) for x, y in zip(a, b))  # type: ignore[return-value]
 
 
 def value_fill(value: int) -> RGB:

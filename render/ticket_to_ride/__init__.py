@@ -8,18 +8,11 @@
 """
 from __future__ import annotations
 
+from render.kit.images import GameImages
 from render.ticket_to_ride.board import render_board
 from render.ticket_to_ride.final import render_final
 from render.ticket_to_ride.hand import render_hand
 
-
-class TicketToRideImages:
-    palette_png = True  # flat colours: a 256-colour PNG looks the same, encodes 2x faster
-    board_image = staticmethod(render_board)
-    hand_image = staticmethod(render_hand)
-    final_image = staticmethod(render_final)
-
-
-RENDERER = TicketToRideImages()
+RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True)
 
 __all__ = ["RENDERER", "render_board", "render_hand", "render_final"]

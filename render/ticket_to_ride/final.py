@@ -3,86 +3,36 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from games.core.i18n import has_key, translate
 from games.core.protocol import Result
 from games.ticket_to_ride.models import TTRView
 from render.kit.chart import stacked_bar_chart
-from render.kit.palette import contrast_text
-from render.kit.text import draw_text, measure
+from render.kit.ranking import RankEntry, RankingLook, category_label, chart_rows, render_ranking
 from render.ticket_to_ride import style
 
-WIDTH = 1100
-PAD = 28
-ROW_H = 78
-ROW_GAP = 10
-CHART_BASE_H = 150  # chart title, legend and margins
-CHART_ROW_H = 62
+LOOK = RankingLook(background=style.SIDEBAR_BG, panel=style.PANEL, panel_edge=style.PANEL_EDGE, text=style.TEXT,
+                   muted=style.MUTED_TEXT, swatch_outline=style.CLAIM_OUTLINE)
 
-MEDALS = {1: (212, 165, 32), 2: (160, 166, 176), 3: (176, 110, 60)}
+__all__ = ["render_final", "breakdown_chart", "category_label"]
 
 
 def render_final(view: TTRView, names: Sequence[str], lang: str = "en") -> Image.Image:
     result = view.result
     if result is None:
         raise ValueError("the game is not over: the view has no result")
-    n = len(result.players)
-    top = PAD + 70
-    chart_h = CHART_BASE_H + n * CHART_ROW_H
-    height = top + n * (ROW_H + ROW_GAP) + 20 + chart_h + PAD
-    img = Image.new("RGB", (WIDTH, height), style.SIDEBAR_BG)
-    d = ImageDraw.Draw(img)
-    title = translate(lang, "render.ranking")
-    draw_text(img, (PAD, PAD + 28), title, 38, style.TEXT, bold=True, anchor="lm")
     reason = f"{result.label_prefix or 'ttr'}.ev.game_over_{result.reason}"  # why it ended
-    if has_key(lang, reason):
-        draw_text(img, (WIDTH - PAD, PAD + 30), translate(lang, reason), 20, style.MUTED_TEXT, anchor="rm",
-                  max_width=WIDTH - 2 * PAD - measure(title, 38, True)[0] - 30)
-    y = top
-    for row in result.players:
-        _rank_row(img, d, row, view, names, lang, y)
-        y += ROW_H + ROW_GAP
-    chart = breakdown_chart(result, names, lang, (WIDTH - 2 * PAD, chart_h))
-    img.paste(chart, (PAD, y + 20))
-    return img
+    entries = [RankEntry(rank=row.rank, colour=style.player_rgb(row.seat), name=_name(names, row.seat),
+                         stats=_stats_line(row, view, lang), total=style.signed(row.total))
+               for row in result.players]
+    return render_ranking(LOOK, translate(lang, "render.ranking"),
+                          translate(lang, reason) if has_key(lang, reason) else None, entries,
+                          lambda size: breakdown_chart(result, names, lang, size))
 
 
-def category_label(result: Result, category: str, lang: str) -> str:
-    key = f"{result.label_prefix}.category.{category}" if result.label_prefix else f"category.{category}"
-    if has_key(lang, key) or has_key("en", key):
-        return translate(lang, key)
-    return category.replace("_", " ").capitalize()
-
-
-def _rank_row(img: Image.Image, d: ImageDraw.ImageDraw, row, view: TTRView, names: Sequence[str], lang: str,
-              y: int) -> None:
-    colour = style.player_rgb(row.seat)
-    box = (PAD, y, WIDTH - PAD, y + ROW_H)
-    first = row.rank == 1
-    d.rounded_rectangle(box, 14, fill=style.PANEL, outline=MEDALS[1] if first else style.PANEL_EDGE,
-                        width=4 if first else 2)
-    mid = y + ROW_H // 2
-    # rank medal
-    cx = PAD + 44
-    medal = MEDALS.get(row.rank, style.PANEL_EDGE)
-    d.ellipse((cx - 26, mid - 26, cx + 26, mid + 26), fill=medal)
-    draw_text(img, (cx, mid), str(row.rank), 30, contrast_text(medal), bold=True, anchor="mm")
-    # colour swatch + name
-    d.rounded_rectangle((PAD + 84, y + 14, PAD + 100, y + ROW_H - 14), 5, fill=colour,
-                        outline=style.CLAIM_OUTLINE, width=2)
-    total = style.signed(row.total)
-    tw, _ = measure(total, 40, True)
-    right = WIDTH - PAD - 22
-    draw_text(img, (right, mid), total, 40, style.TEXT, bold=True, anchor="rm")
-    name = names[row.seat] if row.seat < len(names) else f"#{row.seat + 1}"
-    stats = _stats_line(row, view, lang)
-    sw, _ = measure(stats, 20, False)
-    name_x = PAD + 116
-    stats_x = right - tw - 28
-    draw_text(img, (stats_x, mid), stats, 20, style.MUTED_TEXT, anchor="rm")
-    draw_text(img, (name_x, mid), name, 32, style.TEXT, bold=True, anchor="lm",
-              max_width=stats_x - sw - 20 - name_x)
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if seat < len(names) else f"#{seat + 1}"
 
 
 def _stats_line(row, view: TTRView, lang: str) -> str:
@@ -98,11 +48,6 @@ def _stats_line(row, view: TTRView, lang: str) -> str:
 
 def breakdown_chart(result: Result, names: Sequence[str], lang: str, size: tuple[int, int]) -> Image.Image:
     """Per-player stacked bars of the result's categories (negative ones below zero)."""
-    categories = list(result.categories)
-    rows = []
-    for row in result.players:
-        per = row.by_category()
-        name = names[row.seat] if row.seat < len(names) else f"#{row.seat + 1}"
-        rows.append((name, [per.get(c, 0) for c in categories], style.player_rgb(row.seat)))
-    labels = [category_label(result, c, lang) for c in categories]
+    rows = chart_rows(result, lambda seat: _name(names, seat), style.player_rgb)
+    labels = [category_label(result, c, lang) for c in result.categories]
     return stacked_bar_chart(rows, labels, size, title=translate(lang, "render.breakdown"))

@@ -7,11 +7,11 @@ into its train-car spaces: one rotated rectangle per car, as on the printed boar
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import lru_cache
 
 from games.ticket_to_ride.map import TTRMap, usa
+from render.kit.geometry import bend_for, curve, offset, segments
 from render.kit.shapes import rotated_rect_points
 
 # --- the canvas ------------------------------------------------------------------------
@@ -76,98 +76,9 @@ def city_xy(x: float, y: float, board: TTRMap) -> Point:
 
 
 # --- paths -------------------------------------------------------------------------------
-def _bend_for(a: Point, b: Point, others: list[Point], clearance: float) -> float:
-    """How far (signed, along the left normal) the midpoint control point of a quadratic
-    curve from a to b must move so the curve clears every other city by `clearance`."""
-    ax, ay = a
-    dx, dy = b[0] - ax, b[1] - ay
-    length = math.hypot(dx, dy)
-    nx, ny = -dy / length, dx / length
-    bend = 0.0
-    for cx, cy in others:
-        t = ((cx - ax) * dx + (cy - ay) * dy) / (length * length)
-        if not 0.08 < t < 0.92:
-            continue
-        side = (cx - ax) * nx + (cy - ay) * ny  # signed distance of the city from the line
-        if abs(side) >= clearance:
-            continue
-        # A quadratic curve with control offset k passes 2t(1-t)k from the chord at t.
-        need = (clearance + abs(side)) / (2 * t * (1 - t))
-        candidate = -need if side > 0 else need
-        if abs(candidate) > abs(bend):
-            bend = candidate
-    return bend
-
-
-def _curve(a: Point, b: Point, bend: float, samples: int = 48) -> list[Point]:
-    if bend == 0.0:
-        return [a, b]
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length = math.hypot(dx, dy)
-    nx, ny = -dy / length, dx / length
-    cx, cy = (a[0] + b[0]) / 2 + nx * bend, (a[1] + b[1]) / 2 + ny * bend
-    out = []
-    for i in range(samples + 1):
-        t = i / samples
-        u = 1 - t
-        out.append((u * u * a[0] + 2 * u * t * cx + t * t * b[0], u * u * a[1] + 2 * u * t * cy + t * t * b[1]))
-    return out
-
-
-def _offset(path: list[Point], distance: float) -> list[Point]:
-    """The polyline moved sideways by `distance` (positive = left of the direction)."""
-    if distance == 0:
-        return list(path)
-    out = []
-    n = len(path)
-    for i in range(n):
-        p, q = path[max(0, i - 1)], path[min(n - 1, i + 1)]
-        dx, dy = q[0] - p[0], q[1] - p[1]
-        length = math.hypot(dx, dy) or 1.0
-        out.append((path[i][0] - dy / length * distance, path[i][1] + dx / length * distance))
-    return out
-
-
-class _Walker:
-    """Positions along a polyline by arc length."""
-
-    def __init__(self, path: list[Point]) -> None:
-        self.path = path
-        self.cum = [0.0]
-        for p, q in zip(path, path[1:]):
-            self.cum.append(self.cum[-1] + math.hypot(q[0] - p[0], q[1] - p[1]))
-
-    @property
-    def total(self) -> float:
-        return self.cum[-1]
-
-    def at(self, s: float) -> Point:
-        s = min(max(s, 0.0), self.total)
-        lo, hi = 0, len(self.cum) - 1
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if self.cum[mid] <= s:
-                lo = mid
-            else:
-                hi = mid
-        seg = self.cum[hi] - self.cum[lo] or 1.0
-        f = (s - self.cum[lo]) / seg
-        p, q = self.path[lo], self.path[hi]
-        return (p[0] + (q[0] - p[0]) * f, p[1] + (q[1] - p[1]) * f)
-
-
 def _cars(path: list[Point], count: int) -> list[Car]:
-    walk = _Walker(path)
-    usable = walk.total - 2 * END_TRIM
-    length = min(MAX_CAR, (usable - (count - 1) * CAR_GAP) / count)
-    lead = END_TRIM + (usable - count * length - (count - 1) * CAR_GAP) / 2
-    cars = []
-    for i in range(count):
-        start = lead + i * (length + CAR_GAP)
-        p, q = walk.at(start), walk.at(start + length)
-        cars.append(Car(center=((p[0] + q[0]) / 2, (p[1] + q[1]) / 2),
-                        angle=math.atan2(q[1] - p[1], q[0] - p[0]), length=length))
-    return cars
+    return [Car(center=c, angle=angle, length=length)
+            for c, angle, length in segments(path, count, END_TRIM, CAR_GAP, MAX_CAR)]
 
 
 def _shape(route_id: int, path: list[Point], count: int) -> RouteShape:
@@ -196,13 +107,13 @@ def board_layout() -> BoardLayout:
         twin = board.twin.get(route.id)
         others = [p for name, p in cities.items() if name not in (route.a, route.b)]
         clearance = CLEARANCE + (DOUBLE_OFFSET if twin is not None else 0)
-        centre = _curve(a, b, _bend_for(a, b, others, clearance))
+        centre = curve(a, b, bend_for(a, b, others, clearance), 48)
         if twin is None:
             shapes[route.id] = _shape(route.id, centre, route.length)
             done.add(route.id)
             continue
         first, second = sorted((route.id, twin))
-        shapes[first] = _shape(first, _offset(centre, -DOUBLE_OFFSET), route.length)
-        shapes[second] = _shape(second, _offset(centre, DOUBLE_OFFSET), board.routes[second].length)
+        shapes[first] = _shape(first, offset(centre, -DOUBLE_OFFSET), route.length)
+        shapes[second] = _shape(second, offset(centre, DOUBLE_OFFSET), board.routes[second].length)
         done.update((first, second))
     return BoardLayout(cities=cities, routes=tuple(s for s in shapes if s is not None))

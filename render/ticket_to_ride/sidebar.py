@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw
 from games.core.i18n import translate
 from games.ticket_to_ride.models import TTRView
 from render.kit.palette import contrast_text
+from render.kit.events import draw_events
 from render.kit.text import draw_text, measure
 from render.ticket_to_ride import icons, style
 from render.ticket_to_ride.layout import BOARD_H, BOARD_W, SIDEBAR_X
@@ -191,50 +192,6 @@ def _piles(img: Image.Image, d: ImageDraw.ImageDraw, view: TTRView, lang: str, t
 
 
 def _last_move(img: Image.Image, view: TTRView, names: Sequence[str], lang: str, top: int, line_h: int) -> None:
-    draw_text(img, (LEFT, top), translate(lang, "render.last_move"), LABEL_SIZE, style.MUTED_TEXT, bold=True)
-    lines: list[str] = []
-    for event in view.last:
-        if event.to is not None:  # the board is public: private notes never appear on it
-            continue
-        lines.extend(wrap(translate(lang, event.key, event.params, names), EVENT_SIZE, WIDTH, lang))
-    if not lines:
-        lines = ["—"]
-    if len(lines) > EVENT_LINES:
-        lines = lines[: EVENT_LINES - 1] + [lines[EVENT_LINES - 1] + " …"]
-    y = top + 28 + line_h // 2
-    for line in lines:
-        draw_text(img, (LEFT, y), line, EVENT_SIZE, style.TEXT, anchor="lm", max_width=WIDTH)
-        y += line_h
-
-
-# --- helpers -----------------------------------------------------------------------------------------------
-_NO_LINE_START = set("、。，．・：；？！）」』】〕ー…ぁぃぅぇぉっゃゅょァィゥェォッャュョ,.!?)")
-
-
-def wrap(text: str, size: int, width: int, lang: str, bold: bool = False) -> list[str]:
-    """Break text into lines no wider than `width`: at spaces, or between any two characters
-    in Japanese (but never before closing punctuation or a small kana)."""
-    if lang == "ja":
-        units: list[str] = []
-        for ch in text:
-            if units and (ch in _NO_LINE_START or (ch.isascii() and ch.isalnum() and units[-1][-1:].isascii()
-                                                    and units[-1][-1:].isalnum())):
-                units[-1] += ch  # keep Latin words and closing marks with what they follow
-            else:
-                units.append(ch)
-        sep = ""
-    else:
-        units = text.split(" ")
-        sep = " "
-    lines: list[str] = []
-    line = ""
-    for unit in units:
-        candidate = unit if not line else line + sep + unit
-        if line and measure(candidate, size, bold)[0] > width:
-            lines.append(line)
-            line = unit.lstrip() if sep == "" else unit
-        else:
-            line = candidate
-    if line:
-        lines.append(line)
-    return lines
+    draw_events(img, view.last, names, lang, title=translate(lang, "render.last_move"), left=LEFT, top=top,
+                width=WIDTH, room=EVENT_LINES, line_h=line_h, title_size=LABEL_SIZE, size=EVENT_SIZE,
+                title_colour=style.MUTED_TEXT, colour=style.TEXT)

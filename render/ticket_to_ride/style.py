@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from render.kit import palette
+from render.kit.palette import darker, mix, player_rgb  # noqa: F401 (re-exported)
+from render.kit.text import signed  # noqa: F401 (re-exported)
 
 RGB = tuple[int, int, int]
 
@@ -21,21 +23,8 @@ FINAL_BG: RGB = (196, 40, 40)
 OVER_BG: RGB = (40, 44, 52)
 
 
-def player_rgb(seat: int) -> RGB:
-    return tuple(palette.player_color(seat)[:3])  # type: ignore[return-value]
-
-
 def card_rgb(color: str) -> RGB:
     return tuple(palette.CARD_COLORS[color][:3])  # type: ignore[return-value]
-
-
-def darker(rgb: RGB, factor: float = 0.55) -> RGB:
-    return tuple(int(c * factor) for c in rgb)  # type: ignore[return-value]
-
-
-def mix(a: RGB, b: RGB, t: float) -> RGB:
-    """a moved a fraction t of the way towards b."""
-    return tuple(int(round(x + (y - x) * t)) for x, y in zip(a, b))  # type: ignore[return-value]
 
 
 UNCLAIMED_FADE = 0.28  # empty spaces are a little paler than trains, so claims stand out
@@ -55,8 +44,3 @@ CARD_BACK: RGB = (60, 78, 120)
 DONE: RGB = (34, 139, 74)
 DONE_BG: RGB = (222, 243, 226)
 FAILED_BG: RGB = (250, 226, 224)
-
-
-def signed(points: int) -> str:
-    """Points with a real minus sign (U+2212) when negative."""
-    return f"\u2212{-points}" if points < 0 else str(points)
