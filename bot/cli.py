@@ -146,7 +146,7 @@ async def run_demo(args: argparse.Namespace) -> int:
             seat = status.waiting[0]
             user_id = status.info.seats[seat].user_id
             person = next(p for p in people if p.user_id == user_id)
-            state = await service.rebuild(outcome.game_id)
+            state = await service.current_state(outcome.game_id)  # the snapshot, not a replay
             action = planner.choose(game, state, seat_of[user_id], rng)
             outcome = await service.act(channel, person, game.format_action(action))
             show(outcome)

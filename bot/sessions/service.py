@@ -624,6 +624,13 @@ class SessionService:
         except StaleVersion as exc:
             raise SessionError("stale_version", version=exc.current) from None
 
+    async def current_state(self, game_id: int) -> Any:
+        """The stored snapshot as a state (for a bot or tool acting on a person's behalf)."""
+        ld, _ = await self._read_id(game_id)
+        if ld.state is None:
+            raise SessionError("not_active_game")
+        return ld.state
+
     async def rebuild(self, game_id: int) -> Any:
         """The state replayed from the seed and the moves in force (not the snapshot)."""
         ld, actions = await self._read_id(game_id, with_actions=True)

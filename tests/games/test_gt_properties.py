@@ -15,6 +15,7 @@ from games.core.replay import GameRecord, ReplayError, replay
 from games.ginga.models import Place, Stop
 from games.ginga.rules import GAME
 from games.ginga.scoring import totals
+from tests.support.protocol_checks import walk_checking_round_trips
 
 MAX_STEPS = 200  # a game has at most 32 placements and their stops
 
@@ -69,20 +70,7 @@ def test_the_scorer_wins_most_games_against_random_players():
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2**40), st.integers(2, 4), st.integers(0, 80))
 def test_apply_never_mutates_and_notation_round_trips(seed, n, steps):
-    rng = random.Random(seed)
-    state = GAME.setup(n, None, seed)
-    for _ in range(steps):
-        if GAME.result(state) is not None:
-            break
-        seat = state.current
-        legal = GAME.legal_actions(state, seat)
-        for action in legal:
-            assert GAME.parse_action(GAME.format_action(action)) == action
-        action = rng.choice(legal)
-        snapshot = state.model_dump_json()
-        state = GAME.apply(state, seat, action).state
-        assert GAME.load_state(snapshot).model_dump_json() == snapshot
-    assert GAME.load_state(GAME.dump_state(state)) == state
+    walk_checking_round_trips(GAME, seed, n, steps)
 
 
 @settings(max_examples=25, deadline=None)

@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from games.santa_fe.models import Play
 from games.santa_fe.rules import GAME
+from tests.support.protocol_checks import walk_checking_round_trips
 
 MAX_STEPS = 4000
 OPTIONS = [{}, {"advanced": True}, {"buy_track": True}, {"advanced": True, "buy_track": True}]
@@ -49,20 +50,7 @@ def test_builder_against_random_conserves_at_every_step(seed):
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2**40), st.integers(2, 5), st.integers(0, 300), st.sampled_from(OPTIONS))
 def test_apply_never_mutates_and_notation_round_trips(seed, n, steps, options):
-    rng = random.Random(seed)
-    state = GAME.setup(n, options, seed)
-    for _ in range(steps):
-        if GAME.result(state) is not None:
-            break
-        seat = rng.choice(sorted(GAME.active_players(state)))
-        legal = GAME.legal_actions(state, seat)
-        for action in legal:
-            assert GAME.parse_action(GAME.format_action(action)) == action
-        action = rng.choice(legal)
-        snapshot = state.model_dump_json()
-        state = GAME.apply(state, seat, action).state
-        assert GAME.load_state(snapshot).model_dump_json() == snapshot
-    assert GAME.load_state(GAME.dump_state(state)) == state
+    walk_checking_round_trips(GAME, seed, n, steps, options)
 
 
 @settings(max_examples=30, deadline=None)

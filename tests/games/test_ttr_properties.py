@@ -9,6 +9,7 @@ from hypothesis import given, settings, strategies as st
 from games.core.errors import IllegalAction
 from games.core.graph import longest_trail
 from games.ticket_to_ride.rules import GAME
+from tests.support.protocol_checks import walk_checking_round_trips
 
 MAX_STEPS = 3000  # a real game takes a few hundred actions; more means a dead end
 
@@ -50,21 +51,7 @@ def test_planner_games_conserve_at_every_step(seed):
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**40), st.integers(2, 5), st.integers(0, 400))
 def test_apply_never_mutates_and_notation_round_trips(seed, n, steps):
-    rng = random.Random(seed)
-    state = GAME.setup(n, None, seed)
-    for _ in range(steps):
-        if GAME.result(state) is not None:
-            break
-        seat = rng.choice(sorted(GAME.active_players(state)))
-        legal = GAME.legal_actions(state, seat)
-        for action in legal:
-            assert GAME.parse_action(GAME.format_action(action)) == action
-        action = rng.choice(legal)
-        snapshot = state.model_dump_json()
-        state = GAME.apply(state, seat, action).state
-        assert GAME.load_state(snapshot).model_dump_json() == snapshot  # JSON round-trip
-    # The stored JSON is the whole state: reloading it gives an equal state.
-    assert GAME.load_state(GAME.dump_state(state)) == state
+    walk_checking_round_trips(GAME, seed, n, steps)
 
 
 @settings(max_examples=25, deadline=None)

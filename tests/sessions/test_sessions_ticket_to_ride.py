@@ -40,7 +40,7 @@ async def test_whole_game_with_undo_and_private_information_kept_private(db_path
             private = await service.private_view("chan", person.user_id)
             for ticket in private.view.players[seat].tickets or []:
                 secrets.add(f"{ticket.a}–{ticket.b} ({ticket.points})")
-            state = await service.rebuild(outcome.game_id)
+            state = await service.current_state(outcome.game_id)
             action = planner.choose(GAME, state, seat, rng)
             outcome = await service.act("chan", person, GAME.format_action(action))
             clock.advance(60)
