@@ -1,6 +1,6 @@
 """The `railyard` command line.
 
-    railyard demo [game] [--players N] [--seed S] [--out DIR] [--lang en|ja]
+    railyard demo [game] [--players N] [--seed S] [--out DIR] [--lang en|ja] [--option NAME=VALUE]
         Play a whole game offline through the sessions service on a SQLite file: two
         "people" (driven by the game's best bot, but moving through the same path a Discord user
         takes) and bots in the other seats. Writes the board after every move, the players'
@@ -21,6 +21,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
+from bot.sessions.errors import SessionError
+from bot.sessions.options import describe_options, parse_options
 from games import registry
 from games.core.i18n import translate
 
@@ -32,7 +36,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="railyard", description="Railyard: rail board games on Discord.")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    demo = sub.add_parser("demo", help="play a full offline game with bots and write the images")
+    demo = sub.add_parser(
+        "demo", help="play a full offline game with bots and write the images",
+        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=_options_help(),
+    )
     demo.add_argument("game", nargs="?", default="ticket_to_ride", choices=registry.names())
     demo.add_argument("--players", type=int, default=4)
     demo.add_argument("--seed", type=int, default=2026)
@@ -40,6 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--lang", choices=["en", "ja"], default="en")
     demo.add_argument("--quiet", action="store_true", help="progress only, not every move")
     demo.add_argument("--record", type=Path, help="also write the game as a replayable JSON record")
+    demo.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                      help="a game option, as in /game new options: (repeat for several; listed below)")
 
     replay = sub.add_parser("replay", help="re-run a recorded game JSON and print its result")
     replay.add_argument("file", type=Path)
@@ -76,6 +85,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 # ---------------------------------------------------------------------------- demo
+def _options_help() -> str:
+    lines = ["game options (--option NAME=VALUE):"]
+    for name in registry.names():
+        described = describe_options(registry.get(name).options_model)
+        lines.append(f"  {name}: {', '.join(described) if described else 'none'}")
+    return "\n".join(lines)
+
+
 async def run_demo(args: argparse.Namespace) -> int:
     from bot.sessions import Actor, SessionService
     from bot.store import Store
@@ -84,6 +101,18 @@ async def run_demo(args: argparse.Namespace) -> int:
     game = registry.get(args.game)
     if not game.min_players <= args.players <= game.max_players:
         print(f"{args.game} takes {game.min_players}–{game.max_players} players.", file=sys.stderr)
+        return 2
+    try:
+        options = parse_options(args.option)
+        game.options_model.model_validate(options)
+    except (SessionError, ValidationError) as exc:
+        if isinstance(exc, ValidationError):
+            err = exc.errors()[0]
+            what = f"{'.'.join(map(str, err['loc']))}={err.get('input')!r}: {err['msg']}"
+        else:
+            what = f"{exc.params.get('option')!r} is not NAME=VALUE"
+        takes = ", ".join(describe_options(game.options_model)) or "no options"
+        print(f"Bad --option for {args.game} ({what}). {args.game} takes: {takes}.", file=sys.stderr)
         return 2
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
@@ -104,7 +133,7 @@ async def run_demo(args: argparse.Namespace) -> int:
     async with Store(db_path) as store:
         service = SessionService(store, new_seed=lambda: args.seed)
         channel = "demo-channel"
-        await service.create(args.game, channel, "demo-guild", people[0], options={}, locale=lang)
+        await service.create(args.game, channel, "demo-guild", people[0], options=options, locale=lang)
         for person in people[1:]:
             await service.join(channel, person)
         for _ in range(args.players - len(people)):
@@ -165,7 +194,7 @@ async def run_demo(args: argparse.Namespace) -> int:
         print_breakdown(status.result, status.names, lang)
         print(f"\n{count} posts in {elapsed:.1f} s; images in {out}/ (board-*.png, hand-*.png, final.png)")
         if args.record:
-            record = {"game": args.game, "players": len(names), "options": {}, "seed": args.seed,
+            record = {"game": args.game, "players": len(names), "options": options, "seed": args.seed,
                       "moves": moves}
             args.record.write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
             print(f"Recorded the game to {args.record}")

@@ -9,9 +9,14 @@ from the seed kept in the state.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Generic, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Sequence, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
+
+if TYPE_CHECKING:
+    from games.core.typed import Vocabulary
+
+from games.core.errors import IllegalAction
 
 StateT = TypeVar("StateT", bound=BaseModel)
 ActionT = TypeVar("ActionT", bound=BaseModel)
@@ -131,6 +136,15 @@ class Game(ABC, Generic[StateT, ActionT, ViewT]):
     @abstractmethod
     def describe_action(self, state: StateT, seat: int, action: ActionT) -> Event:
         """Words for a move the seat could make (autocomplete labels, buttons)."""
+
+    def vocabulary(self) -> "Vocabulary":
+        """What a person may type for this game's things besides the notation's own spelling
+        (names in other languages, synonyms); games.core.typed reads a typed move with it.
+        Default: `vocabulary(game)` from the `notation` module beside the game's rules, if
+        that module defines one; else nothing beyond the notation."""
+        from games.core.typed import notation_vocabulary
+
+        return notation_vocabulary(self)
 
     # --- helpers with sensible defaults -----------------------------------------------
     def timeout_action(self, state: StateT, seat: int) -> ActionT:

@@ -248,15 +248,18 @@ class SFMap(BaseModel):
         return space in self.river_spaces[sid]
 
     def space_cost(self, sid: int, built: int, engineer: bool, end: int = 0) -> int:
-        """Advanced game (SF-11): $1 a river crossing (free with an engineer), $1 a mountain line.
+        """Advanced game (SF-11): $1 a river crossing, $1 a mountain line, $2 both. An engineer
+        makes a river-crossing space free, mountain river crossings included; a mountain
+        space without a river still costs its $1.
 
         `built` tiles are already on the section, laid from its `end` (0 = from `a`); river
         spaces are numbered from `a`, so a section built from `b` counts from the other side.
         """
+        river = self.river_at(sid, built, end)
+        if river and engineer:
+            return 0
         cost = self.rules.mountain_cost if self.sections[sid].mountain else 0
-        if self.river_at(sid, built, end) and not engineer:
-            cost += self.rules.river_cost
-        return cost
+        return cost + (self.rules.river_cost if river else 0)
 
     def project(self, lon: float, lat: float) -> tuple[float, float]:
         """(lon, lat) -> (x, y) in 0..1 of the board (equirectangular, scaled at mid latitude)."""

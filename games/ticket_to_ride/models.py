@@ -49,6 +49,7 @@ class TTRState(BaseModel):
     deck: list[int]  # top of the deck is the END of the list
     discard: list[int] = Field(default_factory=list)
     face_up: list[int]  # five slots, EMPTY when nothing could be dealt
+    face_up_stuck: bool = False  # TTR-2: a row with 3+ locomotives no deal can fix was announced
     ticket_deck: list[int]  # top is the START of the list; returned tickets go to the end
     owners: list[int]  # per route id: owning seat or UNCLAIMED
     players: list[PlayerState]

@@ -10,7 +10,9 @@
     pass                                         only when nothing else is possible
 
 Parsing is forgiving (any case, either city order, common colour aliases) and raises
-IllegalAction with a stable code on anything it cannot read.
+IllegalAction with a stable code on anything it cannot read. A typed move is read more
+freely still (games.core.typed, with `vocabulary` below): Japanese city and colour names, any
+dash between the cities, and the route half or the payment left out when only one fits.
 """
 from __future__ import annotations
 
@@ -18,7 +20,9 @@ import re
 from typing import Any
 
 from games.core.errors import IllegalAction
+from games.core.i18n import translate
 from games.core.protocol import Event
+from games.core.typed import Vocabulary
 from games.ticket_to_ride.map import TTRMap
 from games.ticket_to_ride.models import Claim, DrawCard, DrawTickets, KeepTickets, Pass
 
@@ -27,6 +31,38 @@ ALIASES = {
     "rainbow": "locomotive", "l": "locomotive", "grey": "gray",
 }
 _CLAIM = re.compile(r"^claim\s+(?P<route>.+?)\s+(?P<color>[a-z]+)(?:\s*\+\s*(?P<locos>\d+))?$")
+
+
+# Other spellings people type for a city (the map's English and Japanese names come from the data).
+CITY_SPELLINGS = {
+    "st louis": "Saint Louis", "st. louis": "Saint Louis", "st.louis": "Saint Louis",
+    "sault ste marie": "Sault St. Marie", "sault ste. marie": "Sault St. Marie",
+    "sault st marie": "Sault St. Marie", "sault saint marie": "Sault St. Marie",
+    "new york city": "New York", "washington dc": "Washington", "washington d.c.": "Washington",
+    "ロサンジェルス": "Los Angeles", "セントルイス": "Saint Louis",
+}
+# Japanese for the other words of the notation.
+WORDS_JA = {
+    "引く": "draw", "山札": "deck", "目的地": "tickets", "チケット": "tickets", "残す": "keep",
+    "敷設": "claim", "建設": "claim", "パス": "pass", "ロコ": "locomotive", "紫": "pink",
+}
+
+
+def vocabulary(game: Any) -> Vocabulary:
+    """What a person may type: cities in English or Japanese (names: a claim is only guessed
+    when both cities were typed), colours in either language and their common aliases."""
+    board: TTRMap = game.board
+    names: dict[str, str] = {}
+    for city in board.cities:
+        names[city.name] = city.name
+        names[city.name_ja] = city.name
+    names.update(CITY_SPELLINGS)
+    words: dict[str, str] = dict(ALIASES)
+    for color in [*board.card_colors, "gray"]:
+        words[translate("ja", f"ttr.color.{color}")] = color
+        words[f"{translate('ja', f'ttr.color.{color}')}色"] = color
+    words.update(WORDS_JA)
+    return Vocabulary(names=names, words=words)
 
 
 def _canon_color(word: str) -> str:

@@ -35,8 +35,6 @@ from games.ticket_to_ride.models import (
     TTRView,
 )
 
-FACE_UP_RESET_TRIES = 50  # TTR-2 repeats a reset; this only bounds a freak run of bad luck
-
 
 class TicketToRide(Game[TTRState, Any, TTRView]):
     name = "ticket_to_ride"
@@ -84,7 +82,7 @@ class TicketToRide(Game[TTRState, Any, TTRView]):
             face_up=[EMPTY] * board.rules.face_up, ticket_deck=[t.id for t in board.tickets],
             owners=[UNCLAIMED] * len(board.routes), players=[], phase="choose", current=0,
             drew_one=False, final_turns=None, triggered_by=None, passes_in_row=0, turn=0,
-            end_reason=None, last=[],
+            end_reason=None, last=[], face_up_stuck=False,
         )
         _shuffle(state, state.deck)
         _shuffle(state, state.ticket_deck)
@@ -98,10 +96,7 @@ class TicketToRide(Game[TTRState, Any, TTRView]):
                 hand=hand, tickets=[], offered=offered, keep_min=board.rules.initial_keep_min,
                 trains=board.rules.trains_per_player,
             ))
-        events: list[Event] = []
-        for slot in range(board.rules.face_up):
-            _refill_slot(state, slot, events)
-        _check_face_up_reset(state, events, board)
+        _settle_face_up(state, [], board)
         return state
 
     # ------------------------------------------------------------------ whose move
@@ -202,6 +197,8 @@ class TicketToRide(Game[TTRState, Any, TTRView]):
             undoable = self._pass(s, seat, events)
         else:
             raise IllegalAction("unparsable", text=str(action))
+        if s.phase != "over":
+            _settle_face_up(s, events, self.board)  # TTR-2b: after every action
         s.last = [e for e in events if e.public]
         return ApplyResult(state=s, events=events, undoable=undoable)
 
@@ -255,8 +252,7 @@ class TicketToRide(Game[TTRState, Any, TTRView]):
             s.face_up[slot] = EMPTY
             s.players[seat].hand[card] += 1
             events.append(Event(key="ttr.ev.drew_face_up", params={"seat": seat, "color": _color(colors[card])}))
-            _refill_slot(s, slot, events)
-            _check_face_up_reset(s, events, board)
+            _settle_face_up(s, events, board)
             ends_turn = s.drew_one or card == LOCO  # a face-up locomotive is the whole turn
         if ends_turn:
             self._end_turn(s, events)
@@ -509,23 +505,52 @@ def _refill_slot(state: TTRState, slot: int, events: list[Event]) -> None:
     state.face_up[slot] = state.deck.pop() if state.deck else EMPTY
 
 
-def _check_face_up_reset(state: TTRState, events: list[Event], board: TTRMap) -> None:
-    """TTR-2: three or more face-up locomotives → discard the row and deal a new one, while a
-    row without three locomotives can still come out of the cards available."""
-    threshold = board.rules.face_up_loco_reset
-    for _ in range(FACE_UP_RESET_TRIES):
-        if state.face_up.count(LOCO) < threshold:
-            return
-        row = [c for c in state.face_up if c != EMPTY]
-        pool = state.deck + state.discard + row
-        non_locos = sum(1 for c in pool if c != LOCO)
-        if len(state.deck) + len(state.discard) == 0 or non_locos < threshold:
-            return  # no different row can be dealt: leave it as it is
-        state.discard.extend(row)
-        state.face_up = [EMPTY] * len(state.face_up)
-        events.append(Event(key="ttr.ev.face_up_reset", params={}))
-        for slot in range(len(state.face_up)):
+def _settle_face_up(state: TTRState, events: list[Event], board: TTRMap) -> None:
+    """TTR-2 and TTR-2b: fill every empty slot that cards exist for, then re-deal the row
+    while it holds too many locomotives and a row with fewer can come out of the cards.
+
+    Called after every action, so a row that could not be filled or fixed earlier is mended
+    as soon as claims put cards back in the discard. Whether a legal row can be dealt is
+    decided by counting (`_legal_row_possible`), so the loop ends: each deal is a fresh
+    seeded shuffle of cards that do hold a legal row. However many deals and reshuffles it
+    takes, the log gets one line."""
+    for slot, card in enumerate(state.face_up):
+        if card == EMPTY:
             _refill_slot(state, slot, events)
+    threshold = board.rules.face_up_loco_reset
+    if state.face_up.count(LOCO) < threshold:
+        state.face_up_stuck = False
+        return
+    if not _legal_row_possible(state, board):
+        if not state.face_up_stuck:  # said once, not after every action it stays
+            state.face_up_stuck = True
+            events.append(Event(key="ttr.ev.face_up_stuck", params={"locos": state.face_up.count(LOCO)}))
+        return
+    deals = 0
+    quiet: list[Event] = []  # reshuffles inside a reset are folded into its one line
+    while state.face_up.count(LOCO) >= threshold:
+        state.discard.extend(c for c in state.face_up if c != EMPTY)
+        state.face_up = [EMPTY] * len(state.face_up)
+        for slot in range(len(state.face_up)):
+            _refill_slot(state, slot, quiet)
+        deals += 1
+    state.face_up_stuck = False
+    key = "ttr.ev.face_up_reset" if deals == 1 else "ttr.ev.face_up_reset_many"
+    events.append(Event(key=key, params={"times": deals, "reshuffled": len(quiet)}))
+
+
+def _legal_row_possible(state: TTRState, board: TTRMap) -> bool:
+    """TTR-2: can the deck, the discard and the row itself make a row with fewer locomotives
+    than the reset threshold? A row takes min(row size, cards available) cards, and at most
+    threshold − 1 of them may be locomotives."""
+    row = [c for c in state.face_up if c != EMPTY]
+    available = len(state.deck) + len(state.discard) + len(row)
+    size = min(len(state.face_up), available)
+    non_locos = (sum(1 for c in state.deck if c != LOCO) + sum(1 for c in state.discard if c != LOCO)
+                 + sum(1 for c in row if c != LOCO))
+    if not state.deck and not state.discard:
+        return False  # the row is every card there is: no other row can be dealt
+    return non_locos >= size - (board.rules.face_up_loco_reset - 1)
 
 
 def _keep_choices(offered: list[int], keep_min: int) -> list[tuple[int, ...]]:

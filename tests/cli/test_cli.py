@@ -68,3 +68,33 @@ def test_bench_prints_its_figures(capsys):
     text = capsys.readouterr().out
     for needle in ("p95", "render + encode", "games/s"):
         assert needle in text
+
+
+def test_demo_takes_game_options_like_game_new(tmp_path, capsys):
+    """`--option advanced=true` reaches the game: the Santa Fe advanced game starts with the
+    engineer purchase, and the record keeps the options so the replay is the same game."""
+    record = tmp_path / "record.json"
+    assert main(["demo", "santa_fe", "--players", "3", "--seed", "4", "--out", str(tmp_path), "--quiet",
+                 "--option", "advanced=true", "--option", "buy_track=true", "--record", str(record)]) == 0
+    data = json.loads(record.read_text(encoding="utf-8"))
+    assert data["options"] == {"advanced": True, "buy_track": True}
+    assert any(text.startswith("engineer ") for _, text in data["moves"])
+    assert any(text.startswith("buy ") for _, text in data["moves"])
+    assert main(["replay", str(record)]) == 0
+
+
+def test_demo_refuses_a_bad_option_and_lists_the_games_options(tmp_path, capsys):
+    assert main(["demo", "santa_fe", "--out", str(tmp_path), "--option", "advanced=maybe"]) == 2
+    err = capsys.readouterr().err
+    assert "advanced='maybe'" in err and "buy_track=<bool>" in err
+    assert main(["demo", "santa_fe", "--out", str(tmp_path), "--option", "advanced"]) == 2
+    assert "NAME=VALUE" in capsys.readouterr().err
+
+
+def test_demo_help_lists_every_games_options(capsys):
+    import pytest
+
+    with pytest.raises(SystemExit):
+        main(["demo", "--help"])
+    text = capsys.readouterr().out
+    assert "--option" in text and "santa_fe: advanced=<bool>" in text and "ticket_to_ride: none" in text

@@ -418,8 +418,31 @@ def test_terrain_costs_and_the_engineer():
     assert both.players[0].money == 3
     eng = build(adv_track(), "KP", "Kansas City>Omaha", "Omaha>Denver")
     eng.players[0].engineer, eng.engineers = True, 4
-    eng = act(eng, 0, "place KP Denver>Salt Lake City")  # the engineer pays the river part
-    assert eng.players[0].money == 4
+    eng = act(eng, 0, "place KP Denver>Salt Lake City")  # SF-11: a mountain river crossing is free too
+    assert eng.players[0].money == 5
+    hill = build(adv_track(), "UP", "Chicago>Omaha", "Omaha>Cheyenne")
+    hill.players[0].engineer, hill.engineers = True, 4
+    hill = act(hill, 0, "place UP Cheyenne>Rock Springs")  # a mountain line without a river: still $1
+    assert hill.players[0].money == 4
+
+
+def test_engineer_cost_on_every_space_of_the_map():
+    """SF-11 over the whole map: with an engineer, every river space costs $0 (mountain or
+    not) and every other space costs what it costs without one."""
+    checked = 0
+    for sid, section in enumerate(BOARD.sections):
+        for end in (0, 1):
+            for built in range(section.spaces):
+                river = BOARD.river_at(sid, built, end)
+                with_engineer = BOARD.space_cost(sid, built, True, end)
+                without = BOARD.space_cost(sid, built, False, end)
+                if river:
+                    assert with_engineer == 0, (section.code, built, end)
+                    assert without == BOARD.rules.river_cost + (BOARD.rules.mountain_cost if section.mountain else 0)
+                    checked += section.mountain
+                else:
+                    assert with_engineer == without
+    assert checked > 0, "the map has mountain river crossings"
 
 
 def test_a_placement_that_cannot_be_paid_is_not_legal_and_passing():

@@ -9,6 +9,7 @@ from hypothesis import given, settings, strategies as st
 from games.core.errors import IllegalAction
 from games.core.graph import longest_trail
 from games.ticket_to_ride.rules import GAME
+from tests.games.test_ttr_face_up import assert_face_up_settled
 from tests.support.protocol_checks import walk_checking_round_trips
 
 MAX_STEPS = 3000  # a real game takes a few hundred actions; more means a dead end
@@ -29,6 +30,7 @@ def play(seed: int, n: int, check_every: int = 1, bots=("random",)):
         state = GAME.apply(state, seat, action).state
         if before is not None:
             GAME.check_invariants(state)
+            assert_face_up_settled(state)
     raise AssertionError(f"seed {seed}: no end after {MAX_STEPS} actions")
 
 

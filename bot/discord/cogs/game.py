@@ -1,7 +1,6 @@
 """/game …: start a game, look at it, and manage it."""
 from __future__ import annotations
 
-import json
 import logging
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -16,6 +15,7 @@ from bot.discord.replies import Reply, answer
 from bot.discord.text import CONTENT_MAX, OPTION_TEXT_MAX, choice, clip, cmd, join_lines, lang_of, t
 from bot.discord.ui import base as ui_base
 from bot.sessions import GameSettings, QuietHours, SessionError
+from bot.sessions.options import parse_options
 from games import registry
 
 if TYPE_CHECKING:
@@ -24,25 +24,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("railyard.discord.game")
 
 THREAD_ARCHIVE_MINUTES = 10080  # a week: async games are slow
-
-
-def parse_options(text: str | None) -> dict[str, Any]:
-    """`key=value, key=value` (values read as JSON when they can be: numbers, true/false)."""
-    options: dict[str, Any] = {}
-    if not text or not text.strip():
-        return options
-    for part in text.replace(";", ",").split(","):
-        if not part.strip():
-            continue
-        key, sep, value = part.partition("=")
-        key, value = key.strip(), value.strip()
-        if not sep or not key:
-            raise SessionError("bad_option", option=key or part.strip(), value=value)
-        try:
-            options[key] = json.loads(value)
-        except ValueError:
-            options[key] = value
-    return options
 
 
 def parse_quiet_hours(text: str, tz: str | None, current: QuietHours | None) -> QuietHours | None:
