@@ -7,9 +7,12 @@ One job per module:
   shapes  - rounded rects, pills, rotated rects (train spaces), cards
   chart   - stacked score-breakdown bar chart
   geometry - track paths: bent curves, parallel offsets, arc-length walker, evenly spaced segments
+  hexgrid - hex maps in pixels: centres, corners, edge midpoints, bounds, drawing a hex
+  labels  - city names placed around their points, covering as little as possible
   events  - the sidebar's wrapped "last events" box
   ranking - the final-result image: title, ranking rows, chart
   images  - GameImages, the RENDERER object a game's render package exports
+  ended   - the mark on the last view of an abandoned game (the header says so, not whose turn)
   encode  - fast PNG encoding and a static-layer cache
   make_fonts - maintainer script that rebuilds data/fonts from Debian's fonts
 """

@@ -25,7 +25,8 @@ from games.santa_fe.models import SFView
 from render.kit.encode import LayerCache
 from render.kit.fonts import font
 from render.kit.geometry import Walker
-from render.kit.text import draw_text, measure
+from render.kit.labels import MARK, NAME, TRACK, Label, Occupancy, Prices, Spots, label_size, place_names
+from render.kit.text import draw_text
 from render.santa_fe import icons, style
 from render.santa_fe.layout import (
     BOARD_H,
@@ -394,21 +395,16 @@ def _geo_labels(img: Image.Image, lang: str) -> None:
             draw_text(img, (x, y + k * 22), part, 17, style.WATER_TEXT, bold=True, anchor="mm")
 
 
-def _candidates(x: float, y: float, w: float, h: float, r: float) -> list[tuple[float, float]]:
-    """Top-left corners for a w×h name next to the marker at (x, y), most natural first:
-    right, left, below, above, then slid and diagonal spots."""
-    gap = r + 5
-    right, left = x + gap, x - gap - w
-    below, above = y + r + 3, y - PIP_RING - PIP_R - 2 - h
-    mid = y - h / 2
-    spots = [(right, mid), (left, mid), (x - w / 2, below), (x - w / 2, above)]
-    for f in (0.25, 0.75, 0.0, 1.0):
-        spots += [(x - w * f, below), (x - w * f, above)]
-    for dy in (-0.6, 0.6):
-        spots += [(right, mid + dy * h), (left, mid + dy * h)]
-    dd = gap * 0.8
-    spots += [(x + dd, y + dd), (x - dd - w, y + dd), (x + dd, y - dd - h), (x - dd - w, y - dd - h)]
-    return spots
+def _spots(r: float) -> Spots:
+    """Around a marker of radius r: 5 px beside it, 3 px below it, above only clear of the pip
+    arc; below before above, since the pips sit above."""
+    return Spots(side=r + 5, above=PIP_RING + PIP_R + 2, below=r + 3, first="below", shift=0.6,
+                 diagonal=0.8, corners=("se", "sw", "ne", "nw"))
+
+
+# Track costs 2 a covered pixel, a marker or pip 20, a name or the legend 40; each step down
+# the list of spots costs 3. Cities with many others within 140 × 80 px choose first.
+LABEL_PRICES = Prices(rank=3.0, covered={TRACK: 2, MARK: 20, NAME: 40}, crowd=(140, 80))
 
 
 def place_labels(layout: BoardLayout, lang: str) -> dict[int, tuple[tuple[float, float], tuple[int, int, int, int]]]:
@@ -417,49 +413,23 @@ def place_labels(layout: BoardLayout, lang: str) -> dict[int, tuple[tuple[float,
     Returns, per city, the left-middle anchor of the text and the box it covers.
     """
     board = west()
-    occupied = Image.new("L", (MAP_W, BOARD_H), 0)
-    d = ImageDraw.Draw(occupied)
+    occupied = Occupancy((MAP_W, BOARD_H))
     for shape in layout.sections:
         for space in shape.spaces:
-            d.polygon(space.corners(TILE_W + 2, 2), fill=1)
-    for city, (x, y) in enumerate(layout.cities):
-        r = CITY_R + 3
-        d.ellipse((x - r, y - r, x + r, y + r), fill=4)
+            occupied.polygon(space.corners(TILE_W + 2, 2), TRACK)
+    for city, point in enumerate(layout.cities):
+        occupied.disc(point, CITY_R + 3, MARK)
         for rr in range(len(PIP_ANGLES)):  # the arc above the marker where pips go
-            px, py = pip_center(city, rr)
-            r = PIP_R + 2
-            d.ellipse((px - r, py - r, px + r, py + r), fill=4)
-    d.rectangle(LEGEND_BOX, fill=8)
-    out = {}
-    order = sorted(range(len(board.cities)), key=lambda c: -_crowding(layout, c))
-    for city in order:
-        text = board.city_label(city, lang)
-        w = measure(text, LABEL_SIZE, bold=True)[0] + 2 * LABEL_HALO
+            occupied.disc(pip_center(city, rr), PIP_R + 2, MARK)
+    occupied.box(LEGEND_BOX, NAME)
+    names = []
+    for city in range(len(board.cities)):
+        w, h = label_size(board.city_label(city, lang), LABEL_SIZE, LABEL_HALO)
         if city in board.special_city:
-            w += STAR_W + 5
-        h = LABEL_SIZE + 2 * LABEL_HALO + 2
-        x, y = layout.cities[city]
+            w += STAR_W + 5  # the railroad's star after the name
         r = START_R if board.values[city] == 0 else CITY_R
-        best = None
-        for rank, (left, top) in enumerate(_candidates(x, y, w, h, r)):
-            box = (int(left), int(top), int(left + w) + 1, int(top + h) + 1)
-            cost = rank * 3.0
-            if box[0] < 4 or box[1] < 4 or box[2] > MAP_W - 6 or box[3] > BOARD_H - 4:
-                cost += 100000
-            else:
-                hist = occupied.crop(box).histogram()
-                cost += hist[1] * 2 + hist[4] * 20 + hist[8] * 40
-            if best is None or cost < best[0]:
-                best = (cost, box)
-        _, box = best
-        d.rectangle(box, fill=8)
-        out[city] = ((box[0] + LABEL_HALO, (box[1] + box[3]) / 2), box)
-    return out
-
-
-def _crowding(layout: BoardLayout, city: int) -> int:
-    x, y = layout.cities[city]
-    return sum(1 for (ox, oy) in layout.cities if abs(ox - x) < 140 and abs(oy - y) < 80)
+        names.append(Label(city, layout.cities[city], w, h, _spots(r)))
+    return place_names(occupied, names, LABEL_PRICES, pad=LABEL_HALO)
 
 
 # --- the legend ----------------------------------------------------------------------------------------------

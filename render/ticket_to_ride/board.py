@@ -22,7 +22,8 @@ from games.core.i18n import translate
 from games.ticket_to_ride.map import usa
 from games.ticket_to_ride.models import TTRView
 from render.kit.encode import LayerCache
-from render.kit.text import draw_text, measure
+from render.kit.labels import MARK, NAME, TRACK, Label, Occupancy, Prices, Spots, label_size, place_names
+from render.kit.text import draw_text
 from render.ticket_to_ride import style
 from render.ticket_to_ride.layout import (
     BOARD_H,
@@ -214,21 +215,12 @@ def _draw_legend(img: Image.Image, lang: str) -> None:
 
 
 # --- city names -----------------------------------------------------------------------------------
-def _candidates(x: float, y: float, w: float, h: float) -> list[tuple[float, float]]:
-    """Top-left corners for a w×h name next to the dot at (x, y), most natural first:
-    right, left, centred above/below, then slid along the top/bottom, then diagonals."""
-    gap = CITY_R + 3
-    right, left = x + gap, x - gap - w
-    above, below = y - gap - h, y + gap
-    mid = y - h / 2
-    spots = [(right, mid), (left, mid), (x - w / 2, above), (x - w / 2, below)]
-    for f in (0.25, 0.75, 0.0, 1.0):
-        spots += [(x - w * f, above), (x - w * f, below)]
-    for dy in (-0.5, 0.5):
-        spots += [(right, mid + dy * h), (left, mid + dy * h)]
-    d = gap * 0.7
-    spots += [(x + d, y - d - h), (x + d, y + d), (x - d - w, y - d - h), (x - d - w, y + d)]
-    return spots
+# Names sit CITY_R + 3 from the dot on every side, above before below.
+LABEL_SPOTS = Spots(side=CITY_R + 3, above=CITY_R + 3, below=CITY_R + 3, first="above", shift=0.5,
+                    diagonal=0.7, corners=("ne", "se", "nw", "sw"))
+# A name may cover a claimed car's footprint at 1 a pixel, a dot at 20, a name at 40; each step
+# down the list of spots costs 4. Cities with many others within 160 × 90 px choose first.
+LABEL_PRICES = Prices(rank=4.0, covered={TRACK: 1, MARK: 20, NAME: 40}, crowd=(160, 90))
 
 
 def place_labels(layout: BoardLayout, lang: str) -> dict[str, tuple[tuple[float, float], tuple[int, int, int, int]]]:
@@ -237,38 +229,13 @@ def place_labels(layout: BoardLayout, lang: str) -> dict[str, tuple[tuple[float,
     Returns, per city, the left-middle anchor for the text and the box it covers.
     """
     board = usa()
-    occupied = Image.new("L", (MAP_W, BOARD_H), 0)
-    d = ImageDraw.Draw(occupied)
+    occupied = Occupancy((MAP_W, BOARD_H))
     for shape in layout.routes:
         for poly in shape.claimed:  # the footprint of a claimed car: names stay clear of trains too
-            d.polygon(poly, fill=1)
-    for x, y in layout.cities.values():
-        r = CITY_R + 3
-        d.ellipse((x - r, y - r, x + r, y + r), fill=4)
-    out = {}
-    order = sorted(board.cities, key=lambda c: -_crowding(layout, c.name))  # crowded cities choose first
-    for city in order:
-        text = board.city_label(city.name, lang)
-        w = measure(text, LABEL_SIZE, bold=True)[0] + 2 * LABEL_HALO
-        h = LABEL_SIZE + 2 * LABEL_HALO + 2
-        x, y = layout.cities[city.name]
-        best = None
-        for rank, (left, top) in enumerate(_candidates(x, y, w, h)):
-            box = (int(left), int(top), int(left + w) + 1, int(top + h) + 1)
-            cost = rank * 4.0
-            if box[0] < 4 or box[1] < 4 or box[2] > MAP_W - 6 or box[3] > BOARD_H - 4:
-                cost += 100000
-            else:
-                hist = occupied.crop(box).histogram()
-                cost += hist[1] + hist[4] * 20 + hist[8] * 40
-            if best is None or cost < best[0]:
-                best = (cost, box)
-        _, box = best
-        d.rectangle(box, fill=8)
-        out[city.name] = ((box[0] + LABEL_HALO, (box[1] + box[3]) / 2), box)
-    return out
-
-
-def _crowding(layout: BoardLayout, name: str) -> int:
-    x, y = layout.cities[name]
-    return sum(1 for (ox, oy) in layout.cities.values() if abs(ox - x) < 160 and abs(oy - y) < 90)
+            occupied.polygon(poly, TRACK)
+    for point in layout.cities.values():
+        occupied.disc(point, CITY_R + 3, MARK)
+    names = [Label(city.name, layout.cities[city.name],
+                   *label_size(board.city_label(city.name, lang), LABEL_SIZE, LABEL_HALO), LABEL_SPOTS)
+             for city in board.cities]
+    return place_names(occupied, names, LABEL_PRICES, pad=LABEL_HALO)

@@ -1,0 +1,154 @@
+"""Names next to map points (city dots, markers), placed where they cover the least.
+
+The renderer paints an `Occupancy` image (mode "L", one pixel per map pixel) with what a
+name should not cover, each thing at its level: TRACK (a name over track is tolerable),
+MARK (dots, markers, pips: much worse) and NAME (names already placed, legends: worst).
+`place_names` then takes the names one by one, most crowded point first (so the cramped
+cities pick before their roomy neighbours take the good spots), tries the spots around the
+point in order of preference, and keeps the cheapest: a fixed price per step down the
+preference list plus a price per covered pixel of each level. Each chosen box is painted
+onto the occupancy image as NAME, so later names avoid it.
+
+What differs between boards — how far from the point a name sits, which side is tried
+first, the prices, what "crowded" means — are parameters, never a game's name.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Hashable, Literal, Mapping, Sequence
+
+from PIL import Image, ImageDraw
+
+from render.kit.text import measure
+
+# Levels painted on the occupancy image (distinct histogram bins; only their costs matter).
+TRACK = 1
+MARK = 4
+NAME = 8
+OFF_MAP = 100000  # the price of a spot that runs off the map: taken only when nothing else is left
+
+Point = tuple[float, float]
+Box = tuple[int, int, int, int]
+Diagonal = Literal["ne", "se", "nw", "sw"]
+
+
+@dataclass(frozen=True)
+class Spots:
+    """Where a w × h name may stand around its point, and in which order to try them:
+
+    1. level with the point, right then left, `side` pixels away;
+    2. centred on the point, on the `first` vertical side, then the other;
+    3. slid along those two rows (the point a quarter, three quarters, then at either end
+       of the name);
+    4. right then left again, raised and lowered by `shift` × the name's height;
+    5. the four diagonals, `diagonal` × `side` out on both axes, in `corners` order.
+    """
+
+    side: float  # point to the near end of a name on its right or left
+    above: float  # point up to the bottom of a name above it
+    below: float  # point down to the top of a name below it
+    first: Literal["above", "below"] = "above"
+    shift: float = 0.5
+    diagonal: float = 0.7
+    corners: tuple[Diagonal, ...] = ("ne", "se", "nw", "sw")
+
+    def candidates(self, x: float, y: float, w: float, h: float) -> list[Point]:
+        """Top-left corners for a w × h name next to the point (x, y), most natural first."""
+        right, left = x + self.side, x - self.side - w
+        above, below = y - self.above - h, y + self.below
+        mid = y - h / 2
+        near, far = (above, below) if self.first == "above" else (below, above)
+        spots = [(right, mid), (left, mid), (x - w / 2, near), (x - w / 2, far)]
+        for f in (0.25, 0.75, 0.0, 1.0):
+            spots += [(x - w * f, near), (x - w * f, far)]
+        for dy in (-self.shift, self.shift):
+            spots += [(right, mid + dy * h), (left, mid + dy * h)]
+        d = self.side * self.diagonal
+        for corner in self.corners:
+            spots.append((x + d if corner[1] == "e" else x - d - w, y - d - h if corner[0] == "n" else y + d))
+        return spots
+
+
+@dataclass(frozen=True)
+class Label:
+    """One name to place: its key in the result, the point it names, its box size."""
+
+    key: Hashable
+    point: Point
+    width: float
+    height: float
+    spots: Spots
+
+
+@dataclass(frozen=True)
+class Prices:
+    """What a spot costs: `rank` per step down the preference list, `covered[level]` per
+    pixel of that level under the name. `crowd` is the half-size (dx, dy) of the window in
+    which other points make a point crowded (the crowded place their names first)."""
+
+    rank: float
+    covered: Mapping[int, float]
+    crowd: tuple[float, float]
+
+
+class Occupancy:
+    """The occupancy image of a map (mode "L", one pixel per map pixel) and the shapes a
+    renderer paints on it, each at a level (TRACK, MARK, NAME; later paint wins)."""
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        self.image = Image.new("L", size, 0)
+        self._draw = ImageDraw.Draw(self.image)
+
+    def polygon(self, points: Sequence[Point], level: int) -> None:
+        self._draw.polygon(points, fill=level)
+
+    def disc(self, center: Point, radius: float, level: int) -> None:
+        x, y = center
+        self._draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=level)
+
+    def box(self, box: Sequence[float], level: int) -> None:
+        self._draw.rectangle(box, fill=level)
+
+
+def label_size(text: str, size: int, halo: int, bold: bool = True) -> tuple[float, float]:
+    """The box of a name drawn with a `halo`-pixel outline: text width plus the halo on both
+    ends; the height also keeps 2 px so descenders stay inside."""
+    return measure(text, size, bold=bold)[0] + 2 * halo, size + 2 * halo + 2
+
+
+def place_names(occupied: Occupancy, labels: Sequence[Label], prices: Prices, pad: float,
+                margin: tuple[int, int, int, int] = (4, 4, 6, 4)) -> dict[Hashable, tuple[Point, Box]]:
+    """A spot for every label; per key, the text's left-middle anchor (`pad` in from the box's
+    left, for the halo) and the box it covers.
+
+    A box closer than `margin` (left, top, right, bottom) to the occupancy image's edges is
+    off the map. Paints every chosen box onto `occupied` as NAME. Ties go to the earlier
+    spot, and equally crowded labels keep their given order, so the result is reproducible.
+    """
+    width, height = occupied.image.size
+    cx, cy = prices.crowd
+    points = [label.point for label in labels]
+
+    def crowding(label: Label) -> int:
+        x, y = label.point
+        return sum(1 for (ox, oy) in points if abs(ox - x) < cx and abs(oy - y) < cy)
+
+    out: dict[Hashable, tuple[Point, Box]] = {}
+    for label in sorted(labels, key=lambda item: -crowding(item)):  # crowded points choose first
+        x, y = label.point
+        w, h = label.width, label.height
+        best = None
+        for rank, (left, top) in enumerate(label.spots.candidates(x, y, w, h)):
+            box = (int(left), int(top), int(left + w) + 1, int(top + h) + 1)
+            cost = rank * prices.rank
+            if box[0] < margin[0] or box[1] < margin[1] or box[2] > width - margin[2] or box[3] > height - margin[3]:
+                cost += OFF_MAP
+            else:
+                hist = occupied.image.crop(box).histogram()
+                cost += sum(hist[level] * price for level, price in prices.covered.items())
+            if best is None or cost < best[0]:
+                best = (cost, box)
+        _, box = best
+        occupied.box(box, NAME)
+        out[label.key] = ((box[0] + pad, (box[1] + box[3]) / 2), box)
+    return out
