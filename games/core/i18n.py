@@ -4,7 +4,8 @@ data/<game>/messages.<lang>.json, never from the rules code.
 `translate(lang, key, params, names)` fills `{param}` placeholders. A param that is a seat
 (named `seat` or `..._seat`) becomes the player's name; a param shaped like an event
 (`{"key": ..., "params": ...}`) is translated recursively; a name given in several languages
-(`{"en": ..., "ja": ...}`, e.g. a city from a map file) picks the reader's; a list is joined.
+(`{"en": ..., "ja": ...}`, e.g. a city from a map file) picks the reader's; a list is joined,
+or, when the param's name ends in `_lines`, put one item per line (each after a line break).
 """
 from __future__ import annotations
 
@@ -75,6 +76,8 @@ def _render_value(lang: str, name: str, value: Any, names: Sequence[str] | None)
         return translate(lang, value["key"], value.get("params"), names)
     if isinstance(value, dict) and DEFAULT_LANGUAGE in value:  # data-driven names: {"en":..,"ja":..}
         return str(value.get(lang, value[DEFAULT_LANGUAGE]))
+    if isinstance(value, (list, tuple)) and name.endswith("_lines"):
+        return "".join("\n" + _render_value(lang, name, v, names) for v in value)
     if isinstance(value, (list, tuple)):
         sep = "、" if lang == "ja" else ", "
         return sep.join(_render_value(lang, name, v, names) for v in value)

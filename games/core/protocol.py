@@ -9,37 +9,18 @@ from the seed kept in the state.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Sequence, TypeVar
+from typing import Any, ClassVar, Generic, Sequence, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-if TYPE_CHECKING:
-    from games.core.typed import Vocabulary
-
+from games.core.choices import Decision, one_step_decision
 from games.core.errors import IllegalAction
+from games.core.events import Event
+from games.core.vocabulary import Vocabulary
 
 StateT = TypeVar("StateT", bound=BaseModel)
 ActionT = TypeVar("ActionT", bound=BaseModel)
 ViewT = TypeVar("ViewT", bound=BaseModel)
-
-
-class Event(BaseModel):
-    """Something that happened, for the log and the posts.
-
-    `key` names a message in the catalog, `params` fill it. `to` is None for a public event;
-    otherwise only those seats may see it (a card drawn blind, the tickets offered).
-    Params named `seat` (or ending in `_seat`) are shown as the player's name; a param that is
-    itself `{"key": ..., "params": {...}}` is translated too.
-    """
-
-    model_config = ConfigDict(frozen=True)
-    key: str
-    params: dict[str, Any] = Field(default_factory=dict)
-    to: tuple[int, ...] | None = None
-
-    @property
-    def public(self) -> bool:
-        return self.to is None
 
 
 class ApplyResult(BaseModel, Generic[StateT]):
@@ -137,14 +118,11 @@ class Game(ABC, Generic[StateT, ActionT, ViewT]):
     def describe_action(self, state: StateT, seat: int, action: ActionT) -> Event:
         """Words for a move the seat could make (autocomplete labels, buttons)."""
 
-    def vocabulary(self) -> "Vocabulary":
+    def vocabulary(self) -> Vocabulary:
         """What a person may type for this game's things besides the notation's own spelling
         (names in other languages, synonyms); games.core.typed reads a typed move with it.
-        Default: `vocabulary(game)` from the `notation` module beside the game's rules, if
-        that module defines one; else nothing beyond the notation."""
-        from games.core.typed import notation_vocabulary
-
-        return notation_vocabulary(self)
+        Default: nothing beyond the notation."""
+        return Vocabulary()
 
     # --- helpers with sensible defaults -----------------------------------------------
     def timeout_action(self, state: StateT, seat: int) -> ActionT:
@@ -153,6 +131,12 @@ class Game(ABC, Generic[StateT, ActionT, ViewT]):
         if not actions:
             raise IllegalAction("no_legal_action")
         return actions[0]
+
+    def decision(self, state: StateT, seat: int) -> Decision:
+        """The seat's legal moves as a menu (see games/core/choices.py): by default one
+        pick per legal move. A game overrides it to group moves into steps (route, then
+        payment), to offer multi-picks and amounts, and to mark a secret choice."""
+        return one_step_decision(self, state, seat)
 
     def prompt(self, state: StateT, seat: int) -> Event | None:
         """What the game is asking this seat to do now (None when not active)."""

@@ -9,7 +9,9 @@ Cells are named like a spreadsheet on the fixed 15×15 table: columns A–O, row
 top; the first tile of the game lies on H8, the centre, and every later cell keeps its name,
 which the board image prints along its edges. Parsing is forgiving: any case, `T17` or `17`,
 `at`/`on`/`@` optional, directions as words, initials, arrows or compass points (r, d, l, u, e,
-s, w, n, →, ↓, ←, ↑), and `done`, `end`, `pass`, `skip` for stop.
+s, w, n, →, ↓, ←, ↑), and `done`, `end`, `pass`, `skip` for stop. A typed move is read more
+freely still (games.core.typed, with `vocabulary` below): Japanese directions, and the
+direction left out when only one is legal for that tile on that cell.
 """
 from __future__ import annotations
 
@@ -17,7 +19,8 @@ import re
 from typing import Any
 
 from games.core.errors import IllegalAction
-from games.ginga.board import cell_name, parse_cell, second_cell
+from games.core.vocabulary import Vocabulary
+from games.ginga.board import SIZE, cell_name, parse_cell, second_cell
 from games.ginga.models import Place, Stop
 from games.ginga.tiles import ORIENTATIONS, tileset
 
@@ -33,6 +36,32 @@ _PLACE = re.compile(
     r"(?P<dir>[a-z]+|[→↓←↑<>^])$"
 )
 ARROWS = ("→", "↓", "←", "↑")
+
+
+DIRECTIONS_JA = {
+    "右": "right", "東": "right", "下": "down", "南": "down", "左": "left", "西": "left", "上": "up", "北": "up",
+}
+STOP_WORDS_JA = ("終了", "終わり", "おわり", "ストップ", "やめる", "パス")
+
+
+def vocabulary(game: Any = None) -> Vocabulary:
+    """What a person may type: tiles as `T17` or `17` and cells (names: both must be typed),
+    directions as words, initials, arrows or in Japanese; `at`/`on`/`@` and particles are
+    optional."""
+    names: dict[str, str] = {}
+    for number in range(1, len(tileset()) + 1):
+        names[f"t{number}"] = names[f"{number}"] = f"t{number}"
+    for x in range(SIZE):
+        for y in range(SIZE):
+            name = cell_name(x, y).lower()
+            names[name] = name
+    words: dict[str, str] = {key: ORIENTATIONS[value] for key, value in DIRECTIONS.items()}
+    words.update({f"{key}向き": value for key, value in DIRECTIONS_JA.items()})
+    words.update(DIRECTIONS_JA)
+    words.update({word: "stop" for word in (*STOP_WORDS, *STOP_WORDS_JA)})
+    words.update({"place": "", "put": "", "at": "", "on": "", "@": "", "に": "", "を": "", "へ": "",
+                  "で": "", "置く": "", "配置": "", "タイル": ""})
+    return Vocabulary(names=names, words=words)
 
 
 def format_action(action: Any) -> str:

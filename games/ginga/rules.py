@@ -18,10 +18,12 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from games.core.choices import Decision
 from games.core.errors import IllegalAction
+from games.core.vocabulary import Vocabulary
 from games.core.protocol import ApplyResult, Event, Game, Result
 from games.core.rng import SeededRng
-from games.ginga import notation, scoring
+from games.ginga import decisions, notation, scoring
 from games.ginga.board import CENTRE, SIZE, Board, Placed, board_of, cell_name, second_cell
 from games.ginga.models import (
     Frame,
@@ -296,6 +298,12 @@ class GalacticRailway(Game[GTState, Any, GTView]):
             pass
         return Event(key="gt.act.place", params={"place": notation.place_words(action),
                                                  "score": notation.score_words(stations, loop)})
+
+    def vocabulary(self) -> Vocabulary:
+        return notation.vocabulary(self)
+
+    def decision(self, state: GTState, seat: int) -> Decision:
+        return decisions.decision(self, state, seat)
 
     # ------------------------------------------------------------------ helpers for sessions and bots
     def prompt(self, state: GTState, seat: int) -> Event | None:

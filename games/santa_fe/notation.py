@@ -11,7 +11,10 @@
     buy UP | buy none                            optional rule: buy one tile
     engineer yes | engineer no                   advanced: buy an engineer before the first round
 
-Parsing is forgiving (any case, spaces) and raises IllegalAction with a stable code.
+Parsing is forgiving (any case, spaces) and raises IllegalAction with a stable code. A typed
+move is read more freely still (games.core.typed, with `vocabulary` below): cities and
+railroads by their English or Japanese names, any dash or arrow between two cities, and the
+direction of a section left out when only one is legal.
 """
 from __future__ import annotations
 
@@ -20,10 +23,48 @@ from typing import Any
 
 from games.core.errors import IllegalAction
 from games.core.protocol import Event
+from games.core.vocabulary import Vocabulary
 from games.santa_fe.map import SFMap
 from games.santa_fe.models import DOUBLE, NOTHING, Buy, Decline, Draw, Engineer, Exchange, Pass, Place, Play
 
 _PLACE = re.compile(r"^(place|spur)\s+([a-z]{2})\s+(.+?)\s*>\s*(.+?)(/2)?$")
+
+
+# Words of the notation that must be typed, never guessed (`buy` alone is not `buy none`).
+NAMED_WORDS = {
+    "none": "none", "nothing": "nothing", "double": "double", "yes": "yes", "no": "no",
+    "ダブル": "double", "ダブルターン": "double", "はい": "yes", "いいえ": "no",
+}
+# Other words, and Japanese for them.
+WORDS = {
+    "→": ">", "to": ">", "から": ">", "from": "", "分岐": "spur", "都市": "city", "都市カード": "city",
+    "技術者": "engineer", "エンジニア": "engineer", "出す": "play", "置く": "place", "敷設": "place",
+    "パス": "pass", "交換": "exchange", "引く": "draw", "取る": "draw", "買う": "buy",
+    "railroad": "", "railway": "", "鉄道": "", "を": "", "の": "",
+}
+
+
+def vocabulary(game: Any) -> Vocabulary:
+    """What a person may type: cities and railroads in English or Japanese (railroads also by
+    their two letters), and the cards by name; all of these are names a move must say."""
+    board: SFMap = game.board
+    names: dict[str, str] = dict(NAMED_WORDS)
+    cities = {c.name.lower() for c in board.cities}
+    for city in board.cities:
+        names[city.name] = city.name
+        names[city.name_ja] = city.name
+    for rr in board.railroads:
+        names[rr.code] = rr.code
+        for spelling in rr.name.values():
+            if spelling.lower() not in cities:  # "Santa Fe" alone is the city
+                names[spelling] = rr.code
+        names[f"{rr.name['en']} railroad"] = rr.code
+        names[f"{rr.name['en']} railway"] = rr.code
+        if rr.name.get("ja", "").endswith("鉄道"):
+            short = rr.name["ja"][: -len("鉄道")]
+            if short not in {c.name_ja for c in board.cities}:  # サンタフェ alone is the city
+                names[short] = rr.code
+    return Vocabulary(names=names, words=WORDS)
 
 
 def _section_text(board: SFMap, sid: int, end: int) -> str:

@@ -14,10 +14,12 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from games.core.choices import Decision
 from games.core.errors import IllegalAction
+from games.core.vocabulary import Vocabulary
 from games.core.protocol import ApplyResult, Event, Game, Result
 from games.core.rng import SeededRng
-from games.santa_fe import notation, scoring
+from games.santa_fe import decisions, notation, scoring
 from games.santa_fe.map import SFMap, west
 from games.santa_fe.models import (
     DOUBLE,
@@ -701,6 +703,12 @@ class SantaFe(Game[SFState, Any, SFView]):
         p = state.players[seat]
         held = p.spur if isinstance(action, Play) else -1
         return notation.describe(self.board, action, held, state)
+
+    def vocabulary(self) -> Vocabulary:
+        return notation.vocabulary(self)
+
+    def decision(self, state: SFState, seat: int) -> Decision:
+        return decisions.decision(self, state, seat)
 
     # ------------------------------------------------------------------ helpers
     def prompt(self, state: SFState, seat: int) -> Event | None:

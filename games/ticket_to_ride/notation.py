@@ -22,7 +22,7 @@ from typing import Any
 from games.core.errors import IllegalAction
 from games.core.i18n import translate
 from games.core.protocol import Event
-from games.core.typed import Vocabulary
+from games.core.vocabulary import Vocabulary
 from games.ticket_to_ride.map import TTRMap
 from games.ticket_to_ride.models import Claim, DrawCard, DrawTickets, KeepTickets, Pass
 
@@ -45,6 +45,7 @@ CITY_SPELLINGS = {
 WORDS_JA = {
     "引く": "draw", "山札": "deck", "目的地": "tickets", "チケット": "tickets", "残す": "keep",
     "敷設": "claim", "建設": "claim", "パス": "pass", "ロコ": "locomotive", "紫": "pink",
+    "から": "", "まで": "", "へ": "", "を": "", "で": "", "と": "",  # particles between the words
 }
 
 

@@ -11,11 +11,13 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from games.core.choices import Decision
 from games.core.errors import IllegalAction
+from games.core.vocabulary import Vocabulary
 from games.core.graph import DisjointSet, longest_trail
 from games.core.protocol import ApplyResult, Event, Game, Result
 from games.core.rng import SeededRng
-from games.ticket_to_ride import notation, scoring
+from games.ticket_to_ride import decisions, notation, scoring
 from games.ticket_to_ride.map import TTRMap, usa
 from games.ticket_to_ride.models import (
     EMPTY,
@@ -427,6 +429,12 @@ class TicketToRide(Game[TTRState, Any, TTRView]):
 
     def describe_action(self, state: TTRState, seat: int, action: Any) -> Event:
         return notation.describe(self.board, action)
+
+    def vocabulary(self) -> Vocabulary:
+        return notation.vocabulary(self)
+
+    def decision(self, state: TTRState, seat: int) -> Decision:
+        return decisions.decision(self, state, seat)
 
     # ------------------------------------------------------------------ helpers for sessions and bots
     def prompt(self, state: TTRState, seat: int) -> Event | None:

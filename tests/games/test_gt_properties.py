@@ -15,7 +15,7 @@ from games.core.replay import GameRecord, ReplayError, replay
 from games.ginga.models import Place, Stop
 from games.ginga.rules import GAME
 from games.ginga.scoring import totals
-from tests.support.protocol_checks import walk_checking_round_trips
+from tests.support.protocol_checks import walk_checking_decisions, walk_checking_round_trips
 
 MAX_STEPS = 200  # a game has at most 32 placements and their stops
 
@@ -71,6 +71,12 @@ def test_the_scorer_wins_most_games_against_random_players():
 @given(st.integers(0, 2**40), st.integers(2, 4), st.integers(0, 80))
 def test_apply_never_mutates_and_notation_round_trips(seed, n, steps):
     walk_checking_round_trips(GAME, seed, n, steps)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**40), st.integers(2, 4), st.integers(0, 80))
+def test_every_legal_move_is_offered_once_by_the_menus(seed, n, steps):
+    walk_checking_decisions(GAME, seed, n, steps)
 
 
 @settings(max_examples=25, deadline=None)

@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from games.santa_fe.models import Play
 from games.santa_fe.rules import GAME
-from tests.support.protocol_checks import walk_checking_round_trips
+from tests.support.protocol_checks import walk_checking_decisions, walk_checking_round_trips
 
 MAX_STEPS = 4000
 OPTIONS = [{}, {"advanced": True}, {"buy_track": True}, {"advanced": True, "buy_track": True}]
@@ -51,6 +51,12 @@ def test_builder_against_random_conserves_at_every_step(seed):
 @given(st.integers(0, 2**40), st.integers(2, 5), st.integers(0, 300), st.sampled_from(OPTIONS))
 def test_apply_never_mutates_and_notation_round_trips(seed, n, steps, options):
     walk_checking_round_trips(GAME, seed, n, steps, options)
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 2**40), st.integers(2, 5), st.integers(0, 300), st.sampled_from(OPTIONS))
+def test_every_legal_move_is_offered_once_by_the_menus(seed, n, steps, options):
+    walk_checking_decisions(GAME, seed, n, steps, options)
 
 
 @settings(max_examples=30, deadline=None)

@@ -10,7 +10,7 @@ from games.core.errors import IllegalAction
 from games.core.graph import longest_trail
 from games.ticket_to_ride.rules import GAME
 from tests.games.test_ttr_face_up import assert_face_up_settled
-from tests.support.protocol_checks import walk_checking_round_trips
+from tests.support.protocol_checks import walk_checking_decisions, walk_checking_round_trips
 
 MAX_STEPS = 3000  # a real game takes a few hundred actions; more means a dead end
 
@@ -54,6 +54,12 @@ def test_planner_games_conserve_at_every_step(seed):
 @given(st.integers(0, 2**40), st.integers(2, 5), st.integers(0, 400))
 def test_apply_never_mutates_and_notation_round_trips(seed, n, steps):
     walk_checking_round_trips(GAME, seed, n, steps)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**40), st.integers(2, 5), st.integers(0, 400))
+def test_every_legal_move_is_offered_once_by_the_menus(seed, n, steps):
+    walk_checking_decisions(GAME, seed, n, steps)
 
 
 @settings(max_examples=25, deadline=None)

@@ -1,0 +1,55 @@
+"""Ticket to Ride's decisions as menus (games/core/choices.py).
+
+A turn is one step for the draws and the ticket draw, and three for a claim: "claim a
+route", which route, how to pay (the payment is taken without asking when only one way
+exists). A ticket choice is a group: keep between `keep_min` and all of the offered
+tickets; it is secret, and its key names the offered tickets, so another player's move never
+makes it stale (TTR-1: the opening choice is simultaneous).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.choices import Choice, Decision, Group, Pick
+from games.core.events import Event
+from games.ticket_to_ride import notation
+from games.ticket_to_ride.models import Claim, DrawCard, DrawTickets, TTRState
+
+ACTION, ROUTE, PAYMENT, KEEP = "ttr.step.action", "ttr.step.route", "ttr.step.payment", "ttr.step.keep"
+
+
+def decision(game: Any, state: TTRState, seat: int) -> Decision:
+    board = game.board
+    prompt = game.prompt(state, seat)
+    if seat not in game.active_players(state):
+        return Decision(seat=seat, prompt=prompt)
+    player = state.players[seat]
+    if player.offered:
+        items = tuple(Pick(step=KEEP, value=str(t), label=Event(**notation.ticket_words(board, t)))
+                      for t in sorted(player.offered))
+        return Decision(
+            seat=seat, key="keep:" + ",".join(str(t) for t in sorted(player.offered)), secret=True,
+            prompt=prompt,
+            groups=[Group(step=KEEP, items=items, min=player.keep_min, max=len(items), template="keep {}")],
+        )
+    claim_pick = Pick(step=ACTION, value="claim", label=Event(key="ttr.act.claim_menu"), icon="claim")
+    choices: list[Choice] = []
+    for action in game.legal_actions(state, seat):
+        text = game.format_action(action)
+        if isinstance(action, Claim):
+            route = board.routes[action.route]
+            route_pick = Pick(
+                step=ROUTE, value=str(route.id), label=Event(**notation.route_words(board, route.id)),
+                detail=Event(key="ttr.choice.route_detail",
+                             params={"points": board.rules.route_points[route.length], "length": route.length}),
+                icon=route.color,
+            )
+            pay = text.rsplit(" ", 1)[1]  # "red", "red+2" or "locomotive": unique per route
+            pay_pick = Pick(step=PAYMENT, value=pay, label=Event(**notation.payment_words(action, route.length)),
+                            icon=action.color)
+            choices.append(Choice(notation=text, path=(claim_pick, route_pick, pay_pick)))
+            continue
+        icon = action.source if isinstance(action, DrawCard) else "tickets" if isinstance(action, DrawTickets) else None
+        label = game.describe_action(state, seat, action)
+        choices.append(Choice(notation=text, path=(Pick(step=ACTION, value=text, label=label, icon=icon),)))
+    return Decision(seat=seat, prompt=prompt, choices=choices)
