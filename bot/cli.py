@@ -58,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("game", nargs="?", default="ticket_to_ride", choices=registry.names())
     bench.add_argument("--games", type=int, default=200, help="random games for the games/s figure")
     bench.add_argument("--moves", type=int, default=200, help="late-game moves timed end to end")
+    bench.add_argument("--stored-games", type=int, default=None, metavar="N",
+                       help="instead: fill the database with N games, then time move acknowledgements"
+                            " while the outbox delivers to a loopback Discord")
 
     run = sub.add_parser("run", help="start the Discord bot (token and settings from .env)")
     run.add_argument("--env", type=Path, default=Path(".env"), help="settings file (default .env)")
@@ -72,8 +75,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "replay":
             return run_replay(args)
         if args.command == "bench":
-            from bot.bench import run_bench
+            from bot.bench import run_bench, run_stored_bench
 
+            if args.stored_games is not None:
+                return asyncio.run(run_stored_bench(args.game, stored_games=args.stored_games, moves=args.moves))
             return asyncio.run(run_bench(args.game, games=args.games, moves=args.moves))
         if args.command in ("run", "sync"):
             from bot.discord import launcher  # the only part of Railyard that imports discord

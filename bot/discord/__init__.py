@@ -5,7 +5,9 @@
     cogs/game     /game new|status|hand|log|undo|settings|abandon|kick|rules|mine
     cogs/move     /move with autocomplete of the caller's legal moves
     cogs/timers   the once-a-minute loop: reminders and deadlines
-    outbox        the dispatcher that delivers every public post (retries, no duplicates)
+    outbox        the dispatcher that delivers every public post: retries, giving up on
+                  posts that can never go out (and telling the host), no duplicates
+    outbox_messages  what each outbox row says (game posts, reminders, notices to the host)
     play          what each click and command does (moves, hand, claim, lobby, log)
     posts         how posts, status and lobby look (embeds, images rendered off the loop)
     replies       answering interactions inside 3 s, always ephemerally (or updating the
@@ -19,5 +21,7 @@ Who posts what: interaction responses are private (ephemeral) or update the clic
 message; the lobby is sent to the channel; every game post (start, moves — bots' too —,
 undo, kick, abandon, the final result, reminders) is an outbox row written by the sessions
 service in the move's own transaction and delivered only by the dispatcher. So a post is
-never shown twice, and one that failed is retried until it is delivered.
+never shown twice; one that failed is retried, and one that can never be delivered (no
+permission, channel deleted, a post that cannot be drawn) is given up after a few attempts,
+with the game's host told why, so it never holds the game's later posts back.
 """

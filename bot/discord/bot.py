@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.discord.errors import report_error
 from bot.discord.outbox import OutboxDispatcher
+from bot.discord.play import on_component
 from bot.discord.text import CatalogTranslator
 from bot.discord.ui.components import GameButton, GameSelect
 from bot.sessions import Outcome, SessionService
@@ -38,7 +39,23 @@ ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=Tr
 
 
 class RailyardTree(app_commands.CommandTree):
-    """The command tree with the one error handler."""
+    """The command tree with the one error handler, and the runtime side of `guild_only`."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """A command declared guild-only (`app_commands.guild_only`, on it or its group) is
+        refused in a DM with the guild-only message: `guild_only` is only a hint to Discord's
+        picker, and a DM has no channel a game could live in."""
+        command = interaction.command
+        if interaction.guild_id is not None or command is None:
+            return True
+        root = (command.root_parent or command) if isinstance(command, app_commands.Command) else command
+        if not getattr(root, "guild_only", False):
+            return True
+        if interaction.type is discord.InteractionType.autocomplete:
+            await interaction.response.autocomplete([])
+        else:
+            await report_error(interaction, app_commands.NoPrivateMessage())
+        return False
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         await report_error(interaction, error)
@@ -113,14 +130,21 @@ class RailyardBot(commands.Bot):
     async def on_ready(self) -> None:
         log.info("connected as %s (%s) to %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
 
+    async def on_game_component(self, interaction: discord.Interaction, ref: Any, values: list[str]) -> None:
+        """Every Railyard button and select lands here (see bot.discord.ui.components)."""
+        await on_component(interaction, ref, values)
+
     # ------------------------------------------------------------------ after a change
     def after_commit(self, outcome: Outcome | None) -> None:
         """A change was committed: post it (outbox) and let bots move if it is their turn."""
         if outcome is None:
             return
-        self.outbox.wake()
         if outcome.bots_next and outcome.status == "active":
+            # the posts wait for the bots: a run of bot moves then goes out as one step of
+            # the live board (bot/sessions/live.py) instead of an edit per move
             self.run_bots_soon(outcome.game_id)
+        else:
+            self.outbox.wake()
 
     def run_bots_soon(self, game_id: int) -> None:
         running = self._bot_runs.get(game_id)
@@ -137,7 +161,6 @@ class RailyardBot(commands.Bot):
                     moved = await self.service.run_bots(game_id, limit=1)
                     if not moved:
                         break
-                    self.outbox.wake()
                     await asyncio.sleep(0)
                 if game_id not in self._bot_again:
                     break
@@ -145,6 +168,7 @@ class RailyardBot(commands.Bot):
             log.exception("bots of game %s could not move", game_id)
         finally:
             self._bot_runs.pop(game_id, None)
+            self.outbox.wake()
 
     async def idle(self) -> None:
         """Wait until the bots have moved and every due post is delivered (tests, shutdown)."""

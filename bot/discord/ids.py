@@ -3,30 +3,41 @@ a click needs to find its game again in the database.
 
     ry:<game_id>:<version>:<verb>[:<arg>]          at most 100 characters (Discord's limit)
 
+An id names *what* was clicked, never what the clicker may do: a client can send any id, so
+every right (whose seat, the host's, the lobby's size, a legal move) is checked against the
+stored game by the service and the rules, and an id's arg is only ever a choice to validate,
+a page to clamp or a staleness check.
+
 * `game_id` — the games table row; a click in a channel whose open game is another one (the
-  game ended, a new one started) is a stale click.
-* `version` — the game's version when the message was drawn. Buttons that act on the public
-  board (`act`, `claim`, the route and payment selects) are refused with "the board changed"
-  when it moved on. Lobby buttons carry 0: the lobby message is edited in place after every
-  change, and the service itself refuses a second join, a start outside the lobby, etc.
-  `hand` and `log` are not checked: they always show the current state.
-  The private ticket choice (`keep`) is not version-checked either: it names the tickets
-  offered to that one player, which nobody else can change, so a simultaneous choice by
-  another player must not make it stale. For the same reason a private choice made while
-  others choose at the same time (`pick`, e.g. Santa Fe's secret card) is not checked
-  against the version but against the decision it was drawn for (its arg: the game UI's
-  `decision_key`, e.g. "choose.3" for the card choice of round 3).
-* `verb` / `arg`:
-    buttons  act:<notation>   play this move (e.g. `ry:12:40:act:draw red`)
-             hand             show my hand (ephemeral)
-             claim            open the private route/payment selects
-             join[:<target>], leave, bot[:<target>], start   lobby (target: auto-start size)
-             log:<page>       page through /game log
-    selects  keep             keep the chosen tickets (values: ticket ids)
-             route:<n>        the n-th select of claimable routes (values: route id)
-             pay:<n>          the n-th select of payments (values: move notation)
-             pick:<key>       a private simultaneous choice (values: move notation, or what
-                              the game UI's `pick_notation` turns into one)
+  game ended, a new one started) is a stale click ("that game has ended").
+* `version` — the game's version when the message was drawn. The chooser's components say
+  in their arg whether the version is checked (see bot/discord/chooser.py): a menu that any
+  move makes stale is refused with "the board changed" when the game moved on; a decision
+  with a key of its own (a simultaneous or secret choice) is checked against its key
+  instead, so another player's move never makes it stale. Lobby and log buttons carry 0:
+  the lobby message is edited in place after every change, and the service itself refuses
+  a second join, a start outside the lobby, etc. `hand` is not version-checked: it always
+  shows the current state (only while its game is the channel's open one).
+* `verb` / `arg`, and what decides whether the click may do it:
+    buttons  cb:<check>:<path>[:<n>]   pick option n of the clicker's own menu at the stop
+                              reached by <path> (without n: open the menu there); the rules
+                              accept or refuse the move it makes for the clicker's seat
+             cp:<check>:<path>:<page>  another page of the options at that stop
+             ca:<check>::<n>  the n-th amount of the menu (opens a modal)
+             hand             show my hand (ephemeral; the clicker's own seat only)
+             join, leave, bot, start
+                              the lobby; the service checks the seat and the host's rights.
+                              A lobby opened with `players: n` starts itself when n seats
+                              are taken: n is stored with the lobby, never in an id (an arg
+                              on these verbs, as older lobbies drew, is ignored)
+             log:<page>       page through /game log (clamped to the pages there are)
+    selects  cs:<check>:<path> the option picked at that stop (value: its number)
+             cg:<check>::<n>  the n-th multi-pick group of the menu (values: item numbers;
+                              the group's bounds are checked again)
+  Verbs of earlier versions (act, claim, keep, route, pay, pick) are still recognised so an
+  old post's button says it is out of date instead of failing.
+  Selects, pages and log pages live on ephemeral messages and replace them; on any other
+  message they are answered with a new ephemeral one, so a click never rewrites a public post.
 """
 from __future__ import annotations
 
@@ -35,8 +46,10 @@ from dataclasses import dataclass
 
 PREFIX = "ry"
 MAX_LENGTH = 100
-BUTTON_VERBS = ("act", "hand", "claim", "join", "leave", "bot", "start", "log")
-SELECT_VERBS = ("keep", "route", "pay", "pick")
+LEGACY_BUTTON_VERBS = ("act", "claim")
+LEGACY_SELECT_VERBS = ("keep", "route", "pay", "pick")
+BUTTON_VERBS = ("cb", "cp", "ca", "hand", "join", "leave", "bot", "start", "log", *LEGACY_BUTTON_VERBS)
+SELECT_VERBS = ("cs", "cg", *LEGACY_SELECT_VERBS)
 
 
 def _template(verbs: tuple[str, ...]) -> str:

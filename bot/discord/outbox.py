@@ -1,82 +1,356 @@
-"""The outbox dispatcher: the only way a game's public posts reach Discord.
+"""The outbox dispatcher: how posts reach Discord — delivering, retrying, giving up.
 
 Every committed change (start, move, undo, kick, abandon) and every reminder is written by
 the sessions service as an outbox row in the same transaction as the change. This task
 delivers due rows — the oldest undelivered row of each game, so one game's posts keep their
-order — and marks them delivered. A failure is recorded with `mark_failed` and retried with
-back-off (rate limits use Discord's retry_after), so a post is never lost:
+order — and marks them delivered.
 
-* 429 longer than discord.py's max_ratelimit_timeout (RateLimited), 5xx after discord.py's
-  own retries, network errors, timeouts, 403 (permissions may be fixed) → retried later;
-* 404 (the channel or thread was deleted) and 400 (a payload Discord refuses; a bug, logged)
-  → given up (`permanent`), so they cannot hold the game's later posts back forever.
+What a row *says* is not decided here: `bot.discord.outbox_messages` turns a row into the
+messages to send and hands each one, as a named part, to a `Courier`. This module only knows
+rows, parts, targets (a channel, a user's DMs) and `Reply` objects, never a payload's shape,
+so the payload dicts can become a typed post model, and new posts can become edits of a live
+message, without touching how delivery, retries and giving up work.
+
+Failures (see `classify` and `RetryPolicy`):
+
+* transient — 429 longer than discord.py's max_ratelimit_timeout (RateLimited), 5xx after
+  discord.py's own retries, network errors, timeouts: retried with back-off (rate limits
+  use Discord's retry_after) for about a day, since Discord being down is no reason to
+  drop a game's posts;
+* forbidden (403: the bot lacks a permission in the channel), gone (404: the channel or
+  thread was deleted), refused (another 4xx: a payload Discord will never accept), broken
+  (the post cannot even be built: a rendering bug, a junk payload, an unknown kind): these
+  will not fix themselves, so a few attempts at most.
+
+A row that runs out of attempts is marked dead, so the game's later posts go through
+instead of waiting behind it forever, and the game's host is told what is wrong, in their
+language, in the channel or by DM (`delivery_notices` keeps that to once a day per game and
+problem). Nothing is dropped silently: every row ends delivered, or dead with its error
+logged, kept, and reported to the host.
+
+Degrading instead of failing: a 413 (file too large) is re-sent with smaller images, then
+without them; a 403 on a post with files (Attach Files missing) is re-sent without the files
+and the host is told. The post itself, with its text and buttons, still goes out.
 
 Duplicates: interaction replies never show a public post (they only say "done" privately),
 so each post has exactly one sender, this task; rows are delivered one at a time per game
-under one lock; and each channel post carries a nonce derived from the row id with
-`enforce_nonce`, so Discord itself drops a repeat of a post whose success we never heard
-about (a timeout after Discord created it).
+under one lock; the parts of a row that went out are stored (`outbox_parts`), so neither a
+retry nor a restart sends a reminder's DM twice; and every message carries a nonce derived
+from the row and the part, with `enforce_nonce`, so Discord itself drops a repeat of a
+message whose success we never heard about (a timeout after Discord created it, or a crash
+just after sending).
 
-Pings: a turn post mentions the users the game now waits on, but only notifies those who
-were not already waited on by the game's previous post (the second card of a turn, or
-another player's part of a simultaneous choice, do not ping again); `allowed_mentions`
-never allows @everyone or roles.
-
-Reminders: a user who opted in gets a DM; if their DMs are closed (403, code 50007) they are
-mentioned in the game's channel instead, with everyone else the game waits on.
+Finished rows are pruned (`Store.prune_outbox`): a delivered row is kept a day, a dead one
+a week, so the outbox stays the size of what is in flight, not of every post ever made.
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import hashlib
+import io
 import logging
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence
 
 import aiohttp
 import discord
 
-from bot.discord.posts import game_post, jump_url, mentions
 from bot.discord.replies import Reply
-from bot.discord.text import CONTENT_MAX, clip, event_text, join_lines, t
-from bot.discord.ui import base as ui_base
-from bot.store import OutboxRow
+from bot.store import OutboxPart, OutboxRow, Tx
 
 if TYPE_CHECKING:
     from bot.discord.bot import RailyardBot
 
 log = logging.getLogger("railyard.discord.outbox")
 
-GAME_POST_KINDS = ("start", "move", "undo", "kick")
 DM_CLOSED = 50007
+MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013
+# What a post needs in a channel; in a thread, send_messages_in_threads stands in for
+# send_messages. Listed in this order in the host's notice.
+POST_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files")
+
+# What a row's outcome was, for the flush loop.
+DELIVERED, RETRY, DEAD = "delivered", "retry", "dead"
 
 
+# ==================================================================================
+# failures and the policy for them
+# ==================================================================================
+@dataclass(frozen=True)
+class Failure:
+    """Why a delivery attempt failed. `problem` is transient / forbidden / gone / refused /
+    broken (see the module docstring); `error` goes to the row's last_error."""
+
+    problem: str
+    error: str
+    retry_after: float | None = None
+
+
+def classify(exc: BaseException) -> Failure:
+    if isinstance(exc, discord.RateLimited):
+        return Failure("transient", f"rate limited ({exc.retry_after:.1f} s)", exc.retry_after)
+    if isinstance(exc, discord.Forbidden):
+        return Failure("forbidden", f"forbidden {exc.code}: {exc.text}"[:500])
+    if isinstance(exc, discord.NotFound):
+        return Failure("gone", f"not found {exc.code}: {exc.text}"[:500])
+    if isinstance(exc, discord.DiscordServerError):
+        return Failure("transient", f"server error {exc.status}")
+    if isinstance(exc, discord.HTTPException):
+        if exc.status == 429:
+            return Failure("transient", "rate limited", 30.0)
+        return Failure("refused", f"refused {exc.status} {exc.code}: {exc.text}"[:500])
+    if isinstance(exc, (aiohttp.ClientError, OSError, asyncio.TimeoutError)):
+        return Failure("transient", f"network: {exc!r}"[:500])
+    return Failure("broken", f"error: {exc!r}"[:500])
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How many attempts a row gets, by the problem of its latest failure.
+
+    Transient: 100 attempts, about a day with the store's back-off (5 s doubling to 15 min).
+    Forbidden: 4 (about 35 s), in case the permission was being changed just then. Gone and
+    refused are final at once. Broken: 2, in case the error was passing (memory, a thread)."""
+
+    attempts: Mapping[str, int] = field(default_factory=lambda: {
+        "transient": 100, "forbidden": 4, "gone": 1, "refused": 1, "broken": 2,
+    })
+    # a host is told about one game's problem at most this often
+    notice_every: float = 24 * 3600.0
+
+    def gives_up(self, failure: Failure, attempts: int) -> bool:
+        return attempts >= self.attempts.get(failure.problem, 1)
+
+
+# what the host is told about, by failure problem (see outbox_messages: discord.delivery.*)
+NOTICE_FOR = {
+    "forbidden": "permissions",
+    "gone": "gone",
+    "refused": "broken",
+    "broken": "broken",
+    "transient": "unreachable",
+}
+
+
+class Composer(Protocol):
+    """What to send for a row: calls the courier once per part (see outbox_messages)."""
+
+    async def compose(self, row: OutboxRow, out: "Courier") -> None: ...
+
+
+# ==================================================================================
+# one row's delivery
+# ==================================================================================
+@dataclass(frozen=True)
+class Channel:
+    channel_id: str
+
+
+@dataclass(frozen=True)
+class DirectMessage:
+    user_id: str
+
+
+Target = Channel | DirectMessage
+
+
+class Courier:
+    """Sends the parts of one outbox row.
+
+    A part is named by the composer ("post", "dm:<user>", ...), the same name every time the
+    row is tried. Each part goes out at most once: parts already sent (or found impossible,
+    like a DM to closed DMs) by an earlier attempt or an earlier process are skipped, and
+    every message carries the nonce `nonce(part)`, the same on every attempt."""
+
+    def __init__(self, bot: "RailyardBot", row: OutboxRow, done: Mapping[str, OutboxPart]) -> None:
+        self._bot = bot
+        self.row = row
+        self._done = dict(done)
+        # Parts sent but not yet stored: stored when the next part starts (so neither a
+        # retry nor a restart repeats the first) or with the row's failure; a row that is
+        # delivered needs no record of its parts at all, which spares single-post rows a
+        # write. The moment between a send and its record (or a shutdown that cancels the
+        # row mid-way) is covered by the nonce: Discord drops the repeat.
+        self._unsaved: list[tuple[str, str, str | None]] = []
+        # (problem, channel_id): a part went out in a lesser form the host should hear about
+        self.degraded: list[tuple[str, str]] = []
+
+    # ------------------------------------------------------------------ naming
+    def nonce(self, part: str) -> str:
+        """Stable per row and part; ≤ 25 characters, as Discord requires."""
+        digest = hashlib.sha1(part.encode("utf-8")).hexdigest()[:6]
+        return f"ry{self.row.id}.{digest}"
+
+    # ------------------------------------------------------------------ parts
+    async def post(self, part: str, channel_id: str, reply: Reply) -> None:
+        """A message in a channel or thread."""
+        if part in self._done:
+            return
+        await self._begin()
+        message = await self._send(Channel(str(channel_id)), part, reply)
+        self._finish(part, "sent", message)
+
+    async def dm(self, part: str, user_id: str, reply: Reply) -> bool:
+        """A direct message. False if the user's DMs are closed to the bot (403, usually
+        50007): that outcome is kept too, so the caller's fallback is stable across retries."""
+        if part in self._done:
+            return self._done[part].outcome == "sent"
+        await self._begin()
+        try:
+            message = await self._send(DirectMessage(str(user_id)), part, reply)
+        except discord.Forbidden as exc:
+            log.info("outbox #%s: cannot DM user %s (%s)", self.row.id, user_id, exc.code)
+            self._finish(part, "closed", None)
+            return False
+        self._finish(part, "sent", message)
+        return True
+
+    async def first(self, part: str, routes: Sequence[tuple[Target, Reply]]) -> None:
+        """The first of several ways to say one thing that works (e.g. the channel, else a
+        DM). A route refused for good (403, 404) moves on to the next; anything else, or
+        the last route's refusal, fails the part."""
+        if part in self._done:
+            return
+        await self._begin()
+        last: BaseException | None = None
+        for target, reply in routes:
+            try:
+                message = await self._send(target, part, reply)
+            except (discord.Forbidden, discord.NotFound) as exc:
+                last = exc
+                continue
+            self._finish(part, f"sent:{type(target).__name__}", message)
+            return
+        assert last is not None, "no routes"
+        raise last
+
+    # ------------------------------------------------------------------ storing parts
+    async def _begin(self) -> None:
+        if self._unsaved:
+            async with self._bot.store.write() as tx:
+                await self.save(tx)
+
+    def _finish(self, part: str, outcome: str, message: discord.Message | None) -> None:
+        message_id = str(message.id) if message is not None else None
+        self._done[part] = OutboxPart(part=part, outcome=outcome, message_id=message_id,
+                                      done_at=self._bot.clock())
+        self._unsaved.append((part, outcome, message_id))
+
+    async def save(self, tx: Tx) -> None:
+        """Store the parts sent since the last save (inside the caller's transaction)."""
+        now = self._bot.clock()
+        for part, outcome, message_id in self._unsaved:
+            await tx.record_part(self.row.id, part, outcome, now, message_id)
+        self._unsaved.clear()
+
+    # ------------------------------------------------------------------ sending
+    async def _messageable(self, target: Target) -> discord.abc.Messageable:
+        if isinstance(target, Channel):
+            return self._bot.get_partial_messageable(int(target.channel_id))
+        return await self._bot.create_dm(discord.Object(int(target.user_id)))
+
+    async def _send(self, target: Target, part: str, reply: Reply) -> discord.Message:
+        """Send `reply`; on 413 again with smaller images, then without; on a 403 with
+        files in a channel again without them (Attach Files may be what is missing)."""
+        where = await self._messageable(target)
+        nonce = self.nonce(part)
+        try:
+            return await where.send(nonce=nonce, **reply.new_kwargs())
+        except discord.HTTPException as exc:
+            if not reply.files:
+                raise
+            if exc.status == 413:
+                log.warning("outbox #%s: %s too large for Discord; sending smaller images",
+                            self.row.id, ", ".join(n for n, _ in reply.files))
+                smaller = await asyncio.to_thread(shrink_images, reply)
+                try:
+                    return await where.send(nonce=nonce, **smaller.new_kwargs())
+                except discord.HTTPException as again:
+                    if again.status != 413:
+                        raise
+                log.warning("outbox #%s: still too large; sending it without images", self.row.id)
+                return await where.send(nonce=nonce, **without_files(reply).new_kwargs())
+            if isinstance(exc, discord.Forbidden) and exc.code == MISSING_PERMISSIONS and isinstance(target, Channel):
+                message = await where.send(nonce=nonce, **without_files(reply).new_kwargs())
+                log.warning("outbox #%s: channel %s refuses files; posted without them",
+                            self.row.id, target.channel_id)
+                self.degraded.append(("permissions", target.channel_id))
+                return message
+            raise
+
+
+def without_files(reply: Reply) -> Reply:
+    """The reply without attachments, and without the embed images that showed them."""
+    embeds = []
+    for embed in reply.embeds:
+        copy = embed.copy()
+        if (copy.image.url or "").startswith("attachment://"):
+            copy.set_image(url=None)
+        if (copy.thumbnail.url or "").startswith("attachment://"):
+            copy.set_thumbnail(url=None)
+        embeds.append(copy)
+    return dataclasses.replace(reply, files=[], embeds=embeds)
+
+
+def shrink_images(reply: Reply, scale: float = 0.5) -> Reply:
+    """The reply with every image scaled by `scale` (a quarter of the pixels at 0.5) and
+    re-encoded; anything that is not an image is kept as it is."""
+    from PIL import Image
+
+    files: list[tuple[str, bytes]] = []
+    for name, data in reply.files:
+        try:
+            with Image.open(io.BytesIO(data)) as image:
+                size = (max(1, int(image.width * scale)), max(1, int(image.height * scale)))
+                small = image.resize(size, Image.Resampling.LANCZOS)
+                out = io.BytesIO()
+                small.save(out, format=image.format or "PNG", optimize=True)
+            files.append((name, out.getvalue()))
+        except Exception:  # noqa: BLE001 - not an image we can read: send as it is
+            files.append((name, data))
+    return dataclasses.replace(reply, files=files)
+
+
+# ==================================================================================
+# the dispatcher
+# ==================================================================================
 class OutboxDispatcher:
-    def __init__(self, bot: "RailyardBot", *, poll_seconds: float = 5.0, concurrency: int = 4) -> None:
+    def __init__(self, bot: "RailyardBot", *, poll_seconds: float = 5.0, concurrency: int = 4,
+                 policy: RetryPolicy | None = None, composer: Composer | None = None,
+                 prune_seconds: float = 600.0) -> None:
+        from bot.discord.outbox_messages import OutboxMessages
+
         self.bot = bot
         self.poll_seconds = poll_seconds
+        self.prune_seconds = prune_seconds
+        self.policy = policy or RetryPolicy()
+        self.composer: Composer = composer or OutboxMessages(bot)
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
         self._limit = asyncio.Semaphore(concurrency)
         self._task: asyncio.Task[None] | None = None
-        # parts of a reminder already sent (DMs), so a retry of the row does not repeat them
-        self._done_parts: dict[int, set[str]] = {}
-        # per game, the users the last delivered post was waiting on: a post notifies only
-        # users who were not already being waited on (the second card of a turn, another
-        # player's simultaneous choice do not ping again); after a restart everyone is pinged
-        self._waiting: dict[int, set[str]] = {}
+        self._prune_task: asyncio.Task[None] | None = None
         self.delivered = 0
+        self.given_up = 0
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> None:
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._run(), name="railyard-outbox")
+        if self._prune_task is None or self._prune_task.done():
+            self._prune_task = asyncio.create_task(self._prune_loop(), name="railyard-outbox-prune")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-            self._task = None
+        for name in ("_task", "_prune_task"):
+            task = getattr(self, name)
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+                setattr(self, name, None)
 
     def wake(self) -> None:
         self._wake.set()
@@ -94,6 +368,30 @@ class OutboxDispatcher:
                 pass
             self._wake.clear()
 
+    async def _prune_loop(self) -> None:
+        await self.bot.wait_until_ready()
+        while True:
+            try:
+                await self.prune()
+            except Exception:  # noqa: BLE001
+                log.exception("outbox pruning failed")
+            await asyncio.sleep(self.prune_seconds)
+
+    async def prune(self) -> int:
+        """Delete finished rows past their keep time, a short transaction at a time so moves
+        never wait behind more than one batch (the first run after an upgrade may have
+        millions of rows to go through). Returns how many were deleted."""
+        total = 0
+        while True:
+            removed = await self.bot.store.prune_outbox(self.bot.clock())
+            total += removed
+            if not removed:
+                break
+            await asyncio.sleep(0)
+        if total:
+            log.info("pruned %d finished outbox rows", total)
+        return total
+
     # ------------------------------------------------------------------ delivery
     async def flush(self) -> int:
         """Deliver everything due now (row after row of each game); return how many."""
@@ -103,103 +401,113 @@ class OutboxDispatcher:
                 rows = await self.bot.store.due_outbox(self.bot.clock())
                 if not rows:
                     break
-                results = await asyncio.gather(*(self._deliver_one(row) for row in rows))
-                delivered = sum(results)
-                total += delivered
-                if delivered == 0:
+                outcomes = await asyncio.gather(*(self._deliver_one(row) for row in rows))
+                total += outcomes.count(DELIVERED)
+                if all(o == RETRY for o in outcomes):
                     break  # every due row failed: wait for its back-off
         return total
 
-    async def _deliver_one(self, row: OutboxRow) -> bool:
+    async def _deliver_one(self, row: OutboxRow) -> str:
         async with self._limit:
-            store, now = self.bot.store, self.bot.clock
+            store = self.bot.store
+            done = await store.outbox_parts(row.id)
+            courier = Courier(self.bot, row, done)
             try:
-                await self.deliver(row)
-            except discord.RateLimited as exc:
-                log.warning("outbox #%s: rate limited for %.1f s; retrying later", row.id, exc.retry_after)
-                await store.mark_failed(row.id, f"rate limited ({exc.retry_after:.1f} s)", now(),
-                                        retry_after=exc.retry_after)
-            except discord.NotFound as exc:
-                log.error("outbox #%s (game %s): channel gone (%s); giving up", row.id, row.game_id, exc)
-                await store.mark_failed(row.id, f"not found: {exc}", now(), permanent=True)
-            except discord.Forbidden as exc:
-                log.warning("outbox #%s (game %s): forbidden (%s); retrying later", row.id, row.game_id, exc)
-                await store.mark_failed(row.id, f"forbidden: {exc}", now())
-            except discord.DiscordServerError as exc:
-                log.warning("outbox #%s: Discord server error %s; retrying later", row.id, exc.status)
-                await store.mark_failed(row.id, f"server error {exc.status}", now())
-            except discord.HTTPException as exc:
-                if exc.status == 429:
-                    await store.mark_failed(row.id, "rate limited", now(), retry_after=30.0)
-                else:
-                    log.error("outbox #%s (game %s): Discord refused the post (%s %s); giving up",
-                              row.id, row.game_id, exc.status, exc.text)
-                    await store.mark_failed(row.id, f"refused {exc.status}: {exc.text}", now(), permanent=True)
-            except (aiohttp.ClientError, OSError, asyncio.TimeoutError) as exc:
-                log.warning("outbox #%s: network error %r; retrying later", row.id, exc)
-                await store.mark_failed(row.id, f"network: {exc!r}", now())
-            except Exception as exc:  # noqa: BLE001 - a bug: keep the post, retry with back-off
-                log.exception("outbox #%s (game %s, %s) could not be built or sent", row.id, row.game_id, row.kind)
-                await store.mark_failed(row.id, f"error: {exc!r}", now())
-            else:
-                await store.mark_delivered(row.id, now())
-                self._done_parts.pop(row.id, None)
-                self.delivered += 1
-                return True
-            return False
+                await self.composer.compose(row, courier)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - every failure is classified and kept
+                return await self._failed(row, courier, exc)
+            await store.mark_delivered(row.id, self.bot.clock())
+            self.delivered += 1
+            for problem, channel_id in courier.degraded:
+                await self._notify(row, problem, channel_id)
+            return DELIVERED
 
-    async def deliver(self, row: OutboxRow) -> None:
-        payload = row.payload
-        if row.kind in GAME_POST_KINDS:
-            reply = await game_post(payload)
-            waiting = {str(u) for u in payload.get("mention_user_ids") or []}
-            before = self._waiting.get(row.game_id or 0)
-            ping = waiting if before is None else waiting - before
-            reply.allowed_mentions = discord.AllowedMentions(
-                everyone=False, roles=False, replied_user=False,
-                users=[discord.Object(int(u)) for u in sorted(ping) if u.isdigit()])
-            await self._send(payload["channel_id"], reply, row.id)
-            self._waiting[row.game_id or 0] = waiting
-        elif row.kind == "abandoned":
-            self._waiting.pop(row.game_id or 0, None)
-            lang = payload.get("locale") or "en"
-            names = payload.get("names") or []
-            lines = ["🛑 " + event_text(lang, e, names) for e in payload.get("events") or []]
-            await self._send(payload["channel_id"], Reply(content=join_lines(lines, CONTENT_MAX)), row.id)
-        elif row.kind == "reminder":
-            await self._remind(row.id, payload)
-        else:
-            log.warning("outbox #%s: unknown kind %r, dropped", row.id, row.kind)
+    async def _failed(self, row: OutboxRow, courier: Courier, exc: Exception) -> str:
+        failure = classify(exc)
+        attempts = row.attempts + 1
+        where = f"outbox #{row.id} (game {row.game_id}, {row.kind}, attempt {attempts})"
+        if failure.problem == "broken":
+            log.error("%s could not be built or sent", where, exc_info=exc)
+        if not self.policy.gives_up(failure, attempts):
+            log.warning("%s failed (%s); retrying later", where, failure.error)
+            async with self.bot.store.write() as tx:
+                await courier.save(tx)
+                await tx.mark_failed(row.id, failure.error, self.bot.clock(), retry_after=failure.retry_after)
+            return RETRY
+        log.error("%s failed for good (%s): given up; the game's later posts go on", where, failure.error)
+        notice = await self._notice(row, NOTICE_FOR.get(failure.problem, "broken"))
+        async with self.bot.store.write() as tx:
+            await courier.save(tx)
+            await tx.give_up(row.id, failure.error, self.bot.clock(), notice=notice,
+                             notice_every=self.policy.notice_every)
+        self.given_up += 1
+        return DEAD
 
-    async def _send(self, channel_id: str, reply: Reply, outbox_id: int, part: str = "post") -> None:
-        channel = self.bot.get_partial_messageable(int(channel_id))
-        kwargs = reply.new_kwargs()
-        await channel.send(nonce=f"ry{outbox_id}{part[:1]}", **kwargs)
+    # ------------------------------------------------------------------ telling the host
+    async def _notice(self, row: OutboxRow, problem: str,
+                      channel_id: str | None = None) -> tuple[int, str, dict[str, Any]] | None:
+        """(game_id, problem, payload) of a notice for the game's host, or None for rows
+        that belong to no game (a notice that cannot be delivered is not reported again)."""
+        if row.game_id is None:
+            return None
+        contact = await self.bot.store.delivery_contact(row.game_id)
+        if contact is None:
+            return None
+        channel = channel_id or contact.channel_id
+        payload = {
+            "problem": problem, "game_id": contact.game_id, "game": contact.game,
+            "guild_id": contact.guild_id, "channel_id": channel,
+            "host_user_id": contact.host_user_id, "locale": contact.locale,
+            "permissions": self.missing_permissions(channel) if problem == "permissions" else [],
+        }
+        return contact.game_id, problem, payload
 
-    async def _remind(self, outbox_id: int, payload: dict[str, Any]) -> None:
-        lang = payload.get("locale") or "en"
-        names = payload.get("names") or []
-        done = self._done_parts.setdefault(outbox_id, set())
-        text = " ".join(event_text(lang, e, names) for e in payload.get("events") or [])
-        title = ui_base.get(payload["game"]).title(lang)
-        dm_users = [str(u) for u in payload.get("dm_user_ids") or []]
-        channel_users = [str(u) for u in payload.get("mention_user_ids") or [] if str(u) not in dm_users]
-        for user_id in dm_users:
-            if f"dm:{user_id}" in done:
-                continue
-            body = "⏰ " + t(lang, "discord.reminder.dm", game=title, text=text,
-                             link=jump_url(payload.get("guild_id"), payload["channel_id"]))
-            try:
-                dm = await self.bot.create_dm(discord.Object(int(user_id)))
-                await dm.send(clip(body, CONTENT_MAX))
-            except discord.Forbidden as exc:
-                if exc.code != DM_CLOSED:
-                    raise
-                log.info("reminder for game %s: DMs of user %s are closed; mentioning in the channel",
-                         payload["game_id"], user_id)
-                channel_users.append(user_id)
-            else:
-                done.add(f"dm:{user_id}")
-        if channel_users:
-            content = f"⏰ {mentions(channel_users)} {text}"
-            await self._send(payload["channel_id"], Reply(content=clip(content, CONTENT_MAX)), outbox_id, "r")
+    async def _notify(self, row: OutboxRow, problem: str, channel_id: str) -> None:
+        notice = await self._notice(row, problem, channel_id)
+        if notice is not None:
+            await self.bot.store.queue_notice(*notice, self.bot.clock(), notice_every=self.policy.notice_every)
+
+    def missing_permissions(self, channel_id: str) -> list[str]:
+        """The post permissions the bot lacks in the channel, from discord.py's cache of
+        roles and overwrites; all of them when the cache cannot tell (or thinks nothing is
+        missing although Discord said 403)."""
+        channel = self.bot.get_channel(int(channel_id)) if str(channel_id).isdigit() else None
+        thread = isinstance(channel, discord.Thread)
+        needed = [("send_messages_in_threads" if thread and p == "send_messages" else p) for p in POST_PERMISSIONS]
+        source = channel.parent if thread else channel
+        guild = getattr(source, "guild", None)
+        me = getattr(guild, "me", None)
+        if source is None or me is None or not hasattr(source, "overwrites_for"):
+            return needed
+        perms = _explicit_permissions(source, me)
+        return [p for p in needed if not getattr(perms, p)] or needed
+
+
+def _explicit_permissions(channel: Any, member: discord.Member) -> discord.Permissions:
+    """The member's permissions in the channel as its roles and the channel's overwrites set
+    them (Discord's documented order: @everyone, roles, @everyone's overwrite, the roles'
+    overwrites, the member's overwrite) — without discord.py's implicit rules, under which no
+    Send Messages also means no Attach Files: the host must be told what to switch on, not
+    everything that follows from it."""
+    guild = channel.guild
+    if guild.owner_id == member.id:
+        return discord.Permissions.all()
+    base = discord.Permissions(guild.default_role.permissions.value)
+    for role in member.roles:
+        base.value |= role.permissions.value
+    if base.administrator:
+        return discord.Permissions.all()
+    allow, deny = channel.overwrites_for(guild.default_role).pair()
+    base.handle_overwrite(allow.value, deny.value)
+    role_allow = role_deny = 0
+    for role in member.roles:
+        if role.is_default():
+            continue
+        allow, deny = channel.overwrites_for(role).pair()
+        role_allow, role_deny = role_allow | allow.value, role_deny | deny.value
+    base.handle_overwrite(role_allow, role_deny)
+    allow, deny = channel.overwrites_for(member).pair()
+    base.handle_overwrite(allow.value, deny.value)
+    return base

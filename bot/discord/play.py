@@ -12,15 +12,16 @@ from typing import TYPE_CHECKING, Sequence
 
 import discord
 
-from bot.discord import ids
-from bot.discord.errors import StaleClick, UserError, report_error
+from bot.discord import chooser, ids
+from bot.discord.errors import StaleClick, report_error
 from bot.discord.posts import lobby_reply, render_png
 from bot.discord.replies import Reply, answer
 from bot.discord.text import CONTENT_MAX, clip, event_text, join_lines, lang_of, t
 from bot.discord.ui import base as ui_base
-from bot.discord.ui.components import button, make_view, selects
+from bot.discord.ui.components import button, make_view
 from bot.sessions import Actor, GameInfo, Outcome, PrivateView, SessionError
 from games.core import IllegalAction
+from games.core.choices import Amount, Decision
 
 if TYPE_CHECKING:
     from bot.discord.bot import RailyardBot
@@ -61,9 +62,8 @@ async def confirm_move(bot: "RailyardBot", interaction: discord.Interaction, out
             pv = await bot.service.private_view(channel_key(interaction), str(interaction.user.id))
         except SessionError:
             pv = None
-        if pv is not None and pv.game_id == outcome.game_id:
-            ui = ui_base.get(pv.game)
-            rows = ui.private_rows(pv, lang)
+        if pv is not None and pv.game_id == outcome.game_id and pv.decision is not None:
+            rows = chooser.decision_rows(pv.game_id, pv.version, pv.decision, ui_base.get(pv.game), lang)
             if rows and pv.prompt is not None:
                 lines.append("👉 " + event_text(lang, pv.prompt, pv.names))
             reply.view = make_view(rows)
@@ -98,8 +98,13 @@ async def require_game(bot: "RailyardBot", channel_id: str, game_id: int) -> Gam
 
 # ------------------------------------------------------------------------------ hand
 async def hand_reply(interaction: discord.Interaction, game_id: int | None = None) -> Reply:
+    """The caller's private hand. From a post's button (`game_id`) only while that game is the
+    channel's open one: a finished or abandoned game's post answers "that game has ended", like
+    its move buttons. /game hand (no `game_id`) still shows the hand of the channel's last game."""
     bot = bot_of(interaction)
     lang = lang_of(interaction)
+    if game_id is not None:
+        await require_game(bot, channel_key(interaction), game_id)
     pv = await bot.service.private_view(channel_key(interaction), str(interaction.user.id))
     if game_id is not None and pv.game_id != game_id:
         raise StaleClick(ended=True)
@@ -109,77 +114,123 @@ async def hand_reply(interaction: discord.Interaction, game_id: int | None = Non
     reply = Reply(content=clip(text, CONTENT_MAX) or t(lang, "discord.hand.title"))
     if image:
         reply.files.append(("hand.png", image))
-    reply.view = make_view(ui.private_rows(pv, lang))
+    if pv.active and pv.decision is not None:
+        reply.view = make_view(chooser.decision_rows(pv.game_id, pv.version, pv.decision, ui, lang))
     return reply
 
 
-# ------------------------------------------------------------------------------ claim flow
-async def _private_for(interaction: discord.Interaction, ref: ids.ComponentId) -> PrivateView:
+# ------------------------------------------------------------------------------ the chooser
+async def _menu_for(interaction: discord.Interaction, ref: ids.ComponentId) -> tuple[PrivateView, Decision, chooser.Ref]:
+    """The clicker's own menu now, checked against the one the component was drawn from."""
     bot = bot_of(interaction)
+    await require_game(bot, channel_key(interaction), ref.game_id)  # an ended game's post: "ended"
     pv = await bot.service.private_view(channel_key(interaction), str(interaction.user.id))
     if pv.game_id != ref.game_id:
         raise StaleClick(ended=True)
-    if pv.version != ref.version:
-        raise StaleClick()
-    if not pv.active:
+    if not pv.active or pv.decision is None:
         status = await bot.service.status(channel_key(interaction))
         raise IllegalAction("not_active", waiting=status.waiting)
-    return pv
+    cref = chooser.Ref.parse(ref.arg)
+    chooser.verify(cref, pv.decision, ref.version, pv.version)
+    return pv, pv.decision, cref
 
 
-async def claim_targets_reply(interaction: discord.Interaction, ref: ids.ComponentId) -> Reply:
+def _expected(cref: chooser.Ref, ref: ids.ComponentId) -> int | None:
+    """A version-checked menu plays against the version it was drawn for; a keyed one does
+    not (others may have moved; its key proved the menu unchanged)."""
+    return ref.version if cref.check == "v" else None
+
+
+def _number(values: Sequence[str]) -> int:
+    if len(values) != 1 or not values[0].isdigit():
+        raise IllegalAction("choice.not_offered")
+    return int(values[0])
+
+
+async def choose_reply(interaction: discord.Interaction, ref: ids.ComponentId, values: Sequence[str]) -> Reply:
+    """A pick in a menu (`cb`, `cs`, `cp`): play the move it completes, or show the next step."""
     lang = lang_of(interaction)
-    pv = await _private_for(interaction, ref)
-    ui = ui_base.get(pv.game)
-    options = ui.claim_targets(pv, lang)
-    words = ui.claim_words
-    if not options:
-        raise UserError(f"{words}.none")
-    rows = [[s] for s in selects(pv.game_id, pv.version, "route", options,
-                                 placeholder=t(lang, f"{words}.pick_route"))][:5]
-    return Reply(content=t(lang, f"{words}.intro", count=len(options)), view=make_view(rows))
+    pv, decision, cref = await _menu_for(interaction, ref)
+    path = list(cref.path)
+    page = 0
+    if ref.verb == "cs":
+        path.append(_number(values))
+    elif ref.verb == "cp":
+        page = cref.n or 0
+    elif cref.n is not None:
+        path.append(cref.n)
+    if cref.check == "o":  # "open my menu": everything the decision offers, privately
+        rows = chooser.decision_rows(pv.game_id, pv.version, decision, ui_base.get(pv.game), lang)
+        lines = ["👉 " + event_text(lang, pv.prompt, pv.names)] if pv.prompt is not None else []
+        return Reply(content=join_lines(lines, CONTENT_MAX) or t(lang, "discord.choose.title"),
+                     view=make_view(rows))
+    stop = chooser.walk(decision, path)
+    if stop.move is not None:
+        return await play(interaction, stop.move, expected_version=_expected(cref, ref), game_id=ref.game_id)
+    check = chooser.check_of(decision)
+    rows = chooser.stop_rows(pv.game_id, pv.version, check, path, stop.options, stop.step,
+                             ui_base.get(pv.game), lang, page=page)
+    lines = chooser.picked_text(decision, stop, lang) + ["👉 " + t(lang, stop.step or "choice.step.move")]
+    return Reply(content=join_lines(lines, CONTENT_MAX), view=make_view(rows))
 
 
-async def claim_payments_reply(interaction: discord.Interaction, ref: ids.ComponentId,
-                               values: Sequence[str]) -> Reply:
-    lang = lang_of(interaction)
-    pv = await _private_for(interaction, ref)
-    ui = ui_base.get(pv.game)
-    target = values[0] if values else ""
-    options = ui.claim_payments(pv, target, lang)
-    words = ui.claim_words
-    if not options:
-        raise UserError(f"{words}.cannot", route=ui.route_name(target, lang))
-    rows = [[s] for s in selects(pv.game_id, pv.version, "pay", options,
-                                 placeholder=t(lang, f"{words}.pick_payment"))][:5]
-    return Reply(content=t(lang, f"{words}.payment_intro", route=ui.route_name(target, lang)),
-                 view=make_view(rows))
+async def group_reply(interaction: discord.Interaction, ref: ids.ComponentId, values: Sequence[str]) -> Reply:
+    """A multi-pick (`cg`): the picked items make one move (the rules check the bounds again)."""
+    pv, decision, cref = await _menu_for(interaction, ref)
+    if cref.n is None or not 0 <= cref.n < len(decision.groups):
+        raise IllegalAction("choice.not_offered")
+    group = decision.groups[cref.n]
+    picked = []
+    for value in values:
+        index = _number([value])
+        if not 0 <= index < len(group.items):
+            raise IllegalAction("choice.not_offered")
+        picked.append(group.items[index].value)
+    return await play(interaction, group.notation(picked), expected_version=_expected(cref, ref),
+                      game_id=ref.game_id)
 
 
-# ------------------------------------------------------------------------------ private picks
-async def pick_reply(interaction: discord.Interaction, ref: ids.ComponentId, values: Sequence[str]) -> Reply:
-    """A private choice made while others choose too (e.g. Santa Fe's secret card): checked
-    against the decision it was drawn for (the UI's `decision_key`), not the version, so
-    another player's simultaneous choice does not make it stale."""
-    bot = bot_of(interaction)
-    pv = await bot.service.private_view(channel_key(interaction), str(interaction.user.id))
-    if pv.game_id != ref.game_id:
-        raise StaleClick(ended=True)
-    ui = ui_base.get(pv.game)
-    if pv.active and ui.decision_key(pv) != (ref.arg or ""):
-        raise StaleClick()
-    return await play(interaction, ui.pick_notation(pv, values), game_id=ref.game_id)
+class AmountModal(discord.ui.Modal):
+    """Asks for a number within the amount's bounds (a bid); the move is made on submit."""
+
+    def __init__(self, ref: ids.ComponentId, cref: chooser.Ref, amount: Amount, lang: str) -> None:
+        super().__init__(title=clip(t(lang, amount.step), 45), custom_id=ids.make_id(ref.game_id, ref.version, "cm"))
+        self.ref, self.cref, self.amount = ref, cref, amount
+        self.number: discord.ui.TextInput = discord.ui.TextInput(
+            label=clip(t(lang, "discord.choose.amount", min=amount.min, max=amount.max), 45),
+            min_length=1, max_length=12, placeholder=str(amount.min))
+        self.add_item(self.number)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        try:
+            text = self.number.value.strip()
+            if not text.lstrip("-").isdigit():
+                raise IllegalAction("choice.amount_range", min=self.amount.min, max=self.amount.max)
+            notation = self.amount.notation(int(text))
+            await answer(interaction, play(interaction, notation, expected_version=_expected(self.cref, self.ref),
+                                           game_id=self.ref.game_id))
+        except Exception as exc:  # noqa: BLE001 - the one handler answers every error
+            await report_error(interaction, exc)
+
+
+async def amount_modal(interaction: discord.Interaction, ref: ids.ComponentId) -> None:
+    """An amount (`ca`): open the modal that asks for it (a modal must be the first answer)."""
+    pv, decision, cref = await _menu_for(interaction, ref)
+    if cref.n is None or not 0 <= cref.n < len(decision.amounts):
+        raise IllegalAction("choice.not_offered")
+    await interaction.response.send_modal(AmountModal(ref, cref, decision.amounts[cref.n], lang_of(interaction)))
 
 
 # ------------------------------------------------------------------------------ lobby
 async def lobby_action(interaction: discord.Interaction, ref: ids.ComponentId) -> Reply:
     """Join / Leave / Add a bot / Start; the lobby message (public, in the game's language) is
-    redrawn in place. A lobby opened with `players: n` starts by itself once n seats are taken."""
+    redrawn in place. A lobby opened with `players: n` starts by itself once n seats are taken:
+    the service reads n from the stored lobby (a button's custom id carries no count, and an
+    arg on an old or forged one is ignored)."""
     bot = bot_of(interaction)
     channel_id = channel_key(interaction)
     actor = actor_of(interaction)
     info = await require_game(bot, channel_id, ref.game_id)
-    target = int(ref.arg) if ref.arg and ref.arg.isdigit() else None
     if info.status != "lobby":
         raise SessionError("not_lobby")
     outcome: Outcome | None = None
@@ -188,20 +239,18 @@ async def lobby_action(interaction: discord.Interaction, ref: ids.ComponentId) -
     elif ref.verb == "leave":
         info = await bot.service.leave(channel_id, actor)
         if info.status == "abandoned":
-            return lobby_reply(info, info.locale, target, state="closed")
+            return lobby_reply(info, info.locale, state="closed")
     elif ref.verb == "bot":
         info = await bot.service.add_bot(channel_id, actor)
     elif ref.verb == "start":
         outcome = await bot.service.start(channel_id, actor)
-    if outcome is None and target and len(info.seats) >= target:
-        # the table is full: start on the host's behalf, as the lobby announced
-        host = Actor(user_id=info.host_user_id, name=info.host_user_id, is_manager=True)
-        outcome = await bot.service.start(channel_id, host)
+    if outcome is None and ref.verb in ("join", "bot"):
+        outcome = await bot.service.autostart(channel_id)
     if outcome is not None:
         bot.after_commit(outcome)
         info = await bot.service.lobby(channel_id) if outcome.status == "active" else info
-        return lobby_reply(info, info.locale, target, state="started")
-    return lobby_reply(info, info.locale, target)
+        return lobby_reply(info, info.locale, state="started")
+    return lobby_reply(info, info.locale)
 
 
 # ------------------------------------------------------------------------------ log
@@ -215,10 +264,8 @@ async def log_reply(interaction: discord.Interaction, page: int | None) -> Reply
     ui = ui_base.get(status.info.game)
     lines = []
     for e in entries:
-        words = " ".join(event_text(lang, ui.public_event(ev.model_dump(mode="json")), names)
-                         for ev in e.events)
-        if not words:
-            words = t(lang, "discord.hidden_move") if ui.private_notation(e.notation) else e.notation
+        # the service gives public events and notation only (kept tickets are not named)
+        words = " ".join(event_text(lang, ev, names) for ev in e.events) or e.notation
         mark = {"bot": "🤖 ", "deadline": "⏰ "}.get(e.auto or "", "")
         line = clip(f"`{e.seq:>3}` {mark}{words}", 400)
         if e.undone:
@@ -256,30 +303,25 @@ async def on_component(interaction: discord.Interaction, ref: ids.ComponentId | 
         if ref is None:
             raise StaleClick(ended=True)
         verb = ref.verb
-        if verb == "act":
-            await answer(interaction, play(interaction, ref.arg or "", expected_version=ref.version,
-                                           game_id=ref.game_id))
+        # Selects and log pages belong to private (ephemeral) messages, which their answer
+        # replaces. Only there: on a public post (an id it never carried) the answer is a new
+        # private message, so no click can rewrite a post everyone sees.
+        private = interaction.message is not None and interaction.message.flags.ephemeral
+        if verb in ("cb", "cs", "cp"):
+            await answer(interaction, choose_reply(interaction, ref, values), update=private)
+        elif verb == "cg":
+            await answer(interaction, group_reply(interaction, ref, values), update=private)
+        elif verb == "ca":
+            await amount_modal(interaction, ref)
         elif verb == "hand":
             await answer(interaction, hand_reply(interaction, ref.game_id), slow=True)
-        elif verb == "claim":
-            await answer(interaction, claim_targets_reply(interaction, ref))
-        elif verb == "route":
-            await answer(interaction, claim_payments_reply(interaction, ref, values), update=True)
-        elif verb == "pay":
-            await answer(interaction, play(interaction, values[0] if values else "",
-                                           expected_version=ref.version, game_id=ref.game_id),
-                         update=True)
-        elif verb == "keep":
-            # not version-checked: see bot.discord.ids
-            await answer(interaction, play(interaction, "keep " + ",".join(values), game_id=ref.game_id),
-                         update=True)
-        elif verb == "pick":
-            await answer(interaction, pick_reply(interaction, ref, values), update=True)
+        elif verb in ids.LEGACY_BUTTON_VERBS + ids.LEGACY_SELECT_VERBS:
+            raise StaleClick()  # a post drawn by an earlier version: its menu is gone
         elif verb in ("join", "leave", "bot", "start"):
             await answer(interaction, lobby_action(interaction, ref), update=True)
         elif verb == "log":
             page = int(ref.arg) if ref.arg and ref.arg.isdigit() else None
-            await answer(interaction, log_reply(interaction, page), update=True)
+            await answer(interaction, log_reply(interaction, page), update=private)
         else:
             raise StaleClick(ended=True)
     except Exception as exc:  # noqa: BLE001 - the one handler answers every error

@@ -12,6 +12,7 @@ from typing import Any, Sequence
 
 import discord
 
+from bot.discord import chooser
 from bot.discord.replies import Reply
 from bot.discord.text import (
     CONTENT_MAX,
@@ -24,10 +25,11 @@ from bot.discord.text import (
     t,
 )
 from bot.discord.ui import base as ui_base
-from bot.discord.ui.components import button, make_view
-from bot.sessions import GameInfo, StatusInfo
+from bot.discord.ui.components import GameSelect, Row, button, make_view
+from bot.sessions import GameInfo, PublicMenu, StatusInfo
 from games import registry
 from games.core import Result
+from render.kit.ended import abandoned
 
 log = logging.getLogger("railyard.discord.posts")
 
@@ -107,7 +109,7 @@ async def game_post(payload: dict[str, Any]) -> Reply:
     ui = ui_base.get(game_name)
     game = registry.get(game_name)
     view = ui.load_view(game, payload.get("view"))
-    lines = [event_text(lang, ui.public_event(e), names) for e in payload.get("events") or []]
+    lines = [event_text(lang, e, names) for e in payload.get("events") or []]
     finished = bool(payload.get("finished"))
     reply = Reply()
     if finished:
@@ -139,8 +141,20 @@ async def game_post(payload: dict[str, Any]) -> Reply:
     if waiting_ping:
         lines = [lines[-1], *lines[:-1]]
     reply.content = join_lines(lines, CONTENT_MAX) or None
-    reply.view = make_view(ui.turn_rows(view, payload["game_id"], payload["version"], lang))
+    menu = PublicMenu.model_validate(payload["menu"]) if payload.get("menu") else None
+    reply.view = make_view(turn_rows(ui, payload["game_id"], payload["version"], menu, lang))
     return reply
+
+
+def turn_rows(ui: ui_base.GameUI, game_id: int, version: int, menu: PublicMenu | None, lang: str) -> list[Row]:
+    """Under a turn post: the menu's public part (bot/discord/chooser.py) and "Show my hand",
+    beside the last row of buttons when it has room."""
+    rows = chooser.public_rows(game_id, version, menu, ui, lang)
+    hand = button(game_id, version, "hand", label=t(lang, "discord.button.hand"), emoji="🃏")
+    last = rows[-1] if rows else []
+    if last and len(last) < 5 and not any(isinstance(i, GameSelect) for i in last):
+        return [*rows[:-1], [*last, hand]]
+    return [*rows, [hand]]
 
 
 async def status_reply(status: StatusInfo, lang: str, *, note: str | None = None) -> Reply:
@@ -152,7 +166,7 @@ async def status_reply(status: StatusInfo, lang: str, *, note: str | None = None
         if info.status == "abandoned":
             lines.append(t(lang, "discord.status.abandoned"))
             return Reply(content="\n".join(lines))
-        reply = lobby_reply(info, lang, target=None)
+        reply = lobby_reply(info, lang)
         reply.content = "\n".join(lines) or None
         return reply
     view = status.view
@@ -171,6 +185,8 @@ async def status_reply(status: StatusInfo, lang: str, *, note: str | None = None
         return reply
     if info.status == "abandoned":
         lines.append(t(lang, "discord.status.abandoned"))
+        # its last view still names whose turn it was: the image must say it was abandoned
+        view = abandoned(view)
     elif status.waiting:
         lines.append(t(lang, "discord.status.waiting", {"seats": status.waiting}, names))
     board = await render_png(info.game, "board", view, names, lang)
@@ -181,14 +197,16 @@ async def status_reply(status: StatusInfo, lang: str, *, note: str | None = None
                                             image="board.png" if board else None)])
     reply.content = "\n".join(lines) or None
     if info.status == "active":
-        reply.view = make_view(ui.turn_rows(view, info.game_id, status.version, lang))
+        reply.view = make_view(turn_rows(ui, info.game_id, status.version, status.menu, lang))
     return reply
 
 
 # ------------------------------------------------------------------------------ lobby
-def lobby_reply(info: GameInfo, lang: str, target: int | None, *, state: str = "open") -> Reply:
-    """The lobby message. `state`: open (with buttons), started, closed."""
+def lobby_reply(info: GameInfo, lang: str, *, state: str = "open") -> Reply:
+    """The lobby message. `state`: open (with buttons), started, closed. The auto-start size
+    is the one stored with the lobby; the buttons name only what they do (see ids)."""
     ui = ui_base.get(info.game)
+    target = info.settings.autostart_players
     capacity = target or info.max_players
     embed = discord.Embed(title=clip("🚂 " + t(lang, "discord.lobby.title", game=ui.title(lang)), 256),
                           colour=ui.colour)
@@ -214,13 +232,12 @@ def lobby_reply(info: GameInfo, lang: str, target: int | None, *, state: str = "
     embed.set_footer(text=t(lang, "discord.footer_lobby", game_id=info.game_id))
     reply = Reply(embeds=[embed])
     if state == "open":
-        arg = str(target) if target else None
         gid = info.game_id
         reply.view = make_view([[
-            button(gid, 0, "join", arg, label=t(lang, "discord.lobby.join"), emoji="✋",
+            button(gid, 0, "join", label=t(lang, "discord.lobby.join"), emoji="✋",
                    style=discord.ButtonStyle.success),
             button(gid, 0, "leave", label=t(lang, "discord.lobby.leave"), emoji="🚪"),
-            button(gid, 0, "bot", arg, label=t(lang, "discord.lobby.add_bot"), emoji="🤖"),
+            button(gid, 0, "bot", label=t(lang, "discord.lobby.add_bot"), emoji="🤖"),
             button(gid, 0, "start", label=t(lang, "discord.lobby.start"), emoji="▶️",
                    style=discord.ButtonStyle.primary),
         ]])

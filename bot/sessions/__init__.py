@@ -7,6 +7,7 @@ from bot.sessions.models import (
     LegalMove,
     Outcome,
     PrivateView,
+    PublicMenu,
     Reminder,
     SeatInfo,
     StatusInfo,
@@ -17,6 +18,6 @@ from bot.sessions.settings import REMINDER_CAP_SECONDS, GameSettings, QuietHours
 
 __all__ = [
     "Actor", "CODES", "GameInfo", "GameSettings", "HistoryEntry", "LegalMove", "Outcome",
-    "PrivateView", "QuietHours", "REMINDER_CAP_SECONDS", "Reminder", "SeatInfo",
+    "PrivateView", "PublicMenu", "QuietHours", "REMINDER_CAP_SECONDS", "Reminder", "SeatInfo",
     "SessionError", "SessionService", "StatusInfo", "UNDO_REASONS", "WaitingGame",
 ]

@@ -23,6 +23,7 @@ CODES: tuple[str, ...] = (
     "stale_version",
     "game_corrupt",
     "nothing_to_undo",
+    "nothing_of_yours_to_undo",
     "undo_not_allowed",
     "bad_setting",
     "bad_option",

@@ -8,6 +8,7 @@ from pydantic.dataclasses import dataclass
 
 from bot.sessions.settings import GameSettings
 from games.core import Event, Result
+from games.core.choices import Decision, Pick
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,7 @@ class StatusInfo(BaseModel):
     view: SerializeAsAny[BaseModel] | None = None
     result: Result | None = None
     last_move_at: float | None = None
+    menu: "PublicMenu | None" = None
 
 
 class LegalMove(BaseModel):
@@ -122,6 +124,19 @@ class PrivateView(BaseModel):
     view: SerializeAsAny[BaseModel]
     prompt: Event | None = None
     legal: list[LegalMove] = Field(default_factory=list)
+    decision: Decision | None = None  # the seat's menu while the game waits on it
+
+
+class PublicMenu(BaseModel):
+    """The choices a public turn post offers: the first step of the one waited-on seat's
+    decision when choosing it is not secret (anyone may see those options; only that seat's
+    clicks count), or only a way into private menus (`options` empty) when the decision is
+    secret or several seats choose at once."""
+
+    seat: int | None = None
+    key: str | None = None  # the decision's key (None: version-checked)
+    options: list[Pick] = Field(default_factory=list)
+    more: bool = False  # the decision also has groups or amounts, shown privately
 
 
 class HistoryEntry(BaseModel):
@@ -159,3 +174,6 @@ class Reminder(BaseModel):
     key: str
     params: dict[str, Any]
     outbox_id: int | None = None
+
+
+StatusInfo.model_rebuild()

@@ -29,6 +29,7 @@ from bot.sessions.models import (
     LegalMove,
     Outcome,
     PrivateView,
+    PublicMenu,
     Reminder,
     SeatInfo,
     StatusInfo,
@@ -41,6 +42,7 @@ from games import registry
 from games.core import Event, Game, IllegalAction
 from games.core.i18n import language_for
 from games.core.rng import derive
+from games.core.typed import resolve as resolve_typed
 
 log = logging.getLogger("railyard.sessions")
 
@@ -95,7 +97,7 @@ def _public(game: Game | None, notation: str) -> str:
         return notation
     try:
         return game.public_notation(game.parse_action(notation))
-    except Exception:  # noqa: BLE001 - a log line that no longer parses is shown as it is
+    except IllegalAction:  # a log line that no longer parses is shown as it is
         return notation
 
 
@@ -187,6 +189,11 @@ class SessionService:
         raise SessionError("not_host")
 
     @staticmethod
+    def _lobby_seats(ld: _Loaded) -> int:
+        """How many seats the lobby has: its auto-start size, else the game's maximum."""
+        return ld.settings.autostart_players or ld.game.max_players
+
+    @staticmethod
     def _info(ld: _Loaded) -> GameInfo:
         return GameInfo(
             game_id=ld.row.id,
@@ -228,11 +235,11 @@ class SessionService:
         raise _corrupt(ld.row, f"no bot available for seat bot {name!r}")
 
     @staticmethod
-    def _parse(game: Game, action: Any) -> Any:
+    def _parse(game: Game, action: Any, state: Any, seat: int) -> Any:
         if isinstance(action, BaseModel):
             return action
-        if isinstance(action, str):
-            return game.parse_action(action.strip())
+        if isinstance(action, str):  # typed or a button's notation: read against the seat's legal moves
+            return resolve_typed(game, state, seat, action)
         try:
             return TypeAdapter(game.action_model).validate_python(action)
         except ValidationError:
@@ -303,6 +310,7 @@ class SessionService:
         mention = [seats[s].user_id for s in waiting if s < len(seats) and seats[s].user_id]
         bots_next = any(s < len(seats) and seats[s].bot for s in waiting)
         view = game.view(new_state, None)
+        menu = _public_menu(game, new_state, waiting)
         names = [s.display_name for s in seats]
         payload = {
             "game_id": row.id,
@@ -320,6 +328,7 @@ class SessionService:
             "waiting": waiting,
             "mention_user_ids": mention,
             "view": view.model_dump(mode="json"),
+            "menu": menu.model_dump(mode="json") if menu is not None else None,
             "finished": status == "finished",
             "result": result.model_dump(mode="json") if result is not None else None,
         }
@@ -344,8 +353,11 @@ class SessionService:
         host: Actor,
         options: dict[str, Any] | None = None,
         locale: str | None = "en",
+        autostart_players: int | None = None,
     ) -> GameInfo:
-        """Open a lobby in the channel; the host takes the first seat."""
+        """Open a lobby in the channel; the host takes the first seat. With
+        `autostart_players` the lobby has that many seats and the game is to start as soon as
+        they are taken (`autostart` starts it on the host's behalf)."""
         try:
             game = registry.get(game_name)
         except registry.UnknownGame:
@@ -359,6 +371,9 @@ class SessionService:
             err = exc.errors()[0]
             name = ".".join(str(p) for p in err.get("loc", ())) or "options"
             raise SessionError("bad_option", option=name, value=str(err.get("input"))) from None
+        if autostart_players is not None and not game.min_players <= autostart_players <= game.max_players:
+            raise SessionError("bad_option", option="players", value=str(autostart_players))
+        settings = GameSettings(autostart_players=autostart_players)
         now = self.clock()
         async with self.store.write() as tx:
             if await tx.open_game(channel_id) is not None:
@@ -367,7 +382,7 @@ class SessionService:
                 game_id = await tx.insert_game(
                     game=game_name, guild_id=guild_id, channel_id=channel_id,
                     host_user_id=host.user_id, locale=language_for(locale), options=opts,
-                    settings=GameSettings().model_dump(mode="json"), seed=self._new_seed(), now=now,
+                    settings=settings.model_dump(mode="json"), seed=self._new_seed(), now=now,
                 )
             except ChannelBusy:
                 raise SessionError("game_already_here") from None
@@ -382,8 +397,9 @@ class SessionService:
                 raise SessionError("not_lobby")
             if ld.seat_of(actor.user_id) is not None:
                 raise SessionError("already_joined")
-            if len(ld.seats) >= ld.game.max_players:
-                raise SessionError("lobby_full", max=ld.game.max_players)
+            seats = self._lobby_seats(ld)
+            if len(ld.seats) >= seats:
+                raise SessionError("lobby_full", max=seats)
             await tx.add_seat(ld.row.id, len(ld.seats), user_id=actor.user_id, bot=None,
                               display_name=actor.name)
             await tx.update_game(ld.row.id, ld.row.version, now)
@@ -427,8 +443,9 @@ class SessionService:
             name = bot_name or (available[0] if available else None)
             if name is None or name not in available:
                 raise SessionError("unknown_bot", bot=bot_name or "", available=available)
-            if len(ld.seats) >= ld.game.max_players:
-                raise SessionError("lobby_full", max=ld.game.max_players)
+            seats = self._lobby_seats(ld)
+            if len(ld.seats) >= seats:
+                raise SessionError("lobby_full", max=seats)
             taken = {s.display_name for s in ld.seats}
             number = 1
             while f"Bot {number}" in taken:
@@ -460,18 +477,36 @@ class SessionService:
             self._require_host(ld, actor)
             if ld.row.status != "lobby":
                 raise SessionError("not_lobby")
-            n = len(ld.seats)
-            if n < ld.game.min_players:
-                raise SessionError("not_enough_players", min=ld.game.min_players, have=n)
-            order = list(ld.seats)
-            random.Random(derive(ld.row.seed, 0, "seats")).shuffle(order)
-            seats = [s.model_copy(update={"seat": i}) for i, s in enumerate(order)]
-            await tx.replace_seats(ld.row.id, seats)
-            state = ld.game.setup(n, ld.options, ld.row.seed)
-            ld.seats = seats
-            events = [Event(key="session.started", params={"seats": list(range(n))})]
-            return await self._commit(tx, ld, state, kind="start", now=now, events=events,
-                                      seats=seats)
+            return await self._start_in_tx(tx, ld, now)
+
+    async def autostart(self, channel_id: str) -> Outcome | None:
+        """Start the channel's lobby on its host's behalf when it was opened for a number of
+        seats (`create(autostart_players=...)`) and they are all taken; else None. The count
+        is the one stored with the lobby, never one a caller passes in."""
+        now = self.clock()
+        async with self.store.write() as tx:
+            row = await tx.open_game(channel_id)
+            if row is None or row.status != "lobby":
+                return None
+            ld = self._load(row, await tx.seats(row.id), with_state=False)
+            target = ld.settings.autostart_players
+            if target is None or len(ld.seats) < target:
+                return None
+            return await self._start_in_tx(tx, ld, now)
+
+    async def _start_in_tx(self, tx: Tx, ld: _Loaded, now: float) -> Outcome:
+        n = len(ld.seats)
+        if n < ld.game.min_players:
+            raise SessionError("not_enough_players", min=ld.game.min_players, have=n)
+        order = list(ld.seats)
+        random.Random(derive(ld.row.seed, 0, "seats")).shuffle(order)
+        seats = [s.model_copy(update={"seat": i}) for i, s in enumerate(order)]
+        await tx.replace_seats(ld.row.id, seats)
+        state = ld.game.setup(n, ld.options, ld.row.seed)
+        ld.seats = seats
+        events = [Event(key="session.started", params={"seats": list(range(n))})]
+        return await self._commit(tx, ld, state, kind="start", now=now, events=events,
+                                  seats=seats)
 
     # ==================================================================================
     # moves
@@ -500,7 +535,7 @@ class SessionService:
             active = game.active_players(state)
             if seat not in active:
                 raise IllegalAction("not_active", waiting=sorted(active))
-            action = self._parse(game, notation_or_action)
+            action = self._parse(game, notation_or_action, state, seat)
             applied = game.apply(state, seat, action)
             notation = game.format_action(action)
             now = self.clock()
@@ -606,9 +641,14 @@ class SessionService:
             raise SessionError("nothing_to_undo")
         last = moves[-1]
         if last.seat != seat or last.actor_user_id != actor.user_id:
-            if any(m.actor_user_id == actor.user_id for m in moves):
+            if last.seat == seat:  # a bot or the deadline moved for this seat
+                raise SessionError("undo_not_allowed", reason="not_your_action")
+            # Once the game waits on this player again, their earlier moves belong to past
+            # turns: they have not moved yet in this one, and that is what to tell them.
+            waited_on = seat in ld.game.active_players(ld.state)
+            if not waited_on and any(m.actor_user_id == actor.user_id for m in moves):
                 raise SessionError("undo_not_allowed", reason="someone_moved_since")
-            raise SessionError("undo_not_allowed", reason="not_your_action")
+            raise SessionError("nothing_of_yours_to_undo")
         if not last.undoable:
             raise SessionError("undo_not_allowed", reason="hidden_info_revealed")
         state = self._replay(ld, moves[:-1])
@@ -743,7 +783,8 @@ class SessionService:
             self._require_host(ld, actor)
             known = GameSettings.model_fields
             for name, value in changes.items():
-                if name not in known:
+                # the auto-start size is the lobby's promise to whoever joined: not changed later
+                if name not in known or name == "autostart_players":
                     raise SessionError("bad_setting", setting=name, value=str(value))
             try:
                 new = GameSettings.model_validate({**ld.settings.model_dump(), **changes})
@@ -790,6 +831,7 @@ class SessionService:
             waiting_user_ids=[ld.seats[s].user_id for s in waiting
                               if s < len(ld.seats) and ld.seats[s].user_id],
             view=game.view(ld.state, None), result=result, last_move_at=ld.row.last_move_at,
+            menu=_public_menu(game, ld.state, waiting),
         )
 
     async def private_view(self, channel_id: str, user_id: str) -> PrivateView:
@@ -811,6 +853,7 @@ class SessionService:
             game_id=ld.row.id, channel_id=ld.row.channel_id, game=ld.row.game, seat=seat,
             version=ld.row.version, names=ld.names, active=active, view=game.view(state, seat),
             prompt=game.prompt(state, seat) if active else None, legal=legal,
+            decision=game.decision(state, seat) if active else None,
         )
 
     async def history(self, channel_id: str) -> list[HistoryEntry]:
@@ -1007,3 +1050,17 @@ class SessionService:
             async with self.store.write() as tx:
                 await tx.delete_timers(game_id, "deadline")
         return outcomes
+
+
+def _public_menu(game: Game, state: Any, waiting: list[int]) -> PublicMenu | None:
+    """What the public turn post offers (see PublicMenu); None when nobody is waited on."""
+    if not waiting:
+        return None
+    if len(waiting) > 1:
+        return PublicMenu()
+    decision = game.decision(state, waiting[0])
+    if decision.secret:
+        return PublicMenu(seat=waiting[0], key=decision.key)
+    return PublicMenu(seat=waiting[0], key=decision.key, options=decision.first_step(),
+                      more=bool(decision.groups or decision.amounts))
+

@@ -1,4 +1,5 @@
-"""Per-game settings (reminders, deadlines, quiet hours), stored as JSON in games.settings."""
+"""Per-game settings (reminders, deadlines, quiet hours, the lobby's auto-start size), stored as
+JSON in games.settings."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
@@ -67,6 +68,10 @@ class GameSettings(BaseModel):
     deadline_hours: float | None = Field(None, ge=1, le=24 * 60)
     deadline_action: Literal["pass", "bot"] = "pass"
     quiet_hours: QuietHours | None = None
+    # A lobby opened for this many seats starts by itself when they are taken (None: the host
+    # starts it). Fixed when the lobby opens, within the game's player range; the lobby's
+    # buttons never carry it, so a forged click cannot start a game the host did not ask for.
+    autostart_players: int | None = Field(None, ge=1)
 
     def reminder_interval(self, attempt: int) -> float:
         """Seconds until the reminder after `attempt` reminders were sent (0 = first one)."""

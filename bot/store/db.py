@@ -31,7 +31,9 @@ from bot.store.errors import ChannelBusy, StaleVersion, StoreError
 from bot.store.migrate import load_migrations, migrate
 from bot.store.models import (
     ActionRow,
+    DeliveryContact,
     GameRow,
+    OutboxPart,
     OutboxRow,
     SeatRow,
     TimerRow,
@@ -45,7 +47,16 @@ PAUSE_ENV = "RAILYARD_TEST_PAUSE_IN_TX"
 PAUSE_MARKER_ENV = "RAILYARD_TEST_PAUSE_MARKER"
 
 OUTBOX_BASE_DELAY = 5.0  # seconds before the first retry of a failed delivery
-OUTBOX_MAX_DELAY = 15 * 60.0  # retries never wait longer than this (and never stop)
+OUTBOX_MAX_DELAY = 15 * 60.0  # retries never wait longer than this
+# How long finished outbox rows are kept before `prune_outbox` deletes them. A delivered
+# row holds a whole public view and is never read again: kept a day only so that "what did
+# the bot post?" can still be answered while it matters. A row given up (dead) is kept a
+# week for whoever looks into why.
+OUTBOX_KEEP_DELIVERED = 24 * 3600.0
+OUTBOX_KEEP_DEAD = 7 * 24 * 3600.0
+# Rows deleted per prune transaction: small enough that a move waiting for the store's lock
+# behind one batch does not notice it.
+OUTBOX_PRUNE_BATCH = 200
 
 _GAME_COLUMNS = (
     "id, game, guild_id, channel_id, status, host_user_id, locale, options AS options_json,"
@@ -326,9 +337,14 @@ class Tx:
 
     async def due_outbox(self, now: float, limit: int = 50) -> list[OutboxRow]:
         """Undelivered rows whose retry time has come, oldest first. Only the oldest pending
-        row of each game is returned, so one game's posts are never delivered out of order."""
+        row of each game is returned, so one game's posts are never delivered out of order
+        (a row given up no longer counts as pending: the game's later posts go on).
+
+        Both scans use partial indexes that hold only the rows still to deliver (outbox_due
+        in id order, outbox_by_game for the "nothing older pending" check), so the cost does
+        not grow with the delivered rows of every game ever played (see 0002)."""
         rows = await self._all(
-            f"SELECT {_OUTBOX_COLUMNS} FROM outbox o"
+            f"SELECT {_OUTBOX_COLUMNS} FROM outbox o INDEXED BY outbox_due"
             " WHERE o.delivered_at IS NULL AND o.dead = 0 AND o.next_attempt_at <= ?"
             " AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.game_id = o.game_id"
             "   AND p.delivered_at IS NULL AND p.dead = 0 AND p.id < o.id)"
@@ -353,8 +369,9 @@ class Tx:
         permanent: bool = False,
     ) -> OutboxRow | None:
         """Record a failed delivery. The next attempt waits 5 s, 10 s, 20 s ... capped at
-        15 minutes (or `retry_after`, e.g. Discord's rate-limit hint, if longer); the row is
-        retried until delivered unless `permanent` (e.g. the channel is gone)."""
+        15 minutes (or `retry_after`, e.g. Discord's rate-limit hint, if longer). How many
+        attempts a row gets is the caller's policy: `permanent` gives it up now (see
+        `give_up`, which also tells the host)."""
         row = await self.get_outbox(outbox_id)
         if row is None or row.delivered_at is not None:
             return row
@@ -362,12 +379,89 @@ class Tx:
         delay = min(OUTBOX_BASE_DELAY * (2 ** (attempts - 1)), OUTBOX_MAX_DELAY)
         if retry_after is not None:
             delay = max(delay, float(retry_after))
+        # a dead row keeps the time it was given up in next_attempt_at (pruning goes by it)
         await self._run(
             "UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, dead = ?"
             " WHERE id = ?",
-            (attempts, now + delay, error[:2000], int(permanent), outbox_id),
+            (attempts, now if permanent else now + delay, error[:2000], int(permanent), outbox_id),
         )
         return await self.get_outbox(outbox_id)
+
+    async def give_up(
+        self,
+        outbox_id: int,
+        error: str,
+        now: float,
+        *,
+        notice: tuple[int, str, Any] | None = None,
+        notice_every: float = 24 * 3600.0,
+    ) -> int | None:
+        """Mark a row dead (it no longer holds its game's later posts back) and, in the same
+        transaction, queue `notice` = (game_id, problem, payload) as a new row of kind
+        'notice' unless that game's host was told about that problem in the last
+        `notice_every` seconds. Returns the notice's row id, if one was queued."""
+        await self.mark_failed(outbox_id, error, now, permanent=True)
+        if notice is None:
+            return None
+        game_id, problem, payload = notice
+        return await self.queue_notice(game_id, problem, payload, now, notice_every=notice_every)
+
+    async def queue_notice(self, game_id: int, problem: str, payload: Any, now: float, *,
+                           notice_every: float = 24 * 3600.0) -> int | None:
+        """Queue a message to a game's host about a delivery problem, at most once per game
+        and problem every `notice_every` seconds. Notices have no game_id of their own: they
+        must not queue behind (or hold up) the game's posts."""
+        last = await self._one(
+            "SELECT notified_at FROM delivery_notices WHERE game_id = ? AND problem = ?", (game_id, problem)
+        )
+        if last is not None and now - float(last[0]) < notice_every:
+            return None
+        await self._run(
+            "INSERT INTO delivery_notices (game_id, problem, notified_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id, problem) DO UPDATE SET notified_at = excluded.notified_at",
+            (game_id, problem, now),
+        )
+        return await self.add_outbox(None, "notice", payload, now)
+
+    async def delivery_contact(self, game_id: int) -> DeliveryContact | None:
+        """Who to tell about a game's delivery problems, where, and in which language."""
+        row = await self._one(
+            "SELECT g.id AS game_id, g.game, g.guild_id, g.channel_id, g.host_user_id,"
+            " COALESCE(p.locale, g.locale) AS locale FROM games g"
+            " LEFT JOIN user_prefs p ON p.user_id = g.host_user_id WHERE g.id = ?",
+            (game_id,),
+        )
+        return DeliveryContact(**dict(row)) if row else None
+
+    async def outbox_parts(self, outbox_id: int) -> dict[str, OutboxPart]:
+        rows = await self._all(
+            "SELECT part, outcome, message_id, done_at FROM outbox_parts WHERE outbox_id = ?", (outbox_id,)
+        )
+        return {r["part"]: OutboxPart(**dict(r)) for r in rows}
+
+    async def record_part(self, outbox_id: int, part: str, outcome: str, now: float,
+                          message_id: str | None = None) -> None:
+        await self._run(
+            "INSERT INTO outbox_parts (outbox_id, part, outcome, message_id, done_at) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (outbox_id, part) DO UPDATE SET outcome = excluded.outcome,"
+            " message_id = excluded.message_id, done_at = excluded.done_at",
+            (outbox_id, part, outcome, message_id, now),
+        )
+
+    async def prune_outbox(self, now: float, *, keep_delivered: float = OUTBOX_KEEP_DELIVERED,
+                           keep_dead: float = OUTBOX_KEEP_DEAD, batch: int = OUTBOX_PRUNE_BATCH) -> int:
+        """Delete up to `batch` finished rows older than their keep time (their parts go
+        with them); return how many. Found through the outbox_finished index, so a call
+        does not read the rows it keeps (except dead ones still inside their week, which
+        are few)."""
+        removed, _ = await self._run(
+            "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox INDEXED BY outbox_finished"
+            " WHERE (delivered_at IS NOT NULL OR dead = 1)"
+            " AND COALESCE(delivered_at, next_attempt_at) < ?"
+            " AND (delivered_at IS NOT NULL OR next_attempt_at < ?) LIMIT ?)",
+            (now - keep_delivered, now - keep_dead, batch),
+        )
+        return removed
 
     # --- user preferences ----------------------------------------------------------------
     async def get_prefs(self, user_id: str) -> UserPrefs:
@@ -557,6 +651,38 @@ class Store:
                 outbox_id, error, self._clock() if now is None else now,
                 retry_after=retry_after, permanent=permanent,
             )
+
+    async def give_up(self, outbox_id: int, error: str, now: float | None = None, *,
+                      notice: tuple[int, str, Any] | None = None,
+                      notice_every: float = 24 * 3600.0) -> int | None:
+        async with self.write() as tx:
+            return await tx.give_up(outbox_id, error, self._clock() if now is None else now,
+                                    notice=notice, notice_every=notice_every)
+
+    async def queue_notice(self, game_id: int, problem: str, payload: Any, now: float | None = None, *,
+                           notice_every: float = 24 * 3600.0) -> int | None:
+        async with self.write() as tx:
+            return await tx.queue_notice(game_id, problem, payload, self._clock() if now is None else now,
+                                         notice_every=notice_every)
+
+    async def delivery_contact(self, game_id: int) -> DeliveryContact | None:
+        async with self.read() as tx:
+            return await tx.delivery_contact(game_id)
+
+    async def outbox_parts(self, outbox_id: int) -> dict[str, OutboxPart]:
+        async with self.read() as tx:
+            return await tx.outbox_parts(outbox_id)
+
+    async def record_part(self, outbox_id: int, part: str, outcome: str, now: float | None = None,
+                          message_id: str | None = None) -> None:
+        async with self.write() as tx:
+            await tx.record_part(outbox_id, part, outcome, self._clock() if now is None else now, message_id)
+
+    async def prune_outbox(self, now: float | None = None, **kwargs: Any) -> int:
+        """One batch of `Tx.prune_outbox` in its own short transaction; call again while it
+        returns a positive count (yielding in between lets moves through)."""
+        async with self.write() as tx:
+            return await tx.prune_outbox(self._clock() if now is None else now, **kwargs)
 
     async def get_prefs(self, user_id: str) -> UserPrefs:
         async with self.read() as tx:

@@ -96,6 +96,25 @@ class OutboxRow(BaseModel):
         return json.loads(self.payload_json)
 
 
+class OutboxPart(BaseModel):
+    """One part of an outbox row that has gone out (see outbox_parts in 0002)."""
+    part: str
+    outcome: str
+    message_id: str | None
+    done_at: float
+
+
+class DeliveryContact(BaseModel):
+    """Where a game lives and who hosts it, for telling the host about delivery problems.
+    `locale` is the host's own language if they set one, else the game's."""
+    game_id: int
+    game: str
+    guild_id: str | None
+    channel_id: str
+    host_user_id: str
+    locale: str
+
+
 class UserPrefs(BaseModel):
     user_id: str
     dm_reminders: bool = False

@@ -130,7 +130,23 @@ class Decision(BaseModel):
 
     def first_step(self) -> list[Pick]:
         """The options of the first step, one per distinct first value, in the rules' order."""
-        return _distinct([c.path[0] for c in self.choices])
+        return self._say_where_it_leads([], _distinct([c.path[0] for c in self.choices]))
+
+    def _say_where_it_leads(self, made: list[str], options: list[Pick]) -> list[Pick]:
+        """An option whose later steps all have one value makes the whole move when picked
+        (the walk takes those steps without asking), so its words must say all of it: "T20"
+        alone would place the tile without saying where. Such an option's label becomes
+        "<its label> → <the last step's label>" (catalog key `choice.then`)."""
+        out = []
+        for option in options:
+            ends = [c for c in self.choices if _starts_with(c, [*made, option.value])]
+            if len(ends) == 1 and len(ends[0].path) > len(made) + 1:
+                last = ends[0].path[-1]
+                option = option.model_copy(update={"label": Event(
+                    key="choice.then", params={"first": option.label.model_dump(mode="json", exclude={"to"}),
+                                               "then": last.label.model_dump(mode="json", exclude={"to"})})})
+            out.append(option)
+        return out
 
     def walk(self, picks: Sequence[str]) -> Stop:
         """Follow `picks` down the choices. After the first pick, a step with a single
@@ -148,7 +164,7 @@ class Decision(BaseModel):
                 return Stop(picks=tuple(made), move=done[0].notation)
             options = _distinct([c.path[len(made)] for c in live])
             if len(options) > 1 or not made:
-                return Stop(picks=tuple(made), step=options[0].step, options=options)
+                return Stop(picks=tuple(made), step=options[0].step, options=self._say_where_it_leads(made, options))
             made.append(options[0].value)
             live = [c for c in live if c.path[len(made) - 1].value == made[-1]]
 

@@ -24,6 +24,7 @@ from games.ginga.models import GTView, LastPlacement
 from render.ginga import style
 from render.ginga.tiles import paste_tile, tile_by_id, tile_patch
 from render.kit.encode import LayerCache
+from render.kit.ended import ABANDONED_KEY, ABANDONED_SUB_KEY, is_abandoned
 from render.kit.palette import contrast_text
 from render.kit.text import draw_text, fit_size, measure
 
@@ -281,7 +282,11 @@ def _name(names: Sequence[str], seat: int) -> str:
 def _banner(img: Image.Image, d: ImageDraw.ImageDraw, view: GTView, names: Sequence[str], lang: str,
             top: int) -> int:
     height = 92
-    if view.phase == "over":
+    if is_abandoned(view):
+        bg = style.OVER_BG
+        title = translate(lang, ABANDONED_KEY)
+        sub = translate(lang, ABANDONED_SUB_KEY)
+    elif view.phase == "over":
         bg = style.OVER_BG
         winners = [p.seat for p in view.result.players if p.rank == 1] if view.result else []
         if len(winners) == 1:
@@ -310,7 +315,7 @@ def _players(img: Image.Image, d: ImageDraw.ImageDraw, view: GTView, names: Sequ
     name_y, stats_y, hand_y = (28, 62, 78) if n <= 3 else (26, 56, 68)
     for p in view.players:
         y = top
-        active = p.seat in view.active
+        active = p.seat in view.active and not is_abandoned(view)
         colour = style.player_rgb(p.seat)
         d.rounded_rectangle((SX, y, SX + SW, y + row_h - 8), 10, fill=style.PANEL,
                             outline=colour if active else style.PANEL_EDGE, width=4 if active else 2)

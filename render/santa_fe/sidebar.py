@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 from games.core.i18n import has_key, translate
 from games.santa_fe.map import west
 from games.santa_fe.models import DOUBLE, NOTHING, PlayerView, SFView
+from render.kit.ended import ABANDONED_KEY, ABANDONED_SUB_KEY, is_abandoned
 from render.kit.palette import contrast_text
 from render.kit.events import draw_events
 from render.kit.text import draw_text, measure
@@ -59,6 +60,8 @@ def banner_text(view: SFView, names: Sequence[str], lang: str) -> tuple[str, str
     """(title, subtitle, colour, arrow) of the turn banner."""
     rnd = translate(lang, "render.sf.round", {"round": view.round})
     phase = view.phase
+    if is_abandoned(view):
+        return translate(lang, ABANDONED_KEY), translate(lang, ABANDONED_SUB_KEY), style.OVER_BG, False
     if phase == "over":
         title = translate(lang, "render.sf.game_over")
         sub = title
@@ -121,7 +124,7 @@ def _players(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, names: Sequ
     n = len(view.players)
     gap = 8
     row_h = min(ROW_MAX, (bottom - top - gap * (n - 1)) // max(n, 1))
-    active = set(view.active) if view.phase != "over" else set()
+    active = set(view.active) if view.phase != "over" and not is_abandoned(view) else set()
     y = top
     for p in view.players:
         _player_row(img, d, view, p, names, lang, y, row_h, p.seat in active)

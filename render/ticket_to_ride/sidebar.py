@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw
 
 from games.core.i18n import translate
 from games.ticket_to_ride.models import TTRView
+from render.kit.ended import ABANDONED_KEY, ABANDONED_SUB_KEY, is_abandoned
 from render.kit.palette import contrast_text
 from render.kit.events import draw_events
 from render.kit.text import draw_text, measure
@@ -48,7 +49,11 @@ def _banner(img: Image.Image, d: ImageDraw.ImageDraw, view: TTRView, names: Sequ
     height = 84
     box = (LEFT, top, RIGHT, top + height)
     sub = translate(lang, "render.turn_number", {"turn": view.turn + 1})
-    if view.phase == "over":
+    if is_abandoned(view):
+        bg = style.OVER_BG
+        title = translate(lang, ABANDONED_KEY)
+        sub = translate(lang, ABANDONED_SUB_KEY)
+    elif view.phase == "over":
         # the winner is the news: big; "game over" goes underneath
         bg = style.OVER_BG
         title = translate(lang, "render.game_over")
@@ -70,7 +75,7 @@ def _banner(img: Image.Image, d: ImageDraw.ImageDraw, view: TTRView, names: Sequ
     fg = contrast_text(bg)
     d.rounded_rectangle(box, 12, fill=bg)
     x = LEFT + 16
-    if view.phase == "play":
+    if view.phase == "play" and not is_abandoned(view):
         icons.turn_arrow(d, (x, top + 30), 22, fg)
         x += 32
     draw_text(img, (x, top + 30), title, BANNER_SIZE, fg, bold=True, anchor="lm", max_width=RIGHT - 14 - x)
@@ -98,7 +103,7 @@ def _players(img: Image.Image, d: ImageDraw.ImageDraw, view: TTRView, names: Seq
     gap = 8
     legend_h = 28
     row_h = min(112, (bottom - top - legend_h - gap * n) // max(n, 1))
-    active = set(view.active) if view.phase != "over" else set()
+    active = set(view.active) if view.phase != "over" and not is_abandoned(view) else set()
     scores = {p.seat: p.total for p in view.result.players} if view.result else {}
     y = top
     for p in view.players:
@@ -127,7 +132,7 @@ def _players(img: Image.Image, d: ImageDraw.ImageDraw, view: TTRView, names: Seq
         for icon, value in ((icons.train, p.trains), (icons.cards, p.card_count), (icons.ticket, p.ticket_count)):
             x = icon(d, (x, sy), 28, colour) + 6
             x = draw_text(img, (x, sy), str(value), STAT_SIZE, style.TEXT, bold=True, anchor="lm")[2] + 18
-        if p.choosing and view.phase != "over":
+        if p.choosing and view.phase != "over" and not is_abandoned(view):
             tag = translate(lang, "render.choosing")
             tw, _ = measure(tag, LABEL_SIZE, True)
             tx1 = RIGHT - 12

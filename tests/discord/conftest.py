@@ -150,12 +150,76 @@ class Harness:
         hand = await self.click(post, hand_id, user, locale=locale)
         assert hand.ephemeral
         message = hand.original
-        keep_id = find_id(message, r"ry:\d+:\d+:keep")
+        keep_id = find_id(message, r"ry:\d+:\d+:cg:.*")
         assert keep_id, message.custom_ids
         select = message.component(keep_id)
         values = [o["value"] for o in select["options"]]
         count = how_many or select.get("min_values", 1)
         return await self.select(message, keep_id, values[:count], user, locale=locale)
+
+    async def move_button(self, post: FakeMessage, notation: str, *, channel: int = CHANNEL) -> str | None:
+        """The id of the turn post's button for a first-step pick (a move like `draw deck`,
+        or the first step of a longer one like `claim`), as the game stands now."""
+        assert self.bot is not None
+        status = await self.bot.service.status(str(channel))
+        values = [o.value for o in status.menu.options] if status.menu is not None else []
+        if notation not in values:
+            return None
+        return find_id(post, rf"ry:\d+:{status.version}:cb:[vk][0-9a-f]*::{values.index(notation)}")
+
+    async def choose(self, user: int, notation: str, *, channel: int = CHANNEL, locale: str = "en-US",
+                     start: str = "post") -> InteractionResult:
+        """Make `notation` through the chooser, clicking as a person would: from the latest
+        post's buttons (`start="post"`), or from the private hand (`start="hand"`), then each
+        private step until the move is made. Returns the last interaction."""
+        assert self.bot is not None
+        pv = await self.bot.service.private_view(str(channel), str(user))
+        decision = pv.decision
+        assert decision is not None and pv.active, f"user {user} is not waited on"
+        post = self.last_post(channel)
+        if start == "hand":
+            opened = await self.click(post, find_id(post, r"ry:\d+:\d+:hand"), user, locale=locale)
+            message, result = opened.original, opened
+        else:
+            message, result = post, None
+        for group_index, group in enumerate(decision.groups):
+            if notation in group.all_notations():
+                if start == "post":
+                    opened = await self.click(post, find_id(post, r"ry:\d+:\d+:cb:o:"), user, locale=locale)
+                    message = opened.original
+                wanted = set(notation.split(" ", 1)[1].split(group.sep))
+                values = [str(i) for i, item in enumerate(group.items) if item.value in wanted]
+                cid = find_id(message, rf"ry:\d+:\d+:cg:[^:]+::{group_index}")
+                assert cid, message.custom_ids
+                return await self.select(message, cid, values, user, locale=locale)
+        choice = next((c for c in decision.choices if c.notation == notation), None)
+        assert choice is not None, (notation, decision.all_notations()[:20])
+        if start == "post" and find_id(post, r"ry:\d+:\d+:cb:o:") and not find_id(post, r"ry:\d+:\d+:c[bs]:[vk].*"):
+            opened = await self.click(post, find_id(post, r"ry:\d+:\d+:cb:o:"), user, locale=locale)
+            message = opened.original
+        picks: list[str] = []
+        path: list[int] = []
+        while True:
+            stop = decision.walk(picks)
+            if stop.move is not None:
+                assert stop.move == notation and result is not None
+                return result
+            picks = list(stop.picks)
+            index = [o.value for o in stop.options].index(choice.path[len(picks)].value)
+            here = ".".join(map(str, path))
+            button_id = find_id(message, rf"ry:\d+:\d+:cb:[vk][0-9a-f]*:{re.escape(here)}:{index}")
+            if button_id:
+                result = await self.click(message, button_id, user, locale=locale)
+            else:
+                select_id = next((cid for cid in message.custom_ids
+                                  if re.fullmatch(rf"ry:\d+:\d+:cs:[vk][0-9a-f]*:{re.escape(here)}:\d+", cid)
+                                  and str(index) in [o["value"] for o in message.component(cid)["options"]]), None)
+                assert select_id, (index, message.custom_ids)
+                result = await self.select(message, select_id, [str(index)], user, locale=locale)
+            picks.append(stop.options[index].value)
+            path.append(index)
+            if result.original is not None and result.original.ephemeral:
+                message = self.fake.message(result.original.id)
 
     def planned(self, state: Any, seat: int) -> str:
         from games import registry

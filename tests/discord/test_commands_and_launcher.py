@@ -34,7 +34,7 @@ async def test_command_sync_payload_is_valid(harness: Harness, fake) -> None:
     assert all(o["type"] == 1 for o in game["options"])
     new = next(o for o in game["options"] if o["name"] == "new")
     assert [(o["name"], o.get("required", False), o.get("autocomplete", False)) for o in new["options"]][:2] == \
-        [("game", True, True), ("players", False, False)]
+        [("game", True, True), ("players", False, True)]
     (move,) = commands["move"]["options"]
     assert (move["name"], move["required"], move["autocomplete"]) == ("move", True, True)
     # /game new offers the games by their localized titles

@@ -50,14 +50,15 @@ async def test_every_error_path_is_ephemeral_and_changes_nothing(harness: Harnes
     status = await h.bot.service.status(str(CHANNEL))
     names = status.names
     post = h.last_post()
-    deck = find_id(post, rf"ry:{game_id}:{status.version}:act:draw deck")
+    deck = await h.move_button(post, "draw deck")
+    claim = await h.move_button(post, "claim")
 
     # not in this game: a slash command, a public button, the hand button
     not_in = message("error.not_in_game")
     await refused(h, lambda: h.slash(CAROL, "move", {"move": "draw deck"}), not_in)
     await refused(h, lambda: h.click(post, deck, CAROL), not_in)
     await refused(h, lambda: h.click(post, find_id(post, r"ry:\d+:\d+:hand"), CAROL), not_in)
-    await refused(h, lambda: h.click(post, find_id(post, r"ry:\d+:\d+:claim"), CAROL), not_in)
+    await refused(h, lambda: h.click(post, claim, CAROL), not_in)
     assert await h.autocomplete(CAROL, "move", focused="move", value="") == []
 
     # not your turn (it names who the game waits on)

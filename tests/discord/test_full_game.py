@@ -81,37 +81,23 @@ async def test_full_game_two_users_and_a_bot(harness: Harness, fake, clock, monk
         assert notation in [c["value"] for c in offered], (notation, offered)
         assert 1 <= len(offered) <= 25 and all(len(c["name"]) <= 100 for c in offered)
 
-        post = h.last_post()
         if notation.startswith("keep "):
-            hand_id = find_id(post, r"ry:\d+:\d+:hand")
-            hand = await h.click(post, hand_id, user)
+            post = h.last_post()
+            hand = await h.click(post, find_id(post, r"ry:\d+:\d+:hand"), user)
             collect(hand)
             assert any(a.filename == "hand.png" for a in hand.attachments)
-            keep_id = find_id(hand.original, r"ry:\d+:\d+:keep")
-            done = await h.select(hand.original, keep_id, notation[5:].split(","), user)
+            done = await h.choose(user, notation, start="hand")  # the private multi-select
             used["keep"] += 1
         elif notation.startswith("claim ") and claims % 2 == 0:
             claims += 1
-            action = game.parse_action(notation)
-            opened = await h.click(post, find_id(post, r"ry:\d+:\d+:claim"), user)
-            assert opened.ephemeral
-            routes = opened.original
-            route_select = next(c for c in routes.custom_ids if ":route:" in c
-                                and str(action.route) in [o["value"] for o in routes.component(c)["options"]])
-            await h.select(routes, route_select, [str(action.route)], user)
-            payments = fake.message(routes.id)  # updated in place (type 7)
-            pay_select = next(c for c in payments.custom_ids if ":pay:" in c
-                              and notation in [o["value"] for o in payments.component(c)["options"]])
-            done = await h.select(payments, pay_select, [notation], user)
+            done = await h.choose(user, notation)  # "Claim a route…" → route → payment
             used["claim_flow"] += 1
         elif notation.startswith("claim ") or notation == "pass":
             claims += notation.startswith("claim ")
             done = await h.slash(user, "move", {"move": notation})
             used["move"] += 1
         else:
-            button_id = find_id(post, rf"ry:{game_id}:{status.version}:act:{re.escape(notation)}")
-            assert button_id, (notation, post.custom_ids)
-            done = await h.click(post, button_id, user)
+            done = await h.choose(user, notation)  # a button on the turn post
             used["button"] += 1
         collect(done)
         assert "✅" in (done.content or fake.message(done.original.id).content), done.content

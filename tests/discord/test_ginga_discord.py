@@ -1,7 +1,8 @@
 """A whole Galactic Railway game between two users and a bot, played only through Discord on
-the loopback fake: the lobby, "Place a tile…" (the player's page with one select per tile of
-only its legal placements), the Stop button, /move with autocomplete, /game rules, a stale
-select refused, and the final post.
+the loopback fake: the lobby, the one chooser (a tile from the turn post or from the
+player's hand, then one of its placements numbered best first, in selects of 25 when there
+are many), the Stop button beside the other tile, /move with autocomplete, /game rules, a
+stale menu refused, and the final post.
 
 The users pick their moves with the game's scorer bot (the move itself always goes through
 Discord), and every move is first found among the /move autocomplete choices.
@@ -13,22 +14,44 @@ import re
 
 from games import registry
 from games.core.i18n import translate
+from games.ginga.board import cell_name, second_cell
+from games.ginga.notation import ARROWS
 from tests.discord.conftest import ALICE, BOB, CHANNEL, Harness, find_id
+from tests.discord.test_santa_fe_discord import click_through, offered, press, text_of
 
-PAY = r"ry:\d+:\d+:pay:\d+"
+PLACEMENT = re.compile(r"(\d+)\. (\S) ([A-O]\d+)–([A-O]\d+)(?: · \+(\d+) \(.+\))?")
 
 
-def _options(message) -> dict[str, dict]:
-    """Every option of every placement select of a message, by value (the move notation)."""
+def en(key: str, **params) -> str:
+    return translate("en", key, params)
+
+
+def placements_of(state, seat: int, tile: str) -> dict[tuple[str, str, str], str]:
+    """The legal placements of a tile, as a person reads them (arrow, first cell, second
+    cell), each with its notation."""
+    game = registry.get("ginga")
     out = {}
-    for cid in message.custom_ids:
-        if re.fullmatch(PAY, cid):
-            comp = message.component(cid)
-            assert 1 <= len(comp["options"]) <= 25 and len(comp.get("placeholder", "")) <= 150
-            for o in comp["options"]:
-                assert len(o["label"]) <= 100 and len(o["value"]) <= 100
-                out[o["value"]] = {**o, "custom_id": cid}
+    for action in game.legal_actions(state, seat):
+        if getattr(action, "tile", None) is not None and f"T{action.tile + 1}" == tile:
+            a = cell_name(action.x, action.y)
+            b = cell_name(*second_cell(action.x, action.y, action.orient))
+            out[(ARROWS[action.orient], a, b)] = game.format_action(action)
     return out
+
+
+def check_placements(labels: list[str], expected: dict[tuple[str, str, str], str]) -> list[tuple[str, str, str]]:
+    """The placement step shows every legal placement of the tile once, numbered 1, 2, …
+    best scoring first. Returns what each option places, in order."""
+    where, points = [], []
+    for number, text in enumerate(labels, start=1):
+        match = PLACEMENT.fullmatch(text)
+        assert match, text
+        assert int(match.group(1)) == number, labels
+        where.append(match.group(2, 3, 4))
+        points.append(int(match.group(5) or 0))
+    assert sorted(where) == sorted(expected) and len(set(where)) == len(where), (where, expected)
+    assert points == sorted(points, reverse=True), points
+    return where
 
 
 async def test_full_game_of_galactic_railway(harness: Harness, fake) -> None:
@@ -51,7 +74,8 @@ async def test_full_game_of_galactic_railway(harness: Harness, fake) -> None:
     await h.click(lobby, None, ALICE, label=translate("en", "discord.lobby.start"))
     game_id = await h.game_id()
 
-    used = {"select": 0, "move": 0, "stop_button": 0, "second_select": 0}
+    used = {"from_post": 0, "from_hand": 0, "placement_select": 0, "placement_buttons": 0, "move": 0,
+            "stop_button": 0, "second_step": 0}
     for step in range(300):
         status = await bot.service.status(str(CHANNEL))
         if status.info.status != "active":
@@ -63,37 +87,64 @@ async def test_full_game_of_galactic_railway(harness: Harness, fake) -> None:
         notation = game.format_action(scorer.choose(game, state, seat, random.Random(step)))
 
         # /move's autocomplete offers it (typed in full, so it is among the first 25)
-        offered = await h.autocomplete(user, "move", focused="move", value=notation)
-        assert notation in [c["value"] for c in offered], (notation, offered)
-        assert all(len(c["name"]) <= 100 for c in offered)
+        offered_moves = await h.autocomplete(user, "move", focused="move", value=notation)
+        assert notation in [c["value"] for c in offered_moves], (notation, offered_moves)
+        assert all(len(c["name"]) <= 100 for c in offered_moves)
         post = h.last_post()
         assert "board.png" in [a.filename for a in post.attachments]
+        # the post offers the player's tiles (and Stop after a first tile) as buttons
+        tiles = [e["label"] for e in offered(post)]
+        hand = state.hands[seat]
+        assert all(e["kind"] == "button" and e["check"] == "v" and e["version"] == status.version
+                   for e in offered(post)), post.custom_ids
+        if state.step == "second":
+            assert len(tiles) == 2 and tiles[1].startswith("Stop here and keep"), tiles
         if notation == "stop":
-            stop_id = find_id(post, rf"ry:{game_id}:{status.version}:act:stop")
-            assert stop_id, post.custom_ids
-            done = await h.click(post, stop_id, user)
+            done, steps = await click_through(h, post, user, notation)
+            assert len(steps) == 1 and steps[0]["public"] and steps[0]["picked"]["kind"] == "button"
+            assert steps[0]["picked"]["label"] == en("gt.act.stop", tiles=[f"T{t + 1}" for t in hand])
             used["stop_button"] += 1
         elif step % 3 == 2:
             done = await h.slash(user, "move", {"move": notation})
             used["move"] += 1
         else:
-            page = await h.click(post, find_id(post, r"ry:\d+:\d+:hand"), user)
-            assert page.ephemeral and any(a.filename == "hand.png" for a in page.attachments)
-            message = page.original
-            options = _options(message)
-            pv = await bot.service.private_view(str(CHANNEL), str(user))
-            legal = {m.notation for m in pv.legal if m.notation != "stop"}
-            assert set(options) <= legal  # only legal placements are listed ...
-            if len(legal) <= 100:
-                assert set(options) == legal  # ... and all of them when they fit
-            assert notation in options
+            if step % 3 == 0:
+                page = await h.click(post, find_id(post, r"ry:\d+:\d+:hand"), user)
+                assert page.ephemeral and any(a.filename == "hand.png" for a in page.attachments)
+                start = page.original
+                used["from_hand"] += 1
+            else:
+                start = post
+                used["from_post"] += 1
+            done, steps = await click_through(h, start, user, notation)
+            # a tile, then where: every legal placement of that tile, numbered best first (a
+            # tile that fits in one place only is placed there by its first click)
+            tile = notation.split()[1]
+            expected = placements_of(state, seat, tile)
+            assert [s["step"] for s in steps] == ["gt.step.second" if state.step == "second" else "gt.step.tile",
+                                                  "gt.step.placement"][:1 if len(expected) == 1 else 2], steps
+            assert steps[0]["picked"]["label"].startswith(f"{tile} ")
             if state.step == "second":
-                used["second_select"] += 1
-                assert find_id(message, r"ry:\d+:\d+:act:stop")
-            done = await h.select(message, options[notation]["custom_id"], [notation], user)
-            used["select"] += 1
-        text = done.content or fake.message(done.original.id).content
-        assert "✅" in text, text
+                used["second_step"] += 1
+                assert steps[0]["options"][-1]["label"].startswith("Stop here and keep")
+            if len(expected) == 1:
+                assert list(expected.values()) == [notation]
+                text = text_of(h, done)
+                assert "✅" in text and notation in text, text
+                continue
+            shown = steps[1]["options"]
+            where = check_placements([e["label"] for e in shown], expected)
+            assert expected[where[steps[1]["picked"]["index"]]] == notation
+            assert not steps[1]["public"]  # the placements are the player's own menu
+            if len(shown) > 5:
+                assert {e["kind"] for e in shown} == {"select"}
+                assert all(e["placeholder"].startswith(en("gt.step.placement")) for e in shown)
+                used["placement_select"] += 1
+            else:
+                assert {e["kind"] for e in shown} == {"button"}
+                used["placement_buttons"] += 1
+        text = text_of(h, done)
+        assert "✅" in text and notation in text, text
     else:
         raise AssertionError("the game did not finish")
 
@@ -109,18 +160,19 @@ async def test_full_game_of_galactic_railway(harness: Harness, fake) -> None:
     assert "Galactic Railway" in ranking["title"]
     assert all("Stations" in f["value"] and "Loops" in f["value"] for f in ranking["fields"])
 
-    # --- every turn post offers "Place a tile…"; nothing private was ever public
+    # --- every turn post offers "Show my hand" and the tiles to place; nothing private was public
     posts = h.game_posts()
     for message in posts[:-1]:
         hand_id = find_id(message, r"ry:\d+:\d+:hand")
-        assert hand_id and message.component(hand_id)["label"] == "Place a tile…"
+        assert hand_id and message.component(hand_id)["label"] == en("discord.button.hand")
+        assert offered(message), message.custom_ids
     for record in fake.message_payloads:
         if not record.ephemeral:
             assert all(f.filename != "hand.png" for f in record.files)
     fake.assert_clean()
 
 
-async def test_stale_select_undo_and_a_page_out_of_turn(harness: Harness, fake) -> None:
+async def test_stale_menu_undo_and_a_click_out_of_turn(harness: Harness, fake) -> None:
     h = harness
     bot = h.bot
     await h.slash(ALICE, "game new", {"game": "ginga", "options": "start_player=1"})
@@ -130,13 +182,20 @@ async def test_stale_select_undo_and_a_page_out_of_turn(harness: Harness, fake) 
     post = h.last_post()
     page = await h.click(post, find_id(post, r"ry:\d+:\d+:hand"), ALICE)
     old = page.original
-    options = _options(old)
-    first = next(iter(options))
-    # Alice plays through /move instead; the page she opened before is now out of date
+    # Alice picks her first tile in her hand: the hand turns into that tile's placements
+    state = await bot.service.rebuild(await h.game_id())
+    tile_entry = offered(old)[0]
+    tile = tile_entry["label"].split()[0]
+    await press(h, old, tile_entry, ALICE)
+    old = fake.message(old.id)
+    placements = offered(old)
+    where = check_placements([e["label"] for e in placements], placements_of(state, 0, tile))
+    first = placements_of(state, 0, tile)[where[0]]
+    # Alice plays through /move instead; the menu she opened before is now out of date
     await h.slash(ALICE, "move", {"move": first})
     before = (await bot.service.status(str(CHANNEL))).version
-    refused = await h.select(old, options[first]["custom_id"], [first], ALICE)
-    assert refused.ephemeral and "board changed" in (refused.content or "")
+    refused = await press(h, old, placements[0], ALICE)
+    assert refused.ephemeral and "board changed" in text_of(h, refused)
     assert (await bot.service.status(str(CHANNEL))).version == before
 
     # a first tile revealed nothing: Alice may take it back, and the turn is hers again
@@ -150,70 +209,159 @@ async def test_stale_select_undo_and_a_page_out_of_turn(harness: Harness, fake) 
     refused_undo = await h.slash(ALICE, "game undo")
     assert refused_undo.content.startswith("⚠️ ")
 
-    # Now it is Bob's turn; Alice's page shows her tiles and no selects
+    # Now it is Bob's turn: Alice's hand shows her tiles and nothing to choose ...
     post = h.last_post()
     page = await h.click(post, find_id(post, r"ry:\d+:\d+:hand"), ALICE)
-    assert page.ephemeral and not _options(page.original) and "not your turn" in page.content.lower()
+    assert page.ephemeral and offered(page.original) == [] and "not your turn" in page.content.lower()
+    # ... and Bob's tiles on the post are Bob's: Alice's click is refused privately
+    before = (await bot.service.status(str(CHANNEL))).version
+    out_of_turn = await press(h, post, offered(post)[0], ALICE)
+    assert out_of_turn.ephemeral and "waiting on Bob" in text_of(h, out_of_turn)
+    assert (await bot.service.status(str(CHANNEL))).version == before
+    fake.assert_clean()
 
 
-async def test_japanese_page_and_labels(harness: Harness, fake) -> None:
+async def test_japanese_menu_and_labels(harness: Harness, fake) -> None:
     h = harness
     await h.slash(ALICE, "game new", {"game": "ginga", "options": "start_player=1"}, locale="ja")
     lobby = h.lobby()
     await h.click(lobby, None, BOB, label=translate("ja", "discord.lobby.join"), locale="ja")
     await h.click(lobby, None, ALICE, label=translate("ja", "discord.lobby.start"), locale="ja")
     post = h.last_post()
-    assert post.component(find_id(post, r"ry:\d+:\d+:hand"))["label"] == "タイルを配置…"
+    assert post.component(find_id(post, r"ry:\d+:\d+:hand"))["label"] == "手札を見る"
     assert "銀河鉄道" in post.embeds[0]["title"]
+    # the tiles on the post, in Japanese: "T11 ·├（駅・3分岐）"
+    tiles = offered(post)
+    assert tiles and all(re.fullmatch(r"T\d+ \S\S（(駅・)?\d分岐）", e["label"]) for e in tiles), tiles
     page = await h.click(post, find_id(post, r"ry:\d+:\d+:hand"), ALICE, locale="ja")
     assert "あなたの手札" in page.content
-    selects = [page.original.component(c) for c in page.original.custom_ids if re.fullmatch(PAY, c)]
-    assert selects and all("どこに置く" in s["placeholder"] for s in selects)
+    assert "あなたの手番です" in page.content and "配置してください" in page.content  # the prompt
+    menu = page.original
+    await press(h, menu, offered(menu)[0], ALICE, locale="ja")
+    menu = fake.message(menu.id)
+    assert "どこに置きますか？（高得点順）" in menu.content  # the step, in the reader's language
+    assert offered(menu) and all(re.match(r"1?\d\. ", e["label"]) for e in offered(menu))
     choices = await h.autocomplete(ALICE, "move", focused="move", value="", locale="ja")
     assert choices and all("を配置" in c["name"] for c in choices)
     rules = await h.slash(ALICE, "game rules", {"game": "ginga"}, locale="ja")
     assert "環状線" in rules.original.embeds[0]["description"]
 
 
-def _page_with(n_first: int, n_second: int, step: str = "place"):
-    """A PrivateView of the player to move whose two tiles have these many placements."""
-    from bot.discord.ui.base import get
-    from bot.sessions import PrivateView
-    from games.ginga.models import Option
-
+# ---------------------------------------------------------------------------- many placements
+async def crowded_turn(h: Harness, at_least: int) -> tuple[int, int, str, int]:
+    """Start a game of Alice and Bob and play, with /move, the moves that leave the player to
+    move as many placements as possible, until a tile in the hand of the player to move has
+    at least `at_least` of them. Returns that player's user and seat, the tile and its count."""
+    await h.slash(ALICE, "game new", {"game": "ginga", "options": "start_player=1"})
+    lobby = h.lobby()
+    await h.click(lobby, None, BOB, label=translate("en", "discord.lobby.join"))
+    await h.click(lobby, None, ALICE, label=translate("en", "discord.lobby.start"))
     game = registry.get("ginga")
-    state = game.setup(2, {"start_player": 1}, 3)
-    view = game.view(state, 0)
-    a, b = view.players[0].hand
-    options = [Option(notation=f"place {a} at A{k % 15 + 1} right", tile=a, cells=[(0, k % 15), (1, k % 15)],
-                      orient=0, stations=0, loop=2 * (k % 5)) for k in range(n_first)]
-    options += [Option(notation=f"place {b} at B{k % 15 + 1} down", tile=b, cells=[(1, k % 15), (1, k % 15 + 1)],
-                       orient=1, stations=k % 3, loop=0) for k in range(n_second)]
-    view = view.model_copy(update={"options": options, "step": step})
-    pv = PrivateView(game_id=7, channel_id="1", game="ginga", seat=0, version=12, names=["A", "B"], active=True,
-                     view=view, legal=[])
-    return get("ginga"), pv
+    game_id = await h.game_id()
+
+    def most(state, seat) -> tuple[str, int]:
+        counts = {f"T{t + 1}": 0 for t in state.hands[seat]}
+        for action in game.legal_actions(state, seat):
+            if getattr(action, "tile", None) is not None:
+                counts[f"T{action.tile + 1}"] += 1
+        return max(counts.items(), key=lambda kv: kv[1]) if counts else ("", 0)
+
+    for _ in range(40):
+        status = await h.bot.service.status(str(CHANNEL))
+        assert status.info.status == "active"
+        user = int(status.waiting_user_ids[0])
+        seat = next(s for s in status.waiting if status.info.seats[s].user_id == str(user))
+        state = await h.bot.service.rebuild(game_id)
+        tile, count = most(state, seat)
+        if count >= at_least:
+            return user, seat, tile, count
+
+        def after(action) -> int:
+            nxt = game.apply(state, seat, action).state
+            if game.is_over(nxt):
+                return -1
+            return most(nxt, sorted(game.active_players(nxt))[0])[1]
+
+        best = max(game.legal_actions(state, seat), key=after)
+        done = await h.slash(user, "move", {"move": game.format_action(best)})
+        assert "✅" in done.content, done.content
+    raise AssertionError(f"no turn with {at_least} placements for one tile")
 
 
-def test_placements_are_split_into_selects_of_25_per_tile_best_first():
-    ui, pv = _page_with(40, 10)
-    rows = ui.private_rows(pv, "en")
-    selects = [row[0].item for row in rows]
-    assert [len(s.options) for s in selects] == [25, 15, 10]
-    assert len({s.custom_id for s in selects}) == 3 and all(":pay:" in s.custom_id for s in selects)
-    assert "(1/2)" in selects[0].placeholder and "(2/2)" in selects[1].placeholder
-    first_points = [o.label for o in selects[0].options]
-    assert "+8" in first_points[0]  # best first
-    assert "did not fit" not in ui.hand_text(pv, "en")
+async def test_many_placements_are_numbered_best_first_in_selects_of_25(harness: Harness, fake) -> None:
+    """A tile with more than 50 placements: its placement step is three selects (25, 25 and
+    the rest), numbered 1… best first across them, each placement once; the last one plays."""
+    h = harness
+    user, seat, tile, count = await crowded_turn(h, 51)
+    state = await h.bot.service.rebuild(await h.game_id())
+    post = h.last_post()
+    tile_button = next(e for e in offered(post) if e["label"].startswith(f"{tile} "))
+    assert tile_button["kind"] == "button"
+    menu = (await press(h, post, tile_button, user)).original
+    assert menu.ephemeral and f"👉 {en('gt.step.placement')}" in menu.content
+    shown = offered(menu)  # checks that no select holds more than 25
+    selects = list(dict.fromkeys(e["custom_id"] for e in shown))
+    assert len(shown) == count and len(selects) == -(-count // 25) >= 3
+    assert all(e["kind"] == "select" for e in shown)
+    for n, cid in enumerate(selects):
+        low, high = 25 * n + 1, min(25 * (n + 1), count)
+        assert menu.component(cid)["placeholder"] == f"{en('gt.step.placement')} ({low}–{high} / {count})"
+    assert [e["index"] for e in shown] == list(range(count))  # every placement once, in order
+    expected = placements_of(state, seat, tile)
+    where = check_placements([e["label"] for e in shown], expected)
+    # the last, lowest-ranked placement is as reachable as the first
+    done = await press(h, menu, shown[-1], user)
+    assert "✅" in text_of(h, done) and expected[where[-1]] in text_of(h, done)
+    fake.assert_clean()
 
 
-def test_too_many_placements_are_packed_by_score_and_the_rest_left_to_move():
-    ui, pv = _page_with(90, 60)
-    rows = ui.private_rows(pv, "en")
-    assert len(rows) == 5 and all(len(row[0].item.options) == 25 for row in rows)
-    labels = [o.label for row in rows for o in row[0].item.options]
-    assert any(label.startswith("T") for label in labels)  # mixed selects name the tile
-    assert "25 more placement(s)" in ui.hand_text(pv, "en")
-    ui, pv = _page_with(80, 0, step="second")
-    rows = ui.private_rows(pv, "en")
-    assert len(rows) == 5 and ":act:stop" in rows[-1][0].custom_id  # four selects and Stop
+async def test_more_placements_than_a_page_are_paged_and_all_reachable(harness: Harness, fake,
+                                                                      monkeypatch) -> None:
+    """A step with more options than a page holds (100 in four selects) is paged: ◀️/▶️
+    buttons move between pages, every option is on exactly one page, and a pick on a later
+    page plays. A Galactic Railway tile never has 100 placements (about 75 at most), so the
+    page is made smaller here, 50 options in two selects, to page a real placement menu;
+    after the first tile, the private reply offers the other tile beside Stop."""
+    from bot.discord import chooser
+
+    monkeypatch.setattr(chooser, "OPTIONS_PER_PAGE", 50)
+    h = harness
+    user, seat, tile, count = await crowded_turn(h, 51)
+    state = await h.bot.service.rebuild(await h.game_id())
+    post = h.last_post()
+    tile_button = next(e for e in offered(post) if e["label"].startswith(f"{tile} "))
+    menu = (await press(h, post, tile_button, user)).original
+
+    def nav(message) -> dict[str, str]:
+        return {message.component(c)["label"]: c for c in message.custom_ids if re.fullmatch(r"ry:\d+:\d+:cp:.*", c)}
+
+    first_page = offered(menu)
+    assert len(first_page) == 50 and len({e["custom_id"] for e in first_page}) == 2
+    assert set(nav(menu)) == {translate("en", "discord.choose.next")}
+    await h.click(menu, nav(menu)[translate("en", "discord.choose.next")], user)
+    menu = fake.message(menu.id)  # the private menu turns the page in place
+    second_page = offered(menu)
+    assert len(second_page) == count - 50 and set(nav(menu)) == {translate("en", "discord.choose.previous")}
+    shown = first_page + second_page
+    assert [e["index"] for e in shown] == list(range(count))  # every placement on exactly one page
+    expected = placements_of(state, seat, tile)
+    where = check_placements([e["label"] for e in shown], expected)
+    await h.click(menu, nav(menu)[translate("en", "discord.choose.previous")], user)
+    assert [e["label"] for e in offered(fake.message(menu.id))] == [e["label"] for e in first_page]
+    await h.click(menu, nav(fake.message(menu.id))[translate("en", "discord.choose.next")], user)
+    menu = fake.message(menu.id)
+    done = await press(h, menu, offered(menu)[-1], user)
+    text = text_of(h, done)
+    assert "✅" in text and expected[where[-1]] in text, text
+
+    # the first tile is down: the reply offers the other tile, with Stop beside it
+    reply = fake.message(done.original.id)
+    state = await h.bot.service.rebuild(await h.game_id())
+    assert state.step == "second" and state.current == seat
+    labels = [e["label"] for e in offered(reply)]
+    other = f"T{state.hands[seat][0] + 1}"
+    assert len(labels) == 2 and labels[0].startswith(f"{other} ") and labels[1].startswith("Stop here"), labels
+    stop = await press(h, reply, offered(reply)[1], user)
+    assert "✅" in text_of(h, stop) and "`stop`" in text_of(h, stop)
+    assert (await h.bot.service.rebuild(await h.game_id())).current != seat
+    fake.assert_clean()

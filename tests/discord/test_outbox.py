@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 
+from bot.store import OUTBOX_KEEP_DELIVERED
 from tests.discord.conftest import ALICE, BOB, CHANNEL, Harness
 from tests.fake_discord import fast_http_retries
 
@@ -129,4 +130,27 @@ async def test_a_network_failure_is_retried(harness: Harness, fake, clock, monke
     await h.idle()
     assert len(h.game_posts()) == posts + 1
     assert all(r.delivered_at is not None for r in await h.bot.store.outbox_rows(game_id))
+    fake.assert_clean()
+
+
+async def test_delivered_posts_are_pruned_after_a_day_and_pending_ones_kept(harness: Harness, fake, clock) -> None:
+    """Delivered rows hold a whole public view each and are never read again: the running
+    dispatcher deletes them after a day, so the outbox stays the size of what is in flight."""
+    h = harness
+    await h.new_game(ALICE, [BOB])
+    game_id = await h.game_id()
+    delivered = await h.bot.store.outbox_rows(game_id)
+    assert delivered and all(r.delivered_at is not None for r in delivered)
+    fake.fail_next("POST", POSTS, status=503)
+    await h.slash(ALICE, "move", {"move": await first_keep(h, ALICE)})
+    (pending,) = [r for r in await h.bot.store.outbox_rows(game_id) if r.delivered_at is None]
+
+    clock.advance(OUTBOX_KEEP_DELIVERED - 60)
+    assert await h.bot.outbox.prune() == 0  # not a day old yet
+    clock.advance(120)
+    assert await h.bot.outbox.prune() == len(delivered)
+    assert [r.id for r in await h.bot.store.outbox_rows(game_id)] == [pending.id]
+    await h.idle()  # the pending post still goes out
+    assert [r.delivered_at is not None for r in await h.bot.store.outbox_rows(game_id)] == [True]
+    assert len(h.game_posts()) == len(delivered) + 1
     fake.assert_clean()

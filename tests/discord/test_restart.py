@@ -29,7 +29,7 @@ async def test_buttons_survive_a_restart_and_stale_ones_say_so(harness: Harness,
         status = await second.service.status(str(CHANNEL))
     mover = int(status.waiting_user_ids[0])
     turn_post = h.last_post()
-    deck = find_id(turn_post, rf"ry:{status.info.game_id}:{status.version}:act:draw deck")
+    deck = await h.move_button(turn_post, "draw deck")
     assert deck, turn_post.custom_ids
 
     third = await h.restart()  # ... after yet another restart

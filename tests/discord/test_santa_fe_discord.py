@@ -1,15 +1,14 @@
 """A whole short Santa Fe game between two users and a bot, played only through Discord:
-the secret card choice on each player's own page, track laying with "Place a tile…" →
-railroad → placement, draws and exchanges with buttons and selects, some moves with /move.
+the secret card choice in each player's own menu, track laying as railroad → placement
+through the one chooser (from the turn post, from the player's hand or from the private
+reply to a first tile), draws and exchanges with buttons and selects, some moves with /move.
 
-Santa Fe is not registered yet (its renderer and UI are finished separately), so the
-`santa_fe` fixture registers the game, its Discord UI and a renderer for this test only
-and takes them away afterwards. The game is the real one on the real map, with fewer track
-tiles per railroad (8 instead of 17–32) so that it ends ("all track placed") in about six
-rounds. When render/santa_fe does not exist yet, a stand-in renderer draws small PNGs.
+The `santa_fe` fixture plays the real game on the real map with fewer track tiles per
+railroad (8 instead of 17–32) so that it ends ("all track placed") in about six rounds.
 """
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 from typing import Any
@@ -20,6 +19,7 @@ from tests.discord.conftest import ALICE, BOB, CAROL, CHANNEL, Harness, find_id
 from tests.discord.test_full_game import payload_text
 
 SHORT_TILES = 8
+CHOOSER = re.compile(r"ry:\d+:(\d+):(cb|cs):([vk][0-9a-f]*):([0-9.]*)(?::(\d+))?")  # a pick, not "open" / page
 
 
 @pytest.fixture
@@ -40,6 +40,11 @@ def label(key: str, **params: Any) -> str:
     return translate("en", key, params)
 
 
+def key_check(key: str) -> str:
+    """The check a keyed decision's components carry: `k` and 8 hex of the key's SHA-1."""
+    return "k" + hashlib.sha1(key.encode("utf-8")).hexdigest()[:8]
+
+
 async def open_game(h: Harness) -> int:
     opened = await h.slash(ALICE, "game new", {"game": "santa_fe"})
     assert opened.ephemeral, opened.content
@@ -50,21 +55,96 @@ async def open_game(h: Harness) -> int:
     return await h.game_id()
 
 
-def options_of(message: Any, custom_id: str) -> list[dict]:
-    return message.component(custom_id)["options"]
-
-
-def select_with(message: Any, verb: str, value: str) -> str | None:
+# ---------------------------------------------------------------------------- the chooser, as seen
+def offered(message: Any) -> list[dict]:
+    """Every option of the chooser a message shows, in order: buttons (`cb`) and the options
+    of selects (`cs`), each with what a person reads and what clicking it sends. Checks on
+    the way that no select holds more than 25 options."""
+    out = []
     for cid in message.custom_ids:
-        if f":{verb}" in cid and value in [o["value"] for o in message.component(cid).get("options") or []]:
-            return cid
-    return None
+        match = CHOOSER.fullmatch(cid)
+        if match is None:
+            continue
+        comp = message.component(cid)
+        version, verb, check, path, n = match.groups()
+        if verb == "cb":
+            if n is None:
+                continue
+            out.append({"label": comp["label"], "custom_id": cid, "value": None, "index": int(n),
+                        "check": check, "path": path, "version": int(version), "kind": "button"})
+        else:
+            assert 1 <= len(comp["options"]) <= 25, (cid, len(comp["options"]))
+            for o in comp["options"]:
+                out.append({"label": o["label"], "description": o.get("description"), "custom_id": cid,
+                            "value": o["value"], "index": int(o["value"]), "check": check, "path": path,
+                            "version": int(version), "kind": "select", "placeholder": comp.get("placeholder")})
+    return out
+
+
+async def press(h: Harness, message: Any, entry: dict, user: int, *, locale: str = "en-US") -> Any:
+    """Click a button or pick a select option, as listed by `offered`."""
+    if entry["kind"] == "button":
+        return await h.click(message, entry["custom_id"], user, locale=locale)
+    return await h.select(message, entry["custom_id"], [entry["value"]], user, locale=locale)
+
+
+async def pick_label(h: Harness, message: Any, text: str, user: int, *, locale: str = "en-US") -> Any:
+    """Click the option a person reads as `text`."""
+    matches = [e for e in offered(message) if e["label"] == text]
+    assert len(matches) == 1, (text, [e["label"] for e in offered(message)])
+    return await press(h, message, matches[0], user, locale=locale)
+
+
+def text_of(h: Harness, result: Any) -> str:
+    """What the clicker read: the answer, or the private message it updated."""
+    if result.content:
+        return result.content
+    if result.original is None:
+        return ""
+    return h.fake.message(result.original.id).content or ""
+
+
+async def click_through(h: Harness, message: Any, user: int, notation: str, *,
+                        locale: str = "en-US") -> tuple[Any, list[dict]]:
+    """From `message` (a turn post, a hand, a private reply), click the chooser's options one
+    step after another, as a person would, until `notation` is played. The option to click at
+    each step is the one the rules' menu leads through to that move. Returns the last
+    interaction and, per step, what was shown there (`options`) and what was clicked (`picked`)."""
+    pv = await h.bot.service.private_view(str(CHANNEL), str(user))
+    decision = pv.decision
+    assert decision is not None and pv.active, f"user {user} is not waited on"
+    choice = next((c for c in decision.choices if c.notation == notation), None)
+    assert choice is not None, (notation, decision.all_notations()[:20])
+    picks: list[str] = []
+    path: list[int] = []
+    steps: list[dict] = []
+    result = None
+    while True:
+        stop = decision.walk(picks)
+        if stop.move is not None:
+            assert stop.move == notation and result is not None
+            return result, steps
+        picks = list(stop.picks)
+        index = [o.value for o in stop.options].index(choice.path[len(picks)].value)
+        here = ".".join(map(str, path))
+        options = [e for e in offered(message) if e["path"] == here]
+        assert sorted(e["index"] for e in options) == list(range(len(stop.options))), \
+            "every option of a step is on the message"
+        entry = next(e for e in options if e["index"] == index)
+        steps.append({"step": stop.step, "options": options, "picked": entry, "message": message,
+                      "public": not message.ephemeral})
+        result = await press(h, message, entry, user, locale=locale)
+        picks.append(stop.options[index].value)
+        path.append(index)
+        if result.original is not None and result.original.ephemeral:
+            message = h.fake.message(result.original.id)
 
 
 async def test_santa_fe_whole_game_through_discord(harness: Harness, fake, santa_fe) -> None:
     h = harness
     bot = h.bot
     game = santa_fe
+    board = game.board
     from bot.discord.ui.santa_fe import UI
 
     game_id = await open_game(h)
@@ -79,9 +159,9 @@ async def test_santa_fe_whole_game_through_discord(harness: Harness, fake, santa
 
     private_lines: set[str] = set()  # what only one player was shown (🔒 lines)
     choices_by_round: dict[int, dict[int, str]] = {}  # round -> seat -> the choice in words
-    used = {"choose": 0, "claim_flow": 0, "page_flow": 0, "move": 0, "draw_button": 0, "draw_private": 0,
-            "exchange": 0, "double": 0, "spur_draw": 0, "spur_place": 0, "errors": 0, "simultaneous": 0,
-            "second_from_reply": 0}
+    used = {"choose": 0, "choose_from_hand": 0, "choose_from_post": 0, "post_flow": 0, "page_flow": 0,
+            "move": 0, "draw_button": 0, "draw_private": 0, "exchange": 0, "double": 0, "spur_draw": 0,
+            "spur_place": 0, "errors": 0, "simultaneous": 0, "second_from_reply": 0, "placement_label": 0}
     last_done: dict[int, Any] = {}  # user -> the latest private "done" message (with its next choice)
 
     def collect(result: Any) -> None:
@@ -96,7 +176,7 @@ async def test_santa_fe_whole_game_through_discord(harness: Harness, fake, santa
 
     async def refused(result: Any, contains: str | None = None) -> None:
         assert result.ephemeral, result.content
-        text = result.content or fake.message(result.original.id).content
+        text = text_of(h, result)
         assert text.startswith(("⚠️", "🔄")), text
         if contains is not None:
             assert contains in text, text
@@ -121,41 +201,54 @@ async def test_santa_fe_whole_game_through_discord(harness: Harness, fake, santa
                 if p.choice is not None and seat not in user_of:
                     spur_rr = p.spur if p.choice.spur else -1
                     record[seat] = UI.choice_text(p.choice.card, p.choice.spur, spur_rr, "en")
-            # every waiting player opens their own page first, then both choose: the second
-            # select was drawn before the first choice changed the board, and still works
-            pages = {}
-            for user in humans:
-                hand_id = find_id(post, rf"ry:{game_id}:\d+:hand")
-                assert hand_id and post.component(hand_id)["label"] == label("discord.sf.button.choose")
-                page = await h.click(post, hand_id, user)
+            # the post offers no card (choosing is secret), only a way into one's own menu
+            open_id = find_id(post, rf"ry:{game_id}:\d+:cb:o:")
+            assert open_id and post.component(open_id)["label"] == label("discord.choose.open")
+            assert offered(post) == [], post.custom_ids
+            # every waiting player opens their own menu first (one from "Show my hand", one
+            # from "Choose…", taking turns by round), then both choose: the second menu was
+            # drawn before the first choice changed the board, and still works (its key holds)
+            menus = {}
+            for i, user in enumerate(humans):
+                if (i + round_no) % 2 == 0:
+                    hand_id = find_id(post, rf"ry:{game_id}:\d+:hand")
+                    assert hand_id and post.component(hand_id)["label"] == label("discord.button.hand")
+                    page = await h.click(post, hand_id, user)
+                    assert any(a.filename == "hand.png" for a in page.attachments)
+                    assert "Your city cards:" in page.content
+                    used["choose_from_hand"] += 1
+                else:
+                    page = await h.click(post, open_id, user)
+                    used["choose_from_post"] += 1
                 collect(page)
-                assert page.ephemeral and any(a.filename == "hand.png" for a in page.attachments)
-                pages[user] = page.original
+                assert page.ephemeral
+                menus[user] = page.original
             if len(humans) == 2:
                 used["simultaneous"] += 1
             for user in humans:
                 seat = seat_of[user]
-                page = pages[user]
-                pick_id = find_id(page, rf"ry:{game_id}:\d+:pick:choose\.{round_no}")
-                assert pick_id, page.custom_ids
-                offered = options_of(page, pick_id)
-                legal = [game.format_action(a) for a in game.legal_actions(state, seat)]
-                assert sorted(o["value"] for o in offered) == sorted(legal)
-                action = planned(state, seat)
+                menu = menus[user]
+                entries = offered(menu)
+                assert entries and {e["check"] for e in entries} == {key_check(f"choose.{round_no}")}
                 me = state.players[seat]
+                legal = game.legal_actions(state, seat)
+                # one option per legal card, in words (a held spur goes with every card)
+                words = [UI.choice_text(a.card, a.spur, me.spur if a.spur else -1, "en") for a in legal]
+                assert sorted(e["label"] for e in entries) == sorted(words)
+                action = planned(state, seat)
                 if round_no >= 2 and used["double"] == 0 and me.doubles:
-                    action = next(a for a in game.legal_actions(state, seat) if a.card < 0)  # a double turn
+                    action = next(a for a in legal if a.card < 0)  # a double turn
                     used["double"] += 1
-                notation = game.format_action(action)
-                chosen = next(o for o in offered if o["value"] == notation)
-                record[seat] = chosen["label"]
-                assert chosen["label"] == UI.choice_text(action.card, action.spur, me.spur if action.spur else -1,
-                                                         "en")
-                done = await h.select(page, pick_id, [notation], user)
+                chosen = UI.choice_text(action.card, action.spur, me.spur if action.spur else -1, "en")
+                record[seat] = chosen
+                if len(humans) == 2 and user == humans[-1]:
+                    # drawn before the other player's choice moved the game on
+                    assert max(e["version"] for e in entries) < (await bot.service.status(str(CHANNEL))).version
+                done = await pick_label(h, menu, chosen, user)
                 collect(done)
-                text = fake.message(page.id).content
+                text = fake.message(menu.id).content
                 assert text.startswith("✅"), text
-                assert f"🔒 You chose {chosen['label']}." in text
+                assert f"🔒 You chose {chosen}." in text
                 used["choose"] += 1
             continue
 
@@ -164,21 +257,39 @@ async def test_santa_fe_whole_game_through_discord(harness: Harness, fake, santa
 
         # ---------------------------------------------------------------- double-turn exchange
         if phase == "exchange":
+            # secret: the post only opens the player's own menu
+            assert offered(post) == [] and find_id(post, rf"ry:{game_id}:\d+:cb:o:"), post.custom_ids
             page = await h.click(post, find_id(post, rf"ry:{game_id}:\d+:hand"), user)
             collect(page)
-            pick_id = find_id(page.original, rf"ry:{game_id}:\d+:pick:exchange\.{state.round}")
-            assert pick_id, page.original.custom_ids
-            values = [o["value"] for o in options_of(page.original, pick_id)]
-            assert values[0] == "keep"
+            menu = page.original
+            spare = (await h.click(post, find_id(post, rf"ry:{game_id}:\d+:cb:o:"), user)).original
+            me = state.players[seat]
+            limit = min(len(me.hand), len(state.deck))
+            check = key_check(f"exchange.{state.round}.{limit}")
+            # "keep my hand" is an option of its own; the cards to give up are one multi-select
+            # of the cities in the hand, at least one: the two can never be sent together
+            keep = [e for e in offered(menu) if e["label"] == label("sf.act.exchange_none")]
+            assert len(keep) == 1 and keep[0]["kind"] == "button" and keep[0]["check"] == check
+            group_id = find_id(menu, rf"ry:{game_id}:\d+:cg:{check}::0")
+            assert group_id, menu.custom_ids
+            group = menu.component(group_id)
+            assert group["min_values"] == 1 and group["max_values"] == min(limit, len(set(me.hand)))
+            cities = sorted({UI.city_value(c, "en") for c in me.hand})
+            assert sorted(o["label"] for o in group["options"]) == cities
             if used["exchange"] == 0:
-                # "keep my hand" and cards at once is refused, privately
-                await refused(await h.select(page.original, pick_id, values[:2], user),
-                              label("discord.sf.error.keep_and_exchange"))
-                page = await h.click(post, find_id(post, rf"ry:{game_id}:\d+:hand"), user)
-                done = await h.select(page.original, pick_id, values[1:2], user)
-                assert "🔒 You gave up" in fake.message(page.original.id).content
+                done = await h.select(menu, group_id, [group["options"][0]["value"]], user)
+                assert "🔒 You gave up" in fake.message(menu.id).content
+                # "keep my hand" on a second copy of the menu, after the exchange: refused
+                # privately, and nothing changes
+                after = await bot.service.rebuild(game_id)
+                version = (await bot.service.status(str(CHANNEL))).version
+                again = [e for e in offered(spare) if e["label"] == label("sf.act.exchange_none")]
+                await refused(await press(h, spare, again[0], user))
+                assert (await bot.service.rebuild(game_id)).players[seat] == after.players[seat]
+                assert (await bot.service.status(str(CHANNEL))).version == version
             else:
-                done = await h.select(page.original, pick_id, ["keep"], user)
+                done = await press(h, menu, keep[0], user)
+                assert fake.message(menu.id).content.startswith("✅")
             collect(done)
             used["exchange"] += 1
             continue
@@ -195,16 +306,19 @@ async def test_santa_fe_whole_game_through_discord(harness: Harness, fake, santa
                 notation = game.format_action(action)
                 used["spur_draw"] += 1
             previous = last_done.get(user)
-            if previous is not None and find_id(previous, rf"ry:{game_id}:{status.version}:act:{re.escape(notation)}"):
+            if previous is not None and any(e["version"] == status.version for e in offered(previous)):
                 # the second draw, right from the private reply to the first
-                done = await h.click(previous, find_id(previous, rf"ry:{game_id}:\d+:act:{re.escape(notation)}"),
-                                     user)
+                done, steps = await click_through(h, previous, user, notation)
                 used["draw_private"] += 1
             else:
-                button_id = find_id(post, rf"ry:{game_id}:{status.version}:act:{re.escape(notation)}")
-                assert button_id, (notation, post.custom_ids)
-                done = await h.click(post, button_id, user)
+                done, steps = await click_through(h, post, user, notation)
+                assert steps[0]["public"] and steps[0]["picked"]["kind"] == "button"
                 used["draw_button"] += 1
+            shown = steps[-1]["picked"]["label"]
+            if action.what == "city":
+                assert shown == label("sf.choice.draw_city", count=len(state.deck)), shown
+            elif action.what == "spur":
+                assert re.search(r"\(\$\d+\)$", shown), shown  # the price is on the button
             collect(done)
             last_done[user] = fake.message(done.original.id)
             continue
@@ -217,58 +331,59 @@ async def test_santa_fe_whole_game_through_discord(harness: Harness, fake, santa
             action = spur_places[0]
             notation = game.format_action(action)
             used["spur_place"] += 1
-        code = game.board.railroads[action.rr].code
-        target = code + ("+spur" if action.spur else "")
         other = BOB if user == ALICE else ALICE
         if used["errors"] < 3 and step % 5 == 0:
             # not your turn / not in the game: answered privately, nothing changes
-            await refused(await h.click(post, find_id(post, rf"ry:{game_id}:\d+:claim"), other), "waiting on")
+            version = status.version
+            first = offered(post)[0]
+            await refused(await press(h, post, first, other), "waiting on")
             await refused(await h.click(post, find_id(post, rf"ry:{game_id}:\d+:hand"), CAROL))
+            assert (await bot.service.status(str(CHANNEL))).version == version
         kind = step % 3
         previous = last_done.get(user)
         if previous is not None and state.left == 1 and state.placed_now == 1 \
-                and select_with(previous, "route", target):
+                and any(e["version"] == status.version for e in offered(previous)):
             # the second placement of a double turn, from the private reply to the first
             kind = 3
         if kind == 0:
             # /move, found among the autocomplete choices first
-            offered = await h.autocomplete(user, "move", focused="move", value=notation)
-            assert notation in [c["value"] for c in offered], (notation, offered)
-            assert all(len(c["name"]) <= 100 for c in offered)
+            offered_moves = await h.autocomplete(user, "move", focused="move", value=notation)
+            assert notation in [c["value"] for c in offered_moves], (notation, offered_moves)
+            assert all(len(c["name"]) <= 100 for c in offered_moves)
             done = await h.slash(user, "move", {"move": notation})
             used["move"] += 1
         else:
             if kind == 1:
-                opened = await h.click(post, find_id(post, rf"ry:{game_id}:\d+:claim"), user)
-                assert opened.ephemeral
-                targets = opened.original
-                used["claim_flow"] += 1
+                start = post  # railroad buttons right on the turn post
+                used["post_flow"] += 1
             elif kind == 2:
                 page = await h.click(post, find_id(post, rf"ry:{game_id}:\d+:hand"), user)
                 collect(page)
-                targets = page.original
+                start = page.original
                 used["page_flow"] += 1
             else:
-                targets = previous
+                start = previous
                 used["second_from_reply"] += 1
-            route_id = select_with(targets, "route", target)
-            assert route_id, (target, targets.custom_ids)
-            await h.select(targets, route_id, [target], user)
-            placements = fake.message(targets.id)  # updated in place
-            pay_id = select_with(placements, "pay", notation)
-            assert pay_id, (notation, placements.custom_ids)
-            shown = next(o for o in options_of(placements, pay_id) if o["value"] == notation)
-            section = game.board.sections[action.section]
-            a, b = game.board.ends[action.section]
-            start, far = (a, b) if action.end == 0 else (b, a)
-            assert shown["label"].startswith(f"{game.board.railroads[action.rr].name['en']}: "
-                                             f"{game.board.cities[start].name} → {game.board.cities[far].name}")
-            assert f"(space {state.sec_built[action.section] + 1}/{section.spaces})" in shown["label"]
-            assert all(len(placements.component(c)["options"]) <= 25 for c in placements.custom_ids
-                       if ":pay:" in c)
-            done = await h.select(placements, pay_id, [notation], user)
+            done, steps = await click_through(h, start, user, notation)
+            assert steps[0]["step"] == "sf.step.railroad"
+            code = board.railroads[action.rr].code
+            railroad_label = steps[0]["picked"]["label"]
+            # a railroad with a single placement makes it in one click: its label names it
+            head, _, then = railroad_label.partition(" → ")
+            assert head.endswith(f"({code})" if not action.spur else f"({code}) — new line with your spur")
+            if len(steps) == 1:
+                assert then and "(space " in railroad_label, railroad_label
+            if steps[-1]["step"] in ("sf.step.section", "sf.step.end"):
+                # the placement says where the tile goes and which space of the section it is
+                shown = steps[-1]["picked"]["label"]
+                a, b = board.ends[action.section]
+                start_city, far = (a, b) if action.end == 0 else (b, a)
+                assert shown.startswith(f"{board.cities[start_city].name} → {board.cities[far].name}"), shown
+                section = board.sections[action.section]
+                assert f"(space {state.sec_built[action.section] + 1}/{section.spaces})" in shown, shown
+                used["placement_label"] += 1
         collect(done)
-        message = fake.message(done.original.id)  # the private reply (or the select's message, updated)
+        message = fake.message(done.original.id)  # the private reply (or the menu, updated)
         assert message.ephemeral and "✅" in message.content, message.content
         last_done[user] = message
     else:
@@ -335,9 +450,11 @@ async def test_santa_fe_whole_game_through_discord(harness: Harness, fake, santa
     fake.assert_clean()
 
 
+
 async def test_simultaneous_choice_and_refusals(harness: Harness, fake, santa_fe) -> None:
-    """The secret choice of round 2 with a select drawn before the other player chose; a
-    select drawn for an earlier round is stale; illegal moves are refused privately."""
+    """The secret choice of round 1 with a menu drawn before the other player chose (its
+    decision key holds, whatever the version); a menu drawn for an earlier round is stale;
+    illegal moves and clicks out of turn are refused privately and change nothing."""
     h = harness
     bot = h.bot
     game = santa_fe
@@ -348,26 +465,30 @@ async def test_simultaneous_choice_and_refusals(harness: Harness, fake, santa_fe
     assert refused.ephemeral and refused.content.startswith("⚠️")
     assert label("error.sf.first_round_city") in refused.content
 
-    # both open their pages; Alice keeps a second one for later
+    # both open their hands; Alice keeps a second one for later
     post = h.last_post()
     hand_id = find_id(post, rf"ry:{game_id}:\d+:hand")
     alice = (await h.click(post, hand_id, ALICE)).original
     bob = (await h.click(post, hand_id, BOB)).original
     spare = (await h.click(post, hand_id, ALICE)).original
-    for page in (alice, bob):
-        assert "Your city cards:" in page.content and ":pick:choose.1" in " ".join(page.custom_ids)
-    pick_a = find_id(alice, rf"ry:{game_id}:\d+:pick:choose\.1")
-    pick_b = find_id(bob, rf"ry:{game_id}:\d+:pick:choose\.1")
-    first_a = options_of(alice, pick_a)[0]
-    first_b = options_of(bob, pick_b)[0]
+    for page in (alice, bob, spare):
+        assert "Your city cards:" in page.content
+        entries = offered(page)
+        # the secret choice is keyed by its round, not by the board's version
+        assert entries and {e["check"] for e in entries} == {key_check("choose.1")}, page.custom_ids
+    first_a = offered(alice)[0]
+    first_b = offered(bob)[0]
+    drawn_at = first_b["version"]
     before = len(fake.message_payloads)
-    await h.select(alice, pick_a, [first_a["value"]], ALICE)
+    await press(h, alice, first_a, ALICE)
     # Alice chose: the public post says so, without what
     chose_post = h.last_post()
     assert "Alice has chosen a card." in chose_post.content
     assert first_a["label"] not in payload_text({"content": chose_post.content, "embeds": chose_post.embeds})
-    # Bob's select was drawn before Alice chose; it still works (not version-checked)
-    done = await h.select(bob, pick_b, [first_b["value"]], BOB)
+    assert offered(chose_post) == []  # still nobody's choice on the public post
+    # Bob's menu was drawn before Alice chose; it still works (keyed, not version-checked)
+    assert (await bot.service.status(str(CHANNEL))).version > drawn_at
+    await press(h, bob, first_b, BOB)
     assert fake.message(bob.id).content.startswith("✅")
     # all have chosen: the reveal post names every choice
     reveal = next(m for m in reversed(h.posts()) if "Everyone has chosen." in (m.content or ""))
@@ -384,16 +505,19 @@ async def test_simultaneous_choice_and_refusals(harness: Harness, fake, santa_fe
     rules_ja = await h.slash(BOB, "game rules", locale="ja")
     assert "カードを秘密に選ぶ" in rules_ja.original.embeds[0]["description"]
 
-    # the page in Japanese for a Japanese client
+    # the hand in Japanese for a Japanese client
     ja = (await h.click(post, hand_id, BOB, locale="ja")).original
     assert "あなたの都市カード" in ja.content and "💵 $" in ja.content
 
-    # Alice's spare page (round 1) is no longer hers to use: she already chose
-    again = await h.select(spare, find_id(spare, rf"ry:{game_id}:\d+:pick:choose\.1"),
-                           [options_of(spare, find_id(spare, r".*:pick:.*"))[0]["value"]], ALICE)
-    assert again.ephemeral and (again.content or "").startswith(("⚠️", "🔄")), again.content
+    # Alice's spare menu (round 1) is no longer hers to use: she already chose
+    version = (await bot.service.status(str(CHANNEL))).version
+    choice = (await bot.service.rebuild(game_id)).players[0].choice
+    again = await press(h, spare, offered(spare)[-1], ALICE)
+    assert again.ephemeral and text_of(h, again).startswith(("⚠️", "🔄")), text_of(h, again)
+    assert (await bot.service.status(str(CHANNEL))).version == version
+    assert (await bot.service.rebuild(game_id)).players[0].choice == choice
 
-    # play on to round 2 with /move (the bot plays itself), then a round-1 select is stale
+    # play on to round 2 with /move (the bot plays itself), then a round-1 menu is stale
     for _ in range(60):
         state = await bot.service.rebuild(game_id)
         if state.phase == "choose" and state.round == 2:
@@ -406,12 +530,15 @@ async def test_simultaneous_choice_and_refusals(harness: Harness, fake, santa_fe
         assert result.ephemeral and "✅" in result.content, result.content
     state = await bot.service.rebuild(game_id)
     assert state.phase == "choose" and state.round == 2
-    stale = await h.select(spare, find_id(spare, r".*:pick:.*"),
-                           [options_of(spare, find_id(spare, r".*:pick:.*"))[0]["value"]], ALICE)
-    assert stale.ephemeral and "board changed" in (stale.content or fake.message(stale.original.id).content or "")
+    version = (await bot.service.status(str(CHANNEL))).version
+    stale = await press(h, spare, offered(spare)[0], ALICE)
+    assert stale.ephemeral and "board changed" in text_of(h, stale)
     assert (await bot.service.rebuild(game_id)).players[0].choice is None  # nothing was played
+    assert (await bot.service.status(str(CHANNEL))).version == version
+    # the round-2 menu carries the round-2 key
+    fresh = (await h.click(h.last_post(), find_id(h.last_post(), rf"ry:{game_id}:\d+:cb:o:"), ALICE)).original
+    assert {e["check"] for e in offered(fresh)} == {key_check("choose.2")}
     fake.assert_clean()
-
 
 
 async def test_advanced_game_engineer_pass_and_buying_track(harness: Harness, fake, santa_fe) -> None:
@@ -420,6 +547,7 @@ async def test_advanced_game_engineer_pass_and_buying_track(harness: Harness, fa
     h = harness
     bot = h.bot
     game = santa_fe
+    board = game.board
     opened = await h.slash(ALICE, "game new", {"game": "santa_fe", "options": "advanced=true, buy_track=true"})
     assert opened.ephemeral, opened.content
     lobby = h.lobby()
@@ -431,6 +559,14 @@ async def test_advanced_game_engineer_pass_and_buying_track(harness: Harness, fa
     seat_of = {int(s.user_id): s.seat for s in status.info.seats if s.user_id and not s.is_bot}
     done = {"engineer": 0, "pass": 0, "buy": 0, "paid_label": 0}
 
+    async def tap(post: Any, notation: str, user: int) -> tuple[Any, str]:
+        """Play a one-step move with its button on the public turn post."""
+        result, steps = await click_through(h, post, user, notation)
+        assert len(steps) == 1 and steps[0]["public"] and steps[0]["picked"]["kind"] == "button", steps
+        assert steps[0]["picked"]["check"] == "v"  # the public menu goes stale with any move
+        assert result.ephemeral and "✅" in result.content, result.content
+        return result, steps[0]["picked"]["label"]
+
     for _ in range(120):
         status = await bot.service.status(str(CHANNEL))
         if status.info.status != "active" or all(done.values()):
@@ -439,16 +575,14 @@ async def test_advanced_game_engineer_pass_and_buying_track(harness: Harness, fa
         post = h.last_post()
         user = int(status.waiting_user_ids[0])
         seat = seat_of[user]
-        version = status.version
-
-        def button_for(notation: str) -> str | None:
-            return find_id(post, rf"ry:{game_id}:{version}:act:{re.escape(notation)}")
+        labels = [e["label"] for e in offered(post)]
 
         if state.phase == "engineer":
-            assert button_for("engineer no")
+            assert label("sf.act.engineer_no") in labels, labels
+            # the price is on the button
+            assert label("sf.choice.engineer_yes", price=board.rules.engineer_price) in labels, labels
             choice = "engineer yes" if not done["engineer"] else "engineer no"
-            result = await h.click(post, button_for(choice), user)
-            assert result.ephemeral and "✅" in result.content, result.content
+            await tap(post, choice, user)
             done["engineer"] += choice == "engineer yes"
             if choice == "engineer yes":
                 after = h.last_post().embeds[0]
@@ -456,30 +590,38 @@ async def test_advanced_game_engineer_pass_and_buying_track(harness: Harness, fa
                 assert any("👷 engineer" in f["value"] for f in after["fields"])
             continue
         if state.phase == "track":
-            assert button_for("pass"), post.custom_ids
+            assert label("sf.act.pass") in labels, labels
             if not done["paid_label"]:
-                # the placements name their terrain cost (or that they are free)
-                opened = await h.click(post, find_id(post, rf"ry:{game_id}:\d+:claim"), user)
-                targets = opened.original
-                route_id = next(c for c in targets.custom_ids if ":route:" in c)
-                await h.select(targets, route_id, [options_of(targets, route_id)[0]["value"]], user)
-                placements = fake.message(targets.id)
-                shown = [o["label"] for c in placements.custom_ids if ":pay:" in c for o in options_of(placements, c)]
-                assert shown and all(re.search(r"\) (\$\d+ |free)", text) for text in shown), shown
-                done["paid_label"] += 1
+                # the placements name their terrain cost (or that they are free): open each
+                # railroad that has several placements (one with a single placement would
+                # place it) from the post, and read them
+                pv = await bot.service.private_view(str(CHANNEL), str(user))
+                first = pv.decision.walk([])
+                shown: list[str] = []
+                for index, pick in enumerate(first.options):
+                    if pv.decision.walk([pick.value]).move is not None:
+                        continue
+                    entry = next(e for e in offered(post) if e["index"] == index)
+                    opened = await press(h, post, entry, user)
+                    assert opened.ephemeral
+                    shown += [e["label"] for e in offered(opened.original) if "(space " in e["label"]]
+                assert (await bot.service.status(str(CHANNEL))).version == status.version  # nothing placed
+                assert all(re.search(r"\(space \d+/\d+\) · (\$\d+ \((mountain|river)|free)", text)
+                           for text in shown), shown
+                # read on, turn after turn, until a placement with a price was shown
+                done["paid_label"] += any(re.search(r" · \$\d+ \((mountain|river)", text) for text in shown)
             if not done["pass"]:
-                result = await h.click(post, button_for("pass"), user)
-                assert result.ephemeral and "✅" in result.content, result.content
+                await tap(post, "pass", user)
                 assert "passed." in h.last_post().content
                 done["pass"] += 1
                 continue
         if state.phase == "buy":
             legal = [game.format_action(a) for a in game.legal_actions(state, seat)]
             buys = [n for n in legal if n != "buy none"]
-            assert button_for("buy none")
+            assert label("sf.act.buy_none") in labels, labels
             if buys and not done["buy"]:
-                result = await h.click(post, button_for(buys[0]), user)
-                assert result.ephemeral and "✅" in result.content, result.content
+                _, shown_label = await tap(post, buys[0], user)
+                assert re.search(rf"\(\${board.rules.track_price}\)$", shown_label), shown_label
                 fields = h.last_post().embeds[0]["fields"]
                 assert any("🧱 Bought tiles:" in f["value"] for f in fields), fields
                 done["buy"] += 1

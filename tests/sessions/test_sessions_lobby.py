@@ -169,3 +169,38 @@ async def test_refused_lobby_requests_change_nothing(service: SessionService, db
         with pytest.raises(SessionError):
             await call
     assert dump_db(db_path) == before
+
+
+async def test_a_lobby_opened_for_n_seats_starts_at_its_stored_n(service: SessionService, db_path) -> None:
+    for bad in (1, 5):  # the toy game takes 2–4
+        with pytest.raises(SessionError) as e:
+            await service.create("toy", "c1", "g1", ALICE, autostart_players=bad)
+        assert (e.value.code, e.value.params) == ("bad_option", {"option": "players", "value": str(bad)})
+    info = await service.create("toy", "c1", "g1", ALICE, autostart_players=3)
+    assert info.settings.autostart_players == 3
+    assert await service.autostart("c1") is None  # one seat of three
+    await service.join("c1", BOB)
+    assert await service.autostart("c1") is None
+    # the size is the lobby's: not a setting to change afterwards
+    before = dump_db(db_path)
+    with pytest.raises(SessionError) as e:
+        await service.settings("c1", ALICE, autostart_players=2)
+    assert e.value.code == "bad_setting" and dump_db(db_path) == before
+    await service.add_bot("c1", ALICE)
+    started = await service.autostart("c1")
+    assert started is not None and started.kind == "start" and len(started.names) == 3
+    assert await service.autostart("c1") is None  # already running: nothing more to start
+
+
+async def test_a_lobby_opened_for_n_seats_has_n_seats(service: SessionService) -> None:
+    await service.create("toy", "c1", "g1", ALICE, autostart_players=2)
+    await service.add_bot("c1", ALICE)
+    for extra in (service.join("c1", BOB), service.add_bot("c1", ALICE)):
+        with pytest.raises(SessionError) as e:
+            await extra
+        assert (e.value.code, e.value.params) == ("lobby_full", {"max": 2})
+    # without a size the host starts it, at any count the game takes
+    await service.create("toy", "c2", "g1", CAROL)
+    await service.join("c2", DAVE)
+    assert await service.autostart("c2") is None
+    assert (await service.start("c2", CAROL)).kind == "start"

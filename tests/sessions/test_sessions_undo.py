@@ -45,17 +45,32 @@ async def test_undo_refusals(service: SessionService, start_game, db_path) -> No
     assert (await _undo_error(service, first)).code == "nothing_to_undo"
 
     await service.act("chan-1", first, "open red")
-    err = await _undo_error(service, second)
+    err = await _undo_error(service, second)  # second has made no move at all
     assert (err.code, err.params, err.message_key) == (
-        "undo_not_allowed", {"reason": "not_your_action"}, "error.undo_not_allowed.not_your_action")
+        "nothing_of_yours_to_undo", {}, "error.nothing_of_yours_to_undo")
     await service.act("chan-1", second, "open blue")  # reveals both choices
     err = await _undo_error(service, second)
     assert err.params == {"reason": "hidden_info_revealed"}
-    err = await _undo_error(service, first)
-    assert err.params == {"reason": "someone_moved_since"}
+    # first opened before second, but the game now waits on first's turn, in which first
+    # has not moved yet: nothing of theirs can be taken back
+    assert (await _undo_error(service, first)).code == "nothing_of_yours_to_undo"
 
     await service.act("chan-1", first, "draw")  # a blind draw: hidden information
     assert (await _undo_error(service, first)).params == {"reason": "hidden_info_revealed"}
+
+
+async def test_undo_too_late_or_with_nothing_of_ones_own(service: SessionService, start_game) -> None:
+    out = await open_all(service, "chan-1", await start_game(players=3))
+    first, second, third = (actor_for(out, seat) for seat in range(3))
+    hand = (await service.private_view("chan-1", first.user_id)).view.hand
+    await service.act("chan-1", first, f"play {hand[0]}")
+    await service.act("chan-1", second, "pass")
+    # first moved, then second: too late for first, who is not to move now
+    assert (await _undo_error(service, first)).params == {"reason": "someone_moved_since"}
+    # third is to move and has not moved in this turn
+    assert (await _undo_error(service, third)).code == "nothing_of_yours_to_undo"
+    # second's pass is the last move: second may still take it back
+    assert (await service.undo("chan-1", second)).notation == "pass"
 
 
 async def test_undo_in_a_simultaneous_phase_and_chained_undos(service: SessionService, start_game) -> None:
@@ -70,8 +85,9 @@ async def test_undo_in_a_simultaneous_phase_and_chained_undos(service: SessionSe
     await service.undo("chan-1", second)
     out = await service.undo("chan-1", first)  # now the last move in force is first's again
     assert out.waiting == [0]
-    # the move in force before that is second's opening, which revealed both colours
-    assert (await _undo_error(service, first)).params == {"reason": "someone_moved_since"}
+    # the move in force before that is second's opening, which revealed both colours; first
+    # is to move and has not moved in this turn
+    assert (await _undo_error(service, first)).code == "nothing_of_yours_to_undo"
     assert (await _undo_error(service, second)).params == {"reason": "hidden_info_revealed"}
     state = await service.rebuild(start.game_id)
     assert state.turn == 0 and state.round == 1 and state.phase == "play"
@@ -121,7 +137,7 @@ async def test_snapshot_equals_replay_after_random_moves_and_undos(
                     out = await service.undo("chan-1", actor)
                     undos += 1
                 except SessionError as exc:
-                    assert exc.code in ("nothing_to_undo", "undo_not_allowed")
+                    assert exc.code in ("nothing_to_undo", "nothing_of_yours_to_undo", "undo_not_allowed")
                 continue
             view = await service.private_view("chan-1", actor.user_id)
             if rng.random() < 0.1:  # sometimes an illegal move: refused, nothing changes

@@ -68,6 +68,26 @@ async def game_autocomplete(interaction: discord.Interaction, current: str) -> l
     return out[:25]
 
 
+async def players_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    """The seat counts the game chosen in the `game` option takes (its min..max in the games
+    registry); nothing before a known game is chosen. Any other number typed gets the clear
+    error of /game new."""
+    command = interaction.command
+    param = command.get_parameter("game") if isinstance(command, app_commands.Command) else None
+    name = getattr(interaction.namespace, param.display_name if param else "game", None)
+    if not isinstance(name, str) or name not in registry.names():
+        return []
+    try:
+        game = registry.get(name)
+    except Exception:  # noqa: BLE001 - a game that cannot be loaded offers nothing
+        log.exception("players autocomplete: game %s cannot be loaded", name)
+        return []
+    lang = lang_of(interaction)
+    typed = str(current or "").strip()
+    return [app_commands.Choice(name=clip(t(lang, "discord.players.choice", count=n), OPTION_TEXT_MAX), value=n)
+            for n in range(game.min_players, game.max_players + 1) if str(n).startswith(typed)][:25]
+
+
 @app_commands.guild_only()
 class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_description=cmd("discord.cmd.game.desc")):
     def __init__(self, bot: "RailyardBot") -> None:
@@ -82,9 +102,9 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
     @app_commands.describe(game=cmd("discord.opt.game.desc"), players=cmd("discord.opt.players.desc"),
                            options=cmd("discord.opt.options.desc"), thread=cmd("discord.opt.thread.desc"),
                            thread_name=cmd("discord.opt.thread_name.desc"))
-    @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.autocomplete(game=game_autocomplete, players=players_autocomplete)
     async def new(self, interaction: discord.Interaction, game: str,
-                  players: Optional[app_commands.Range[int, 1, 10]] = None,
+                  players: Optional[int] = None,
                   options: Optional[app_commands.Range[str, 1, 200]] = None,
                   thread: bool = False,
                   thread_name: Optional[app_commands.Range[str, 1, 100]] = None) -> None:
@@ -121,8 +141,8 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
         # (in a thread already, the game simply lives in that thread)
         actor = actor_of(interaction)
         info = await service.create(game_name, str(channel.id), str(interaction.guild_id), actor, options,
-                                    locale=str(interaction.locale))
-        lobby = lobby_reply(info, info.locale, players)
+                                    locale=str(interaction.locale), autostart_players=players)
+        lobby = lobby_reply(info, info.locale)
         try:
             await channel.send(**lobby.new_kwargs())
         except discord.HTTPException as exc:

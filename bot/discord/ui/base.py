@@ -1,25 +1,36 @@
-"""How a game shows itself on Discord: the buttons under a turn post, the status embed,
+"""How a game looks on Discord: its colour, the emoji of its menu icons, the status embed,
 the words under a private hand. One `GameUI` per game (`get(name)`); a game without its own
-falls back to `GameUI`, which still offers "Show my hand" and /move for everything.
+falls back to `GameUI`, which still offers "Show my hand", the chooser and /move for
+everything.
 
-Public parts (turn buttons, embeds) are built from the SPECTATOR view only, so a public
-post cannot leak a hand; private parts get the player's PrivateView and are only ever sent
-ephemerally.
+Only presentation lives here. What a player may choose, in which steps and whether it is
+secret comes from the rules (`Game.decision`) and is drawn by the one chooser
+(bot/discord/chooser.py); no game adds a custom id or reads notation.
+
+Public parts (embeds) are built from the SPECTATOR view only, so a public post cannot leak
+a hand; private parts get the player's PrivateView and are only ever sent ephemerally.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import discord
 
 from bot.discord.text import clip, event_text, t
-from bot.discord.ui.components import Row, button
 from bot.sessions import PrivateView
+
+# Icons the games' menus use for things every game has; a game's UI adds its own.
+COMMON_EMOJI: Mapping[str, str] = {
+    "pass": "⏭️", "stop": "⏹️", "decline": "🚫", "keep": "✋", "none": "✋", "deck": "🂠",
+    "tickets": "🎫", "claim": "🛤️", "place": "🧩", "engineer": "👷", "double": "⏩", "spur": "🔀",
+    "exchange": "🔁", "city": "🏙️", "nothing": "▫️", "loop": "🔁", "stations": "🚉",
+}
 
 
 class GameUI:
     name = ""
     colour = discord.Colour(0x2E7D32)
+    icon_emoji: Mapping[str, str] = {}
 
     # --- words ------------------------------------------------------------------------
     def title(self, lang: str) -> str:
@@ -33,14 +44,13 @@ class GameUI:
             return data
         return game.view_model.model_validate(data)
 
-    # --- public -----------------------------------------------------------------------
-    def turn_rows(self, view: Any, game_id: int, version: int, lang: str) -> list[Row]:
-        """Buttons under a turn post, from the spectator view."""
-        if view is None or getattr(view, "result", None) is not None:
-            return []
-        return [[button(game_id, version, "hand", label=t(lang, "discord.button.hand"), emoji="🃏",
-                        style=discord.ButtonStyle.primary)]]
+    def emoji(self, icon: str | None) -> str | None:
+        """The emoji for a menu pick's icon (a card colour, a railroad), if the game has one."""
+        if icon is None:
+            return None
+        return self.icon_emoji.get(icon) or COMMON_EMOJI.get(icon)
 
+    # --- public -----------------------------------------------------------------------
     def summary(self, view: Any, names: Sequence[str], lang: str) -> tuple[str, list[tuple[str, str]]]:
         """(description, [(field name, value)]) for the status embed."""
         return "", []
@@ -55,51 +65,6 @@ class GameUI:
             lines.append("👉 " + event_text(lang, pv.prompt, pv.names))
         return "\n".join(lines)
 
-    def private_rows(self, pv: PrivateView, lang: str) -> list[Row]:
-        """Components only this player sees (e.g. a secret choice), for the hand reply."""
-        if pv.active and getattr(pv.view, "result", None) is None:
-            return self.turn_rows(pv.view, pv.game_id, pv.version, lang)
-        return []
-
-    # --- two-step choices (e.g. claim a route, then how to pay) -----------------------
-    # The words of the flow: catalog keys <claim_words>.intro / .pick_route / .none /
-    # .payment_intro / .pick_payment / .cannot (a game may pick other words, e.g. "railroad").
-    claim_words = "discord.claim"
-
-    def claim_targets(self, pv: PrivateView, lang: str) -> list[discord.SelectOption]:
-        return []
-
-    def claim_payments(self, pv: PrivateView, target: str, lang: str) -> list[discord.SelectOption]:
-        return []
-
-    # --- private simultaneous choices (`pick` selects) ----------------------------------
-    def decision_key(self, pv: PrivateView) -> str:
-        """What a `pick` select is drawn for; a pick made for another key is stale. Games
-        where players choose at the same time return something other players' moves do not
-        change (e.g. phase and round); the default is the version, i.e. any move."""
-        return str(pv.version)
-
-    def pick_notation(self, pv: PrivateView, values: Sequence[str]) -> str:
-        """The move a `pick` select's values stand for (default: the one value's notation)."""
-        return values[0] if values else ""
-
-    # --- public words about moves ------------------------------------------------------
-    def private_notation(self, notation: str) -> bool:
-        """True when a move's notation names hidden things (e.g. which tickets were kept)."""
-        return False
-
-    def public_event(self, event: dict[str, Any]) -> dict[str, Any]:
-        """An event as everyone may read it: a session event quoting a move whose notation
-        is private (an undone or automatic ticket choice) quotes it without the secret."""
-        params = event.get("params") or {}
-        notation = params.get("notation")
-        if isinstance(notation, str) and self.private_notation(notation):
-            return {**event, "params": {**params, "notation": {"key": "discord.hidden_move"}}}
-        return event
-
-    def route_name(self, target: str, lang: str) -> str:
-        return target
-
     def move_label(self, label: Any, names: Sequence[str], lang: str) -> str:
         return clip(event_text(lang, label, names), 100)
 
@@ -112,8 +77,6 @@ def register(ui: GameUI) -> None:
 
 
 def get(name: str) -> GameUI:
-    if name not in _UIS and name == "ticket_to_ride":
-        from bot.discord.ui import ticket_to_ride  # noqa: F401  (registers itself)
     ui = _UIS.get(name)
     if ui is None:
         ui = GameUI()

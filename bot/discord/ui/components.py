@@ -1,8 +1,10 @@
 """Restart-proof buttons and selects (discord.ui.DynamicItem) and helpers to lay them out.
 
 Nothing about a game is kept in memory: a click is routed by its custom id (see
-bot.discord.ids) to `bot.discord.play.on_component`, which reloads the game from the
-database. So a button drawn by an earlier process works the same after a restart.
+bot.discord.ids) to the client's `on_game_component` (RailyardBot hands it to
+bot.discord.play), which reloads the game from the database. So a button drawn by an
+earlier process works the same after a restart. Going through the client keeps this module
+below the code that handles clicks, with no import back up.
 
 discord.py only logs exceptions raised in a dynamic item's callback; ours hand every
 exception to the one error handler (bot.discord.errors.report_error), so each failure is
@@ -15,6 +17,7 @@ from typing import Any, Sequence
 import discord
 
 from bot.discord import ids
+from bot.discord.text import LABEL_MAX, OPTION_TEXT_MAX, clip
 
 MAX_ROWS = 5
 BUTTONS_PER_ROW = 5
@@ -32,9 +35,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.BUTTON_
         return cls(item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.discord.play import on_component
-
-        await on_component(interaction, self.ref, [])
+        await interaction.client.on_game_component(interaction, self.ref, [])  # type: ignore[attr-defined]
 
 
 class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.SELECT_TEMPLATE):
@@ -48,9 +49,8 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.SELECT_
         return cls(item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.discord.play import on_component
-
-        await on_component(interaction, self.ref, list(self.item.values))
+        await interaction.client.on_game_component(  # type: ignore[attr-defined]
+            interaction, self.ref, list(self.item.values))
 
 
 def button(game_id: int, version: int, verb: str, arg: str | None = None, *, label: str,
@@ -59,8 +59,6 @@ def button(game_id: int, version: int, verb: str, arg: str | None = None, *, lab
     """A button, or None when its custom id would not fit Discord's 100 characters."""
     if not ids.fits(game_id, version, verb, arg):
         return None
-    from bot.discord.text import LABEL_MAX, clip
-
     return GameButton(discord.ui.Button(
         label=clip(label, LABEL_MAX), style=style, emoji=emoji, disabled=disabled,
         custom_id=ids.make_id(game_id, version, verb, arg),
@@ -69,14 +67,14 @@ def button(game_id: int, version: int, verb: str, arg: str | None = None, *, lab
 
 def selects(game_id: int, version: int, verb: str, options: Sequence[discord.SelectOption], *,
             placeholder: str, min_values: int = 1, max_values: int = 1,
-            numbered: bool = True) -> list[GameSelect]:
-    """One select per 25 options (custom ids `<verb>:<n>` when `numbered`)."""
-    from bot.discord.text import clip
-
+            numbered: bool = True, arg: str | None = None) -> list[GameSelect]:
+    """One select per 25 options (custom ids `<verb>:<n>` when `numbered`, else
+    `<verb>:<arg>`)."""
     out: list[GameSelect] = []
     chunks = [list(options[i:i + OPTIONS_PER_SELECT]) for i in range(0, len(options), OPTIONS_PER_SELECT)]
+    fixed = arg
     for n, chunk in enumerate(chunks):
-        arg = str(n) if numbered else None
+        arg = str(n) if numbered else fixed
         label = placeholder if len(chunks) == 1 else f"{placeholder} ({n + 1}/{len(chunks)})"
         out.append(GameSelect(discord.ui.Select(
             custom_id=ids.make_id(game_id, version, verb, arg), placeholder=clip(label, 150),
@@ -87,8 +85,6 @@ def selects(game_id: int, version: int, verb: str, options: Sequence[discord.Sel
 
 def option(label: str, value: str, description: str | None = None,
            emoji: str | None = None) -> discord.SelectOption:
-    from bot.discord.text import OPTION_TEXT_MAX, clip
-
     return discord.SelectOption(label=clip(label, OPTION_TEXT_MAX), value=value[:100],
                                 description=clip(description, OPTION_TEXT_MAX) if description else None,
                                 emoji=emoji)

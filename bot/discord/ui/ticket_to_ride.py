@@ -1,10 +1,8 @@
-"""Ticket to Ride on Discord.
+"""Ticket to Ride's look on Discord: card colours as emoji (every menu pick whose icon is a
+colour: the face-up cards, routes, payments), the status embed and the private hand.
 
-Turn post buttons (from the public view): take a face-up card (one button per colour in the
-row), draw from the deck, draw tickets, "Claim a route…" (opens private selects: the routes
-this player can claim now, then the ways to pay for the chosen one) and "Show my hand".
-During the opening ticket choice the post offers "Choose my tickets", which shows the
-player's hand with a private multi-select of the offered tickets.
+What a player can do, and in which steps (take a card, draw tickets, claim a route → pay),
+comes from the rules' menus (games/ticket_to_ride/decisions.py), drawn by the one chooser.
 """
 from __future__ import annotations
 
@@ -14,11 +12,9 @@ import discord
 
 from bot.discord.text import clip, event_text, t
 from bot.discord.ui.base import GameUI, register
-from bot.discord.ui.components import Row, button, option, selects
 from bot.sessions import PrivateView
 from games import registry
 from games.ticket_to_ride import notation
-from games.ticket_to_ride.models import Claim
 
 EMOJI = {"red": "🟥", "orange": "🟧", "yellow": "🟨", "green": "🟩", "blue": "🟦",
          "pink": "🟪", "white": "⬜", "black": "⬛", "gray": "🔲", "locomotive": "🌈"}
@@ -27,42 +23,13 @@ EMOJI = {"red": "🟥", "orange": "🟧", "yellow": "🟨", "green": "🟩", "bl
 class TicketToRideUI(GameUI):
     name = "ticket_to_ride"
     colour = discord.Colour(0xB03A2E)
+    icon_emoji = EMOJI
 
     @property
     def game(self) -> Any:
         return registry.get(self.name)
 
     # --- public -----------------------------------------------------------------------
-    def turn_rows(self, view: Any, game_id: int, version: int, lang: str) -> list[Row]:
-        if view is None or view.phase == "over":
-            return []
-        hand_label = "discord.ttr.button.choose" if view.phase == "choose" else "discord.button.hand"
-        hand = button(game_id, version, "hand", label=t(lang, hand_label),
-                      emoji="🎫" if view.phase == "choose" else "🃏", style=discord.ButtonStyle.primary)
-        if view.phase == "choose":
-            return [[hand]]
-        face_up: Row = []
-        seen: set[str] = set()
-        for color in view.face_up:
-            if color is None or color in seen or (view.drew_one and color == "locomotive"):
-                continue
-            seen.add(color)
-            face_up.append(button(game_id, version, "act", f"draw {color}", emoji=EMOJI.get(color),
-                                  label=t(lang, "discord.ttr.button.take",
-                                          color=t(lang, f"ttr.color.{color}"))))
-        actions: Row = [button(game_id, version, "act", "draw deck", emoji="🂠",
-                               label=t(lang, "discord.ttr.button.deck"),
-                               disabled=view.deck_size + view.discard_size == 0)]
-        if not view.drew_one:
-            actions.append(button(game_id, version, "act", "tickets", emoji="🎫",
-                                  label=t(lang, "discord.ttr.button.tickets"),
-                                  disabled=view.ticket_deck_size == 0))
-            actions.append(button(game_id, version, "claim", emoji="🛤️",
-                                  label=t(lang, "discord.ttr.button.claim"),
-                                  style=discord.ButtonStyle.success))
-        actions.append(hand)
-        return [face_up, actions] if face_up else [actions]
-
     def summary(self, view: Any, names: Sequence[str], lang: str) -> tuple[str, list[tuple[str, str]]]:
         lines = []
         if view.phase == "choose":
@@ -95,9 +62,6 @@ class TicketToRideUI(GameUI):
             return t(lang, "discord.ttr.hint.second")
         return t(lang, "discord.ttr.hint.turn")
 
-    def private_notation(self, notation: str) -> bool:
-        return notation.strip().lower().startswith("keep")
-
     # --- private ----------------------------------------------------------------------
     def ticket_text(self, ticket: Any, lang: str) -> str:
         return event_text(lang, notation.ticket_words(self.game.board, ticket.id), None)
@@ -123,58 +87,6 @@ class TicketToRideUI(GameUI):
         elif not pv.active and pv.view.phase != "over":
             lines.append(t(lang, "discord.hand.not_your_turn"))
         return "\n".join(lines)
-
-    def private_rows(self, pv: PrivateView, lang: str) -> list[Row]:
-        me = pv.view.players[pv.seat]
-        if pv.active and me.offered:
-            options = [option(self.ticket_text(tk, lang), str(tk.id), emoji="🎫") for tk in me.offered]
-            return [selects(pv.game_id, pv.version, "keep", options, numbered=False,
-                            placeholder=t(lang, "discord.ttr.keep_placeholder", keep_min=me.keep_min),
-                            min_values=max(1, me.keep_min), max_values=len(options))]
-        return super().private_rows(pv, lang)
-
-    # --- claim a route: which route, then how to pay ------------------------------------
-    def _claims(self, pv: PrivateView) -> list[tuple[str, Claim]]:
-        out = []
-        for move in pv.legal:
-            if move.notation.startswith("claim "):
-                action = self.game.parse_action(move.notation)
-                if isinstance(action, Claim):
-                    out.append((move.notation, action))
-        return out
-
-    def claim_targets(self, pv: PrivateView, lang: str) -> list[discord.SelectOption]:
-        board = self.game.board
-        ways: dict[int, int] = {}
-        for _, claim in self._claims(pv):
-            ways[claim.route] = ways.get(claim.route, 0) + 1
-        ordered = sorted(ways, key=lambda rid: (-board.routes[rid].length, board.routes[rid].code))
-        options = []
-        for rid in ordered:
-            route = board.routes[rid]
-            label = event_text(lang, notation.route_words(board, rid), None)
-            desc = t(lang, "discord.ttr.claim_desc", points=board.rules.route_points[route.length],
-                     ways=ways[rid])
-            options.append(option(label, str(rid), desc, emoji=EMOJI.get(route.color)))
-        return options
-
-    def claim_payments(self, pv: PrivateView, target: str, lang: str) -> list[discord.SelectOption]:
-        board = self.game.board
-        options = []
-        for text, claim in self._claims(pv):
-            if str(claim.route) != target:
-                continue
-            length = board.routes[claim.route].length
-            label = event_text(lang, notation.payment_words(claim, length), None)
-            options.append(option(label, text, emoji=EMOJI.get(claim.color)))
-        return options
-
-    def route_name(self, target: str, lang: str) -> str:
-        board = self.game.board
-        try:
-            return event_text(lang, notation.route_words(board, int(target)), None)
-        except (ValueError, IndexError):
-            return target
 
 
 register(TicketToRideUI())

@@ -1,6 +1,6 @@
 """The loopback fake of Discord: REST under /api/v10 plus a gateway websocket.
 
-See the package docstring (``tests/fake_discord/__init__.py``) for the API.
+See the package docstring (``bot/loopback/__init__.py``) for the API.
 """
 
 from __future__ import annotations
@@ -109,6 +109,8 @@ class _Failure:
     message: Optional[str]
     is_global: bool
     body: Optional[dict]
+    after: bool = False  # handle the request for real, then answer with the failure
+    match: Optional[Callable[[RecordedRequest], bool]] = None  # only requests it accepts
 
 
 class _Route:
@@ -218,6 +220,13 @@ class FakeDiscord:
         self.gateway_events: List[Tuple[str, Any]] = []
         self.gateway_received: List[dict] = []
         self.injected: List[RecordedRequest] = []
+        #: channel posts answered with an earlier message because their nonce repeated one
+        #: (``enforce_nonce``): Discord's own guard against a retried post being doubled.
+        self.nonce_repeats: List[RecordedRequest] = []
+        #: seconds (fake clock, see advance_time) a nonce is remembered ("the past few
+        #: minutes" in Discord's docs)
+        self.nonce_window = 300.0
+        self._nonces: Dict[Tuple[int, int, str], Tuple[int, float]] = {}
 
         self._interactions_by_id: Dict[int, InteractionResult] = {}
         self._interactions_by_token: Dict[str, InteractionResult] = {}
@@ -459,6 +468,53 @@ class FakeDiscord:
             await self._broadcast("CHANNEL_CREATE", channel.payload())
         return channel
 
+    async def delete_channel(self, channel_id: int) -> None:
+        """Someone deleted the channel (or thread): it is gone from the world, the client
+        hears CHANNEL_DELETE / THREAD_DELETE, and every request to it gets 404 10003."""
+        channel = self.channels.pop(channel_id)
+        if channel.guild_id is not None:
+            self.guilds[channel.guild_id].channels.pop(channel.id, None)
+        if channel.is_thread:
+            await self._broadcast("THREAD_DELETE", {"id": str(channel.id), "guild_id": str(channel.guild_id),
+                                                    "parent_id": str(channel.parent_id), "type": channel.type})
+        else:
+            await self._broadcast("CHANNEL_DELETE", channel.payload())
+
+    # ------------------------------------------------------------------ the bot's permissions
+    async def deny_bot(self, channel_id: int, *permissions: str) -> None:
+        """Give the channel a permission overwrite for the bot that denies ``permissions``
+        (discord.py names, e.g. "send_messages", "attach_files"); no names lifts it. The
+        client hears CHANNEL_UPDATE (so its cached ``permissions_for`` agrees) and posts
+        that need a denied permission get 403 like Discord's (50001 without view_channel,
+        else 50013 Missing Permissions). Threads follow their parent's overwrite."""
+        channel = self.channels[channel_id]
+        channel.overwrites = [o for o in channel.overwrites if o["id"] != str(self.bot_user.id)]
+        if permissions:
+            channel.overwrites.append({"id": str(self.bot_user.id), "type": 1, "allow": "0",
+                                       "deny": str(limits.permission_value(*permissions))})
+        await self._broadcast("CHANNEL_UPDATE", channel.payload())
+
+    def _bot_denied(self, channel: FakeChannel) -> int:
+        source = self.channels.get(channel.parent_id) if channel.is_thread and channel.parent_id else channel
+        denied = 0
+        for overwrite in (source.overwrites if source is not None else []):
+            if overwrite["id"] == str(self.bot_user.id):
+                denied |= int(overwrite["deny"])
+        return denied
+
+    def _bot_permission_problem(self, channel: FakeChannel, payload: dict, rec: RecordedRequest) -> Optional[Reply]:
+        if channel.type == DM:
+            return None
+        denied = self._bot_denied(channel)
+        if not denied:
+            return None
+        send = "send_messages_in_threads" if channel.is_thread else "send_messages"
+        if denied & limits.permission_value("view_channel"):
+            return _err(403, 50001, "Missing Access")
+        if denied & limits.permission_value(send) or (rec.files and denied & limits.permission_value("attach_files")):
+            return _err(403, 50013, "Missing Permissions")
+        return None
+
     # ------------------------------------------------------------------ failure injection
     def fail_next(
         self,
@@ -472,8 +528,16 @@ class FakeDiscord:
         message: Optional[str] = None,
         is_global: bool = False,
         body: Optional[dict] = None,
+        after: bool = False,
+        match: Optional[Callable[[RecordedRequest], bool]] = None,
     ) -> None:
         """Answer the next ``times`` matching requests with ``status``.
+
+        ``after=True`` models a lost response: the request is carried out (the message
+        IS created) and only then answered with the failure, as when Discord times out
+        after doing the work. The client's retry is then a true duplicate (see nonces).
+        ``match`` narrows it further: only requests for which it returns True (e.g. the
+        DM channel of one user, once the bot has opened it) count.
 
         ``route`` is a path below /api/v10, either concrete (``/channels/5/messages``)
         or a template whose ``{...}`` parts match one path segment
@@ -481,12 +545,16 @@ class FakeDiscord:
         JSON and the headers discord.py needs (``Via``, ``X-RateLimit-*``).
         """
         self._failures.append(
-            _Failure(method.upper(), _template_regex(route), route, status, times, retry_after, code, message, is_global, body)
+            _Failure(method.upper(), _template_regex(route), route, status, times, retry_after, code, message, is_global, body,
+                     after, match)
         )
 
-    def _take_failure(self, method: str, path: str) -> Optional[Reply]:
+    def _take_failure(self, method: str, path: str, rec: Optional[RecordedRequest] = None, *,
+                      after: bool = False) -> Optional[Reply]:
         for failure in self._failures:
-            if failure.remaining > 0 and failure.method == method and failure.pattern.match(path):
+            if (failure.remaining > 0 and failure.after == after and failure.method == method
+                    and failure.pattern.match(path)
+                    and (failure.match is None or (rec is not None and failure.match(rec)))):
                 failure.remaining -= 1
                 if failure.status == 429:
                     scope = "global" if failure.is_global else "user"
@@ -719,10 +787,10 @@ class FakeDiscord:
             route, params = self._match(method, path)
             if route is None:
                 self.unexpected_requests.append(rec)
-                reply = _err(404, 0, f"fake_discord does not model {method} {path} (add a route in tests/fake_discord/server.py)")
+                reply = _err(404, 0, f"fake_discord does not model {method} {path} (add a route in bot/loopback/server.py)")
             else:
                 rec.route = route.template
-                injected = self._take_failure(method, path)
+                injected = self._take_failure(method, path, rec)
                 if injected is not None:
                     self.injected.append(rec)
                     reply = injected
@@ -730,6 +798,12 @@ class FakeDiscord:
                     reply = _err(401, 0, "401: Unauthorized")
                 else:
                     reply = await route.handler(rec, **params)
+                    if 200 <= reply[0] < 300:
+                        lost = self._take_failure(method, path, rec, after=True)
+                        if lost is not None:
+                            self.injected.append(rec)
+                            rec.handled_status = reply[0]
+                            reply = lost
             rec.status, rec.response = reply[0], reply[1]
             return self._to_response(reply)
         finally:
@@ -1137,6 +1211,8 @@ class FakeDiscord:
 
         cb.status = 200
         ir.callback = cb
+        if ctype not in (5, 6):
+            ir.answered_mono = self._mono()
         channel = self.channels[ir.channel_id]
         resource: Dict[str, Any] = {"type": ctype}
         if ctype in (4, 5):
@@ -1197,10 +1273,14 @@ class FakeDiscord:
             self._apply_edit(original, payload, list(rec.files), rec, ir)
             ir.edits.append(payload)
             msg = original
+            if ir.answered_mono is None:
+                ir.answered_mono = self._mono()
         else:
             flags = (payload.get("flags") or 0) & (limits.FLAG_EPHEMERAL | limits.FLAG_SUPPRESS_EMBEDS | limits.FLAG_COMPONENTS_V2 | limits.FLAG_SUPPRESS_NOTIFICATIONS)
             msg = self._create_message(channel, payload, list(rec.files), rec, flags=flags, msg_type=19 if ir.original else 0, interaction=ir)
             ir.followups.append(msg)
+            if ir.answered_mono is None:
+                ir.answered_mono = self._mono()
             if not msg.ephemeral:
                 await self._dispatch_message_create(channel, msg)
         if _truthy(rec.query.get("wait")):
@@ -1232,6 +1312,8 @@ class FakeDiscord:
             return error
         self._apply_edit(msg, payload, list(rec.files), rec, ir)
         ir.edits.append(payload)
+        if ir.answered_mono is None:
+            ir.answered_mono = self._mono()
         return _reply(200, msg.payload())
 
     # ------------------------------------------------------------------ REST: channels & messages
@@ -1316,18 +1398,32 @@ class FakeDiscord:
             return _err(404, 10003, "Unknown Channel")
         if channel.type == DM and channel.recipient is not None and channel.recipient.dm_closed:
             return _err(403, 50007, "Cannot send messages to this user")
+        payload = rec.json if isinstance(rec.json, dict) else {}
+        refused = self._bot_permission_problem(channel, payload, rec)
+        if refused is not None:
+            return refused
+        nonce = payload.get("nonce")
+        if nonce is not None and payload.get("enforce_nonce"):
+            key = (channel.id, self.bot_user.id, str(nonce))
+            seen = self._nonces.get(key)
+            if seen is not None and self.now() - seen[1] <= self.nonce_window and seen[0] in self._messages:
+                self.nonce_repeats.append(rec)
+                return _reply(200, self._messages[seen[0]].payload())
         if channel.is_thread and channel.archived:
             if channel.locked:
                 return _err(400, 50083, "Thread is archived")
             channel.archived = False
             await self._broadcast("THREAD_UPDATE", channel.payload())
-        payload = rec.json if isinstance(rec.json, dict) else {}
         error = self._message_problems(rec, payload, partial=False)
         if error:
             return error
         flags = (payload.get("flags") or 0) & (limits.FLAG_SUPPRESS_EMBEDS | limits.FLAG_SUPPRESS_NOTIFICATIONS | limits.FLAG_COMPONENTS_V2)
         msg = self._create_message(channel, payload, list(rec.files), rec, flags=flags,
                                    msg_type=19 if payload.get("message_reference") else 0)
+        if nonce is not None:
+            msg.nonce = str(nonce)
+            if payload.get("enforce_nonce"):
+                self._nonces[(channel.id, self.bot_user.id, str(nonce))] = (msg.id, self.now())
         await self._dispatch_message_create(channel, msg)
         return _reply(200, msg.payload())
 

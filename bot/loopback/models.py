@@ -142,6 +142,8 @@ class FakeChannel:
     recipient: Optional[FakeUser] = None
     last_message_id: Optional[int] = None
     message_count: int = 0
+    #: permission overwrites (Discord's shape: id, type 0 role / 1 member, allow, deny)
+    overwrites: List[dict] = field(default_factory=list)
 
     @property
     def is_thread(self) -> bool:
@@ -183,7 +185,7 @@ class FakeChannel:
                 },
             )
         else:
-            data.update(position=self.position, topic=self.topic, permission_overwrites=[])
+            data.update(position=self.position, topic=self.topic, permission_overwrites=list(self.overwrites))
             if self.type == VOICE:
                 data.update(bitrate=64000, user_limit=0, rtc_region=None)
         return data
@@ -308,6 +310,13 @@ class RecordedRequest:
     at: float  # fake clock (seconds)
     status: Optional[int] = None
     response: Any = None
+    #: for ``fail_next(after=True)``: what the request really got before the answer was lost
+    handled_status: Optional[int] = None
+
+    @property
+    def nonce(self) -> Optional[str]:
+        body = self.json if isinstance(self.json, dict) else {}
+        return None if body.get("nonce") is None else str(body["nonce"])
 
     def __repr__(self) -> str:
         return f"<{self.method} {self.path} -> {self.status}>"
@@ -379,6 +388,7 @@ class FakeMessage:
     #: Earlier versions (payload dicts) of this message, oldest first.
     history: List[dict] = field(default_factory=list)
     created_mono: float = 0.0
+    nonce: Optional[str] = None
 
     # ---- convenience for tests
     @property
@@ -437,6 +447,8 @@ class FakeMessage:
         }
         if self.guild_id is not None:
             data["guild_id"] = str(self.guild_id)
+        if self.nonce is not None:
+            data["nonce"] = self.nonce
         if self.webhook_id is not None:
             data["webhook_id"] = str(self.webhook_id)
         if self.application_id is not None:
@@ -516,6 +528,10 @@ class InteractionResult:
     #: Channel messages (not via this interaction's token) created while waiting.
     channel_messages: List[FakeMessage] = field(default_factory=list)
     component_message: Optional[FakeMessage] = None
+    #: When the user first saw the bot's answer (monotonic, like ``dispatched_mono``): the
+    #: accepted callback if it carried the message (types 4, 7, 8, 9), else the first
+    #: edit / follow-up after a defer (5, 6). None while the user still waits.
+    answered_mono: Optional[float] = None
 
     @property
     def callback_type(self) -> Optional[int]:
@@ -561,6 +577,11 @@ class InteractionResult:
     @property
     def ack_latency(self) -> Optional[float]:
         return self.callback.latency if self.callback else None
+
+    @property
+    def answer_latency(self) -> Optional[float]:
+        """Seconds from dispatch until the answer was shown (a defer is not an answer)."""
+        return None if self.answered_mono is None else self.answered_mono - self.dispatched_mono
 
     def __repr__(self) -> str:
         return (

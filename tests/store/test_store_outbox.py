@@ -1,0 +1,189 @@
+"""The outbox in the store: the due query goes through an index whatever the number of
+delivered rows, a row given up lets its game's later posts through and queues one notice
+for the host, sent parts are kept, and finished rows are pruned."""
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from bot.store import OUTBOX_KEEP_DEAD, OUTBOX_KEEP_DELIVERED, Store, load_migrations
+from bot.store.migrate import MIGRATIONS_DIR
+
+DAY = 86400.0
+
+
+async def _new_game(store: Store, channel: str = "c1", host: str = "u1", locale: str = "en") -> int:
+    async with store.write() as tx:
+        return await tx.insert_game(game="toy", guild_id="g", channel_id=channel, host_user_id=host,
+                                    locale=locale, options={}, settings={}, seed=7, now=1.0)
+
+
+async def _plan(store: Store, sql: str, params: tuple = ()) -> list[str]:
+    async with store.read() as tx:
+        return [r["detail"] for r in await tx.fetchall("EXPLAIN QUERY PLAN " + sql, params)]
+
+
+DUE_SQL = (
+    "SELECT id FROM outbox o INDEXED BY outbox_due"
+    " WHERE o.delivered_at IS NULL AND o.dead = 0 AND o.next_attempt_at <= ?"
+    " AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.game_id = o.game_id"
+    "   AND p.delivered_at IS NULL AND p.dead = 0 AND p.id < o.id)"
+    " ORDER BY o.id LIMIT ?"
+)
+
+
+async def test_the_due_query_walks_only_pending_rows_through_indexes(db_path: Path) -> None:
+    async with await Store.open(db_path) as store:
+        games = [await _new_game(store, f"c{i}") for i in range(3)]
+        async with store.write() as tx:
+            # many delivered rows (what a long-running bot has), a few pending ones
+            for n in range(300):
+                row = await tx.add_outbox(games[n % 3], "move", {"view": "x" * 500}, 1.0)
+                await tx.mark_delivered(row, 2.0)
+            pending = [await tx.add_outbox(g, "move", {"n": 1}, 3.0) for g in games]
+            later = await tx.add_outbox(games[0], "move", {"n": 2}, 3.0)
+        await tx_analyze(store)
+
+        plan = await _plan(store, DUE_SQL, (10.0, 50))
+        # the outer rows come from the partial index of pending rows in id order (no
+        # table scan, no sort), the "older pending row of this game?" check from another
+        assert plan[0] == "SCAN o USING INDEX outbox_due", plan
+        assert any("SEARCH p USING INDEX outbox_by_game" in step for step in plan), plan
+        assert not any("TEMP B-TREE" in step for step in plan), plan
+        # the query the store really runs is this one (same text, same plan)
+        assert [r.id for r in await store.due_outbox(10.0)] == pending
+        assert later not in [r.id for r in await store.due_outbox(10.0)]
+
+        # the index holds the pending rows only: its size does not grow with history
+        async with store.read() as tx:
+            in_index = (await tx.fetchall(
+                "SELECT COUNT(*) AS n FROM outbox INDEXED BY outbox_due"
+                " WHERE delivered_at IS NULL AND dead = 0"))[0]["n"]
+        assert in_index == 4
+
+
+async def tx_analyze(store: Store) -> None:
+    """Statistics as `PRAGMA optimize` would gather them in production: the plan must not
+    depend on their absence."""
+    async with store.write() as tx:
+        await tx.execute("ANALYZE")
+
+
+async def test_a_row_given_up_lets_the_games_later_rows_through_and_tells_the_host_once(db_path: Path) -> None:
+    async with await Store.open(db_path) as store:
+        game = await _new_game(store, host="h1", locale="ja")
+        async with store.write() as tx:
+            first = await tx.add_outbox(game, "move", {"n": 1}, 1.0)
+            second = await tx.add_outbox(game, "move", {"n": 2}, 1.0)
+            third = await tx.add_outbox(game, "move", {"n": 3}, 1.0)
+        assert [r.id for r in await store.due_outbox(1.0)] == [first]
+
+        notice = await store.give_up(first, "forbidden 50013", 5.0,
+                                     notice=(game, "permissions", {"what": "first"}))
+        assert notice is not None
+        async with store.read() as tx:
+            row = await tx.get_outbox(first)
+        assert row.dead and row.next_attempt_at == 5.0 and row.last_error == "forbidden 50013"
+        # the game's next post is due at once, and so is the notice (which belongs to no
+        # game's queue, so it neither waits for nor holds up the game's posts)
+        due = await store.due_outbox(5.0)
+        assert [r.id for r in due] == [second, notice]
+        assert due[1].game_id is None and due[1].kind == "notice" and due[1].payload == {"what": "first"}
+
+        # the same problem again the same day: given up, but the host is not told twice
+        assert await store.give_up(second, "forbidden 50013", 6.0,
+                                   notice=(game, "permissions", {"what": "second"})) is None
+        # another problem is news
+        assert await store.give_up(third, "refused", 7.0, notice=(game, "broken", {})) is not None
+        # a day later the first problem may be reported again
+        assert await store.queue_notice(game, "permissions", {}, 5.0 + DAY) is not None
+        kinds = [r.kind for r in await store.outbox_rows()]
+        assert kinds.count("notice") == 3
+
+
+async def test_delivery_contact_prefers_the_hosts_own_language(db_path: Path) -> None:
+    async with await Store.open(db_path) as store:
+        game = await _new_game(store, host="h1", locale="en")
+        contact = await store.delivery_contact(game)
+        assert (contact.host_user_id, contact.channel_id, contact.locale) == ("h1", "c1", "en")
+        await store.set_prefs("h1", locale="ja")
+        assert (await store.delivery_contact(game)).locale == "ja"
+        assert await store.delivery_contact(game + 1) is None
+
+
+async def test_parts_are_kept_per_row_and_go_with_it(db_path: Path) -> None:
+    async with await Store.open(db_path) as store:
+        game = await _new_game(store)
+        async with store.write() as tx:
+            row = await tx.add_outbox(game, "reminder", {}, 1.0)
+            other = await tx.add_outbox(game, "reminder", {}, 1.0)
+        await store.record_part(row, "dm:1", "sent", 2.0, message_id="99")
+        await store.record_part(row, "dm:2", "closed", 2.0)
+        parts = await store.outbox_parts(row)
+        assert {p: (v.outcome, v.message_id) for p, v in parts.items()} == {
+            "dm:1": ("sent", "99"), "dm:2": ("closed", None)}
+        assert await store.outbox_parts(other) == {}
+        await store.mark_delivered(row, 3.0)
+        assert await store.prune_outbox(3.0 + OUTBOX_KEEP_DELIVERED + 1) == 1
+        assert await store.outbox_parts(row) == {}  # deleted with its row (cascade)
+
+
+async def test_pruning_keeps_pending_and_recent_rows(db_path: Path) -> None:
+    async with await Store.open(db_path) as store:
+        game = await _new_game(store)
+        now = 100 * DAY
+        async with store.write() as tx:
+            old_delivered = [await tx.add_outbox(game, "move", {}, 1.0) for _ in range(5)]
+            for row in old_delivered:
+                await tx.mark_delivered(row, now - OUTBOX_KEEP_DELIVERED - 10)
+            recent = await tx.add_outbox(game, "move", {}, 1.0)
+            await tx.mark_delivered(recent, now - 10)
+            old_dead = await tx.add_outbox(game, "move", {}, 1.0)
+            young_dead = await tx.add_outbox(game, "move", {}, 1.0)
+            pending = await tx.add_outbox(game, "move", {}, 1.0)  # ancient, still to deliver
+        await store.give_up(old_dead, "gone", now - OUTBOX_KEEP_DEAD - 10)
+        await store.give_up(young_dead, "gone", now - OUTBOX_KEEP_DELIVERED - 10)
+
+        # in batches: a call deletes at most `batch` rows
+        assert await store.prune_outbox(now, batch=2) == 2
+        removed = 2
+        while (n := await store.prune_outbox(now, batch=2)):
+            removed += n
+        assert removed == 6  # five old delivered rows and the old dead one
+        left = {r.id for r in await store.outbox_rows()}
+        assert left == {recent, young_dead, pending}
+
+        # the pruning query finds its rows through the index, not by reading the table
+        plan = await _plan(store, (
+            "SELECT id FROM outbox INDEXED BY outbox_finished WHERE (delivered_at IS NOT NULL OR dead = 1)"
+            " AND COALESCE(delivered_at, next_attempt_at) < ? AND (delivered_at IS NOT NULL OR next_attempt_at < ?)"
+            " LIMIT ?"), (1.0, 1.0, 5))
+        assert plan == ["SEARCH outbox USING INDEX outbox_finished (<expr><?)"], plan
+
+
+async def test_upgrading_a_version_1_database_keeps_its_outbox_working(db_path: Path, tmp_path: Path) -> None:
+    """A database written before 0002: pending rows are still delivered in order, old
+    delivered rows become prunable."""
+    only_first = tmp_path / "migrations"
+    only_first.mkdir()
+    (only_first / "0001_initial.sql").write_text((MIGRATIONS_DIR / "0001_initial.sql").read_text())
+    conn = sqlite3.connect(db_path)
+    for migration in load_migrations(only_first):
+        for statement in migration.statements:
+            conn.execute(statement)
+    conn.execute("PRAGMA user_version = 1")
+    conn.execute("INSERT INTO games (id, game, channel_id, host_user_id, seed, created_at, updated_at)"
+                 " VALUES (1, 'toy', 'c1', 'u1', 7, 1.0, 1.0)")
+    conn.executemany("INSERT INTO outbox (game_id, created_at, kind, payload, next_attempt_at, delivered_at)"
+                     " VALUES (1, 1.0, 'move', '{}', 1.0, ?)", [(2.0,), (2.0,), (None,), (None,)])
+    conn.commit()
+    conn.close()
+
+    async with await Store.open(db_path) as store:
+        assert store.applied_migrations == [m.version for m in load_migrations()][1:]
+        async with store.read() as tx:
+            indexes = {r["name"] for r in await tx.fetchall("SELECT name FROM sqlite_master WHERE type = 'index'")}
+        assert {"outbox_due", "outbox_finished"} <= indexes and "outbox_pending" not in indexes
+        assert [r.id for r in await store.due_outbox(10.0)] == [3]
+        assert await store.prune_outbox(10 * DAY) == 2
+        assert [r.id for r in await store.outbox_rows()] == [3, 4]
