@@ -25,6 +25,7 @@ from pydantic import ValidationError
 
 from bot.sessions.errors import SessionError
 from bot.sessions.options import describe_options, parse_options
+from bot.tally import DeliveryTally
 from games import registry
 from games.core.i18n import translate
 
@@ -144,6 +145,18 @@ async def run_demo(args: argparse.Namespace) -> int:
         for _ in range(args.players - len(people)):
             await service.add_bot(channel, people[0], bot_name)
         outcome = await service.start(channel, people[0])
+
+        async def pictures(payload: dict[str, Any], final: bool) -> int:
+            """Bytes of the pictures of a new message: the board it shows (written below for
+            every version), and the final chart on the last one."""
+            board = out / f"board-{payload['version']:04d}.png"
+            size = board.stat().st_size if board.exists() else 0
+            if final:
+                size += len(renderer.final(game.view_model.model_validate(payload["view"]), payload["names"], lang))
+            return size
+
+        tally = DeliveryTally(store, pictures)
+        tally.lobby(changes=len(people) - 1 + args.players - len(people) + 1)
         names = outcome.names
         print(f"{translate(lang, f'game.{args.game}.title')} — seed {args.seed}, {len(names)} players: "
               f"{', '.join(names)}")
@@ -172,6 +185,8 @@ async def run_demo(args: argparse.Namespace) -> int:
             for bot_outcome in await service.run_bots(outcome.game_id):
                 show(bot_outcome)
                 outcome = bot_outcome
+            # the Discord adapter delivers a move's posts once the bots after it have moved
+            await tally.deliver(outcome.game_id)
             if outcome.status != "active":
                 break
             status = await service.status(channel)
@@ -188,6 +203,7 @@ async def run_demo(args: argparse.Namespace) -> int:
                 await _write_hands(service, renderer, channel, people, out, lang, "mid")
                 wrote_mid_hands = True
 
+        await tally.deliver(outcome.game_id)
         await _write_hands(service, renderer, channel, people, out, lang, "end")
         status = await service.status(channel)
         if status.result is None:
@@ -197,12 +213,14 @@ async def run_demo(args: argparse.Namespace) -> int:
         elapsed = time.perf_counter() - started
         print()
         print_breakdown(status.result, status.names, lang)
-        print(f"\n{count} posts in {elapsed:.1f} s; images in {out}/ (board-*.png, hand-*.png, final.png)")
+        print(f"\n{count} boards in {elapsed:.1f} s; images in {out}/ (board-*.png, hand-*.png, final.png)")
         if args.record:
             record = {"game": args.game, "players": len(names), "options": options, "seed": args.seed,
                       "moves": moves}
             args.record.write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
             print(f"Recorded the game to {args.record}")
+        # what the Discord adapter sends for this game (one live board; see bot/tally.py)
+        print(tally.line())
     return 0
 
 

@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.discord.errors import report_error
 from bot.discord.outbox import OutboxDispatcher
+from bot.discord.outbox_messages import OutboxMessages
 from bot.discord.play import on_component
 from bot.discord.text import CatalogTranslator
 from bot.discord.ui.components import GameButton, GameSelect
@@ -112,7 +113,7 @@ class RailyardBot(commands.Bot):
             except Exception:
                 log.exception("failed to load extension %s", extension)
                 raise
-        self.outbox = OutboxDispatcher(self)
+        self.outbox = OutboxDispatcher(self, OutboxMessages(self))
         if self.background:
             self.outbox.start()
         if self.settings.dev_guild_id and self.sync_dev_guild and not self.commands_only:

@@ -36,7 +36,7 @@ from typing import Protocol, Sequence
 
 import discord
 
-from bot.discord.errors import StaleClick
+from bot.discord.refusals import StaleClick
 from bot.discord.text import LABEL_MAX, OPTION_TEXT_MAX, clip, event_text, t
 from bot.discord.ui.components import Row, button, option, selects
 from bot.sessions import PublicMenu

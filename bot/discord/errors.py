@@ -11,34 +11,17 @@ or select ends here and is answered ephemerally in the user's language.
 from __future__ import annotations
 
 import logging
-from typing import Any
-
 import discord
 from discord import app_commands
 
+from bot.discord.posts import status_reply
+from bot.discord.refusals import StaleClick, UserError
 from bot.discord.replies import Reply, send_new
 from bot.discord.text import lang_of, t
 from bot.sessions import SessionError
 from games.core import IllegalAction
 
 log = logging.getLogger("railyard.discord.errors")
-
-
-class UserError(Exception):
-    """A request the adapter itself refuses; `key` names a catalog message."""
-
-    def __init__(self, key: str, **params: Any) -> None:
-        super().__init__(key)
-        self.key = key
-        self.params = params
-
-
-class StaleClick(Exception):
-    """A component drawn for another version or another game than the channel's current one."""
-
-    def __init__(self, ended: bool = False) -> None:
-        super().__init__("stale click")
-        self.ended = ended
 
 
 def _unwrap(error: BaseException) -> BaseException:
@@ -69,8 +52,6 @@ async def _names(interaction: discord.Interaction) -> list[str] | None:
 
 
 async def stale_reply(interaction: discord.Interaction, ended: bool = False) -> Reply:
-    from bot.discord.posts import status_reply
-
     lang = lang_of(interaction)
     note = "🔄 " + t(lang, "discord.error.board_changed")
     try:
@@ -108,3 +89,6 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         await send_new(interaction, reply)
     except Exception:  # noqa: BLE001 - the last line of defence must not raise
         log.exception("could not tell the user about an error in %s (%r)", _where(interaction), error)
+
+
+__all__ = ["StaleClick", "UserError", "report_error", "stale_reply"]

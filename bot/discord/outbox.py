@@ -52,16 +52,15 @@ import hashlib
 import io
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence
+from typing import Any, Mapping, Protocol, Sequence
 
 import aiohttp
 import discord
 
+from bot.discord.host import Host
 from bot.discord.replies import Reply
 from bot.store import OutboxPart, OutboxRow, Tx
 
-if TYPE_CHECKING:
-    from bot.discord.bot import RailyardBot
 
 log = logging.getLogger("railyard.discord.outbox")
 
@@ -165,7 +164,7 @@ class Courier:
     like a DM to closed DMs) by an earlier attempt or an earlier process are skipped, and
     every message carries the nonce `nonce(part)`, the same on every attempt."""
 
-    def __init__(self, bot: "RailyardBot", row: OutboxRow, done: Mapping[str, OutboxPart]) -> None:
+    def __init__(self, bot: Host, row: OutboxRow, done: Mapping[str, OutboxPart]) -> None:
         self._bot = bot
         self.row = row
         self._done = dict(done)
@@ -192,6 +191,24 @@ class Courier:
         await self._begin()
         message = await self._send(Channel(str(channel_id)), part, reply)
         self._finish(part, "sent", message)
+
+    def message_id(self, part: str) -> str | None:
+        """The message a part made, if it was sent (by this attempt or an earlier one)."""
+        done = self._done.get(part)
+        return done.message_id if done is not None else None
+
+    async def edit(self, part: str, channel_id: str, message_id: str, reply: Reply | None) -> None:
+        """Edit a message the bot posted earlier (the live board): its words, embeds and
+        buttons become the reply's, its attachments (the board picture) stay. With no reply,
+        only the buttons are taken off. A deleted message raises discord.NotFound for the
+        caller to handle."""
+        if part in self._done:
+            return
+        await self._begin()
+        message = self._bot.get_partial_messageable(int(channel_id)).get_partial_message(int(message_id))
+        kwargs = reply.edit_words_kwargs() if reply is not None else {"view": None}
+        edited = await message.edit(**kwargs)
+        self._finish(part, "edited", edited)
 
     async def dm(self, part: str, user_id: str, reply: Reply) -> bool:
         """A direct message. False if the user's DMs are closed to the bot (403, usually
@@ -318,16 +335,14 @@ def shrink_images(reply: Reply, scale: float = 0.5) -> Reply:
 # the dispatcher
 # ==================================================================================
 class OutboxDispatcher:
-    def __init__(self, bot: "RailyardBot", *, poll_seconds: float = 5.0, concurrency: int = 4,
-                 policy: RetryPolicy | None = None, composer: Composer | None = None,
+    def __init__(self, bot: Host, composer: Composer, *, poll_seconds: float = 5.0,
+                 concurrency: int = 4, policy: RetryPolicy | None = None,
                  prune_seconds: float = 600.0) -> None:
-        from bot.discord.outbox_messages import OutboxMessages
-
         self.bot = bot
         self.poll_seconds = poll_seconds
         self.prune_seconds = prune_seconds
         self.policy = policy or RetryPolicy()
-        self.composer: Composer = composer or OutboxMessages(bot)
+        self.composer = composer
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
         self._limit = asyncio.Semaphore(concurrency)

@@ -7,10 +7,12 @@ delivered, retried, de-duplicated and given up is the courier's and the dispatch
 business, so this is the only module that knows the payloads' shape. Anything raised here
 (a missing key, a rendering bug) counts as a post that cannot be built.
 
-Pings: a turn post mentions the users the game now waits on, but only notifies those who
-were not already waited on by the game's previous post (the second card of a turn, or
-another player's part of a simultaneous choice, do not ping again); `allowed_mentions`
-never allows @everyone or roles.
+Game posts keep one live board per game (bot/sessions/live.py): a new message only when
+somebody is newly waited on (and only they are notified), at the start and at the end;
+otherwise the live message is edited (words, status and buttons; it keeps its picture). The
+previous live message loses its buttons when a new one is posted. Who the live message
+waits on is stored (`live_boards`), so a restart does not ping everyone again.
+`allowed_mentions` never allows @everyone or roles.
 
 Reminders: a user who opted in gets a DM; if their DMs are closed (403, code 50007) they are
 mentioned in the game's channel instead, with everyone else the game waits on.
@@ -22,24 +24,21 @@ mention), else by DM.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable
 
 import discord
 
 from bot.discord.outbox import Channel, Courier, DirectMessage
 from bot.discord.posts import game_post, jump_url, mentions
+from bot.discord.host import Host
 from bot.discord.replies import Reply
 from bot.discord.text import CONTENT_MAX, clip, event_text, join_lines, t
 from bot.discord.ui import base as ui_base
+from bot.sessions.live import GAME_POST_KINDS, LiveBoard, facts_of, plan, posted
 from bot.store import OutboxRow
 
-if TYPE_CHECKING:
-    from bot.discord.bot import RailyardBot
 
 log = logging.getLogger("railyard.discord.outbox")
-
-GAME_POST_KINDS = ("start", "move", "undo", "kick")
-
 
 class UnknownKind(Exception):
     """An outbox row of a kind this version cannot say (a bug, or a newer writer)."""
@@ -66,11 +65,8 @@ def _and(lang: str, items: list[str]) -> str:
 
 
 class OutboxMessages:
-    def __init__(self, bot: "RailyardBot") -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
-        # per game, the users the last delivered post was waiting on: a post notifies only
-        # users who were not already being waited on; after a restart everyone is pinged
-        self._waiting: dict[int, set[str]] = {}
         self._kinds: dict[str, Callable[[OutboxRow, dict[str, Any], Courier], Awaitable[None]]] = {
             **{kind: self._game_post for kind in GAME_POST_KINDS},
             "abandoned": self._abandoned,
@@ -89,20 +85,90 @@ class OutboxMessages:
 
     # ------------------------------------------------------------------ game posts
     async def _game_post(self, row: OutboxRow, payload: dict[str, Any], out: Courier) -> None:
-        reply = await game_post(payload)
-        waiting = {str(u) for u in payload.get("mention_user_ids") or []}
-        before = self._waiting.get(row.game_id or 0)
-        ping = waiting if before is None else waiting - before
-        reply.allowed_mentions = _only_users(sorted(ping))
-        await out.post("post", payload["channel_id"], reply)
-        self._waiting[row.game_id or 0] = waiting
+        """One step of the game's live board (bot/sessions/live.py): this row and the game
+        posts due right after it (a run of bot moves, the rest of a turn) become one new
+        message or one edit of the live one."""
+        store = self.bot.store
+        # A row tried before may be out already, in part: Discord may have created its message
+        # although the answer was lost (a retry's nonce hands that message back unchanged), or
+        # the message went out and a later part failed. What went out shows that attempt's
+        # rows only, so the retry delivers this row alone and the posts after it follow as
+        # steps of their own; folded in, they would be marked delivered but never shown.
+        tried = row.attempts > 0 or out.message_id("post") is not None or out.message_id("edit") is not None
+        rows = [row] if tried else [row, *await self._run_after(row)]
+        payloads = [row.payload, *(r.payload for r in rows[1:])]
+        live = await self._live(row.game_id)
+        step, after = plan(live, [facts_of(r.id, r.kind, p) for r, p in zip(rows, payloads)])
+        last = payloads[-1]
+        channel_id = str(last["channel_id"])
+        if step.action == "edit" and live.message_id is not None:
+            reply = await game_post(last, events=step.lines, draw_board=False)
+            reply.allowed_mentions = _only_users([])
+            try:
+                await out.edit("edit", channel_id, live.message_id, reply)
+            except discord.NotFound:  # the live message was deleted: post the board anew
+                step, after = plan(LiveBoard(), [facts_of(r.id, r.kind, p) for r, p in zip(rows, payloads)])
+        if step.action == "new":
+            reply = await game_post(last, events=step.lines)
+            reply.allowed_mentions = _only_users(step.ping_user_ids)
+            await out.post("post", channel_id, reply)
+            after = posted(after, out.message_id("post") or "")
+            if step.strip_message_id:
+                await self._strip(out, channel_id, step.strip_message_id)
+        # The live board and every row the step delivered (this one too) in one write: were
+        # this row left pending (a crash, a failed write just after), it would be delivered
+        # again against a live board that already shows the rows after it.
+        async with store.write() as tx:
+            await tx.set_live_board(row.game_id, after.model_dump_json(), self.bot.clock())
+            for delivered in rows:
+                await tx.mark_delivered(delivered.id, self.bot.clock())
+
+    async def _run_after(self, row: OutboxRow) -> list[OutboxRow]:
+        """The game posts due right after `row`, up to the first row of another kind."""
+        run = []
+        now = self.bot.clock()
+        for later in await self.bot.store.pending_posts_after(row.game_id, row.id):
+            if later.kind not in GAME_POST_KINDS or later.next_attempt_at > now:
+                break
+            try:
+                payload = later.payload
+            except ValueError:  # not even JSON: its own delivery gives it up
+                break
+            if not isinstance(payload, dict):
+                break
+            run.append(later)
+        return run
+
+    async def _live(self, game_id: int | None) -> LiveBoard:
+        stored = await self.bot.store.live_board(game_id) if game_id is not None else None
+        if stored is None:
+            return LiveBoard()
+        try:
+            return LiveBoard.model_validate_json(stored)
+        except ValueError:  # a live board that cannot be read: start a new one
+            log.warning("game %s: live board unreadable; posting a new one", game_id)
+            return LiveBoard()
+
+    async def _strip(self, out: Courier, channel_id: str, message_id: str) -> None:
+        """Take the buttons off an earlier live message, so nobody clicks a stale one. A
+        message that is gone or cannot be edited any more is left as it is."""
+        try:
+            await out.edit("strip", channel_id, message_id, None)
+        except (discord.NotFound, discord.Forbidden) as exc:
+            log.info("could not take the buttons off message %s: %s", message_id, exc)
 
     async def _abandoned(self, row: OutboxRow, payload: dict[str, Any], out: Courier) -> None:
-        self._waiting.pop(row.game_id or 0, None)
         lang = payload.get("locale") or "en"
         names = payload.get("names") or []
         lines = ["🛑 " + event_text(lang, e, names) for e in payload.get("events") or []]
         await out.post("post", payload["channel_id"], Reply(content=join_lines(lines, CONTENT_MAX)))
+        live = await self._live(row.game_id)
+        if live.message_id and not live.closed:
+            await self._strip(out, str(payload["channel_id"]), live.message_id)
+        if row.game_id is not None:
+            async with self.bot.store.write() as tx:
+                closed = live.model_copy(update={"closed": True})
+                await tx.set_live_board(row.game_id, closed.model_dump_json(), self.bot.clock())
 
     # ------------------------------------------------------------------ reminders
     async def _reminder(self, row: OutboxRow, payload: dict[str, Any], out: Courier) -> None:

@@ -8,13 +8,14 @@ offered), and the next private choice if there is one.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 import discord
 
 from bot.discord import chooser, ids
 from bot.discord.errors import StaleClick, report_error
 from bot.discord.posts import lobby_reply, render_png
+from bot.discord.host import Host
 from bot.discord.replies import Reply, answer
 from bot.discord.text import CONTENT_MAX, clip, event_text, join_lines, lang_of, t
 from bot.discord.ui import base as ui_base
@@ -23,15 +24,13 @@ from bot.sessions import Actor, GameInfo, Outcome, PrivateView, SessionError
 from games.core import IllegalAction
 from games.core.choices import Amount, Decision
 
-if TYPE_CHECKING:
-    from bot.discord.bot import RailyardBot
 
 log = logging.getLogger("railyard.discord.play")
 
 LOG_PAGE_CHARS = 3800
 
 
-def bot_of(interaction: discord.Interaction) -> "RailyardBot":
+def bot_of(interaction: discord.Interaction) -> Host:
     return interaction.client  # type: ignore[return-value]
 
 
@@ -47,7 +46,7 @@ def channel_key(interaction: discord.Interaction) -> str:
 
 
 # ------------------------------------------------------------------------------ moves
-async def confirm_move(bot: "RailyardBot", interaction: discord.Interaction, outcome: Outcome,
+async def confirm_move(bot: Host, interaction: discord.Interaction, outcome: Outcome,
                        lang: str) -> Reply:
     """The private "done" reply after this player's move."""
     names = outcome.names
@@ -83,7 +82,7 @@ async def play(interaction: discord.Interaction, notation: str, *, expected_vers
     return await confirm_move(bot, interaction, outcome, lang)
 
 
-async def require_game(bot: "RailyardBot", channel_id: str, game_id: int) -> GameInfo:
+async def require_game(bot: Host, channel_id: str, game_id: int) -> GameInfo:
     """The channel's open game, which must be `game_id` (else the click is stale)."""
     try:
         info = await bot.service.lobby(channel_id)

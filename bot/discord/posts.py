@@ -101,15 +101,20 @@ def result_embeds(ui: ui_base.GameUI, result: Result, names: Sequence[str], lang
 
 
 # ------------------------------------------------------------------------------ posts
-async def game_post(payload: dict[str, Any]) -> Reply:
-    """The public post of an outbox row of kind start / move / undo / kick."""
+async def game_post(payload: dict[str, Any], *, events: Sequence[Any] | None = None,
+                    draw_board: bool = True) -> Reply:
+    """The public message of an outbox row of kind start / move / undo / kick: the game's
+    live board as that row leaves it. `events` (default: the row's own) are the lines the
+    message tells; without `draw_board` the reply carries no picture (an edit of the live
+    message keeps the one it was posted with)."""
     game_name = payload["game"]
     lang = payload.get("locale") or "en"
     names = payload.get("names") or []
     ui = ui_base.get(game_name)
     game = registry.get(game_name)
     view = ui.load_view(game, payload.get("view"))
-    lines = [event_text(lang, e, names) for e in payload.get("events") or []]
+    told = payload.get("events") or [] if events is None else events
+    lines = [event_text(lang, e, names) for e in told]
     finished = bool(payload.get("finished"))
     reply = Reply()
     if finished:
@@ -130,20 +135,34 @@ async def game_post(payload: dict[str, Any]) -> Reply:
     waiting_ping = mentions(payload.get("mention_user_ids") or [])
     if waiting_ping:
         lines.append(f"➡️ {waiting_ping} {ui.waiting_hint(view, lang)}")
-    board = await render_png(game_name, "board", view, names, lang) if view is not None else None
+    board = await render_png(game_name, "board", view, names, lang) if view is not None and draw_board else None
     if board:
         reply.files.append(("board.png", board))
     if view is not None:
+        # an edit keeps the message's picture, which the embed still shows
+        shown = "board.png" if board or not draw_board else None
         reply.embeds = fit_embeds([status_embed(ui, view, names, lang, game_id=payload["game_id"],
-                                                version=payload["version"],
-                                                image="board.png" if board else None)])
-    # The ping goes first so it is never cut off; the event lines follow in order.
-    if waiting_ping:
-        lines = [lines[-1], *lines[:-1]]
-    reply.content = join_lines(lines, CONTENT_MAX) or None
+                                                version=payload["version"], image=shown)])
+    # The ping goes first so it is never cut off; the event lines follow in order, and when
+    # they do not all fit, the most recent ones are kept ("…" stands for the older ones).
+    head = [lines.pop()] if waiting_ping else []
+    reply.content = join_lines([*head, *_most_recent(lines, CONTENT_MAX - len("".join(head)) - 4)],
+                               CONTENT_MAX) or None
     menu = PublicMenu.model_validate(payload["menu"]) if payload.get("menu") else None
     reply.view = make_view(turn_rows(ui, payload["game_id"], payload["version"], menu, lang))
     return reply
+
+
+def _most_recent(lines: list[str], budget: int) -> list[str]:
+    """The newest lines that fit in `budget` characters, in order, after "…" if any were left out."""
+    kept: list[str] = []
+    size = 0
+    for line in reversed(lines):
+        if size + len(line) + 1 > budget - 2:
+            return ["…", *reversed(kept)] if kept else [line]
+        kept.append(line)
+        size += len(line) + 1
+    return list(reversed(kept))
 
 
 def turn_rows(ui: ui_base.GameUI, game_id: int, version: int, menu: PublicMenu | None, lang: str) -> list[Row]:

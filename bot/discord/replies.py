@@ -47,6 +47,13 @@ class Reply:
             kw["allowed_mentions"] = self.allowed_mentions
         return kw
 
+    def edit_words_kwargs(self) -> dict[str, Any]:
+        """Replace the words, embeds and buttons; keep the attachments the message has."""
+        kw: dict[str, Any] = {"content": self.content or None, "embeds": list(self.embeds), "view": self.view}
+        if self.allowed_mentions is not None:
+            kw["allowed_mentions"] = self.allowed_mentions
+        return kw
+
     def edit_kwargs(self) -> dict[str, Any]:
         """Replace everything in the message (absent parts are removed)."""
         return {"content": self.content or None, "embeds": list(self.embeds),

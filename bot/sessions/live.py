@@ -25,7 +25,7 @@ would send) both plan with it.
 """
 from __future__ import annotations
 
-from typing import Literal, Sequence
+from typing import Any, Literal, Sequence
 
 from pydantic import BaseModel, Field
 
@@ -43,6 +43,16 @@ class PostFacts(BaseModel):
     waiting_user_ids: list[str] = Field(default_factory=list)  # people the game waits on after it
     finished: bool = False
     events: list[Event] = Field(default_factory=list)
+
+
+def facts_of(row_id: int, kind: str, payload: dict[str, Any]) -> PostFacts:
+    """The planner's facts of an outbox row of a game post (its payload as the sessions
+    service writes it)."""
+    return PostFacts(
+        row_id=row_id, kind=kind, finished=bool(payload.get("finished")),
+        waiting_user_ids=[str(u) for u in payload.get("mention_user_ids") or []],
+        events=[Event.model_validate(e) for e in payload.get("events") or []],
+    )
 
 
 class LiveBoard(BaseModel):

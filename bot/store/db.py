@@ -433,6 +433,27 @@ class Tx:
         )
         return DeliveryContact(**dict(row)) if row else None
 
+    async def pending_posts_after(self, game_id: int, after_id: int, limit: int = 50) -> list[OutboxRow]:
+        """A game's rows still to deliver that come after `after_id`, oldest first: the run
+        that a live-board step may deliver together with its first row."""
+        rows = await self._all(
+            f"SELECT {_OUTBOX_COLUMNS} FROM outbox INDEXED BY outbox_due"
+            " WHERE id > ? AND game_id = ? AND delivered_at IS NULL AND dead = 0 ORDER BY id LIMIT ?",
+            (after_id, game_id, limit),
+        )
+        return [OutboxRow(**dict(r)) for r in rows]
+
+    async def live_board(self, game_id: int) -> str | None:
+        row = await self._one("SELECT board_json FROM live_boards WHERE game_id = ?", (game_id,))
+        return str(row[0]) if row else None
+
+    async def set_live_board(self, game_id: int, board_json: str, now: float) -> None:
+        await self._run(
+            "INSERT INTO live_boards (game_id, board_json, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id) DO UPDATE SET board_json = excluded.board_json, updated_at = excluded.updated_at",
+            (game_id, board_json, now),
+        )
+
     async def outbox_parts(self, outbox_id: int) -> dict[str, OutboxPart]:
         rows = await self._all(
             "SELECT part, outcome, message_id, done_at FROM outbox_parts WHERE outbox_id = ?", (outbox_id,)
@@ -668,6 +689,14 @@ class Store:
     async def delivery_contact(self, game_id: int) -> DeliveryContact | None:
         async with self.read() as tx:
             return await tx.delivery_contact(game_id)
+
+    async def pending_posts_after(self, game_id: int, after_id: int, limit: int = 50) -> list[OutboxRow]:
+        async with self.read() as tx:
+            return await tx.pending_posts_after(game_id, after_id, limit)
+
+    async def live_board(self, game_id: int) -> str | None:
+        async with self.read() as tx:
+            return await tx.live_board(game_id)
 
     async def outbox_parts(self, outbox_id: int) -> dict[str, OutboxPart]:
         async with self.read() as tx:

@@ -24,6 +24,7 @@ from games.core.vocabulary import Vocabulary
 from games.core.protocol import ApplyResult, Event, Game, Result
 from games.core.rng import SeededRng
 from games.ginga import decisions, notation, scoring
+from games.ginga.bench import benchmark_lines
 from games.ginga.board import CENTRE, SIZE, Board, Placed, board_of, cell_name, second_cell
 from games.ginga.models import (
     Frame,
@@ -330,9 +331,7 @@ class GalacticRailway(Game[GTState, Any, GTView]):
         return BOTS
 
     def benchmarks(self) -> list[str]:
-        from games.ginga.bench import benchmark_lines
-
-        return benchmark_lines()
+        return benchmark_lines(self)
 
     def check_invariants(self, state: GTState) -> None:
         """32 tiles, each exactly once (pile, hands, table); hands of at most two; no cell

@@ -98,3 +98,36 @@ def test_demo_help_lists_every_games_options(capsys):
         main(["demo", "--help"])
     text = capsys.readouterr().out
     assert "--option" in text and "santa_fe: advanced=<bool>" in text and "ticket_to_ride: none" in text
+
+
+def test_demo_counts_what_discord_would_send_one_live_board(tmp_path, capsys):
+    """A 4-player Ticket to Ride game with two people and two bots: at most one new message
+    per person-turn plus the lobby, start and final posts, and at most a quarter of the
+    picture bytes of a post per move (every board the demo drew, which is what one post per
+    move sent)."""
+    import re
+
+    out = tmp_path / "demo"
+    assert main(["demo", "--players", "4", "--seed", "2026", "--out", str(out), "--quiet"]) == 0
+    line = capsys.readouterr().out.strip().splitlines()[-1]
+    match = re.fullmatch(r"messages: (\d+) new, (\d+) edited, images (\d+\.\d) MB", line)
+    assert match, line
+    new, edited, megabytes = int(match[1]), int(match[2]), float(match[3])
+    with sqlite3.connect(out / "demo.sqlite3") as db:
+        people = {seat for seat, user in db.execute("SELECT seat, user_id FROM seats") if user}
+        moves = [seat for seat, in db.execute("SELECT seat FROM actions ORDER BY seq")]
+    person_turns = 1 + sum(1 for before, seat in zip([None, *moves], moves) if seat in people and seat != before)
+    assert len(people) == 2 and new <= person_turns + 3, (new, person_turns)
+    assert edited > new  # steps inside turns and bot moves edit the live board
+    # before the live board: a post per move, each board encoded at zlib level 1
+    import io
+
+    from PIL import Image
+
+    def as_before(path):
+        buffer = io.BytesIO()
+        Image.open(path).save(buffer, "PNG", compress_level=1)
+        return len(buffer.getvalue())
+
+    post_per_move = sum(as_before(p) for p in [*out.glob("board-*.png"), out / "final.png"])
+    assert megabytes * 1e6 <= post_per_move / 4, (megabytes, post_per_move / 1e6)

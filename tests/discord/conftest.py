@@ -157,6 +157,16 @@ class Harness:
         count = how_many or select.get("min_values", 1)
         return await self.select(message, keep_id, values[:count], user, locale=locale)
 
+    async def click_as_drawn(self, message: FakeMessage, custom_id: str, user: int, *,
+                             locale: str = "en-US") -> InteractionResult:
+        """Click a button the message showed earlier but no longer has (the live board took
+        it off): what a client still showing the old message, or a late click, sends."""
+        live = self.fake.message(message.id)
+        if live.component(custom_id) is None:
+            live.components.append({"type": 1, "components": [
+                {"type": 2, "style": 2, "label": "(as drawn)", "custom_id": custom_id}]})
+        return await self.click(live, custom_id, user, locale=locale)
+
     async def move_button(self, post: FakeMessage, notation: str, *, channel: int = CHANNEL) -> str | None:
         """The id of the turn post's button for a first-step pick (a move like `draw deck`,
         or the first step of a longer one like `claim`), as the game stands now."""

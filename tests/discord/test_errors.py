@@ -85,7 +85,7 @@ async def test_every_error_path_is_ephemeral_and_changes_nothing(harness: Harnes
     # a stale button: the board changed since the post → nothing played, the current board shown
     moved = await h.click(post, deck, mover)
     assert moved.ephemeral and "✅" in moved.content
-    stale = await refused(h, lambda: h.click(post, deck, mover))
+    stale = await refused(h, lambda: h.click_as_drawn(post, deck, mover))
     assert stale.content.startswith("🔄 " + translate("en", "discord.error.board_changed"))
     assert [a.filename for a in stale.attachments] == ["board.png"]
     current = await h.bot.service.status(str(CHANNEL))

@@ -160,12 +160,9 @@ async def test_full_game_of_galactic_railway(harness: Harness, fake) -> None:
     assert "Galactic Railway" in ranking["title"]
     assert all("Stations" in f["value"] and "Loops" in f["value"] for f in ranking["fields"])
 
-    # --- every turn post offers "Show my hand" and the tiles to place; nothing private was public
+    # --- one live board: earlier turn messages lost their buttons; nothing private was public
     posts = h.game_posts()
-    for message in posts[:-1]:
-        hand_id = find_id(message, r"ry:\d+:\d+:hand")
-        assert hand_id and message.component(hand_id)["label"] == en("discord.button.hand")
-        assert offered(message), message.custom_ids
+    assert all(message.components == [] for message in posts[:-1])
     for record in fake.message_payloads:
         if not record.ephemeral:
             assert all(f.filename != "hand.png" for f in record.files)

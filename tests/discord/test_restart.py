@@ -41,7 +41,7 @@ async def test_buttons_survive_a_restart_and_stale_ones_say_so(harness: Harness,
 
     # the same (now stale) button again: nothing is played; the current board is shown
     before = dump_db(h.db_path)
-    stale = await h.click(turn_post, deck, mover)
+    stale = await h.click_as_drawn(turn_post, deck, mover)
     assert stale.ephemeral
     assert stale.content.startswith("🔄 " + translate("en", "discord.error.board_changed"))
     assert [a.filename for a in stale.attachments] == ["board.png"]

@@ -506,7 +506,8 @@ async def test_simultaneous_choice_and_refusals(harness: Harness, fake, santa_fe
     assert "カードを秘密に選ぶ" in rules_ja.original.embeds[0]["description"]
 
     # the hand in Japanese for a Japanese client
-    ja = (await h.click(post, hand_id, BOB, locale="ja")).original
+    live = h.last_post()  # the live board, as it stands now
+    ja = (await h.click(live, find_id(live, rf"ry:{game_id}:\d+:hand"), BOB, locale="ja")).original
     assert "あなたの都市カード" in ja.content and "💵 $" in ja.content
 
     # Alice's spare menu (round 1) is no longer hers to use: she already chose

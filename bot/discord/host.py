@@ -1,0 +1,32 @@
+"""What the adapter's modules need from the running bot, named as a type.
+
+The outbox, the composer and the click handlers are given the bot (or find it on an
+interaction) and use a few of its parts. Typing them against this protocol instead of
+RailyardBot keeps them below bot.py in the import order: bot.py builds them, they never
+import it back.
+"""
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import discord
+
+from bot.sessions import Outcome, SessionService
+from bot.store import Store
+
+
+class Host(Protocol):
+    store: Store
+    service: SessionService
+
+    def clock(self) -> float: ...
+
+    def after_commit(self, outcome: Outcome | None) -> None: ...
+
+    async def wait_until_ready(self) -> None: ...
+
+    def get_partial_messageable(self, id: int, **kwargs: Any) -> discord.PartialMessageable: ...
+
+    def get_channel(self, id: int, /) -> Any: ...
+
+    async def create_dm(self, user: discord.abc.Snowflake) -> discord.DMChannel: ...
