@@ -1,0 +1,152 @@
+"""What a game's host or a channel manager may do: abandon, kick or replace, settings; and a user's preferences."""
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from bot.sessions.core import ServiceCore, _dump_events
+from bot.sessions.errors import SessionError
+from bot.sessions.models import (
+    Actor,
+    GameInfo,
+    Outcome,
+    SeatInfo,
+)
+from bot.sessions.settings import GameSettings
+from bot.store.models import UserPrefs
+from games.core import Event
+from games.core.i18n import language_for
+
+
+class HostTools(ServiceCore):
+    # ==================================================================================
+    # host / manager tools
+    # ==================================================================================
+    async def abandon(self, channel_id: str, actor: Actor) -> GameInfo:
+        """End the channel's game without a result. Works on a corrupt game too (it only
+        needs the game's row), so a damaged game can always be cleared away."""
+        now = self.clock()
+        async with self.store.write() as tx:
+            row = await tx.open_game(channel_id)
+            if row is None:
+                raise SessionError("no_game_here")
+            if actor.user_id != row.host_user_id and not actor.is_manager:
+                raise SessionError("not_host")
+            seats = await tx.seats(row.id)
+            version = await tx.update_game(row.id, row.version, now, status="abandoned")
+            await tx.delete_timers(row.id)
+            if row.status == "active":
+                await tx.add_outbox(row.id, "abandoned", {
+                    "game_id": row.id, "channel_id": row.channel_id, "guild_id": row.guild_id,
+                    "game": row.game, "version": version, "kind": "abandoned",
+                    "locale": row.locale, "names": [s.display_name for s in seats],
+                    "events": _dump_events([Event(key="session.abandoned",
+                                                  params={"by": actor.name})]),
+                    "mention_user_ids": [],
+                }, now)
+            new = await tx.get_game(row.id)
+            assert new is not None
+            try:
+                return self._info(self._load(new, seats, with_state=False))
+            except SessionError:
+                # corrupt options/settings: still report the abandonment
+                return GameInfo(
+                    game_id=new.id, channel_id=new.channel_id, guild_id=new.guild_id,
+                    game=new.game, status=new.status, host_user_id=new.host_user_id,
+                    locale=new.locale, version=new.version,
+                    seats=[SeatInfo(seat=s.seat, user_id=s.user_id, bot=s.bot,
+                                    name=s.display_name) for s in seats],
+                    min_players=0, max_players=0, options={}, settings=GameSettings(),
+                )
+
+    async def kick(
+        self,
+        channel_id: str,
+        actor: Actor,
+        seat_or_user: int | str,
+        replace_with_bot: str | None = None,
+    ) -> Outcome:
+        """Host or manager: remove a player. In a lobby the seat is freed; in a running game
+        a bot (`replace_with_bot`, default the game's first bot) takes the seat over."""
+        now = self.clock()
+        async with self.store.write() as tx:
+            row = await tx.open_game(channel_id)
+            if row is None:
+                raise SessionError("no_game_here")
+            ld = self._load(row, await tx.seats(row.id))
+            self._require_host(ld, actor)
+            if isinstance(seat_or_user, int):
+                if not 0 <= seat_or_user < len(ld.seats):
+                    raise SessionError("no_such_seat", number=seat_or_user + 1)
+                seat = seat_or_user
+            else:
+                found = ld.seat_of(str(seat_or_user))
+                if found is None:
+                    raise SessionError("player_not_found")
+                seat = found
+            target = ld.seats[seat]
+            event = Event(key="session.kicked", params={"seat": seat})
+            if row.status == "lobby":
+                await self._remove_from_lobby(tx, ld, seat, now)
+                new = await tx.get_game(row.id)
+                seats = await tx.seats(row.id)
+                assert new is not None
+                return Outcome(
+                    game_id=row.id, channel_id=row.channel_id, guild_id=row.guild_id,
+                    game=row.game, version=new.version, status=new.status, locale=row.locale,
+                    names=[s.display_name for s in seats], seat_user_ids=[s.user_id for s in seats],
+                    kind="kick", seat=seat,
+                    public_events=[Event(key="session.kicked",
+                                         params={"seat": seat, "name": target.display_name})],
+                )
+            if target.bot:
+                raise SessionError("already_a_bot", seat=seat)
+            available = self._bot_names(ld.game)
+            bot = replace_with_bot or (available[0] if available else None)
+            if bot is None or bot not in available:
+                raise SessionError("unknown_bot", bot=replace_with_bot or "", available=available)
+            await tx.update_seat(row.id, seat, user_id=None, bot=bot,
+                                 display_name=target.display_name)
+            seats = await tx.seats(row.id)
+            host = None
+            if target.user_id == row.host_user_id:
+                humans = sorted((s for s in seats if s.user_id), key=lambda s: s.joined)
+                if humans:
+                    host = humans[0].user_id
+            return await self._commit(tx, ld, ld.state, kind="kick", now=now, seat=seat,
+                                      events=[event], seats=seats, host_user_id=host)
+
+    async def settings(self, channel_id: str, actor: Actor, **changes: Any) -> GameSettings:
+        """Change reminder / deadline / quiet-hour settings (host or manager)."""
+        now = self.clock()
+        async with self.store.write() as tx:
+            ld = await self._open_in_tx(tx, channel_id)
+            self._require_host(ld, actor)
+            known = GameSettings.model_fields
+            for name, value in changes.items():
+                # the auto-start size is the lobby's promise to whoever joined: not changed later
+                if name not in known or name == "autostart_players":
+                    raise SessionError("bad_setting", setting=name, value=str(value))
+            try:
+                new = GameSettings.model_validate({**ld.settings.model_dump(), **changes})
+            except ValidationError as exc:
+                err = exc.errors()[0]
+                loc = err.get("loc") or ("settings",)
+                name = str(loc[0])
+                raise SessionError("bad_setting", setting=name,
+                                   value=str(changes.get(name, err.get("input")))) from None
+            if new.deadline_action == "bot" and not self._bot_names(ld.game):
+                raise SessionError("bad_setting", setting="deadline_action", value="bot")
+            await tx.update_game(ld.row.id, ld.row.version, now,
+                                 settings_json=new.model_dump(mode="json"))
+            if ld.row.status == "active":
+                await self._reset_timers(tx, ld.row.id, new, now)
+            return new
+
+    async def set_user_prefs(self, user_id: str, *, dm_reminders: bool | None = None,
+                             locale: str | None = None) -> UserPrefs:
+        return await self.store.set_prefs(
+            user_id, dm_reminders=dm_reminders,
+            locale=language_for(locale) if locale is not None else None,
+        )

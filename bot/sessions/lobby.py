@@ -1,0 +1,189 @@
+"""The lobby: open a game, join, leave, seat bots, start (by the host, or by itself at its size)."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pydantic import ValidationError
+
+from bot.sessions.core import ServiceCore, _Loaded, log
+from bot.sessions.errors import SessionError
+from bot.sessions.models import (
+    Actor,
+    GameInfo,
+    Outcome,
+)
+from bot.sessions.settings import GameSettings
+from bot.store import ChannelBusy, Tx
+from games import registry
+from games.core import Event
+from games.core.i18n import language_for
+from games.core.rng import derive
+
+
+class LobbyService(ServiceCore):
+    # ==================================================================================
+    # lobby
+    # ==================================================================================
+    async def create(
+        self,
+        game_name: str,
+        channel_id: str,
+        guild_id: str | None,
+        host: Actor,
+        options: dict[str, Any] | None = None,
+        locale: str | None = "en",
+        autostart_players: int | None = None,
+    ) -> GameInfo:
+        """Open a lobby in the channel; the host takes the first seat. With
+        `autostart_players` the lobby has that many seats and the game is to start as soon as
+        they are taken (`autostart` starts it on the host's behalf)."""
+        try:
+            game = registry.get(game_name)
+        except registry.UnknownGame:
+            raise SessionError("unknown_game", game=game_name, available=registry.names()) from None
+        except Exception:  # noqa: BLE001 - a game that cannot be imported is not offered
+            log.exception("game %s cannot be loaded", game_name)
+            raise SessionError("unknown_game", game=game_name, available=registry.names()) from None
+        try:
+            opts = game.options_model.model_validate(options or {}).model_dump(mode="json")
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            name = ".".join(str(p) for p in err.get("loc", ())) or "options"
+            raise SessionError("bad_option", option=name, value=str(err.get("input"))) from None
+        if autostart_players is not None and not game.min_players <= autostart_players <= game.max_players:
+            raise SessionError("bad_option", option="players", value=str(autostart_players))
+        settings = GameSettings(autostart_players=autostart_players)
+        now = self.clock()
+        async with self.store.write() as tx:
+            if await tx.open_game(channel_id) is not None:
+                raise SessionError("game_already_here")
+            try:
+                game_id = await tx.insert_game(
+                    game=game_name, guild_id=guild_id, channel_id=channel_id,
+                    host_user_id=host.user_id, locale=language_for(locale), options=opts,
+                    settings=settings.model_dump(mode="json"), seed=self._new_seed(), now=now,
+                )
+            except ChannelBusy:
+                raise SessionError("game_already_here") from None
+            await tx.add_seat(game_id, 0, user_id=host.user_id, bot=None, display_name=host.name)
+            return await self._info_in_tx(tx, game_id)
+
+    async def join(self, channel_id: str, actor: Actor) -> GameInfo:
+        now = self.clock()
+        async with self.store.write() as tx:
+            ld = await self._open_in_tx(tx, channel_id)
+            if ld.row.status != "lobby":
+                raise SessionError("not_lobby")
+            if ld.seat_of(actor.user_id) is not None:
+                raise SessionError("already_joined")
+            seats = self._lobby_seats(ld)
+            if len(ld.seats) >= seats:
+                raise SessionError("lobby_full", max=seats)
+            await tx.add_seat(ld.row.id, len(ld.seats), user_id=actor.user_id, bot=None,
+                              display_name=actor.name)
+            await tx.update_game(ld.row.id, ld.row.version, now)
+            return await self._info_in_tx(tx, ld.row.id)
+
+    async def leave(self, channel_id: str, actor: Actor) -> GameInfo:
+        """Leave a lobby. If the host leaves, the earliest other human becomes host; with no
+        human left the lobby is closed (status 'abandoned')."""
+        now = self.clock()
+        async with self.store.write() as tx:
+            ld = await self._open_in_tx(tx, channel_id)
+            if ld.row.status != "lobby":
+                raise SessionError("not_lobby")
+            seat = ld.seat_of(actor.user_id)
+            if seat is None:
+                raise SessionError("not_in_game")
+            await self._remove_from_lobby(tx, ld, seat, now)
+            return await self._info_in_tx(tx, ld.row.id)
+
+    async def _remove_from_lobby(self, tx: Tx, ld: _Loaded, seat: int, now: float) -> None:
+        leaving = ld.seats[seat]
+        rest = self._renumber([s for s in ld.seats if s.seat != seat])
+        await tx.replace_seats(ld.row.id, rest)
+        fields: dict[str, Any] = {}
+        if leaving.user_id is not None and leaving.user_id == ld.row.host_user_id:
+            humans = sorted((s for s in rest if s.user_id), key=lambda s: s.joined)
+            if humans:
+                fields["host_user_id"] = humans[0].user_id
+            else:
+                fields["status"] = "abandoned"
+        await tx.update_game(ld.row.id, ld.row.version, now, **fields)
+
+    async def add_bot(self, channel_id: str, actor: Actor, bot_name: str | None = None) -> GameInfo:
+        now = self.clock()
+        async with self.store.write() as tx:
+            ld = await self._open_in_tx(tx, channel_id)
+            self._require_host(ld, actor)
+            if ld.row.status != "lobby":
+                raise SessionError("not_lobby")
+            available = self._bot_names(ld.game)
+            name = bot_name or (available[0] if available else None)
+            if name is None or name not in available:
+                raise SessionError("unknown_bot", bot=bot_name or "", available=available)
+            seats = self._lobby_seats(ld)
+            if len(ld.seats) >= seats:
+                raise SessionError("lobby_full", max=seats)
+            taken = {s.display_name for s in ld.seats}
+            number = 1
+            while f"Bot {number}" in taken:
+                number += 1
+            await tx.add_seat(ld.row.id, len(ld.seats), user_id=None, bot=name,
+                              display_name=f"Bot {number}")
+            await tx.update_game(ld.row.id, ld.row.version, now)
+            return await self._info_in_tx(tx, ld.row.id)
+
+    async def remove_bot(self, channel_id: str, actor: Actor, seat: int) -> GameInfo:
+        now = self.clock()
+        async with self.store.write() as tx:
+            ld = await self._open_in_tx(tx, channel_id)
+            self._require_host(ld, actor)
+            if ld.row.status != "lobby":
+                raise SessionError("not_lobby")
+            if not 0 <= seat < len(ld.seats):
+                raise SessionError("no_such_seat", number=seat + 1)
+            if not ld.seats[seat].bot:
+                raise SessionError("not_a_bot_seat", seat=seat)
+            await self._remove_from_lobby(tx, ld, seat, now)
+            return await self._info_in_tx(tx, ld.row.id)
+
+    async def start(self, channel_id: str, actor: Actor) -> Outcome:
+        """Shuffle the seats with the game's seed, set the game up and post the first turn."""
+        now = self.clock()
+        async with self.store.write() as tx:
+            ld = await self._open_in_tx(tx, channel_id)
+            self._require_host(ld, actor)
+            if ld.row.status != "lobby":
+                raise SessionError("not_lobby")
+            return await self._start_in_tx(tx, ld, now)
+
+    async def autostart(self, channel_id: str) -> Outcome | None:
+        """Start the channel's lobby on its host's behalf when it was opened for a number of
+        seats (`create(autostart_players=...)`) and they are all taken; else None. The count
+        is the one stored with the lobby, never one a caller passes in."""
+        now = self.clock()
+        async with self.store.write() as tx:
+            row = await tx.open_game(channel_id)
+            if row is None or row.status != "lobby":
+                return None
+            ld = self._load(row, await tx.seats(row.id), with_state=False)
+            target = ld.settings.autostart_players
+            if target is None or len(ld.seats) < target:
+                return None
+            return await self._start_in_tx(tx, ld, now)
+
+    async def _start_in_tx(self, tx: Tx, ld: _Loaded, now: float) -> Outcome:
+        n = len(ld.seats)
+        if n < ld.game.min_players:
+            raise SessionError("not_enough_players", min=ld.game.min_players, have=n)
+        order = list(ld.seats)
+        random.Random(derive(ld.row.seed, 0, "seats")).shuffle(order)
+        seats = [s.model_copy(update={"seat": i}) for i, s in enumerate(order)]
+        await tx.replace_seats(ld.row.id, seats)
+        state = ld.game.setup(n, ld.options, ld.row.seed)
+        ld.seats = seats
+        events = [Event(key="session.started", params={"seats": list(range(n))})]
+        return await self._commit(tx, ld, state, kind="start", now=now, events=events,
+                                  seats=seats)

@@ -1,0 +1,119 @@
+"""Looking at games: the lobby, the status, a seat's private view and menu, the history, the games waiting on a user."""
+from __future__ import annotations
+
+
+from pydantic import ValidationError
+
+from bot.sessions.core import ServiceCore, _public, _public_menu
+from bot.sessions.errors import SessionError
+from bot.sessions.models import (
+    GameInfo,
+    HistoryEntry,
+    LegalMove,
+    PrivateView,
+    StatusInfo,
+    WaitingGame,
+)
+from games import registry
+from games.core import Event, Game
+
+
+class LookingService(ServiceCore):
+    # ==================================================================================
+    # looking
+    # ==================================================================================
+    async def lobby(self, channel_id: str) -> GameInfo:
+        async with self.store.read() as tx:
+            ld = await self._open_in_tx(tx, channel_id)
+        return self._info(ld)
+
+    async def status(self, channel_id: str) -> StatusInfo:
+        """The channel's open game, or its most recent one when none is open."""
+        ld, _ = await self._read_channel(channel_id, include_closed=True)
+        info = self._info(ld)
+        if ld.state is None:
+            return StatusInfo(info=info, names=ld.names, version=ld.row.version)
+        game = ld.game
+        result = game.result(ld.state)
+        waiting = sorted(game.active_players(ld.state)) if ld.row.status == "active" else []
+        return StatusInfo(
+            info=info, names=ld.names, version=ld.row.version, waiting=waiting,
+            waiting_user_ids=[ld.seats[s].user_id for s in waiting
+                              if s < len(ld.seats) and ld.seats[s].user_id],
+            view=game.view(ld.state, None), result=result, last_move_at=ld.row.last_move_at,
+            menu=_public_menu(game, ld.state, waiting),
+        )
+
+    async def private_view(self, channel_id: str, user_id: str) -> PrivateView:
+        """What this user's seat may see (hand, secret choices), with the moves open to it."""
+        ld, _ = await self._read_channel(channel_id, include_closed=True)
+        if ld.state is None:
+            raise SessionError("not_active_game")
+        seat = ld.seat_of(user_id)
+        if seat is None:
+            raise SessionError("not_in_game")
+        game, state = ld.game, ld.state
+        active = ld.row.status == "active" and seat in game.active_players(state)
+        legal: list[LegalMove] = []
+        if active:
+            for action in game.legal_actions(state, seat):
+                legal.append(LegalMove(notation=game.format_action(action),
+                                       label=game.describe_action(state, seat, action)))
+        return PrivateView(
+            game_id=ld.row.id, channel_id=ld.row.channel_id, game=ld.row.game, seat=seat,
+            version=ld.row.version, names=ld.names, active=active, view=game.view(state, seat),
+            prompt=game.prompt(state, seat) if active else None, legal=legal,
+            decision=game.decision(state, seat) if active else None,
+        )
+
+    async def history(self, channel_id: str) -> list[HistoryEntry]:
+        """The move log of the channel's game (open, else most recent), public events only."""
+        async with self.store.read() as tx:
+            row = await tx.open_game(channel_id) or await tx.latest_game(channel_id)
+            if row is None:
+                raise SessionError("no_game_here")
+            seats = await tx.seats(row.id)
+            actions = await tx.actions(row.id)
+        names = [s.display_name for s in seats]
+        undone = {a.undoes_seq for a in actions if a.kind == "undo"}
+        try:
+            game: Game | None = registry.get(row.game)
+        except Exception:  # noqa: BLE001 - the log of a game we can no longer load still shows
+            game = None
+        entries: list[HistoryEntry] = []
+        for a in actions:
+            events: list[Event] = []
+            for raw in a.events():
+                try:
+                    event = Event.model_validate(raw)
+                except ValidationError:
+                    continue
+                if event.to is None:
+                    events.append(event)
+            entries.append(HistoryEntry(
+                seq=a.seq, kind=a.kind, seat=a.seat,
+                name=names[a.seat] if 0 <= a.seat < len(names) else f"#{a.seat + 1}",
+                notation=_public(game, a.notation), events=events, undone=a.seq in undone, auto=a.auto,
+                created_at=a.created_at,
+            ))
+        return entries
+
+    async def games_waiting_on(self, user_id: str, guild_id: str | None = None) -> list[WaitingGame]:
+        """Active games (in this guild, if given) that wait on this user now."""
+        async with self.store.read() as tx:
+            rows = await tx.games_of_user(user_id, guild_id, ("active",))
+            seat_rows = {row.id: await tx.seats(row.id) for row in rows}
+        waiting: list[WaitingGame] = []
+        for row in rows:
+            try:
+                ld = self._load(row, seat_rows[row.id])
+                active = ld.game.active_players(ld.state)
+            except SessionError:
+                continue  # a corrupt game is reported when someone opens it, not here
+            mine = sorted(s.seat for s in ld.seats if s.user_id == user_id and s.seat in active)
+            if mine:
+                waiting.append(WaitingGame(
+                    game_id=row.id, channel_id=row.channel_id, guild_id=row.guild_id,
+                    game=row.game, version=row.version, seats=mine, since=row.last_move_at,
+                ))
+        return waiting

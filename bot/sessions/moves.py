@@ -1,0 +1,188 @@
+"""Moves: a person's move, the bots' moves, undo within the rules of fairness, replay."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+
+from bot.sessions.core import ServiceCore, _Loaded, _RETRIES, _corrupt, _public, log
+from bot.sessions.errors import SessionError
+from bot.sessions.models import (
+    Actor,
+    Outcome,
+)
+from bot.store import ActionRow, StaleVersion
+from games.core import Event, IllegalAction
+from games.core.rng import derive
+
+
+class MoveService(ServiceCore):
+    # ==================================================================================
+    # moves
+    # ==================================================================================
+    async def act(
+        self,
+        channel_id: str,
+        actor: Actor,
+        notation_or_action: Any,
+        expected_version: int | None = None,
+    ) -> Outcome:
+        """Play one action for the actor's seat. With `expected_version` (a button that
+        carries the version it was drawn for) a changed board gives stale_version; without
+        it (a typed move) a lost race is retried against the new board."""
+        attempts = 1 if expected_version is not None else _RETRIES
+        for attempt in range(attempts):
+            ld, _ = await self._read_channel(channel_id)
+            if ld.row.status != "active":
+                raise SessionError("not_active_game")
+            seat = ld.seat_of(actor.user_id)
+            if seat is None:
+                raise SessionError("not_in_game")
+            if expected_version is not None and expected_version != ld.row.version:
+                raise SessionError("stale_version", version=ld.row.version)
+            game, state = ld.game, ld.state
+            active = game.active_players(state)
+            if seat not in active:
+                raise IllegalAction("not_active", waiting=sorted(active))
+            action = self._parse(game, notation_or_action, state, seat)
+            applied = game.apply(state, seat, action)
+            notation = game.format_action(action)
+            now = self.clock()
+            try:
+                async with self.store.write() as tx:
+                    return await self._commit(
+                        tx, ld, applied.state, kind="move", now=now, seat=seat, notation=notation,
+                        events=applied.events, undoable=applied.undoable,
+                        actor_user_id=actor.user_id,
+                    )
+            except StaleVersion as exc:
+                if attempt + 1 >= attempts:
+                    raise SessionError("stale_version", version=exc.current) from None
+        raise AssertionError("unreachable")
+
+    async def step_bot(self, game_id: int) -> Outcome | None:
+        """If a bot seat is active, let it move (the lowest such seat); else None."""
+        for _ in range(_RETRIES):
+            ld, _ = await self._read_id(game_id)
+            if ld.row.status != "active":
+                return None
+            active = ld.game.active_players(ld.state)
+            bot_seats = [s for s in sorted(active) if s < len(ld.seats) and ld.seats[s].bot]
+            if not bot_seats:
+                return None
+            seat = bot_seats[0]
+            action, applied = self._bot_move(ld, seat, ld.seats[seat].bot, salt="bot")
+            now = self.clock()
+            try:
+                async with self.store.write() as tx:
+                    return await self._commit(
+                        tx, ld, applied.state, kind="move", now=now, seat=seat,
+                        notation=ld.game.format_action(action), events=applied.events,
+                        undoable=applied.undoable, actor_user_id=None, auto="bot",
+                    )
+            except StaleVersion:
+                continue  # someone else moved: look again
+        return None
+
+    def _bot_move(self, ld: _Loaded, seat: int, bot_name: str | None, salt: str) -> tuple[Any, Any]:
+        """A bot's choice for `seat`, falling back to the game's timeout action if the bot
+        picks something the rules refuse (a bot bug must not stall the game)."""
+        game, state, row = ld.game, ld.state, ld.row
+        bot = self._bot(ld, bot_name)
+        rng = random.Random(derive(row.seed, row.version, f"{salt}:{seat}"))
+        try:
+            action = bot.choose(game, state, seat, rng)
+            return action, game.apply(state, seat, action)
+        except IllegalAction as exc:
+            log.warning("game %s: bot %s chose an illegal action (%s); using the timeout action",
+                        row.id, bot_name, exc)
+            action = game.timeout_action(state, seat)
+            return action, game.apply(state, seat, action)
+
+    async def run_bots(self, game_id: int, limit: int = 10_000) -> list[Outcome]:
+        """Let bots move until a human is needed, the game ends, or `limit` moves."""
+        outcomes: list[Outcome] = []
+        while len(outcomes) < limit:
+            outcome = await self.step_bot(game_id)
+            if outcome is None:
+                break
+            outcomes.append(outcome)
+        return outcomes
+
+    # ==================================================================================
+    # undo and replay
+    # ==================================================================================
+    @staticmethod
+    def _effective(ld: _Loaded, actions: list[ActionRow]) -> list[ActionRow]:
+        """The moves still in force: every undo takes back the move it names, which must be
+        the last one in force."""
+        stack: list[ActionRow] = []
+        for a in actions:
+            if a.kind == "move":
+                stack.append(a)
+            elif stack and a.undoes_seq == stack[-1].seq:
+                stack.pop()
+            else:
+                raise _corrupt(ld.row, f"undo #{a.seq} does not take back the last move")
+        return stack
+
+    def _replay(self, ld: _Loaded, moves: list[ActionRow]) -> Any:
+        game = ld.game
+        try:
+            state = game.setup(len(ld.seats), ld.options, ld.row.seed)
+            for move in moves:
+                state = game.apply(state, move.seat, game.parse_action(move.notation)).state
+        except Exception as exc:  # noqa: BLE001 - any failure means the log is unusable
+            raise _corrupt(ld.row, "the action log does not replay", exc) from None
+        return state
+
+    async def undo(self, channel_id: str, actor: Actor) -> Outcome:
+        """Take back the actor's own last move, if nothing happened since and it revealed
+        nothing hidden. The state is rebuilt from the seed and the remaining log."""
+        ld, actions = await self._read_channel(channel_id, with_actions=True)
+        if ld.row.status != "active":
+            raise SessionError("not_active_game")
+        seat = ld.seat_of(actor.user_id)
+        if seat is None:
+            raise SessionError("not_in_game")
+        moves = self._effective(ld, actions)
+        if not moves:
+            raise SessionError("nothing_to_undo")
+        last = moves[-1]
+        if last.seat != seat or last.actor_user_id != actor.user_id:
+            if last.seat == seat:  # a bot or the deadline moved for this seat
+                raise SessionError("undo_not_allowed", reason="not_your_action")
+            # Once the game waits on this player again, their earlier moves belong to past
+            # turns: they have not moved yet in this one, and that is what to tell them.
+            waited_on = seat in ld.game.active_players(ld.state)
+            if not waited_on and any(m.actor_user_id == actor.user_id for m in moves):
+                raise SessionError("undo_not_allowed", reason="someone_moved_since")
+            raise SessionError("nothing_of_yours_to_undo")
+        if not last.undoable:
+            raise SessionError("undo_not_allowed", reason="hidden_info_revealed")
+        state = self._replay(ld, moves[:-1])
+        now = self.clock()
+        events = [Event(key="session.undone", params={"seat": seat, "notation": _public(ld.game, last.notation)})]
+        try:
+            async with self.store.write() as tx:
+                return await self._commit(
+                    tx, ld, state, kind="undo", now=now, seat=seat, notation=last.notation,
+                    events=events, undoable=False, actor_user_id=actor.user_id,
+                    undoes_seq=last.seq,
+                )
+        except StaleVersion as exc:
+            raise SessionError("stale_version", version=exc.current) from None
+
+    async def current_state(self, game_id: int) -> Any:
+        """The stored snapshot as a state (for a bot or tool acting on a person's behalf)."""
+        ld, _ = await self._read_id(game_id)
+        if ld.state is None:
+            raise SessionError("not_active_game")
+        return ld.state
+
+    async def rebuild(self, game_id: int) -> Any:
+        """The state replayed from the seed and the moves in force (not the snapshot)."""
+        ld, actions = await self._read_id(game_id, with_actions=True)
+        if ld.state is None:
+            raise SessionError("not_active_game")
+        return self._replay(ld, self._effective(ld, actions))
