@@ -146,13 +146,13 @@ async def run_demo(args: argparse.Namespace) -> int:
             await service.add_bot(channel, people[0], bot_name)
         outcome = await service.start(channel, people[0])
 
-        async def pictures(payload: dict[str, Any], final: bool) -> int:
+        async def pictures(post: Any, final: bool) -> int:
             """Bytes of the pictures of a new message: the board it shows (written below for
             every version), and the final chart on the last one."""
-            board = out / f"board-{payload['version']:04d}.png"
+            board = out / f"board-{post.version:04d}.png"
             size = board.stat().st_size if board.exists() else 0
             if final:
-                size += len(renderer.final(game.view_model.model_validate(payload["view"]), payload["names"], lang))
+                size += len(renderer.final(game.view_model.model_validate(post.view), post.names, lang))
             return size
 
         tally = DeliveryTally(store, pictures)

@@ -8,13 +8,14 @@ renderer's own PNGs for the view each message shows, so the figure is the adapte
 """
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable
+from typing import Awaitable, Callable
 
 from bot.sessions.live import GAME_POST_KINDS, LiveBoard, facts_of, plan, posted
+from bot.sessions.posting import GamePost
 from bot.store import Store
 
-# (payload of the row a new message shows, whether it is the final one) -> bytes of its pictures
-Pictures = Callable[[dict[str, Any], bool], Awaitable[int]]
+# (the post a new message shows, whether it is the final one) -> bytes of its pictures
+Pictures = Callable[[GamePost, bool], Awaitable[int]]
 
 
 class DeliveryTally:
@@ -44,11 +45,12 @@ class DeliveryTally:
             while pending and pending[0].kind in GAME_POST_KINDS:
                 run.append(pending.pop(0))
             live = self._live.get(game_id, LiveBoard())
-            step, after = plan(live, [facts_of(r.id, r.kind, r.payload) for r in run])
+            posts = [GamePost.model_validate(r.payload) for r in run]
+            step, after = plan(live, [facts_of(r.id, p) for r, p in zip(run, posts)])
             if step.action == "new":
                 self.new += 1
                 self.edited += step.strip_message_id is not None
-                self.image_bytes += await self.pictures(run[-1].payload, step.final)
+                self.image_bytes += await self.pictures(posts[-1], step.final)
                 after = posted(after, f"m{run[-1].id}")
             else:
                 self.edited += 1

@@ -35,6 +35,7 @@ from bot.discord.replies import Reply
 from bot.discord.text import CONTENT_MAX, clip, event_text, join_lines, t
 from bot.discord.ui import base as ui_base
 from bot.sessions.live import GAME_POST_KINDS, LiveBoard, facts_of, plan, posted
+from bot.sessions.posting import POSTS, AbandonedPost, GamePost, ReminderPost, load_post
 from bot.store import OutboxRow
 
 
@@ -81,10 +82,12 @@ class OutboxMessages:
         say = self._kinds.get(row.kind)
         if say is None:
             raise UnknownKind(row.kind)
-        await say(row, payload, out)
+        # the sessions service's posts are typed (a payload that does not validate is a post
+        # that cannot be built); notices are this adapter's own rows
+        await say(row, load_post(row.kind, payload) if row.kind in POSTS else payload, out)
 
     # ------------------------------------------------------------------ game posts
-    async def _game_post(self, row: OutboxRow, payload: dict[str, Any], out: Courier) -> None:
+    async def _game_post(self, row: OutboxRow, post: GamePost, out: Courier) -> None:
         """One step of the game's live board (bot/sessions/live.py): this row and the game
         posts due right after it (a run of bot moves, the rest of a turn) become one new
         message or one edit of the live one."""
@@ -95,19 +98,20 @@ class OutboxMessages:
         # rows only, so the retry delivers this row alone and the posts after it follow as
         # steps of their own; folded in, they would be marked delivered but never shown.
         tried = row.attempts > 0 or out.message_id("post") is not None or out.message_id("edit") is not None
-        rows = [row] if tried else [row, *await self._run_after(row)]
-        payloads = [row.payload, *(r.payload for r in rows[1:])]
+        run = [] if tried else await self._run_after(row)
+        rows = [row, *(r for r, _ in run)]
+        posts = [post, *(p for _, p in run)]
         live = await self._live(row.game_id)
-        step, after = plan(live, [facts_of(r.id, r.kind, p) for r, p in zip(rows, payloads)])
-        last = payloads[-1]
-        channel_id = str(last["channel_id"])
+        step, after = plan(live, [facts_of(r.id, p) for r, p in zip(rows, posts)])
+        last = posts[-1]
+        channel_id = last.channel_id
         if step.action == "edit" and live.message_id is not None:
             reply = await game_post(last, events=step.lines, draw_board=False)
             reply.allowed_mentions = _only_users([])
             try:
                 await out.edit("edit", channel_id, live.message_id, reply)
             except discord.NotFound:  # the live message was deleted: post the board anew
-                step, after = plan(LiveBoard(), [facts_of(r.id, r.kind, p) for r, p in zip(rows, payloads)])
+                step, after = plan(LiveBoard(), [facts_of(r.id, p) for r, p in zip(rows, posts)])
         if step.action == "new":
             reply = await game_post(last, events=step.lines)
             reply.allowed_mentions = _only_users(step.ping_user_ids)
@@ -123,20 +127,18 @@ class OutboxMessages:
             for delivered in rows:
                 await tx.mark_delivered(delivered.id, self.bot.clock())
 
-    async def _run_after(self, row: OutboxRow) -> list[OutboxRow]:
-        """The game posts due right after `row`, up to the first row of another kind."""
+    async def _run_after(self, row: OutboxRow) -> list[tuple[OutboxRow, GamePost]]:
+        """The game posts due right after `row`, up to the first row of another kind (or one
+        that cannot be read: its own delivery gives it up)."""
         run = []
         now = self.bot.clock()
         for later in await self.bot.store.pending_posts_after(row.game_id, row.id):
             if later.kind not in GAME_POST_KINDS or later.next_attempt_at > now:
                 break
             try:
-                payload = later.payload
-            except ValueError:  # not even JSON: its own delivery gives it up
+                run.append((later, GamePost.model_validate(later.payload)))
+            except ValueError:  # not JSON, or not a game post (pydantic's error is a ValueError)
                 break
-            if not isinstance(payload, dict):
-                break
-            run.append(later)
         return run
 
     async def _live(self, game_id: int | None) -> LiveBoard:
@@ -157,37 +159,35 @@ class OutboxMessages:
         except (discord.NotFound, discord.Forbidden) as exc:
             log.info("could not take the buttons off message %s: %s", message_id, exc)
 
-    async def _abandoned(self, row: OutboxRow, payload: dict[str, Any], out: Courier) -> None:
-        lang = payload.get("locale") or "en"
-        names = payload.get("names") or []
-        lines = ["🛑 " + event_text(lang, e, names) for e in payload.get("events") or []]
-        await out.post("post", payload["channel_id"], Reply(content=join_lines(lines, CONTENT_MAX)))
+    async def _abandoned(self, row: OutboxRow, post: AbandonedPost, out: Courier) -> None:
+        lang = post.locale or "en"
+        lines = ["🛑 " + event_text(lang, e, post.names) for e in post.events]
+        await out.post("post", post.channel_id, Reply(content=join_lines(lines, CONTENT_MAX)))
         live = await self._live(row.game_id)
         if live.message_id and not live.closed:
-            await self._strip(out, str(payload["channel_id"]), live.message_id)
+            await self._strip(out, post.channel_id, live.message_id)
         if row.game_id is not None:
             async with self.bot.store.write() as tx:
                 closed = live.model_copy(update={"closed": True})
                 await tx.set_live_board(row.game_id, closed.model_dump_json(), self.bot.clock())
 
     # ------------------------------------------------------------------ reminders
-    async def _reminder(self, row: OutboxRow, payload: dict[str, Any], out: Courier) -> None:
-        lang = payload.get("locale") or "en"
-        names = payload.get("names") or []
-        text = " ".join(event_text(lang, e, names) for e in payload.get("events") or [])
-        title = ui_base.get(payload["game"]).title(lang)
-        dm_users = [str(u) for u in payload.get("dm_user_ids") or []]
-        channel_users = [str(u) for u in payload.get("mention_user_ids") or [] if str(u) not in dm_users]
+    async def _reminder(self, row: OutboxRow, post: ReminderPost, out: Courier) -> None:
+        lang = post.locale or "en"
+        text = " ".join(event_text(lang, e, post.names) for e in post.events)
+        title = ui_base.get(post.game).title(lang)
+        dm_users = list(post.dm_user_ids)
+        channel_users = [u for u in post.mention_user_ids if u not in dm_users]
         body = "⏰ " + t(lang, "discord.reminder.dm", game=title, text=text,
-                         link=jump_url(payload.get("guild_id"), payload["channel_id"]))
+                         link=jump_url(post.guild_id, post.channel_id))
         for user_id in dm_users:
             if not await out.dm(f"dm:{user_id}", user_id, Reply(content=clip(body, CONTENT_MAX))):
                 log.info("reminder for game %s: DMs of user %s are closed; mentioning in the channel",
-                         payload.get("game_id"), user_id)
+                         post.game_id, user_id)
                 channel_users.append(user_id)
         if channel_users:
             content = f"⏰ {mentions(channel_users)} {text}"
-            await out.post("channel", payload["channel_id"],
+            await out.post("channel", post.channel_id,
                            Reply(content=clip(content, CONTENT_MAX), allowed_mentions=_only_users(channel_users)))
 
     # ------------------------------------------------------------------ notices to the host

@@ -27,6 +27,7 @@ from bot.discord.text import (
 from bot.discord.ui import base as ui_base
 from bot.discord.ui.components import GameSelect, Row, button, make_view
 from bot.sessions import GameInfo, PublicMenu, StatusInfo
+from bot.sessions.posting import GamePost
 from games import registry
 from games.core import Result
 from render.kit.ended import abandoned
@@ -101,24 +102,23 @@ def result_embeds(ui: ui_base.GameUI, result: Result, names: Sequence[str], lang
 
 
 # ------------------------------------------------------------------------------ posts
-async def game_post(payload: dict[str, Any], *, events: Sequence[Any] | None = None,
+async def game_post(post: GamePost, *, events: Sequence[Any] | None = None,
                     draw_board: bool = True) -> Reply:
-    """The public message of an outbox row of kind start / move / undo / kick: the game's
-    live board as that row leaves it. `events` (default: the row's own) are the lines the
-    message tells; without `draw_board` the reply carries no picture (an edit of the live
-    message keeps the one it was posted with)."""
-    game_name = payload["game"]
-    lang = payload.get("locale") or "en"
-    names = payload.get("names") or []
+    """The public message of a game post (start / move / undo / kick): the game's live board
+    as that change leaves it. `events` (default: the post's own) are the lines the message
+    tells; without `draw_board` the reply carries no picture (an edit of the live message
+    keeps the one it was posted with)."""
+    game_name = post.game
+    lang = post.locale or "en"
+    names = post.names
     ui = ui_base.get(game_name)
     game = registry.get(game_name)
-    view = ui.load_view(game, payload.get("view"))
-    told = payload.get("events") or [] if events is None else events
-    lines = [event_text(lang, e, names) for e in told]
-    finished = bool(payload.get("finished"))
+    view = ui.load_view(game, post.view)
+    lines = [event_text(lang, e, names) for e in (post.events if events is None else events)]
+    finished = post.finished
     reply = Reply()
     if finished:
-        result = Result.model_validate(payload["result"]) if payload.get("result") else view.result
+        result = post.result or view.result
         board = await render_png(game_name, "board", view, names, lang)
         chart = await render_png(game_name, "final", view, names, lang)
         if board:
@@ -127,12 +127,12 @@ async def game_post(payload: dict[str, Any], *, events: Sequence[Any] | None = N
             reply.files.append(("final.png", chart))
         lines.append("🏁 " + t(lang, "discord.result.announce"))
         if result is not None:
-            reply.embeds = result_embeds(ui, result, names, lang, game_id=payload["game_id"],
+            reply.embeds = result_embeds(ui, result, names, lang, game_id=post.game_id,
                                          chart="final.png" if chart else None,
                                          board="board.png" if board else None)
         reply.content = join_lines(lines, CONTENT_MAX)
         return reply
-    waiting_ping = mentions(payload.get("mention_user_ids") or [])
+    waiting_ping = mentions(post.mention_user_ids)
     if waiting_ping:
         lines.append(f"➡️ {waiting_ping} {ui.waiting_hint(view, lang)}")
     board = await render_png(game_name, "board", view, names, lang) if view is not None and draw_board else None
@@ -141,15 +141,14 @@ async def game_post(payload: dict[str, Any], *, events: Sequence[Any] | None = N
     if view is not None:
         # an edit keeps the message's picture, which the embed still shows
         shown = "board.png" if board or not draw_board else None
-        reply.embeds = fit_embeds([status_embed(ui, view, names, lang, game_id=payload["game_id"],
-                                                version=payload["version"], image=shown)])
+        reply.embeds = fit_embeds([status_embed(ui, view, names, lang, game_id=post.game_id,
+                                                version=post.version, image=shown)])
     # The ping goes first so it is never cut off; the event lines follow in order, and when
     # they do not all fit, the most recent ones are kept ("…" stands for the older ones).
     head = [lines.pop()] if waiting_ping else []
     reply.content = join_lines([*head, *_most_recent(lines, CONTENT_MAX - len("".join(head)) - 4)],
                                CONTENT_MAX) or None
-    menu = PublicMenu.model_validate(payload["menu"]) if payload.get("menu") else None
-    reply.view = make_view(turn_rows(ui, payload["game_id"], payload["version"], menu, lang))
+    reply.view = make_view(turn_rows(ui, post.game_id, post.version, post.menu, lang))
     return reply
 
 

@@ -22,6 +22,7 @@ from typing import Any, Callable
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from bot.sessions.errors import SessionError
+from bot.sessions.posting import GamePost
 from bot.sessions.models import (
     Actor,
     GameInfo,
@@ -303,26 +304,14 @@ class ServiceCore:
         view = game.view(new_state, None)
         menu = _public_menu(game, new_state, waiting)
         names = [s.display_name for s in seats]
-        payload = {
-            "game_id": row.id,
-            "channel_id": row.channel_id,
-            "guild_id": row.guild_id,
-            "game": row.game,
-            "version": version,
-            "kind": kind,
-            "locale": row.locale,
-            "names": names,
-            "seat": seat,
-            "notation": _public(ld.game, notation) if notation else notation,
-            "auto": auto,
-            "events": _dump_events(public),
-            "waiting": waiting,
-            "mention_user_ids": mention,
-            "view": view.model_dump(mode="json"),
-            "menu": menu.model_dump(mode="json") if menu is not None else None,
-            "finished": status == "finished",
-            "result": result.model_dump(mode="json") if result is not None else None,
-        }
+        post = GamePost(
+            game_id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, game=row.game,
+            version=version, kind=kind, locale=row.locale, names=names, seat=seat,
+            notation=_public(ld.game, notation) if notation else notation, auto=auto,
+            events=public, waiting=waiting, mention_user_ids=mention,
+            view=view.model_dump(mode="json"), menu=menu, finished=status == "finished", result=result,
+        )
+        payload = post.model_dump(mode="json")
         outbox_id = await tx.add_outbox(row.id, kind, payload, now)
         return Outcome(
             game_id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, game=row.game,
@@ -330,7 +319,7 @@ class ServiceCore:
             seat_user_ids=[s.user_id for s in seats], kind=kind, seat=seat, notation=notation,
             auto=auto, seq=seq, public_events=public, private_events=private, waiting=waiting,
             mention_user_ids=mention, bots_next=bots_next, view=view, result=result,
-            outbox_id=outbox_id,
+            outbox_id=outbox_id, post=post,
         )
 
 

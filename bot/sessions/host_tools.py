@@ -5,8 +5,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.sessions.core import ServiceCore, _dump_events
+from bot.sessions.core import ServiceCore
 from bot.sessions.errors import SessionError
+from bot.sessions.posting import AbandonedPost
 from bot.sessions.models import (
     Actor,
     GameInfo,
@@ -37,14 +38,12 @@ class HostTools(ServiceCore):
             version = await tx.update_game(row.id, row.version, now, status="abandoned")
             await tx.delete_timers(row.id)
             if row.status == "active":
-                await tx.add_outbox(row.id, "abandoned", {
-                    "game_id": row.id, "channel_id": row.channel_id, "guild_id": row.guild_id,
-                    "game": row.game, "version": version, "kind": "abandoned",
-                    "locale": row.locale, "names": [s.display_name for s in seats],
-                    "events": _dump_events([Event(key="session.abandoned",
-                                                  params={"by": actor.name})]),
-                    "mention_user_ids": [],
-                }, now)
+                post = AbandonedPost(
+                    game_id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, game=row.game,
+                    version=version, locale=row.locale, names=[s.display_name for s in seats],
+                    events=[Event(key="session.abandoned", params={"by": actor.name})],
+                )
+                await tx.add_outbox(row.id, "abandoned", post.model_dump(mode="json"), now)
             new = await tx.get_game(row.id)
             assert new is not None
             try:

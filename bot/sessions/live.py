@@ -25,10 +25,11 @@ would send) both plan with it.
 """
 from __future__ import annotations
 
-from typing import Any, Literal, Sequence
+from typing import Literal, Sequence
 
 from pydantic import BaseModel, Field
 
+from bot.sessions.posting import GamePost
 from games.core import Event
 
 GAME_POST_KINDS = ("start", "move", "undo", "kick")
@@ -45,14 +46,10 @@ class PostFacts(BaseModel):
     events: list[Event] = Field(default_factory=list)
 
 
-def facts_of(row_id: int, kind: str, payload: dict[str, Any]) -> PostFacts:
-    """The planner's facts of an outbox row of a game post (its payload as the sessions
-    service writes it)."""
-    return PostFacts(
-        row_id=row_id, kind=kind, finished=bool(payload.get("finished")),
-        waiting_user_ids=[str(u) for u in payload.get("mention_user_ids") or []],
-        events=[Event.model_validate(e) for e in payload.get("events") or []],
-    )
+def facts_of(row_id: int, post: GamePost) -> PostFacts:
+    """The planner's facts of an outbox row's game post."""
+    return PostFacts(row_id=row_id, kind=post.kind, finished=post.finished,
+                     waiting_user_ids=list(post.mention_user_ids), events=list(post.events))
 
 
 class LiveBoard(BaseModel):

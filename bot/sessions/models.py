@@ -86,6 +86,7 @@ class Outcome(BaseModel):
     view: SerializeAsAny[BaseModel] | None = None  # spectator view (never a private one)
     result: Result | None = None
     outbox_id: int | None = None
+    post: Any = None  # the GamePost written to the outbox with this change (bot/sessions/posting.py)
 
     @property
     def finished(self) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.sessions.core import log
 from bot.sessions.errors import SessionError
+from bot.sessions.posting import ReminderPost
 from bot.sessions.models import (
     Outcome,
     Reminder,
@@ -68,13 +69,12 @@ class TimerService(MoveService):
             dm = [u for u in user_ids if u and prefs[u].dm_reminders]
             since = row.last_move_at or row.updated_at
             params = {"seats": humans, "hours": max(0, int((now - since) // 3600))}
-            payload = {
-                "game_id": row.id, "channel_id": row.channel_id, "guild_id": row.guild_id,
-                "game": row.game, "version": row.version, "kind": "reminder",
-                "locale": row.locale, "names": ld.names, "mention_user_ids": user_ids,
-                "dm_user_ids": dm, "attempt": attempt,
-                "events": [Event(key="reminder.waiting", params=params).model_dump(mode="json")],
-            }
+            payload = ReminderPost(
+                game_id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, game=row.game,
+                version=row.version, locale=row.locale, names=ld.names,
+                mention_user_ids=[u for u in user_ids if u], dm_user_ids=dm, attempt=attempt,
+                events=[Event(key="reminder.waiting", params=params)],
+            ).model_dump(mode="json")
             outbox_id = await tx.add_outbox(row.id, "reminder", payload, now)
             return Reminder(
                 game_id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, game=row.game,

@@ -1,0 +1,69 @@
+"""What the sessions service asks to be posted, as typed models: the outbox payloads.
+
+Every committed change that others should see becomes one outbox row in the change's own
+transaction; its payload is one of these models as JSON. The same `GamePost` is in the
+`Outcome` the caller gets back, so the immediate reply and the post that follows tell the
+same story. The Discord adapter reads rows back with `load_post`: a payload that does not
+validate is a post that cannot be built (the dispatcher gives it up and tells the host).
+"""
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.sessions.models import PublicMenu
+from games.core import Event, Result
+
+
+class PostBase(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    game_id: int
+    channel_id: str
+    guild_id: str | None = None
+    game: str
+    version: int
+    locale: str = "en"
+    names: list[str] = Field(default_factory=list)
+    events: list[Event] = Field(default_factory=list)  # public events only
+    mention_user_ids: list[str] = Field(default_factory=list)  # people the game waits on
+
+
+class GamePost(PostBase):
+    """A change to a running game (start, move, undo, kick): the board after it."""
+
+    kind: Literal["start", "move", "undo", "kick"]
+    seat: int | None = None
+    notation: str | None = None  # public notation: secret details left out
+    auto: str | None = None
+    waiting: list[int] = Field(default_factory=list)
+    view: dict[str, Any] | None = None  # the spectator view
+    menu: PublicMenu | None = None
+    finished: bool = False
+    result: Result | None = None
+
+
+class AbandonedPost(PostBase):
+    kind: Literal["abandoned"] = "abandoned"
+
+
+class ReminderPost(PostBase):
+    """Whoever the game waits on is reminded: by DM for those who asked, else in the channel."""
+
+    kind: Literal["reminder"] = "reminder"
+    dm_user_ids: list[str] = Field(default_factory=list)
+    attempt: int = 1
+
+
+POSTS: dict[str, type[PostBase]] = {
+    **{kind: GamePost for kind in ("start", "move", "undo", "kick")},
+    "abandoned": AbandonedPost,
+    "reminder": ReminderPost,
+}
+
+
+def load_post(kind: str, payload: Any) -> PostBase:
+    """The typed post of an outbox row (raises pydantic.ValidationError on a junk payload,
+    KeyError for a kind that is not a game's post)."""
+    return POSTS[kind].model_validate(payload)
