@@ -12,11 +12,9 @@ from typing import Any, Protocol
 import discord
 
 from bot.sessions import Outcome, SessionService
-from bot.store import Store
 
 
 class Host(Protocol):
-    store: Store
     service: SessionService
 
     def clock(self) -> float: ...

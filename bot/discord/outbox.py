@@ -59,7 +59,7 @@ import discord
 
 from bot.discord.host import Host
 from bot.discord.replies import Reply
-from bot.store import OutboxPart, OutboxRow, Tx
+from bot.sessions.delivery import OutboxPart, OutboxRow
 
 
 log = logging.getLogger("railyard.discord.outbox")
@@ -247,8 +247,7 @@ class Courier:
     # ------------------------------------------------------------------ storing parts
     async def _begin(self) -> None:
         if self._unsaved:
-            async with self._bot.store.write() as tx:
-                await self.save(tx)
+            await self._bot.service.deliveries.record_parts(self.row.id, self.take_unsaved())
 
     def _finish(self, part: str, outcome: str, message: discord.Message | None) -> None:
         message_id = str(message.id) if message is not None else None
@@ -256,12 +255,10 @@ class Courier:
                                       done_at=self._bot.clock())
         self._unsaved.append((part, outcome, message_id))
 
-    async def save(self, tx: Tx) -> None:
-        """Store the parts sent since the last save (inside the caller's transaction)."""
-        now = self._bot.clock()
-        for part, outcome, message_id in self._unsaved:
-            await tx.record_part(self.row.id, part, outcome, now, message_id)
-        self._unsaved.clear()
+    def take_unsaved(self) -> list[tuple[str, str, str | None]]:
+        """The parts sent since they were last stored, for the caller to store now."""
+        parts, self._unsaved = self._unsaved, []
+        return parts
 
     # ------------------------------------------------------------------ sending
     async def _messageable(self, target: Target) -> discord.abc.Messageable:
@@ -398,7 +395,7 @@ class OutboxDispatcher:
         millions of rows to go through). Returns how many were deleted."""
         total = 0
         while True:
-            removed = await self.bot.store.prune_outbox(self.bot.clock())
+            removed = await self.bot.service.deliveries.prune()
             total += removed
             if not removed:
                 break
@@ -413,7 +410,7 @@ class OutboxDispatcher:
         total = 0
         async with self._lock:
             while True:
-                rows = await self.bot.store.due_outbox(self.bot.clock())
+                rows = await self.bot.service.deliveries.due()
                 if not rows:
                     break
                 outcomes = await asyncio.gather(*(self._deliver_one(row) for row in rows))
@@ -424,8 +421,8 @@ class OutboxDispatcher:
 
     async def _deliver_one(self, row: OutboxRow) -> str:
         async with self._limit:
-            store = self.bot.store
-            done = await store.outbox_parts(row.id)
+            deliveries = self.bot.service.deliveries
+            done = await deliveries.parts(row.id)
             courier = Courier(self.bot, row, done)
             try:
                 await self.composer.compose(row, courier)
@@ -433,7 +430,7 @@ class OutboxDispatcher:
                 raise
             except Exception as exc:  # noqa: BLE001 - every failure is classified and kept
                 return await self._failed(row, courier, exc)
-            await store.mark_delivered(row.id, self.bot.clock())
+            await deliveries.delivered(row.id)
             self.delivered += 1
             for problem, channel_id in courier.degraded:
                 await self._notify(row, problem, channel_id)
@@ -447,16 +444,13 @@ class OutboxDispatcher:
             log.error("%s could not be built or sent", where, exc_info=exc)
         if not self.policy.gives_up(failure, attempts):
             log.warning("%s failed (%s); retrying later", where, failure.error)
-            async with self.bot.store.write() as tx:
-                await courier.save(tx)
-                await tx.mark_failed(row.id, failure.error, self.bot.clock(), retry_after=failure.retry_after)
+            await self.bot.service.deliveries.retry_later(row.id, courier.take_unsaved(), failure.error,
+                                                          failure.retry_after)
             return RETRY
         log.error("%s failed for good (%s): given up; the game's later posts go on", where, failure.error)
         notice = await self._notice(row, NOTICE_FOR.get(failure.problem, "broken"))
-        async with self.bot.store.write() as tx:
-            await courier.save(tx)
-            await tx.give_up(row.id, failure.error, self.bot.clock(), notice=notice,
-                             notice_every=self.policy.notice_every)
+        await self.bot.service.deliveries.give_up(row.id, courier.take_unsaved(), failure.error, notice=notice,
+                                                  notice_every=self.policy.notice_every)
         self.given_up += 1
         return DEAD
 
@@ -467,7 +461,7 @@ class OutboxDispatcher:
         that belong to no game (a notice that cannot be delivered is not reported again)."""
         if row.game_id is None:
             return None
-        contact = await self.bot.store.delivery_contact(row.game_id)
+        contact = await self.bot.service.deliveries.contact(row.game_id)
         if contact is None:
             return None
         channel = channel_id or contact.channel_id
@@ -482,7 +476,7 @@ class OutboxDispatcher:
     async def _notify(self, row: OutboxRow, problem: str, channel_id: str) -> None:
         notice = await self._notice(row, problem, channel_id)
         if notice is not None:
-            await self.bot.store.queue_notice(*notice, self.bot.clock(), notice_every=self.policy.notice_every)
+            await self.bot.service.deliveries.queue_notice(*notice, notice_every=self.policy.notice_every)
 
     def missing_permissions(self, channel_id: str) -> list[str]:
         """The post permissions the bot lacks in the channel, from discord.py's cache of

@@ -36,7 +36,7 @@ from bot.discord.text import CONTENT_MAX, clip, event_text, join_lines, t
 from bot.discord.ui import base as ui_base
 from bot.sessions.live import GAME_POST_KINDS, LiveBoard, facts_of, plan, posted
 from bot.sessions.posting import POSTS, AbandonedPost, GamePost, ReminderPost, load_post
-from bot.store import OutboxRow
+from bot.sessions.delivery import OutboxRow
 
 
 log = logging.getLogger("railyard.discord.outbox")
@@ -91,7 +91,7 @@ class OutboxMessages:
         """One step of the game's live board (bot/sessions/live.py): this row and the game
         posts due right after it (a run of bot moves, the rest of a turn) become one new
         message or one edit of the live one."""
-        store = self.bot.store
+        deliveries = self.bot.service.deliveries
         # A row tried before may be out already, in part: Discord may have created its message
         # although the answer was lost (a retry's nonce hands that message back unchanged), or
         # the message went out and a later part failed. What went out shows that attempt's
@@ -122,17 +122,14 @@ class OutboxMessages:
         # The live board and every row the step delivered (this one too) in one write: were
         # this row left pending (a crash, a failed write just after), it would be delivered
         # again against a live board that already shows the rows after it.
-        async with store.write() as tx:
-            await tx.set_live_board(row.game_id, after.model_dump_json(), self.bot.clock())
-            for delivered in rows:
-                await tx.mark_delivered(delivered.id, self.bot.clock())
+        await deliveries.finish_step(row.game_id, after.model_dump_json(), [r.id for r in rows])
 
     async def _run_after(self, row: OutboxRow) -> list[tuple[OutboxRow, GamePost]]:
         """The game posts due right after `row`, up to the first row of another kind (or one
         that cannot be read: its own delivery gives it up)."""
         run = []
         now = self.bot.clock()
-        for later in await self.bot.store.pending_posts_after(row.game_id, row.id):
+        for later in await self.bot.service.deliveries.pending_after(row.game_id, row.id):
             if later.kind not in GAME_POST_KINDS or later.next_attempt_at > now:
                 break
             try:
@@ -142,7 +139,7 @@ class OutboxMessages:
         return run
 
     async def _live(self, game_id: int | None) -> LiveBoard:
-        stored = await self.bot.store.live_board(game_id) if game_id is not None else None
+        stored = await self.bot.service.deliveries.live_board(game_id) if game_id is not None else None
         if stored is None:
             return LiveBoard()
         try:
@@ -167,9 +164,8 @@ class OutboxMessages:
         if live.message_id and not live.closed:
             await self._strip(out, post.channel_id, live.message_id)
         if row.game_id is not None:
-            async with self.bot.store.write() as tx:
-                closed = live.model_copy(update={"closed": True})
-                await tx.set_live_board(row.game_id, closed.model_dump_json(), self.bot.clock())
+            closed = live.model_copy(update={"closed": True})
+            await self.bot.service.deliveries.finish_step(row.game_id, closed.model_dump_json(), [])
 
     # ------------------------------------------------------------------ reminders
     async def _reminder(self, row: OutboxRow, post: ReminderPost, out: Courier) -> None:

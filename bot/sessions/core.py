@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from bot.sessions.delivery import Deliveries
 from bot.sessions.errors import SessionError
 from bot.sessions.posting import GamePost
 from bot.sessions.models import (
@@ -108,6 +109,8 @@ class ServiceCore:
         self.store = store
         self.clock = clock
         self._new_seed = new_seed or (lambda: secrets.randbits(63))
+        # the outbox as the Discord dispatcher sees it (the adapter's one way to the rows)
+        self.deliveries = Deliveries(store, clock)
 
     # ==================================================================================
     # loading

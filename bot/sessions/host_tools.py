@@ -143,6 +143,9 @@ class HostTools(ServiceCore):
                 await self._reset_timers(tx, ld.row.id, new, now)
             return new
 
+    async def user_prefs(self, user_id: str) -> UserPrefs:
+        return await self.store.get_prefs(user_id)
+
     async def set_user_prefs(self, user_id: str, *, dm_reminders: bool | None = None,
                              locale: str | None = None) -> UserPrefs:
         return await self.store.set_prefs(

@@ -312,7 +312,7 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
             if changes:
                 current = await service.settings(channel_id, actor_of(interaction), **changes)
             if dm is None:
-                dm = (await self.bot.store.get_prefs(str(interaction.user.id))).dm_reminders
+                dm = (await self.bot.service.user_prefs(str(interaction.user.id))).dm_reminders
             lines = []
             if changes or dm_reminders is not None:
                 lines.append("✅ " + t(lang, "discord.settings.saved"))

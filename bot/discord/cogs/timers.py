@@ -58,18 +58,12 @@ class Timers(commands.Cog):
         """After a restart, let bots move in games that were left waiting on them (e.g. the
         process stopped between a player's move and the bots' answers)."""
         try:
-            rows = await _active_game_ids(self.bot)
+            rows = await self.bot.service.active_game_ids()
         except Exception:  # noqa: BLE001
             log.exception("could not list active games")
             return
         for game_id in rows:
             self.bot.run_bots_soon(game_id)
-
-
-async def _active_game_ids(bot: "RailyardBot") -> list[int]:
-    async with bot.store.read() as tx:
-        rows = await tx.fetchall("SELECT id FROM games WHERE status = 'active' ORDER BY id")
-    return [int(r["id"]) for r in rows]
 
 
 async def setup(bot: "RailyardBot") -> None:

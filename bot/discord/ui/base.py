@@ -19,12 +19,8 @@ import discord
 from bot.discord.text import clip, event_text, t
 from bot.sessions import PrivateView
 
-# Icons the games' menus use for things every game has; a game's UI adds its own.
-COMMON_EMOJI: Mapping[str, str] = {
-    "pass": "⏭️", "stop": "⏹️", "decline": "🚫", "keep": "✋", "none": "✋", "deck": "🂠",
-    "tickets": "🎫", "claim": "🛤️", "place": "🧩", "engineer": "👷", "double": "⏩", "spur": "🔀",
-    "exchange": "🔁", "city": "🏙️", "nothing": "▫️", "loop": "🔁", "stations": "🚉",
-}
+# Icons any game's menu may use for moves every kind of game has; a game's look adds its own.
+COMMON_EMOJI: Mapping[str, str] = {"pass": "⏭️", "stop": "⏹️", "decline": "🚫", "keep": "✋", "none": "✋"}
 
 
 class GameUI:

@@ -24,6 +24,7 @@ from games.ginga.tiles import tileset
 class GalacticRailwayUI(GameUI):
     name = "ginga"
     colour = discord.Colour(0x1F2D5C)
+    icon_emoji = {"place": "🧩", "loop": "🔁", "stations": "🚉"}
 
     # --- public -----------------------------------------------------------------------
     def summary(self, view: Any, names: Sequence[str], lang: str) -> tuple[str, list[tuple[str, str]]]:

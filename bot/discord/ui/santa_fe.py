@@ -18,12 +18,13 @@ from games import registry
 from games.santa_fe import notation
 
 EMOJI = {"blue": "🟦", "white": "⬜", "green": "🟩", "red": "🟥", "yellow": "🟨"}
+ICONS = {**EMOJI, "engineer": "👷", "double": "⏩", "spur": "🔀", "exchange": "🔁", "city": "🏙️", "nothing": "▫️"}
 
 
 class SantaFeUI(GameUI):
     name = "santa_fe"
     colour = discord.Colour(0xC0622F)
-    icon_emoji = EMOJI
+    icon_emoji = ICONS
 
     @property
     def game(self) -> Any:

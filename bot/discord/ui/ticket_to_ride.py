@@ -18,12 +18,13 @@ from games.ticket_to_ride import notation
 
 EMOJI = {"red": "🟥", "orange": "🟧", "yellow": "🟨", "green": "🟩", "blue": "🟦",
          "pink": "🟪", "white": "⬜", "black": "⬛", "gray": "🔲", "locomotive": "🌈"}
+ICONS = {**EMOJI, "deck": "🂠", "tickets": "🎫", "claim": "🛤️"}
 
 
 class TicketToRideUI(GameUI):
     name = "ticket_to_ride"
     colour = discord.Colour(0xB03A2E)
-    icon_emoji = EMOJI
+    icon_emoji = ICONS
 
     @property
     def game(self) -> Any:
