@@ -1,17 +1,15 @@
-"""Which games Railyard knows. Adding a game = a new package in games/ plus one line here."""
+"""Which games Railyard knows: the rules column of data/games.json (games/catalog.py), plus
+games that tests register for themselves."""
 from __future__ import annotations
 
 import importlib
 from functools import lru_cache
 
+from games.catalog import entries
 from games.core.protocol import Game
 
 # name -> "module:attribute"; imported on first use so one broken game cannot stop the others.
-_GAMES: dict[str, str] = {
-    "ticket_to_ride": "games.ticket_to_ride.rules:GAME",
-    "ginga": "games.ginga.rules:GAME",
-    "santa_fe": "games.santa_fe.rules:GAME",
-}
+_GAMES: dict[str, str] = {name: entry.rules for name, entry in entries().items()}
 
 
 class UnknownGame(KeyError):

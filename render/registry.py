@@ -1,4 +1,4 @@
-"""Which games Railyard can draw. Adding a renderer = a package in render/ plus one line here.
+"""Which games Railyard can draw: the renderer column of data/games.json (games/catalog.py).
 
 Callers (sessions, the Discord adapter, the CLI) only know a game's name:
 
@@ -23,14 +23,11 @@ from typing import Any, Protocol, Sequence
 
 from PIL import Image
 
+from games.catalog import entries
 from render.kit.encode import to_png
 
 # name -> "module:attribute"
-_RENDERERS: dict[str, str] = {
-    "ticket_to_ride": "render.ticket_to_ride:RENDERER",
-    "ginga": "render.ginga:RENDERER",
-    "santa_fe": "render.santa_fe:RENDERER",
-}
+_RENDERERS: dict[str, str] = {name: entry.renderer for name, entry in entries().items()}
 
 
 class UnknownRenderer(KeyError):

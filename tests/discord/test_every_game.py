@@ -5,17 +5,29 @@ typed notation, never a game-specific custom id."""
 from __future__ import annotations
 
 import random
+import sys
 
 import pytest
 
 from bot.discord.ui import base as ui_base
 from games import registry
-from games.core.i18n import LANGUAGES, has_key
+from games.catalog import entries
+from games.core.i18n import DATA_DIR, LANGUAGES, has_key
 from render import registry as renderers
 from tests.discord.conftest import ALICE, BOB, CHANNEL, Harness, _label
 
 GAMES = registry.names()
 HUMAN_MOVES = 40  # enough to pass through every kind of decision early in each game
+
+
+def test_the_one_registration_lists_every_game_with_all_its_parts() -> None:
+    listed = entries()
+    assert list(listed) == [n for n in GAMES if n in listed] and set(listed) <= set(GAMES)
+    for name, entry in listed.items():
+        for folder in entry.catalogs:
+            for lang in LANGUAGES:
+                assert (DATA_DIR / folder / f"messages.{lang}.json").is_file(), (name, folder, lang)
+        assert entry.look in sys.modules, f"{name}'s look was not loaded at start"
 
 
 @pytest.mark.parametrize("name", GAMES)

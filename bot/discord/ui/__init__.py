@@ -1,6 +1,9 @@
-"""Each game's look on Discord (colour, emoji, status embed, hand text), registered here:
-one import per game, so a game without a look is visible in this list, not a silent default."""
+"""Each game's look on Discord (colour, emoji, status embed, hand text): the look column of
+data/games.json (games/catalog.py). Each look module registers itself when imported; a game
+whose look cannot be imported fails here, at start, not at its first post."""
+import importlib
 
-from bot.discord.ui import ginga as _ginga  # noqa: F401  (registers the Galactic Railway look)
-from bot.discord.ui import santa_fe as _santa_fe  # noqa: F401  (registers the Santa Fe look)
-from bot.discord.ui import ticket_to_ride as _ticket_to_ride  # noqa: F401  (registers the Ticket to Ride look)
+from games.catalog import entries
+
+for _entry in entries().values():
+    importlib.import_module(_entry.look)

@@ -1,0 +1,32 @@
+"""The one registration of every game: data/games.json names, per game, its rules, its
+renderer, its look on Discord and its message catalogs (folders of data/). Each layer reads
+its own column from here (games.registry the rules, render.registry the renderer, the Discord
+adapter the look), so adding a game is one entry, and a test checks every entry's parts.
+This module is pure data reading: it imports none of them."""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+from pydantic import BaseModel, ValidationError
+
+from games.core.errors import DataError
+from games.core.i18n import DATA_DIR
+
+GAMES_FILE = DATA_DIR / "games.json"
+
+
+class GameEntry(BaseModel):
+    rules: str  # "module:attribute" of the Game object
+    renderer: str  # "module:attribute" of the renderer object
+    look: str  # module that registers the game's Discord look
+    catalogs: list[str]  # folders of data/ holding messages.<lang>.json for this game
+
+
+@lru_cache(maxsize=1)
+def entries() -> dict[str, GameEntry]:
+    try:
+        raw = json.loads(GAMES_FILE.read_text(encoding="utf-8"))
+        return {name: GameEntry.model_validate(entry) for name, entry in raw.items()}
+    except (OSError, ValueError, ValidationError) as exc:  # pydantic's error is a ValueError too
+        raise DataError(f"{GAMES_FILE} cannot be read: {exc}") from exc
