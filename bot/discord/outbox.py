@@ -176,6 +176,8 @@ class Courier:
         self._unsaved: list[tuple[str, str, str | None]] = []
         # (problem, channel_id): a part went out in a lesser form the host should hear about
         self.degraded: list[tuple[str, str]] = []
+        # a message went out without the files it had (too large, or Attach Files missing)
+        self.files_dropped = False
 
     # ------------------------------------------------------------------ naming
     def nonce(self, part: str) -> str:
@@ -286,9 +288,11 @@ class Courier:
                     if again.status != 413:
                         raise
                 log.warning("outbox #%s: still too large; sending it without images", self.row.id)
+                self.files_dropped = True
                 return await where.send(nonce=nonce, **without_files(reply).new_kwargs())
             if isinstance(exc, discord.Forbidden) and exc.code == MISSING_PERMISSIONS and isinstance(target, Channel):
                 message = await where.send(nonce=nonce, **without_files(reply).new_kwargs())
+                self.files_dropped = True
                 log.warning("outbox #%s: channel %s refuses files; posted without them",
                             self.row.id, target.channel_id)
                 self.degraded.append(("permissions", target.channel_id))

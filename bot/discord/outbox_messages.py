@@ -106,7 +106,7 @@ class OutboxMessages:
         last = posts[-1]
         channel_id = last.channel_id
         if step.action == "edit" and live.message_id is not None:
-            reply = await game_post(last, events=step.lines, draw_board=False)
+            reply = await game_post(last, events=step.lines, draw_board=False, has_picture=live.picture)
             reply.allowed_mentions = _only_users([])
             try:
                 await out.edit("edit", channel_id, live.message_id, reply)
@@ -116,7 +116,7 @@ class OutboxMessages:
             reply = await game_post(last, events=step.lines)
             reply.allowed_mentions = _only_users(step.ping_user_ids)
             await out.post("post", channel_id, reply)
-            after = posted(after, out.message_id("post") or "")
+            after = posted(after, out.message_id("post") or "", picture=bool(reply.files) and not out.files_dropped)
             if step.strip_message_id:
                 await self._strip(out, channel_id, step.strip_message_id)
         # The live board and every row the step delivered (this one too) in one write: were

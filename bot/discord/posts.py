@@ -103,11 +103,11 @@ def result_embeds(ui: ui_base.GameUI, result: Result, names: Sequence[str], lang
 
 # ------------------------------------------------------------------------------ posts
 async def game_post(post: GamePost, *, events: Sequence[Any] | None = None,
-                    draw_board: bool = True) -> Reply:
+                    draw_board: bool = True, has_picture: bool = True) -> Reply:
     """The public message of a game post (start / move / undo / kick): the game's live board
     as that change leaves it. `events` (default: the post's own) are the lines the message
     tells; without `draw_board` the reply carries no picture (an edit of the live message
-    keeps the one it was posted with)."""
+    keeps the one it was posted with, if it has one: `has_picture`)."""
     game_name = post.game
     lang = post.locale or "en"
     names = post.names
@@ -140,7 +140,7 @@ async def game_post(post: GamePost, *, events: Sequence[Any] | None = None,
         reply.files.append(("board.png", board))
     if view is not None:
         # an edit keeps the message's picture, which the embed still shows
-        shown = "board.png" if board or not draw_board else None
+        shown = "board.png" if board or (not draw_board and has_picture) else None
         reply.embeds = fit_embeds([status_embed(ui, view, names, lang, game_id=post.game_id,
                                                 version=post.version, image=shown)])
     # The ping goes first so it is never cut off; the event lines follow in order, and when

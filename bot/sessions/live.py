@@ -59,6 +59,7 @@ class LiveBoard(BaseModel):
     waiting_user_ids: list[str] = Field(default_factory=list)
     lines: list[Event] = Field(default_factory=list)  # events the live message shows
     closed: bool = False  # the game ended: its last message is final, nothing edits it
+    picture: bool = True  # the live message has its board picture (it can go out without one)
 
 
 class Step(BaseModel):
@@ -105,6 +106,7 @@ def plan(live: LiveBoard, posts: Sequence[PostFacts]) -> tuple[Step, LiveBoard]:
     return step, after
 
 
-def posted(live: LiveBoard, message_id: str) -> LiveBoard:
-    """The live board once a new message was sent (its id is known only then)."""
-    return live.model_copy(update={"message_id": message_id})
+def posted(live: LiveBoard, message_id: str, *, picture: bool = True) -> LiveBoard:
+    """The live board once a new message was sent (its id is known only then), and whether
+    it went out with its picture."""
+    return live.model_copy(update={"message_id": message_id, "picture": picture})

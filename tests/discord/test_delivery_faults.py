@@ -224,7 +224,9 @@ async def test_without_attach_files_the_post_goes_out_without_its_image(harness:
     assert "**Attach Files**" in notice.content and "Send Messages" not in notice.content
     assert [u.id for u in notice.mentions] == [ALICE]
 
-    await draw(h)  # an edit of the live board
+    await draw(h)  # an edit of the live board: it has no picture, so its embed shows none
+    await settle(h, clock)
+    assert live(h) is post and "image" not in fake.message(post.id).embeds[0]
     await draw(h)  # the same problem again: the new message goes out, the host is not told twice
     await settle(h, clock)
     newest = live(h)
