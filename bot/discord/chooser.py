@@ -204,20 +204,13 @@ def public_rows(game_id: int, version: int, menu: PublicMenu | None, look: Look,
 
 
 def picked_text(decision: Decision, stop: Stop, lang: str) -> list[str]:
-    """What was picked so far, one line a step ("Which route? — Kansas City–Omaha")."""
-    lines = []
-    made: list[str] = []
-    for value in stop.picks:
-        at = decision.walk(made) if made else decision.walk([])
-        match = next((o for o in at.options if o.value == value), None)
-        if match is None:  # taken without asking: find it in the choices
-            match = next((c.path[len(made)] for c in decision.choices
-                          if len(c.path) > len(made) and c.path[len(made)].value == value
-                          and [p.value for p in c.path[:len(made)]] == made), None)
-        if match is not None:
-            lines.append(f"{t(lang, match.step)} — **{event_text(lang, match.label, None)}**")
-        made.append(value)
-    return lines
+    """What was picked so far, one line a step ("Which route? — Kansas City–Omaha"): the
+    picks are the start of some choice's path, which holds their words."""
+    made = list(stop.picks)
+    choice = next((c for c in decision.choices if [p.value for p in c.path[:len(made)]] == made), None)
+    if choice is None:
+        return []
+    return [f"{t(lang, p.step)} — **{event_text(lang, p.label, None)}**" for p in choice.path[:len(made)]]
 
 
 def _button_rows(items: list[discord.ui.Item | None]) -> list[Row]:

@@ -77,9 +77,7 @@ class LobbyService(ServiceCore):
                 raise SessionError("not_lobby")
             if ld.seat_of(actor.user_id) is not None:
                 raise SessionError("already_joined")
-            seats = self._lobby_seats(ld)
-            if len(ld.seats) >= seats:
-                raise SessionError("lobby_full", max=seats)
+            self._require_free_seat(ld)
             await tx.add_seat(ld.row.id, len(ld.seats), user_id=actor.user_id, bot=None,
                               display_name=actor.name)
             await tx.update_game(ld.row.id, ld.row.version, now)
@@ -123,9 +121,7 @@ class LobbyService(ServiceCore):
             name = bot_name or (available[0] if available else None)
             if name is None or name not in available:
                 raise SessionError("unknown_bot", bot=bot_name or "", available=available)
-            seats = self._lobby_seats(ld)
-            if len(ld.seats) >= seats:
-                raise SessionError("lobby_full", max=seats)
+            self._require_free_seat(ld)
             taken = {s.display_name for s in ld.seats}
             number = 1
             while f"Bot {number}" in taken:
@@ -187,3 +183,8 @@ class LobbyService(ServiceCore):
         events = [Event(key="session.started", params={"seats": list(range(n))})]
         return await self._commit(tx, ld, state, kind="start", now=now, events=events,
                                   seats=seats)
+
+    def _require_free_seat(self, ld: _Loaded) -> None:
+        seats = self._lobby_seats(ld)
+        if len(ld.seats) >= seats:
+            raise SessionError("lobby_full", max=seats)

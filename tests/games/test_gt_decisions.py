@@ -3,13 +3,12 @@ import random
 
 import pytest
 
-from games.core.events import Event
 from games.core.i18n import LANGUAGES, has_key, translate
 from games.ginga import decisions, scoring
 from games.ginga.models import Place, Stop
 from games.ginga.tiles import tileset
 from tests.games.gt_helpers import GAME, state_with, tid
-from tests.support.protocol_checks import check_decisions, walk_checking_decisions
+from tests.support.protocol_checks import catalog_keys, check_decisions, walk_checking_decisions
 
 
 @pytest.mark.parametrize("block", range(4))
@@ -89,17 +88,6 @@ def test_the_tile_pick_draws_the_tile():
     assert "T5" in translate("en", pick.label.key, pick.label.params)
 
 
-def _keys(value) -> set[str]:
-    if isinstance(value, Event):
-        return {value.key} | _keys(value.params)
-    if isinstance(value, dict):
-        own = {value["key"]} if isinstance(value.get("key"), str) else set()
-        return own | {k for v in value.values() for k in _keys(v)}
-    if isinstance(value, (list, tuple)):
-        return {k for v in value for k in _keys(v)}
-    return set()
-
-
 def test_every_step_and_label_key_of_the_menus_exists_in_both_languages():
     rng = random.Random(3)
     keys: set[str] = set(decisions.STEPS)
@@ -114,7 +102,7 @@ def test_every_step_and_label_key_of_the_menus_exists_in_both_languages():
             used |= {p.step for p in picks}
             events = [e for p in picks for e in (p.label, p.detail) if e is not None] + [d.prompt]
             for event in events:
-                keys |= _keys(event)
+                keys |= catalog_keys(event)
                 for lang in LANGUAGES:
                     text = translate(lang, event.key, event.params)
                     assert "{" not in text, (lang, event.key, text)

@@ -12,7 +12,7 @@ from games.core.i18n import LANGUAGES, has_key, translate
 from games.santa_fe import decisions
 from games.santa_fe.models import DOUBLE, Choice, SFState
 from tests.games.sf_helpers import BOARD, GAME, RR, build, city, started, to_track
-from tests.support.protocol_checks import check_decisions, walk_checking_decisions
+from tests.support.protocol_checks import catalog_keys, check_decisions, walk_checking_decisions
 
 OPTIONS = [{}, {"advanced": True}, {"buy_track": True}, {"advanced": True, "buy_track": True}]
 
@@ -219,18 +219,6 @@ def _events(d: Decision) -> list[Event]:
     return out + ([d.prompt] if d.prompt is not None else [])
 
 
-def _keys(value) -> set[str]:
-    """Every catalog key in an event or a param, however deeply nested."""
-    if isinstance(value, Event):
-        return {value.key} | _keys(value.params)
-    if isinstance(value, dict):
-        own = {value["key"]} if isinstance(value.get("key"), str) else set()
-        return own | {k for v in value.values() for k in _keys(v)}
-    if isinstance(value, (list, tuple)):
-        return {k for v in value for k in _keys(v)}
-    return set()
-
-
 def _placeholders(template: str) -> set[str]:
     return {name for _, name, _, _ in Formatter().parse(template) if name}
 
@@ -252,7 +240,7 @@ def test_every_step_and_label_key_of_the_menus_exists_in_both_languages():
                 used_steps |= steps
                 keys |= steps
                 for event in _events(d):
-                    keys |= _keys(event)
+                    keys |= catalog_keys(event)
                     for lang in LANGUAGES:  # every placeholder is filled
                         text = translate(lang, event.key, event.params)
                         assert "{" not in text, (lang, event.key, text)

@@ -4,6 +4,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from games.core.events import Event
+
 
 def walk_checking_round_trips(game: Any, seed: int, n: int, steps: int, options: Any = None) -> None:
     """Play up to `steps` random legal moves. At every step: each legal move survives its
@@ -69,3 +71,15 @@ def walk_checking_decisions(game: Any, seed: int, n: int, steps: int, options: A
             new = game.decision(state, other)
             if new.key == old.key:
                 assert sorted(new.all_notations()) == sorted(old.all_notations()), (other, old.key)
+
+
+def catalog_keys(value: Any) -> set[str]:
+    """Every catalog key in an event or a param, however deeply nested."""
+    if isinstance(value, Event):
+        return {value.key} | catalog_keys(value.params)
+    if isinstance(value, dict):
+        own = {value["key"]} if isinstance(value.get("key"), str) else set()
+        return own | {k for v in value.values() for k in catalog_keys(v)}
+    if isinstance(value, (list, tuple)):
+        return {k for v in value for k in catalog_keys(v)}
+    return set()
