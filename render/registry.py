@@ -6,8 +6,9 @@ Callers (sessions, the Discord adapter, the CLI) only know a game's name:
     png = r.board(view, names, lang)          # bytes, ready to upload
     img = r.board_image(view, names, lang)    # PIL image, e.g. to compose or inspect
 
-Each game package exposes an object with `board_image`, `hand_image` and `final_image`
-(view, names, lang) -> PIL.Image; this module adds the PNG-encoding twins. Renderers are
+Each game package exposes a `render.kit.images.GameImages`: `board_image`, `hand_image` and
+`final_image` (view, names, lang) -> PIL.Image, their alt-text twins `describe_*` and the
+game's `palette`; this module adds the PNG-encoding twins and `describe(kind, ...)`. Renderers are
 imported on first use, so one broken renderer cannot stop the others from loading.
 
 A renderer whose images are flat-coloured may set `palette_png = True`: its PNGs are then
@@ -43,6 +44,12 @@ class ImageRenderer(Protocol):
 
     def final_image(self, view: Any, names: Sequence[str], lang: str) -> Image.Image: ...
 
+    def describe_board(self, view: Any, names: Sequence[str], lang: str) -> str: ...
+
+    def describe_hand(self, view: Any, names: Sequence[str], lang: str) -> str: ...
+
+    def describe_final(self, view: Any, names: Sequence[str], lang: str) -> str: ...
+
 
 class GameRenderer:
     """A game's renderer with both image and PNG-bytes entry points."""
@@ -59,6 +66,16 @@ class GameRenderer:
 
     def final_image(self, view: Any, names: Sequence[str], lang: str = "en") -> Image.Image:
         return self._images.final_image(view, names, lang)
+
+    def describe(self, kind: str, view: Any, names: Sequence[str], lang: str = "en") -> str:
+        """Alt text for the `kind` ("board", "hand" or "final") image of this view."""
+        if kind not in ("board", "hand", "final"):
+            raise ValueError(f"no image kind {kind!r}")
+        return getattr(self._images, f"describe_{kind}")(view, list(names), lang)
+
+    @property
+    def palette(self):
+        return self._images.palette
 
     def board(self, view: Any, names: Sequence[str], lang: str = "en") -> bytes:
         return self.encode(self.board_image(view, names, lang))

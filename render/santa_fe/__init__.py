@@ -9,11 +9,16 @@ Discord UI is ready).
 """
 from __future__ import annotations
 
-from render.kit.images import GameImages
+from render.kit import palette as kit_palette
+from render.kit.images import GameImages, Palette
 from render.santa_fe.board import render_board
 from render.santa_fe.final import render_final
 from render.santa_fe.hand import render_hand
 
-RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True)
+RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True,
+                      # provisional until this game describes its images and declares its palette
+                      describe_board=lambda view, names, lang: "", describe_hand=lambda view, names, lang: "",
+                      describe_final=lambda view, names, lang: "",
+                      palette=Palette(players=kit_palette.PLAYER_COLORS))
 
 __all__ = ["RENDERER", "render_board", "render_hand", "render_final"]
