@@ -9,6 +9,8 @@ noisy; compare figures within one run).
 3. Random full games per second (rules only, random bots, 4 players or the most allowed).
 4. Whatever the game adds: a game may define `benchmarks() -> list[str]` (e.g. its hardest
    scoring positions) and those lines are printed too.
+5. The final post's timelapse: drawing and encoding time and bytes for the longest of a few
+   full games at the most players (`--timelapse-games`).
 
 `railyard bench --stored-games N` measures something else: how long a player waits for the
 acknowledgement of a move when the database already holds N games. It fills the database
@@ -45,7 +47,8 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-async def run_bench(game_name: str = "ticket_to_ride", games: int = 200, moves: int = 200) -> int:
+async def run_bench(game_name: str = "ticket_to_ride", games: int = 200, moves: int = 200,
+                    timelapse_games: int = 3) -> int:
     from bot.sessions import Actor, SessionService
     from bot.store import Store
     from render import registry as renderers
@@ -129,9 +132,41 @@ async def run_bench(game_name: str = "ticket_to_ride", games: int = 200, moves: 
     if callable(extra):
         for line in extra():
             print(f"  {line}")
+
+    # 5. the timelapse of the final post, for the longest of a few full games ----------
+    if timelapse_games > 0:
+        print(timelapse_line(game_name, timelapse_games))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"  peak memory (RSS): {peak:.0f} MiB")
     return 0
+
+
+def timelapse_line(game_name: str, games: int) -> str:
+    """Time and size of the timelapse (render/timelapse.py) of the longest of `games` full
+    games at the most players, played by the game's strongest bot."""
+    from games.core.replay import GameRecord
+    from render.timelapse import timelapse, turn_ends
+
+    game = registry.get(game_name)
+    smart = game.bots()[next(iter(game.bots()))]
+    players = game.max_players
+    longest: GameRecord | None = None
+    for seed in range(1, games + 1):
+        rng = random.Random(seed)
+        state = game.setup(players, None, seed)
+        moves: list[tuple[int, str]] = []
+        while game.result(state) is None:
+            seat = min(game.active_players(state))
+            action = smart.choose(game, state, seat, rng)
+            moves.append((seat, game.format_action(action)))
+            state = game.apply(state, seat, action).state
+        record = GameRecord(game=game_name, players=players, seed=seed, moves=moves)
+        if longest is None or len(turn_ends(moves)) > len(turn_ends(longest.moves)):
+            longest = record
+    assert longest is not None
+    made = timelapse(longest, [f"P{i}" for i in range(players)], "en")
+    return (f"  timelapse of the longest of {games} {players}-player games ({len(longest.moves)} moves):"
+            f" {made.frames} frames, {len(made.data) / 1e6:.2f} MB in {made.seconds:.1f} s (budget 8 MB)")
 
 
 # ==================================================================================

@@ -1,10 +1,12 @@
 """The `railyard` command line.
 
     railyard demo [game] [--players N] [--seed S] [--out DIR] [--lang en|ja] [--option NAME=VALUE]
+                  [--no-timelapse]
         Play a whole game offline through the sessions service on a SQLite file: two
         "people" (driven by the game's best bot, but moving through the same path a Discord user
         takes) and bots in the other seats. Writes the board after every move, the players'
-        hands and the final chart to DIR, and prints the log and the final breakdown.
+        hands, the final chart and the game's timelapse (timelapse.webp) to DIR, and prints
+        the log, the final breakdown and the timelapse's size and time.
     railyard replay FILE            re-run a recorded game (JSON) and print its result
     railyard bench [game]           speed figures (see bot/bench.py)
     railyard run                    start the Discord bot (settings from .env)
@@ -48,6 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--lang", choices=["en", "ja"], default="en")
     demo.add_argument("--quiet", action="store_true", help="progress only, not every move")
     demo.add_argument("--record", type=Path, help="also write the game as a replayable JSON record")
+    demo.add_argument("--no-timelapse", action="store_true",
+                      help="skip the timelapse.webp of the final post (about 5-10 s of drawing)")
     demo.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                       help="a game option, as in /game new options: (repeat for several; listed below)")
 
@@ -59,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("game", nargs="?", default="ticket_to_ride", choices=registry.names())
     bench.add_argument("--games", type=int, default=200, help="random games for the games/s figure")
     bench.add_argument("--moves", type=int, default=200, help="late-game moves timed end to end")
+    bench.add_argument("--timelapse-games", type=int, default=3, metavar="N",
+                       help="time the timelapse of the longest of N full games at the most players (0: skip)")
     bench.add_argument("--stored-games", type=int, default=None, metavar="N",
                        help="instead: fill the database with N games, then time move acknowledgements"
                             " while the outbox delivers to a loopback Discord")
@@ -80,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
 
             if args.stored_games is not None:
                 return asyncio.run(run_stored_bench(args.game, stored_games=args.stored_games, moves=args.moves))
-            return asyncio.run(run_bench(args.game, games=args.games, moves=args.moves))
+            return asyncio.run(run_bench(args.game, games=args.games, moves=args.moves,
+                                         timelapse_games=args.timelapse_games))
         if args.command in ("run", "sync"):
             from bot.discord import launcher  # the only part of Railyard that imports discord
 
@@ -103,6 +110,7 @@ async def run_demo(args: argparse.Namespace) -> int:
     from bot.sessions import Actor, SessionService
     from bot.store import Store
     from render import registry as renderers
+    from render.timelapse import timelapse
 
     game = registry.get(args.game)
     if not game.min_players <= args.players <= game.max_players:
@@ -122,8 +130,9 @@ async def run_demo(args: argparse.Namespace) -> int:
         return 2
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("*.png"):
-        old.unlink()
+    for pattern in ("*.png", "timelapse.*"):
+        for old in out.glob(pattern):
+            old.unlink()
     db_path = out / "demo.sqlite3"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{db_path}{suffix}").unlink(missing_ok=True)
@@ -211,9 +220,16 @@ async def run_demo(args: argparse.Namespace) -> int:
             return 1
         (out / "final.png").write_bytes(renderer.final(status.view, status.names, lang))
         elapsed = time.perf_counter() - started
+        made = None if args.no_timelapse else timelapse(await service.record(outcome.game_id), status.names, lang)
+        if made is not None:
+            (out / made.filename).write_bytes(made.data)
         print()
         print_breakdown(status.result, status.names, lang)
-        print(f"\n{count} boards in {elapsed:.1f} s; images in {out}/ (board-*.png, hand-*.png, final.png)")
+        print(f"\n{count} boards in {elapsed:.1f} s; images in {out}/ (board-*.png, hand-*.png, final.png"
+              f"{', ' + made.filename if made else ''})")
+        if made is not None:
+            print(f"Timelapse: {made.frames} frames ({made.turns} turns), {len(made.data) / 1e6:.2f} MB"
+                  f" in {made.seconds:.1f} s")
         if args.record:
             record = {"game": args.game, "players": len(names), "options": options, "seed": args.seed,
                       "moves": moves}

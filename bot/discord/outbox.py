@@ -56,6 +56,7 @@ from typing import Any, Mapping, Protocol, Sequence
 
 import aiohttp
 import discord
+from PIL import Image, UnidentifiedImageError
 
 from bot.discord.host import Host
 from bot.discord.replies import Reply
@@ -279,6 +280,16 @@ class Courier:
             if not reply.files:
                 raise
             if exc.status == 413:
+                still = without_animations(reply)
+                if still is not None:  # the timelapse is the largest and the least needed
+                    log.warning("outbox #%s: too large for Discord; sending it without its animation",
+                                self.row.id)
+                    try:
+                        return await where.send(nonce=nonce, **still.new_kwargs())
+                    except discord.HTTPException as again:
+                        if again.status != 413:
+                            raise
+                    reply = still
                 log.warning("outbox #%s: %s too large for Discord; sending smaller images",
                             self.row.id, ", ".join(n for n, _ in reply.files))
                 smaller = await asyncio.to_thread(shrink_images, reply)
@@ -313,11 +324,27 @@ def without_files(reply: Reply) -> Reply:
     return dataclasses.replace(reply, files=[], embeds=embeds)
 
 
+def _is_animation(data: bytes) -> bool:
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            return bool(getattr(image, "is_animated", False))
+    except (UnidentifiedImageError, OSError):  # not an image at all: keep it
+        return False
+
+
+def without_animations(reply: Reply) -> Reply | None:
+    """The reply without its animated images (a timelapse), or None if it has none."""
+    kept = [(name, data) for name, data in reply.files if not _is_animation(data)]
+    if len(kept) == len(reply.files):
+        return None
+    names = {name for name, _ in kept}
+    return dataclasses.replace(reply, files=kept,
+                               descriptions={n: d for n, d in reply.descriptions.items() if n in names})
+
+
 def shrink_images(reply: Reply, scale: float = 0.5) -> Reply:
     """The reply with every image scaled by `scale` (a quarter of the pixels at 0.5) and
     re-encoded; anything that is not an image is kept as it is."""
-    from PIL import Image
-
     files: list[tuple[str, bytes]] = []
     for name, data in reply.files:
         try:
@@ -327,7 +354,7 @@ def shrink_images(reply: Reply, scale: float = 0.5) -> Reply:
                 out = io.BytesIO()
                 small.save(out, format=image.format or "PNG", optimize=True)
             files.append((name, out.getvalue()))
-        except Exception:  # noqa: BLE001 - not an image we can read: send as it is
+        except (UnidentifiedImageError, OSError):  # not an image we can read: send as it is
             files.append((name, data))
     return dataclasses.replace(reply, files=files)
 
@@ -410,17 +437,44 @@ class OutboxDispatcher:
 
     # ------------------------------------------------------------------ delivery
     async def flush(self) -> int:
-        """Deliver everything due now (row after row of each game); return how many."""
+        """Deliver everything due now (row after row of each game); return how many.
+
+        Games go independently: as soon as one game's row is done, its next due row starts,
+        and a game whose row is still going (a final post drawing its timelapse takes
+        seconds) holds back no other game's posts, new ones included (`wake` or the poll
+        looks for them while it runs). A game whose row failed waits for its back-off,
+        outside this round."""
         total = 0
         async with self._lock:
-            while True:
-                rows = await self.bot.service.deliveries.due()
-                if not rows:
-                    break
-                outcomes = await asyncio.gather(*(self._deliver_one(row) for row in rows))
-                total += outcomes.count(DELIVERED)
-                if all(o == RETRY for o in outcomes):
-                    break  # every due row failed: wait for its back-off
+            running: dict[Any, asyncio.Task[str]] = {}
+            failed: set[Any] = set()
+            try:
+                while True:
+                    for row in await self.bot.service.deliveries.due():
+                        lane = row.game_id if row.game_id is not None else ("row", row.id)
+                        if lane not in running and lane not in failed:
+                            running[lane] = asyncio.create_task(self._deliver_one(row))
+                    if not running:
+                        break
+                    woken = asyncio.ensure_future(self._wake.wait())
+                    done, _ = await asyncio.wait([*running.values(), woken], timeout=self.poll_seconds,
+                                                 return_when=asyncio.FIRST_COMPLETED)
+                    if woken in done:
+                        self._wake.clear()
+                    else:
+                        woken.cancel()
+                    for lane, task in list(running.items()):
+                        if task.done():
+                            del running[lane]
+                            outcome = task.result()
+                            total += outcome == DELIVERED
+                            if outcome == RETRY:
+                                failed.add(lane)
+            finally:
+                for task in running.values():
+                    task.cancel()
+                if running:
+                    await asyncio.gather(*running.values(), return_exceptions=True)
         return total
 
     async def _deliver_one(self, row: OutboxRow) -> str:

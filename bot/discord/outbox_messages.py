@@ -10,7 +10,8 @@ business, so this is the only module that knows the payloads' shape. Anything ra
 Game posts keep one live board per game (bot/sessions/live.py): a new message only when
 somebody is newly waited on (and only they are notified), at the start and at the end;
 otherwise the live message is edited (words, status and buttons; it keeps its picture). The
-previous live message loses its buttons when a new one is posted. Who the live message
+previous live message loses its buttons when a new one is posted. The final post also carries
+the game's timelapse (render/timelapse.py), drawn from the game's record. Who the live message
 waits on is stored (`live_boards`), so a restart does not ping everyone again.
 `allowed_mentions` never allows @everyone or roles.
 
@@ -23,13 +24,14 @@ mention), else by DM.
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any, Awaitable, Callable
 
 import discord
 
 from bot.discord.outbox import Channel, Courier, DirectMessage
-from bot.discord.posts import game_post, jump_url, mentions
+from bot.discord.posts import Picture, game_post, jump_url, mentions
 from bot.discord.host import Host
 from bot.discord.replies import Reply
 from bot.discord.text import CONTENT_MAX, clip, event_text, join_lines, t
@@ -37,6 +39,7 @@ from bot.discord.ui import base as ui_base
 from bot.sessions.live import GAME_POST_KINDS, LiveBoard, facts_of, plan, posted
 from bot.sessions.posting import POSTS, AbandonedPost, GamePost, ReminderPost, load_post
 from bot.sessions.delivery import OutboxRow
+from render.timelapse import timelapse as draw_timelapse
 
 
 log = logging.getLogger("railyard.discord.outbox")
@@ -113,7 +116,10 @@ class OutboxMessages:
             except discord.NotFound:  # the live message was deleted: post the board anew
                 step, after = plan(LiveBoard(), [facts_of(r.id, p) for r, p in zip(rows, posts)])
         if step.action == "new":
-            reply = await game_post(last, events=step.lines)
+            # the final post carries the game's timelapse (not redrawn for a part already sent)
+            animation = (await self._timelapse(row.game_id, last)
+                         if step.final and out.message_id("post") is None else None)
+            reply = await game_post(last, events=step.lines, timelapse=animation)
             reply.allowed_mentions = _only_users(step.ping_user_ids)
             await out.post("post", channel_id, reply)
             after = posted(after, out.message_id("post") or "", picture=bool(reply.files) and not out.files_dropped)
@@ -123,6 +129,21 @@ class OutboxMessages:
         # this row left pending (a crash, a failed write just after), it would be delivered
         # again against a live board that already shows the rows after it.
         await deliveries.finish_step(row.game_id, after.model_dump_json(), [r.id for r in rows])
+
+    async def _timelapse(self, game_id: int | None, post: GamePost) -> tuple[str, Picture] | None:
+        """The game's timelapse (render/timelapse.py), drawn off the event loop; None, logged,
+        if it cannot be made: the final post goes out without it."""
+        if game_id is None:
+            return None
+        try:
+            record = await self.bot.service.record(game_id)
+            made = await asyncio.to_thread(draw_timelapse, record, list(post.names), post.locale or "en")
+        except Exception:  # noqa: BLE001 - a timelapse is a bonus, never a reason to hold the result back
+            log.exception("game %s: the timelapse could not be made", game_id)
+            return None
+        log.info("game %s: timelapse of %d frames, %d bytes in %.1f s", game_id, made.frames,
+                 len(made.data), made.seconds)
+        return made.filename, Picture(made.data, made.description)
 
     async def _run_after(self, row: OutboxRow) -> list[tuple[OutboxRow, GamePost]]:
         """The game posts due right after `row`, up to the first row of another kind (or one

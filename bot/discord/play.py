@@ -14,7 +14,7 @@ import discord
 
 from bot.discord import chooser, ids
 from bot.discord.errors import StaleClick, report_error
-from bot.discord.posts import lobby_reply, render_png
+from bot.discord.posts import attach, lobby_reply, render_picture
 from bot.discord.host import Host
 from bot.discord.replies import Reply, answer
 from bot.discord.text import CONTENT_MAX, clip, event_text, join_lines, lang_of, t
@@ -108,11 +108,10 @@ async def hand_reply(interaction: discord.Interaction, game_id: int | None = Non
     if game_id is not None and pv.game_id != game_id:
         raise StaleClick(ended=True)
     ui = ui_base.get(pv.game)
-    image = await render_png(pv.game, "hand", pv.view, pv.names, lang)
+    image = await render_picture(pv.game, "hand", pv.view, pv.names, lang)
     text = ui.hand_text(pv, lang)
     reply = Reply(content=clip(text, CONTENT_MAX) or t(lang, "discord.hand.title"))
-    if image:
-        reply.files.append(("hand.png", image))
+    attach(reply, "hand.png", image)
     if pv.active and pv.decision is not None:
         reply.view = make_view(chooser.decision_rows(pv.game_id, pv.version, pv.decision, ui, lang))
     return reply

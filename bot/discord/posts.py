@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 import discord
@@ -37,17 +38,43 @@ log = logging.getLogger("railyard.discord.posts")
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 
 
-async def render_png(game: str, kind: str, view: Any, names: Sequence[str], lang: str) -> bytes | None:
-    """`kind` is board / hand / final. None (logged) if the renderer fails."""
-    try:
-        from render import registry as renderers
+@dataclass(frozen=True)
+class Picture:
+    """A rendered image and its alt text (Discord's attachment description)."""
 
-        renderer = renderers.get(game)
-        draw = getattr(renderer, kind)
-        return await asyncio.to_thread(draw, view, list(names), lang)
+    data: bytes
+    description: str = ""
+
+
+def _draw(game: str, kind: str, view: Any, names: list[str], lang: str) -> Picture:
+    from render import registry as renderers
+
+    renderer = renderers.get(game)
+    data = getattr(renderer, kind)(view, names, lang)
+    try:
+        description = renderer.describe(kind, view, names, lang) or ""
+    except Exception:  # noqa: BLE001 - a wording bug must not cost the picture
+        log.exception("describing the %s of a %s game failed", kind, game)
+        description = ""
+    return Picture(data, description)
+
+
+async def render_picture(game: str, kind: str, view: Any, names: Sequence[str], lang: str) -> Picture | None:
+    """`kind` is board / hand / final: the image with its alt text, drawn off the event loop.
+    None (logged) if the renderer fails."""
+    try:
+        return await asyncio.to_thread(_draw, game, kind, view, list(names), lang)
     except Exception:  # noqa: BLE001 - a drawing bug must not stop the post
         log.exception("rendering the %s of a %s game failed", kind, game)
         return None
+
+
+def attach(reply: Reply, name: str, picture: Picture | None) -> str | None:
+    """Put the picture on the reply as `name`; the name, or None when there is no picture."""
+    if picture is None:
+        return None
+    reply.attach(name, picture.data, picture.description)
+    return name
 
 
 def mentions(user_ids: Sequence[str]) -> str:
@@ -103,11 +130,14 @@ def result_embeds(ui: ui_base.GameUI, result: Result, names: Sequence[str], lang
 
 # ------------------------------------------------------------------------------ posts
 async def game_post(post: GamePost, *, events: Sequence[Any] | None = None,
-                    draw_board: bool = True, has_picture: bool = True) -> Reply:
+                    draw_board: bool = True, has_picture: bool = True,
+                    timelapse: tuple[str, Picture] | None = None) -> Reply:
     """The public message of a game post (start / move / undo / kick): the game's live board
     as that change leaves it. `events` (default: the post's own) are the lines the message
     tells; without `draw_board` the reply carries no picture (an edit of the live message
-    keeps the one it was posted with, if it has one: `has_picture`)."""
+    keeps the one it was posted with, if it has one: `has_picture`). The final post carries
+    the final board, the game's final image (chart and details) and `timelapse` (file name,
+    animation) when one was made."""
     game_name = post.game
     lang = post.locale or "en"
     names = post.names
@@ -119,25 +149,22 @@ async def game_post(post: GamePost, *, events: Sequence[Any] | None = None,
     reply = Reply()
     if finished:
         result = post.result or view.result
-        board = await render_png(game_name, "board", view, names, lang)
-        chart = await render_png(game_name, "final", view, names, lang)
-        if board:
-            reply.files.append(("board.png", board))
-        if chart:
-            reply.files.append(("final.png", chart))
+        board = attach(reply, "board.png", await render_picture(game_name, "board", view, names, lang))
+        chart = attach(reply, "final.png", await render_picture(game_name, "final", view, names, lang))
+        if timelapse is not None:
+            attach(reply, timelapse[0], timelapse[1])
         lines.append("🏁 " + t(lang, "discord.result.announce"))
         if result is not None:
             reply.embeds = result_embeds(ui, result, names, lang, game_id=post.game_id,
-                                         chart="final.png" if chart else None,
-                                         board="board.png" if board else None)
+                                         chart=chart, board=board)
         reply.content = join_lines(lines, CONTENT_MAX)
         return reply
     waiting_ping = mentions(post.mention_user_ids)
     if waiting_ping:
         lines.append(f"➡️ {waiting_ping} {ui.waiting_hint(view, lang)}")
-    board = await render_png(game_name, "board", view, names, lang) if view is not None and draw_board else None
-    if board:
-        reply.files.append(("board.png", board))
+    board = None
+    if view is not None and draw_board:
+        board = attach(reply, "board.png", await render_picture(game_name, "board", view, names, lang))
     if view is not None:
         # an edit keeps the message's picture, which the embed still shows
         shown = "board.png" if board or (not draw_board and has_picture) else None
@@ -191,13 +218,12 @@ async def status_reply(status: StatusInfo, lang: str, *, note: str | None = None
     names = status.names
     reply = Reply()
     if status.result is not None or info.status == "finished":
-        board = await render_png(info.game, "board", view, names, lang)
-        chart = await render_png(info.game, "final", view, names, lang) if status.result else None
-        reply.files = [(n, b) for n, b in (("board.png", board), ("final.png", chart)) if b]
+        board = attach(reply, "board.png", await render_picture(info.game, "board", view, names, lang))
+        chart = None
         if status.result is not None:
+            chart = attach(reply, "final.png", await render_picture(info.game, "final", view, names, lang))
             reply.embeds = result_embeds(ui, status.result, names, lang, game_id=info.game_id,
-                                         chart="final.png" if chart else None,
-                                         board="board.png" if board else None)
+                                         chart=chart, board=board)
         lines.append(t(lang, "discord.status.finished"))
         reply.content = "\n".join(lines)
         return reply
@@ -207,12 +233,9 @@ async def status_reply(status: StatusInfo, lang: str, *, note: str | None = None
         view = abandoned(view)
     elif status.waiting:
         lines.append(t(lang, "discord.status.waiting", {"seats": status.waiting}, names))
-    board = await render_png(info.game, "board", view, names, lang)
-    if board:
-        reply.files.append(("board.png", board))
+    board = attach(reply, "board.png", await render_picture(info.game, "board", view, names, lang))
     reply.embeds = fit_embeds([status_embed(ui, view, names, lang, game_id=info.game_id,
-                                            version=status.version,
-                                            image="board.png" if board else None)])
+                                            version=status.version, image=board)])
     reply.content = "\n".join(lines) or None
     if info.status == "active":
         reply.view = make_view(turn_rows(ui, info.game_id, status.version, status.menu, lang))

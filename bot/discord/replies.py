@@ -20,18 +20,30 @@ from typing import Any, Awaitable
 import discord
 
 DEFER_AFTER = 1.2  # seconds of work before we defer (the hard limit is 3 s)
+DESCRIPTION_MAX = 1024  # Discord refuses an attachment description longer than this
 
 
 @dataclass
 class Reply:
     content: str | None = None
     embeds: list[discord.Embed] = field(default_factory=list)
-    files: list[tuple[str, bytes]] = field(default_factory=list)  # (file name, PNG bytes)
+    files: list[tuple[str, bytes]] = field(default_factory=list)  # (file name, image bytes)
     view: discord.ui.View | None = None
     allowed_mentions: discord.AllowedMentions | None = None  # default: the bot's (users only)
+    # file name -> alt text (the attachment's description, read aloud by screen readers);
+    # kept beside `files` so code that shrinks or drops the images keeps it as it is
+    descriptions: dict[str, str] = field(default_factory=dict)
+
+    def attach(self, name: str, data: bytes, description: str | None = None) -> None:
+        """Add a file with its alt text."""
+        self.files.append((name, data))
+        if description:
+            self.descriptions[name] = description
 
     def discord_files(self) -> list[discord.File]:
-        return [discord.File(io.BytesIO(data), filename=name) for name, data in self.files]
+        return [discord.File(io.BytesIO(data), filename=name,
+                             description=clip_description(self.descriptions.get(name)))
+                for name, data in self.files]
 
     def new_kwargs(self) -> dict[str, Any]:
         kw: dict[str, Any] = {}
@@ -58,6 +70,26 @@ class Reply:
         """Replace everything in the message (absent parts are removed)."""
         return {"content": self.content or None, "embeds": list(self.embeds),
                 "attachments": self.discord_files(), "view": self.view}
+
+
+def clip_description(text: str | None) -> str | None:
+    """Alt text as Discord takes it: at most DESCRIPTION_MAX characters (cut at a word, with
+    "…"), None when there is none."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    if len(text) <= DESCRIPTION_MAX:
+        return text
+    cut = text[: DESCRIPTION_MAX - 1]
+    # the last whole sentence if that keeps most of it, else the last whole word (Japanese
+    # has no spaces: then the cut is simply at the limit)
+    sentence = max(cut.rfind("。") + 1, cut.rfind(". ") + 1)
+    space = cut.rfind(" ")
+    if sentence > DESCRIPTION_MAX // 2:
+        return cut[:sentence].rstrip() + "…"
+    if space > DESCRIPTION_MAX // 2:
+        cut = cut[:space]
+    return cut.rstrip() + "…"
 
 
 async def send_new(interaction: discord.Interaction, reply: Reply) -> None:

@@ -130,7 +130,8 @@ author 256, 6000 total; > 5 action rows; > 5 buttons per row; a select not alone
 its row; non-row top level without IS_COMPONENTS_V2; button/select shape; custom_id
 empty, > 100 or duplicated in a message; select options 1..25, min/max_values <= 25,
 option label/value/description <= 100; V2: <= 40 components and no content/embeds;
-empty message; > 10 files; a file > attachment_size_limit (413 code 40005).
+empty message; > 10 files; an attachment description (alt text) > 1024 characters; a file >
+attachment_size_limit (413 code 40005).
 Interactions: callback later than ``ack_deadline`` (404 10062, rule late_ack); a second
 callback (400 40060, double_ack); a callback type invalid for the interaction
 (callback_type); defer data other than flags=64; autocomplete > 25 choices or a choice

@@ -60,6 +60,7 @@ CONTEXT_MENU_COMMANDS_MAX = 15  # per type (USER, MESSAGE)
 COMMAND_CREATES_PER_DAY = 200
 
 FILES_MAX = 10
+ATTACHMENT_DESCRIPTION_MAX = 1024  # alt text of one attachment
 DEFAULT_ATTACHMENT_SIZE_LIMIT = 10 * MiB
 
 THREAD_NAME_MAX = 100
@@ -373,6 +374,10 @@ def check_message(
             Problem(path + ("content",), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
                     "content and embeds cannot be used with IS_COMPONENTS_V2", "v2_legacy_fields")
         )
+    for i, attachment in enumerate(payload.get("attachments") or []):
+        if isinstance(attachment, dict):
+            problems += _too_long(path + ("attachments", i, "description"), attachment.get("description"),
+                                  ATTACHMENT_DESCRIPTION_MAX, "attachment_description")
     if n_files > FILES_MAX:
         problems.append(Problem(path + ("files",), "BASE_TYPE_MAX_LENGTH", f"Must be {FILES_MAX} or fewer files.", "files_count"))
     if not partial and not (

@@ -1075,6 +1075,10 @@ class FakeDiscord:
                 ctype = "image/png"
             elif lower.endswith((".jpg", ".jpeg")):
                 ctype = "image/jpeg"
+            elif lower.endswith(".webp"):
+                ctype = "image/webp"
+            elif lower.endswith(".gif"):
+                ctype = "image/gif"
             elif lower.endswith(".txt"):
                 ctype = "text/plain; charset=utf-8"
         attachment = FakeAttachment(att_id, name, upload.size, ctype, upload.data,

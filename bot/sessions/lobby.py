@@ -181,6 +181,9 @@ class LobbyService(ServiceCore):
         state = ld.game.setup(n, ld.options, ld.row.seed)
         ld.seats = seats
         events = [Event(key="session.started", params={"seats": list(range(n))})]
+        first = _first_player(ld.game, state)
+        if first is not None:  # the seats were just shuffled: nobody can guess who begins
+            events.append(Event(key="session.first_player", params={"seat": first}))
         return await self._commit(tx, ld, state, kind="start", now=now, events=events,
                                   seats=seats)
 
@@ -188,3 +191,14 @@ class LobbyService(ServiceCore):
         seats = self._lobby_seats(ld)
         if len(ld.seats) >= seats:
             raise SessionError("lobby_full", max=seats)
+
+
+def _first_player(game: Any, state: Any) -> int | None:
+    """The seat that takes the first turn: the one seat the game waits on, or, when every seat
+    chooses at once before play begins (starting tickets, a first card), the seat whose turn
+    the public view names as current. None when the game does not say."""
+    active = game.active_players(state)
+    if len(active) == 1:
+        return next(iter(active))
+    current = getattr(game.view(state, None), "current", None)
+    return current if isinstance(current, int) and not isinstance(current, bool) else None

@@ -13,6 +13,7 @@ from bot.sessions.models import (
 )
 from bot.store import ActionRow, StaleVersion
 from games.core import Event, IllegalAction
+from games.core.replay import GameRecord
 from games.core.rng import derive
 
 
@@ -186,3 +187,13 @@ class MoveService(ServiceCore):
         if ld.state is None:
             raise SessionError("not_active_game")
         return self._replay(ld, self._effective(ld, actions))
+
+    async def record(self, game_id: int) -> GameRecord:
+        """The game as a replayable record (games/core/replay.py): its seed, options, seat
+        count and the moves in force, undone ones left out (a timelapse is drawn from it)."""
+        ld, actions = await self._read_id(game_id, with_actions=True)
+        if ld.state is None:
+            raise SessionError("not_active_game")
+        moves = self._effective(ld, actions)
+        return GameRecord(game=ld.row.game, players=len(ld.seats), options=dict(ld.options),
+                          seed=ld.row.seed, moves=[(m.seat, m.notation) for m in moves])

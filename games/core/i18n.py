@@ -6,6 +6,12 @@ data/<game>/messages.<lang>.json, never from the rules code.
 (`{"key": ..., "params": ...}`) is translated recursively; a name given in several languages
 (`{"en": ..., "ja": ...}`, e.g. a city from a map file) picks the reader's; a list is joined,
 or, when the param's name ends in `_lines`, put one item per line (each after a line break).
+
+A catalog string may hold ICU plural arguments, several per string and nested if need be:
+`{count, plural, =0 {no routes} one {# route} other {# routes}}`. The branch is chosen by
+the exact value (`=N`) first, then by the CLDR plural category of the reader's language
+(Babel); `#` inside the branch is the number; `other` is required. Placeholders work inside
+branches as everywhere else. Malformed plural syntax is a DataError when the catalog loads.
 """
 from __future__ import annotations
 
@@ -14,7 +20,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from babel import Locale
+
 from games.core.errors import DataError
+from games.core.plural import parse_template
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 LANGUAGES = ("en", "ja")
@@ -28,22 +37,28 @@ def language_for(locale: str | None) -> str:
     return DEFAULT_LANGUAGE
 
 
-def _load(path: Path) -> dict[str, str]:
+def load_catalog(path: Path) -> dict[str, str]:
+    """One catalog file, every string checked (plural syntax included); DataError if bad."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise DataError(f"message catalog {path} cannot be read: {exc}") from exc
     if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
         raise DataError(f"message catalog {path} must be an object of strings")
+    for key, value in data.items():
+        try:
+            parse_template(value)
+        except ValueError as exc:
+            raise DataError(f"message {key!r} in {path}: {exc}") from exc
     return data
 
 
 @lru_cache(maxsize=None)
 def catalog(lang: str) -> dict[str, str]:
     """The merged catalog for a language: core messages plus every game's messages."""
-    merged = dict(_load(DATA_DIR / "messages" / f"{lang}.json"))
+    merged = dict(load_catalog(DATA_DIR / "messages" / f"{lang}.json"))
     for path in sorted(DATA_DIR.glob(f"*/messages.{lang}.json")):
-        for key, value in _load(path).items():
+        for key, value in load_catalog(path).items():
             if key in merged:
                 raise DataError(f"message key {key!r} defined twice ({path})")
             merged[key] = value
@@ -65,10 +80,29 @@ def translate(
     template = catalog(lang).get(key) or catalog(DEFAULT_LANGUAGE).get(key)
     if template is None:
         return key  # a missing message is a bug a test catches; users still see something
+    return format_message(lang, template, params, names)
+
+
+def format_message(
+    lang: str,
+    template: str,
+    params: Mapping[str, Any] | None = None,
+    names: Sequence[str] | None = None,
+) -> str:
+    """Fill one catalog string: plural arguments first, then the `{param}` placeholders."""
     values = _Missing()
     for name, value in (params or {}).items():
         values[name] = _render_value(lang, name, value, names)
+    parsed = parse_template(template)
+    if parsed.has_plurals:
+        template = parsed.expand(params or {}, _plural_rule(lang))
     return template.format_map(values)
+
+
+@lru_cache(maxsize=None)
+def _plural_rule(lang: str):
+    """The CLDR plural category function of a language: number -> 'one', 'other', ..."""
+    return Locale.parse(lang).plural_form
 
 
 def _render_value(lang: str, name: str, value: Any, names: Sequence[str] | None) -> str:

@@ -44,7 +44,7 @@ def decision(game: Any, state: GTState, seat: int) -> Decision:
             per_tile.setdefault(action.tile, []).append((action, score.stations, score.loop))
     choices: list[Choice] = []
     for tile, options in per_tile.items():
-        options.sort(key=lambda o: (-(o[1] + o[2]), game.format_action(o[0])))
+        options.sort(key=lambda o: placement_order(o[1] + o[2], game.format_action(o[0])))
         best = options[0][1] + options[0][2]
         spec = tileset().tiles[tile]
         detail_key = "gt.choice.tile_detail_best" if best else "gt.choice.tile_detail"
@@ -63,6 +63,22 @@ def decision(game: Any, state: GTState, seat: int) -> Decision:
             choices.append(Choice(notation=game.format_action(action), path=(Pick(
                 step=first_step, value="stop", label=game.describe_action(state, seat, action), icon="stop"),)))
     return Decision(seat=seat, prompt=prompt, choices=choices)
+
+
+def placement_order(points: int, notation_text: str) -> tuple[int, str]:
+    """The menu's order of one tile's placements: best-scoring first, then by notation. The
+    view numbers its options with it too, so the hand image and the menu agree."""
+    return -points, notation_text
+
+
+def number_options(options: list[Any]) -> None:
+    """Give each view Option its menu number (1, 2, … per tile, in `placement_order`)."""
+    per_tile: dict[str, list[Any]] = {}
+    for option in options:
+        per_tile.setdefault(option.tile, []).append(option)
+    for mine in per_tile.values():
+        for number, option in enumerate(sorted(mine, key=lambda o: placement_order(o.points, o.notation)), start=1):
+            option.number = number
 
 
 def _placement(action: Place, number: int, stations: int, loop: int) -> Pick:

@@ -125,10 +125,22 @@ class Option(BaseModel):
     orient: int
     stations: int
     loop: int
+    number: int = 0  # its number in the menu for its tile (games/ginga/decisions.py), 1 = best
 
     @property
     def points(self) -> int:
         return self.stations + self.loop
+
+
+class Best(BaseModel):
+    """A player's highest-scoring loop and station network of the game, where they lie."""
+
+    seat: int
+    loop_points: int = 0
+    loop: list[tuple[int, int]] = Field(default_factory=list)  # the loop's cells, in order
+    station_points: int = 0
+    stations: list[tuple[int, int]] = Field(default_factory=list)  # the network's stations
+    track: list[tuple[int, int]] = Field(default_factory=list)  # cells of the tiles that network runs through
 
 
 class GTView(BaseModel):
@@ -152,3 +164,6 @@ class GTView(BaseModel):
     result: Result | None = None
     legal: list[str] = Field(default_factory=list)  # the viewer's legal moves in notation
     options: list[Option] = Field(default_factory=list)  # ... with their points (viewer only)
+    # every seat's total after each turn that placed a tile, from the first turn (public)
+    score_history: list[list[int]] = Field(default_factory=list)
+    bests: list[Best] = Field(default_factory=list)  # per seat, once the game is over

@@ -263,12 +263,14 @@ class GalacticRailway(Game[GTState, Any, GTView]):
                         cells=[(action.x, action.y), second_cell(action.x, action.y, action.orient)],
                         orient=action.orient, stations=score.stations, loop=score.loop,
                     ))
+            decisions.number_options(options)
         return GTView(
             viewer=seat, n=state.n, phase="over" if over else "play", step=state.step, current=state.current,
             start=state.start, active=active, turn=state.turn, tiles=tiles,
             pile_top=notation.tile_name(state.pile[0]) if state.pile else None, pile_size=len(state.pile),
             players=players, passes_in_row=state.passes_in_row, frame=frame, latest=list(state.latest),
             last=list(state.last), result=self.result(state) if over else None, legal=legal, options=options,
+            score_history=scoring.score_history(state), bests=scoring.bests(state) if over else [],
         )
 
     # ------------------------------------------------------------------ the end (GT-12)

@@ -8,7 +8,7 @@ from functools import lru_cache
 from games.core.protocol import PlayerResult, Result, ScoreLine
 from games.ginga.board import Board, Placed, board_of, index, xy
 from games.ginga.loops import longest_cycle
-from games.ginga.models import GTState
+from games.ginga.models import Best, GTState
 from games.ginga.tiles import tileset
 
 CATEGORIES = ["stations", "loops"]
@@ -91,3 +91,39 @@ def final_result(state: GTState) -> Result:
     for position, row in enumerate(rows):  # GT-12: equal scores share the place
         row.rank = rows[position - 1].rank if position and row.total == rows[position - 1].total else position + 1
     return Result(players=rows, categories=list(CATEGORIES), label_prefix="gt", reason="end")
+
+
+def score_history(state: GTState) -> list[list[int]]:
+    """Every seat's total after each turn that placed a tile (a turn is the run of placements
+    by one seat; passes change no score). Derived from the placements, so games stored before
+    this existed have their whole history too."""
+    history: list[list[int]] = []
+    running = [0] * state.n
+    previous = None
+    for _, _, _, _, who, st, lp in state.placed:
+        if who != previous and previous is not None:
+            history.append(list(running))
+        running[who] += st + lp
+        previous = who
+    if previous is not None:
+        history.append(list(running))
+    return history
+
+
+def bests(state: GTState) -> list[Best]:
+    """Per seat: the placement that scored the longest loop and the one that scored the most
+    station points, with the cells that made them (replayed from the placements)."""
+    out = [Best(seat=seat) for seat in range(state.n)]
+    key = placed_key(state)
+    for number, (tile, x, y, o, who, st, lp) in enumerate(state.placed):
+        best = out[who]
+        if lp > best.loop_points or st > best.station_points:
+            score = evaluate(key[:number], tile, x, y, o)
+            if lp > best.loop_points:
+                best.loop_points, best.loop = lp, cells_xy(score.loop_cells)
+            if st > best.station_points:
+                after = board_of(key[: number + 1])
+                nets = after.networks()
+                track = [c for i, p in enumerate(after.placed) if nets[i] == nets[number] for c in p.cells]
+                best.station_points, best.stations, best.track = st, cells_xy(score.station_cells), track
+    return out

@@ -98,6 +98,12 @@ class SFState(BaseModel):
     end_reason: str | None = None
     ended_by: int | None = None
     last: list[Event] = Field(default_factory=list)
+    # The last turn: one seat's run of moves in one phase (a double turn's two tiles, a draw's
+    # cards), so a board can show all of it, not only its last move. Defaults: old games load.
+    turn_key: list[int | str] = Field(default_factory=list)  # [seat, round, phase, track turn]
+    turn_events: list[Event] = Field(default_factory=list)  # public events of that turn
+    turn_tiles: list[tuple[int, int]] = Field(default_factory=list)  # (section, built order) placed
+    scores: list[list[int]] = Field(default_factory=list)  # each seat's public score after each turn
 
     @property
     def current(self) -> int:
@@ -106,10 +112,12 @@ class SFState(BaseModel):
     def clone(self) -> "SFState":
         new = self.model_copy()
         f = new.__dict__
-        for name in ("deck", "removed", "spurs", "supply", "sec_rr", "sec_built", "sec_from", "connected", "last"):
+        for name in ("deck", "removed", "spurs", "supply", "sec_rr", "sec_built", "sec_from", "connected", "last",
+                     "turn_key", "turn_events", "turn_tiles"):
             f[name] = list(f[name])
         f["lines"] = [list(heads) for heads in self.lines]
         f["players"] = [p.clone() for p in self.players]
+        f["scores"] = [list(row) for row in self.scores]
         return new
 
 
@@ -220,6 +228,10 @@ class SFView(BaseModel):
     connected: list[int]
     players: list[PlayerView]
     last: list[Event]
+    turn_seat: int | None = None  # who played the last turn
+    turn_events: list[Event] = Field(default_factory=list)
+    turn_tiles: list[tuple[int, int]] = Field(default_factory=list)
+    scores: list[list[int]] = Field(default_factory=list)
     end_reason: str | None = None
     result: Result | None = None
     legal: list[str] = Field(default_factory=list)

@@ -84,6 +84,7 @@ class SantaFe(Game[SFState, Any, SFView]):
             lines=[[(board.start_city[i], -1, 0, 0)] for i in range(n_rr)],
             connected=[0] * len(board.cities), players=[], phase="choose", round=1, first=0, track_turn=0,
             order_pos=0, left=0, placed_now=0, passes=0, end_reason=None, ended_by=None, last=[],
+            turn_key=[], turn_events=[], turn_tiles=[], scores=[],
         )
         for i, city in enumerate(board.start_city):
             state.connected[city] |= 1 << i
@@ -265,7 +266,24 @@ class SantaFe(Game[SFState, Any, SFView]):
         elif isinstance(action, Decline):
             self._decline(s, seat, events)
         s.last = [e for e in events if e.public]
+        self._record_turn(s, seat, phase, state, action)
         return ApplyResult(state=s, events=events, undoable=undoable)
+
+    def _record_turn(self, s: SFState, seat: int, phase: str, before: SFState, action: Any) -> None:
+        """Extend the last turn, or start a new one when another seat or phase moves; keep the
+        score of every seat after each turn."""
+        key: list[int | str] = [seat, before.round, phase, before.track_turn]
+        scores = [scoring.score(self.board, s, i) for i in range(s.n)]
+        if key != s.turn_key:
+            s.turn_key = key
+            s.turn_events = []
+            s.turn_tiles = []
+            s.scores.append(scores)
+        else:
+            s.scores[-1] = scores
+        s.turn_events.extend(s.last)
+        if isinstance(action, Place):
+            s.turn_tiles.append((action.section, before.sec_built[action.section]))
 
     # --- SF-11: engineers bought before the first round
     def _engineer(self, s: SFState, seat: int, action: Engineer, events: list[Event]) -> bool:
@@ -677,6 +695,8 @@ class SantaFe(Game[SFState, Any, SFView]):
             supply=list(state.supply), sec_rr=list(state.sec_rr), sec_built=list(state.sec_built),
             sec_from=list(state.sec_from), lines=[list(h) for h in state.lines], connected=list(state.connected),
             players=players, last=list(state.last), end_reason=state.end_reason,
+            turn_seat=state.turn_key[0] if state.turn_key else None, turn_events=list(state.turn_events),
+            turn_tiles=list(state.turn_tiles), scores=[list(row) for row in state.scores],
             result=self.result(state) if over else None, legal=legal,
         )
 

@@ -62,12 +62,19 @@ class TTRState(BaseModel):
     turn: int = 0  # turns completed in the play phase
     end_reason: str | None = None
     last: list[Event] = Field(default_factory=list)  # public events of the last action
+    # The whole last turn, for the board (both draws of a card turn, not only the second):
+    turn_log: list[Event] = Field(default_factory=list)  # its public events
+    turn_route: int | None = None  # the route it claimed
+    turn_cards: list[str] = Field(default_factory=list)  # where each card came from: a colour or "deck"
+    # Public score (route points) of every seat after each turn of the play phase: the chart.
+    history: list[list[int]] = Field(default_factory=list)
 
     def clone(self) -> "TTRState":
         """A copy safe to change: containers are copied, events are immutable."""
         new = self.model_copy()
         fields = new.__dict__
-        for name in ("deck", "discard", "face_up", "ticket_deck", "owners", "last"):
+        for name in ("deck", "discard", "face_up", "ticket_deck", "owners", "last", "turn_log", "turn_cards",
+                     "history"):
             fields[name] = list(fields[name])
         fields["players"] = [p.clone() for p in self.players]
         return new
@@ -125,6 +132,7 @@ class PlayerView(BaseModel):
     routes_claimed: int
     longest: int  # length of this player's longest continuous path
     choosing: int  # tickets this player is choosing from right now (0 = not choosing)
+    longest_routes: list[int] = Field(default_factory=list)  # at the end: the routes of the longest path
     # Private parts: filled only in the owner's view (and tickets for all at the end).
     hand: dict[str, int] | None = None
     tickets: list[TicketView] | None = None
@@ -150,5 +158,9 @@ class TTRView(BaseModel):
     players: list[PlayerView]
     last: list[Event]
     turn: int
+    turn_log: list[Event] = Field(default_factory=list)  # public events of the whole last turn
+    turn_route: int | None = None  # the route the last turn claimed
+    turn_cards: list[str] = Field(default_factory=list)  # cards the last turn took: colour, or "deck" (hidden)
+    history: list[list[int]] = Field(default_factory=list)  # seat scores after each turn (finals last at the end)
     result: Result | None = None
     legal: list[str] = Field(default_factory=list)  # the viewer's legal moves in notation

@@ -84,7 +84,7 @@ class TicketToRide(Game[TTRState, Any, TTRView]):
             face_up=[EMPTY] * board.rules.face_up, ticket_deck=[t.id for t in board.tickets],
             owners=[UNCLAIMED] * len(board.routes), players=[], phase="choose", current=0,
             drew_one=False, final_turns=None, triggered_by=None, passes_in_row=0, turn=0,
-            end_reason=None, last=[], face_up_stuck=False,
+            end_reason=None, last=[], face_up_stuck=False, turn_log=[], turn_route=None, turn_cards=[], history=[],
         )
         _shuffle(state, state.deck)
         _shuffle(state, state.ticket_deck)
@@ -202,6 +202,8 @@ class TicketToRide(Game[TTRState, Any, TTRView]):
         if s.phase != "over":
             _settle_face_up(s, events, self.board)  # TTR-2b: after every action
         s.last = [e for e in events if e.public]
+        # a second card, or the keep after a ticket draw, finishes the turn the first step began
+        _record_turn(s, state.drew_one or (state.phase == "play" and isinstance(action, KeepTickets)), action)
         return ApplyResult(state=s, events=events, undoable=undoable)
 
     def _keep(self, s: TTRState, seat: int, action: KeepTickets, events: list[Event]) -> bool:
@@ -342,6 +344,7 @@ class TicketToRide(Game[TTRState, Any, TTRView]):
         seat = s.current
         s.drew_one = False
         s.turn += 1
+        s.history.append([scoring.route_points(self.board, s.owners, i) for i in range(s.n)])
         if not passed:
             s.passes_in_row = 0
         if s.final_turns is not None:
@@ -378,6 +381,8 @@ class TicketToRide(Game[TTRState, Any, TTRView]):
                 longest=scoring.longest_path(board, state.owners, i),
                 choosing=len(p.offered),
             )
+            if over:
+                pv.longest_routes = scoring.longest_path_routes(board, state.owners, i)
             if i == seat or over:
                 completed = scoring.completed_tickets(board, state.owners, i, p.tickets)
                 pv.tickets = [self._ticket_view(t, t in completed) for t in p.tickets]
@@ -397,7 +402,18 @@ class TicketToRide(Game[TTRState, Any, TTRView]):
             deck_size=len(state.deck), discard_size=len(state.discard),
             ticket_deck_size=len(state.ticket_deck), owners=list(state.owners), players=players,
             last=list(state.last), turn=state.turn, result=result, legal=legal,
+            turn_log=list(state.turn_log), turn_route=state.turn_route, turn_cards=list(state.turn_cards),
+            history=self._history(state, result),
         )
+
+    @staticmethod
+    def _history(state: TTRState, result: Result | None) -> list[list[int]]:
+        """Scores after each turn; at the end the final totals (tickets, bonus) are the last point."""
+        history = [list(row) for row in state.history]
+        if result is not None:
+            totals = {row.seat: row.total for row in result.players}
+            history.append([totals.get(i, 0) for i in range(state.n)])
+        return history
 
     def _ticket_view(self, ticket_id: int, completed: bool | None) -> TicketView:
         t = self.board.ticket_by_id[ticket_id]
@@ -490,6 +506,19 @@ class TicketToRide(Game[TTRState, Any, TTRView]):
         for i, p in enumerate(state.players):
             used = sum(board.routes[r].length for r, o in enumerate(state.owners) if o == i)
             assert p.trains + used == board.rules.trains_per_player, f"trains not conserved for seat {i}"
+
+
+def _record_turn(s: TTRState, same_turn: bool, action: Any) -> None:
+    """Keep the whole last turn for the board: a turn's later step adds to what its first
+    step recorded, any other action starts a new one. Face-down cards are recorded only as
+    "deck"."""
+    if not same_turn:
+        s.turn_log, s.turn_route, s.turn_cards = [], None, []
+    s.turn_log = s.turn_log + s.last
+    if isinstance(action, Claim):
+        s.turn_route = action.route
+    elif isinstance(action, DrawCard):
+        s.turn_cards = s.turn_cards + [action.source]
 
 
 # ---------------------------------------------------------------------- card handling

@@ -23,6 +23,37 @@ def longest_path(board: TTRMap, owners: list[int], seat: int) -> int:
     return longest_trail(_edges(board, owners, seat))
 
 
+def longest_path_routes(board: TTRMap, owners: list[int], seat: int) -> list[int]:
+    """The routes of one of the seat's longest continuous paths (no route used twice), in
+    order along the path: what the final images draw. Its length equals longest_path()."""
+    ends = board.route_ends
+    mine = [r for r, o in enumerate(owners) if o == seat]
+    adjacency: dict[int, list[tuple[int, int]]] = {}
+    for r in mine:
+        a, b = ends[r]
+        adjacency.setdefault(a, []).append((r, b))
+        adjacency.setdefault(b, []).append((r, a))
+    best: tuple[int, list[int]] = (0, [])
+    used: set[int] = set()
+    trail: list[int] = []
+
+    def walk(node: int, length: int) -> None:
+        nonlocal best
+        if length > best[0]:
+            best = (length, list(trail))
+        for r, other in adjacency[node]:
+            if r not in used:
+                used.add(r)
+                trail.append(r)
+                walk(other, length + board.routes[r].length)
+                trail.pop()
+                used.discard(r)
+
+    for start in sorted(adjacency):
+        walk(start, 0)
+    return best[1]
+
+
 def completed_tickets(board: TTRMap, owners: list[int], seat: int, tickets: list[int]) -> set[int]:
     network = DisjointSet()
     for a, b, _ in _edges(board, owners, seat):

@@ -4,20 +4,32 @@
     render_hand(view, names, lang)  -> PIL.Image   (render.ginga.hand)
     render_final(view, names, lang) -> PIL.Image   (render.ginga.final)
 
-`RENDERER` is what render.registry loads for "ginga".
+each with its alt text (render.ginga.alt). `RENDERER` is what render.registry loads for
+"ginga". The palette: the kit's seat colours (up to four players) drawn on the night sky,
+the empty cells, the ivory tiles (loops and station rings cross them) and the sidebar
+panels; the final image charts scores as lines per player, so it has no category colours.
 """
 from __future__ import annotations
 
+from render.ginga import style
+from render.ginga.alt import describe_board, describe_final, describe_hand
 from render.ginga.board import render_board
 from render.ginga.final import render_final
 from render.ginga.hand import render_hand
+from games.ginga.tiles import tileset
 from render.kit import palette as kit_palette
 from render.kit.images import GameImages, Palette
 
-RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True,
-                      # provisional until this game describes its images and declares its palette
-                      describe_board=lambda view, names, lang: "", describe_hand=lambda view, names, lang: "",
-                      describe_final=lambda view, names, lang: "",
-                      palette=Palette(players=kit_palette.PLAYER_COLORS))
+MAX_PLAYERS = tileset().rules.players_max
 
-__all__ = ["RENDERER", "render_board", "render_hand", "render_final"]
+PALETTE = Palette(
+    players=kit_palette.PLAYER_COLORS[:MAX_PLAYERS],
+    surfaces={"sky": style.SKY, "empty cell": style.SKY_CELL, "tile": style.TILE, "panel": style.PANEL,
+              "page": style.PANEL_BG},
+)
+
+RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True,
+                      describe_board=describe_board, describe_hand=describe_hand, describe_final=describe_final,
+                      palette=PALETTE)
+
+__all__ = ["RENDERER", "PALETTE", "render_board", "render_hand", "render_final"]

@@ -1,14 +1,15 @@
 """The public Galactic Railway board: the tiles on the night-sky table and a sidebar with the
-players (scores and their public hands), the pile's top tile and the latest turn.
+players (scores and their public hands), the pile's top tile, the latest turn and a legend
+(render.ginga.sidebar).
 
 Drawn from a view only (all of it public in this game). The table shows the tiles' area plus
 two cells around it — every legal placement touches a tile, so that is where moves can go —
 cut to the cells tiles may still reach inside the 8×8 frame. Cell names (columns A–O, rows
 1–15, fixed for the whole game) run along all four edges. A frame side that is fixed (the
 tiles already span 8 cells that way) is drawn in gold; a limit that is visible but not fixed
-yet is dashed. The latest turn's tiles are outlined in the player's colour with the points
-they scored, the loop that scored is drawn through its cells, and the stations that scored
-get a ring.
+yet is dashed. Every tile of the latest turn gets the kit's last-move halo (render.kit.highlight)
+and a badge with its points in the player's colour; the loop that scored is drawn through its
+cells and the stations that scored get a ring in that colour.
 """
 from __future__ import annotations
 
@@ -18,19 +19,17 @@ from typing import Sequence
 
 from PIL import Image, ImageDraw
 
-from games.core.i18n import translate
 from games.ginga.board import CENTRE, COLUMNS, second_cell
 from games.ginga.models import GTView, LastPlacement
 from render.ginga import style
-from render.ginga.tiles import paste_tile, tile_by_id, tile_patch
+from render.ginga.sidebar import draw_sidebar
+from render.ginga.tiles import tile_by_id, tile_patch
 from render.kit.encode import LayerCache
-from render.kit.ended import ABANDONED_KEY, ABANDONED_SUB_KEY, is_abandoned
+from render.kit.highlight import halo_lines
 from render.kit.palette import contrast_text
-from render.kit.text import draw_text, fit_size, measure
+from render.kit.text import draw_text, measure
 
-BOARD = 800  # the table is a square on the left
-SIDEBAR_W = 340
-WIDTH, HEIGHT = BOARD + SIDEBAR_W, BOARD
+BOARD, SIDEBAR_W, WIDTH, HEIGHT = style.BOARD, style.SIDEBAR_W, style.WIDTH, style.HEIGHT
 MARGIN = 46  # room for the cell names
 MAX_CELL = 112
 
@@ -48,16 +47,16 @@ def area(view: GTView) -> tuple[int, int, int, int]:
 class Grid:
     """Pixel geometry of the shown cells."""
 
-    def __init__(self, x0: int, y0: int, x1: int, y1: int) -> None:
+    def __init__(self, x0: int, y0: int, x1: int, y1: int, size: int = BOARD, margin: int = MARGIN) -> None:
         self.x0, self.y0, self.x1, self.y1 = x0, y0, x1, y1
         self.cols, self.rows = self.x1 - self.x0 + 1, self.y1 - self.y0 + 1
-        self.cell = min(MAX_CELL, (BOARD - 2 * MARGIN) // max(self.cols, self.rows))
-        self.left = (BOARD - self.cols * self.cell) // 2
-        self.top = (BOARD - self.rows * self.cell) // 2
+        self.cell = min(MAX_CELL, (size - 2 * margin) // max(self.cols, self.rows))
+        self.left = (size - self.cols * self.cell) // 2
+        self.top = (size - self.rows * self.cell) // 2
 
     @classmethod
-    def of(cls, view: GTView) -> "Grid":
-        return cls(*area(view))
+    def of(cls, view: GTView, size: int = BOARD, margin: int = MARGIN) -> "Grid":
+        return cls(*area(view), size=size, margin=margin)
 
     def origin(self, x: int, y: int) -> tuple[int, int]:
         return self.left + (x - self.x0) * self.cell, self.top + (y - self.y0) * self.cell
@@ -109,8 +108,37 @@ def _table_layer(key: tuple) -> Image.Image:
 
 def _build_table(key: tuple) -> Image.Image:
     x0, y0, x1, y1, reach, fixed_x, fixed_y, empty = key
-    grid = Grid(x0, y0, x1, y1)
     img = _background().copy()
+    _draw_table(img, Grid(x0, y0, x1, y1), reach, fixed_x, fixed_y, empty)
+    return img
+
+
+def table_image(view: GTView, size: int, margin: int = MARGIN,
+                cells: Sequence[tuple[int, int]] = (), coordinates: bool = True) -> tuple[Image.Image, Grid]:
+    """The table alone (cells, frame, cell names, tiles) `size` pixels wide, for images other
+    than the board (the hand's numbered placements, the final details). With `cells`, only
+    the rows and columns holding them and the tiles are shown (and the image is cut to them)."""
+    x0, y0, x1, y1 = area(view)
+    if cells:
+        xs = [x for x, _ in cells] + [t for tile in view.tiles for t in (tile.x, second_cell(tile.x, tile.y, tile.orient)[0])]
+        ys = [y for _, y in cells] + [t for tile in view.tiles for t in (tile.y, second_cell(tile.x, tile.y, tile.orient)[1])]
+        x0, y0, x1, y1 = max(x0, min(xs)), max(y0, min(ys)), min(x1, max(xs)), min(y1, max(ys))
+    grid = Grid(x0, y0, x1, y1, size, margin)
+    img = Image.new("RGB", (size, size), style.SKY)
+    f = view.frame
+    _draw_table(img, grid, tuple(f.reach), f.fixed_x, f.fixed_y, f.min_x is None, coordinates)
+    for t in view.tiles:
+        img.paste(_opaque_tile(tile_by_id(t.tile).index, t.orient, grid.cell), _patch_xy(grid, t.x, t.y, t.orient))
+    top = max(0, grid.top - margin)
+    bottom = min(size, grid.top + grid.rows * grid.cell + margin)
+    if top or bottom < size:  # cut the empty sky above and below; the grid moves up with it
+        img = img.crop((0, top, size, bottom))
+        grid.top -= top
+    return img, grid
+
+
+def _draw_table(img: Image.Image, grid: Grid, reach, fixed_x: bool, fixed_y: bool, empty: bool,
+                coordinates: bool = True) -> None:
     d = ImageDraw.Draw(img)
     c = grid.cell
     cell_img = _empty_cell(c)
@@ -124,8 +152,8 @@ def _build_table(key: tuple) -> Image.Image:
                             outline=style.FRAME, width=max(2, c // 18))
     else:
         _draw_frame(d, grid, reach, fixed_x, fixed_y)
-    _draw_coordinates(img, grid)
-    return img
+    if coordinates:
+        _draw_coordinates(img, grid)
 
 
 @lru_cache(maxsize=16)
@@ -190,10 +218,24 @@ def _dashed(d: ImageDraw.ImageDraw, a, b, fill, width: int, dash: float) -> None
 
 
 def _draw_latest(img: Image.Image, view: GTView, grid: Grid) -> None:
-    """The latest turn: outlines in the player's colour, the scoring loop and stations, points."""
+    """The latest turn, every tile of it: the kit's last-move halo round each tile (drawn under
+    the tile, so the tile is pasted again on top), the scoring loop in the player's colour,
+    rings on the stations that scored, and the points on a badge."""
     if not view.latest:
         return
     c = grid.cell
+    outlines = []
+    for p in view.latest:
+        (lx, ly), (rx, ry) = p.cells
+        x0, y0 = grid.origin(min(lx, rx), min(ly, ry))
+        x1, y1 = grid.origin(max(lx, rx) + 1, max(ly, ry) + 1)
+        outlines.append([(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)])
+    halo_lines(img, outlines, 2)
+    for p in view.latest:
+        placed = next((t for t in reversed(view.tiles) if (t.x, t.y) == tuple(p.cells[0])), None)
+        if placed is not None:
+            img.paste(_opaque_tile(tile_by_id(placed.tile).index, placed.orient, c),
+                      _patch_xy(grid, placed.x, placed.y, placed.orient))
     loops = [p for p in view.latest if len(p.loop) >= 4]
     if loops:  # drawn on a transparent layer the size of the loops' box, then laid over
         xs = [x for p in loops for x, _ in p.loop]
@@ -206,24 +248,18 @@ def _draw_latest(img: Image.Image, view: GTView, grid: Grid) -> None:
             colour = style.player_rgb(p.seat)
             pts = [(cx - bx, cy - by) for cx, cy in (grid.centre(x, y) for x, y in p.loop)]
             pts.append(pts[0])
-            od.line(pts, fill=(*colour, style.LOOP_ALPHA), width=max(6, round(c * 0.2)), joint="curve")
-            r = max(3, round(c * 0.1))
-            for x, y in pts:
-                od.ellipse((x - r, y - r, x + r, y + r), fill=(*colour, style.LOOP_ALPHA))
+            w = max(6, round(c * 0.2))
+            # a dark casing keeps a light seat colour (yellow, sky blue) clear on the ivory tiles
+            od.line(pts, fill=(*style.LOOP_CASING, style.LOOP_ALPHA), width=w + 6, joint="curve")
+            od.line(pts, fill=(*colour, 255), width=w, joint="curve")
         img.paste(overlay, (bx, by), overlay)
     d = ImageDraw.Draw(img)
     for p in view.latest:
         colour = style.player_rgb(p.seat)
-        (lx, ly), (rx, ry) = p.cells
-        x0, y0 = grid.origin(min(lx, rx), min(ly, ry))
-        x1, y1 = grid.origin(max(lx, rx) + 1, max(ly, ry) + 1)
-        w = max(4, c // 12)
-        d.rounded_rectangle((x0 - w // 2, y0 - w // 2, x1 + w // 2 - 1, y1 + w // 2 - 1), radius=max(4, c // 8),
-                            outline=colour, width=w)
         for sx, sy in p.stations:  # the stations that scored, ringed in the player's colour
             cx, cy = grid.centre(sx, sy)
-            r = c * 0.3
-            d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=max(3, c // 16))
+            r = c * 0.32
+            d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=max(4, c // 12))
     for p in view.latest:
         _badge(img, p, grid)
 
@@ -234,7 +270,7 @@ def _badge(img: Image.Image, p: LastPlacement, grid: Grid) -> None:
         return
     colour = style.player_rgb(p.seat)
     text = f"+{points}"
-    size = max(22, min(34, round(grid.cell * 0.42)))
+    size = max(24, min(36, round(grid.cell * 0.45)))
     tw, th = measure(text, size, bold=True)
     (lx, ly), (rx, ry) = p.cells
     x1, y0 = grid.origin(max(lx, rx) + 1, min(ly, ry))
@@ -247,7 +283,7 @@ def _badge(img: Image.Image, p: LastPlacement, grid: Grid) -> None:
 
 
 def _draw_coordinates(img: Image.Image, grid: Grid) -> None:
-    size = max(18, min(28, round(grid.cell * 0.36)))
+    size = max(22, min(30, round(grid.cell * 0.4)))
     left, top = grid.origin(grid.x0, grid.y0)
     right, bottom = grid.origin(grid.x1 + 1, grid.y1 + 1)
     gap = 6
@@ -261,130 +297,4 @@ def _draw_coordinates(img: Image.Image, grid: Grid) -> None:
         draw_text(img, (right + gap + 2, cy), str(y + 1), size, style.COORD, bold=True, anchor="lm")
 
 
-# --- the sidebar ----------------------------------------------------------------------------------
-PAD = 16
-SX = BOARD + 4 + PAD
-SW = WIDTH - SX - PAD
-
-
-def draw_sidebar(img: Image.Image, view: GTView, names: Sequence[str], lang: str) -> None:
-    d = ImageDraw.Draw(img)
-    y = _banner(img, d, view, names, lang, PAD)
-    y = _players(img, d, view, names, lang, y + 12)
-    y = _pile(img, d, view, lang, y + 12)
-    _latest_text(img, d, view, names, lang, y + 10)
-
-
-def _name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
-
-
-def _banner(img: Image.Image, d: ImageDraw.ImageDraw, view: GTView, names: Sequence[str], lang: str,
-            top: int) -> int:
-    height = 92
-    if is_abandoned(view):
-        bg = style.OVER_BG
-        title = translate(lang, ABANDONED_KEY)
-        sub = translate(lang, ABANDONED_SUB_KEY)
-    elif view.phase == "over":
-        bg = style.OVER_BG
-        winners = [p.seat for p in view.result.players if p.rank == 1] if view.result else []
-        if len(winners) == 1:
-            title = translate(lang, "gt.render.winner", {"seat": winners[0]}, names)
-        elif winners:
-            title = translate(lang, "gt.render.winners", {"seats": winners}, names)
-        else:
-            title = translate(lang, "gt.render.game_over")
-        sub = translate(lang, "gt.render.game_over")
-    else:
-        bg = style.player_rgb(view.current)
-        title = translate(lang, "gt.render.turn_of", {"seat": view.current}, names)
-        sub = translate(lang, "gt.render.second" if view.step == "second" else "gt.render.place")
-    fg = contrast_text(bg)
-    d.rounded_rectangle((SX, top, SX + SW, top + height), 12, fill=bg)
-    draw_text(img, (SX + 14, top + 32), title, 30, fg, bold=True, anchor="lm", max_width=SW - 28)
-    draw_text(img, (SX + 14, top + 70), sub, fit_size(sub, SW - 28, 22, 16), fg, anchor="lm", max_width=SW - 28)
-    return top + height
-
-
-def _players(img: Image.Image, d: ImageDraw.ImageDraw, view: GTView, names: Sequence[str], lang: str,
-             top: int) -> int:
-    n = len(view.players)
-    row_h = 122 if n <= 3 else 112
-    mini = 34 if n <= 3 else 30  # hand tiles: 2 cells of this size each
-    name_y, stats_y, hand_y = (28, 62, 78) if n <= 3 else (26, 56, 68)
-    for p in view.players:
-        y = top
-        active = p.seat in view.active and not is_abandoned(view)
-        colour = style.player_rgb(p.seat)
-        d.rounded_rectangle((SX, y, SX + SW, y + row_h - 8), 10, fill=style.PANEL,
-                            outline=colour if active else style.PANEL_EDGE, width=4 if active else 2)
-        d.rounded_rectangle((SX + 10, y + name_y - 16, SX + 24, y + name_y + 16), 4, fill=colour)
-        total = str(p.total)
-        tw, _ = measure(total, 36, True)
-        draw_text(img, (SX + SW - 14, y + name_y), total, 36, style.TEXT, bold=True, anchor="rm")
-        draw_text(img, (SX + 34, y + name_y), _name(names, p.seat), 27, style.TEXT, bold=True, anchor="lm",
-                  max_width=SW - 34 - tw - 28)
-        breakdown = translate(lang, "gt.render.breakdown", {"stations": p.stations, "loops": p.loops})
-        draw_text(img, (SX + 14, y + stats_y), breakdown, 20, style.MUTED, anchor="lm", max_width=SW - 28)
-        x = SX + 14
-        for tile_id in p.hand:
-            box = paste_tile(img, tile_by_id(tile_id).index, 0, (x, y + hand_y), mini)
-            draw_text(img, (box[2] + 6, y + hand_y + mini / 2), tile_id, 20, style.TEXT, bold=True, anchor="lm")
-            x = box[2] + 6 + measure(tile_id, 20, True)[0] + 14
-        top += row_h
-    if view.passes_in_row and view.phase != "over":
-        draw_text(img, (SX + 4, top + 6), translate(lang, "gt.render.passes",
-                                                    {"count": view.passes_in_row, "n": view.n}),
-                  20, style.MUTED, anchor="lm", max_width=SW - 8)
-        top += 26
-    return top
-
-
-def _pile(img: Image.Image, d: ImageDraw.ImageDraw, view: GTView, lang: str, top: int) -> int:
-    height = 84
-    d.rounded_rectangle((SX, top, SX + SW, top + height), 10, fill=style.PANEL, outline=style.PANEL_EDGE, width=2)
-    draw_text(img, (SX + 14, top + 26), translate(lang, "gt.render.pile"), 24, style.TEXT, bold=True, anchor="lm")
-    left = translate(lang, "gt.render.pile_left", {"count": view.pile_size}) if view.pile_size else \
-        translate(lang, "gt.render.pile_empty")
-    draw_text(img, (SX + 14, top + 60), left, 20, style.MUTED, anchor="lm", max_width=150)
-    if view.pile_top:
-        cell = 40
-        x = SX + SW - 14 - 2 * cell
-        paste_tile(img, tile_by_id(view.pile_top).index, 0, (x, top + 10), cell)
-        draw_text(img, (x - 10, top + 30), view.pile_top, 22, style.TEXT, bold=True, anchor="rm")
-        draw_text(img, (x + cell, top + 10 + cell + 16), translate(lang, "gt.render.top"), 16, style.MUTED,
-                  anchor="mm")
-    return top + height
-
-
-def _latest_text(img: Image.Image, d: ImageDraw.ImageDraw, view: GTView, names: Sequence[str], lang: str,
-                 top: int) -> None:
-    if top > HEIGHT - 60:
-        return
-    draw_text(img, (SX + 2, top + 12), translate(lang, "gt.render.last"), 20, style.MUTED, bold=True, anchor="lm")
-    y = top + 42
-    if not view.latest:
-        draw_text(img, (SX + 2, y), translate(lang, "gt.render.no_moves_yet"), 20, style.MUTED, anchor="lm")
-        return
-    for p in view.latest:
-        if y > HEIGHT - 20:
-            break
-        points = p.station_points + p.loop_points
-        colour = style.player_rgb(p.seat)
-        d.rounded_rectangle((SX + 2, y - 11, SX + 14, y + 11), 3, fill=colour)
-        parts = [p.tile]
-        if p.loop_points:
-            parts.append(f"🔁 {p.loop_points}")
-        if p.station_points:
-            parts.append(f"🚉 {p.station_points}")
-        text = " · ".join(parts)
-        if points:
-            text += f"  = +{points}"
-        else:
-            text += "  " + translate(lang, "gt.render.scored_nothing")
-        draw_text(img, (SX + 22, y), text, 22, style.TEXT, bold=bool(points), anchor="lm", max_width=SW - 24)
-        y += 32
-
-
-__all__ = ["render_board", "area", "Grid"]
+__all__ = ["render_board", "table_image", "area", "Grid"]

@@ -20,6 +20,7 @@ STATION: RGB = (255, 255, 255)  # a transit-map station: white disc, dark ring
 STATION_RING: RGB = (36, 52, 96)
 SCORE: RGB = (196, 52, 40)  # points in the hand image
 LOOP_ALPHA = 190
+LOOP_CASING: RGB = (16, 16, 20)
 HALF_MARK: RGB = (150, 150, 160)  # half L of a tile without a station (hand image)
 
 PANEL_BG: RGB = (247, 245, 240)
@@ -28,3 +29,10 @@ PANEL_EDGE: RGB = (214, 208, 198)
 TEXT: RGB = (28, 28, 32)
 MUTED: RGB = (96, 92, 88)
 OVER_BG: RGB = (40, 44, 52)
+
+# The board image: the table is a square on the left, the sidebar on the right. Shown 400 px
+# wide (a Discord embed), 1140 px shrink 2.85 times: no text below 20 px (7 px seen).
+BOARD = 800
+SIDEBAR_W = 340
+WIDTH, HEIGHT = BOARD + SIDEBAR_W, BOARD
+MIN_TEXT = 22

@@ -11,18 +11,21 @@ GRID: RGB = (222, 218, 208)
 DARK_TEXT: RGB = (20, 20, 24)
 LIGHT_TEXT: RGB = (255, 255, 255)
 
-# Seat colours, in seat order: Ticket to Ride's five train colours plus purple. They differ
-# in hue and in lightness, so they stay apart for the common colour blindnesses (simulated
-# with Machado et al. 2009: smallest CIELAB distance between two seats is 11.5 for
-# protanopia (blue/purple), 21.9 deuteranopia, 19.3 tritanopia; red/green differ in
-# lightness too). Renderers still print names next to colours: colour is never the only cue.
+# Seat colours, in seat order: Ticket to Ride's five train colours plus purple. A red and a
+# green seat of equal lightness both turn olive for deuteranopes, so the seats are spread
+# over lightness as well as hue: a dark brick red, a light sky blue, a mid jade green, a
+# bright yellow, near-black and a deep purple. Measured with render/kit/vision.py (Brettel
+# 1997 simulation, CIEDE2000): the closest two seats are 28.9 apart in normal vision
+# (black/purple), 22.5 in deuteranopia (red/green) and 23.4 in protanopia (red/black), all
+# above the check's 20; every seat is at least 25.3 from BACKGROUND (green; the check asks
+# for 15). Renderers still print names next to colours: colour is never the only cue.
 PLAYER_COLORS: list[RGB] = [
-    (214, 48, 49),  # red
-    (9, 110, 210),  # blue
-    (0, 148, 80),  # green
-    (240, 180, 0),  # yellow
-    (60, 60, 68),  # black
-    (142, 68, 173),  # purple (kept dark so it never reads as the pink card colour)
+    (176, 36, 30),  # red
+    (110, 168, 230),  # blue
+    (60, 166, 120),  # green
+    (246, 216, 40),  # yellow
+    (28, 28, 32),  # black
+    (100, 30, 160),  # purple (dark, so it never reads as the pink card colour)
 ]
 
 CARD_COLORS: dict[str, RGB] = {

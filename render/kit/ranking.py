@@ -54,13 +54,20 @@ class RankEntry:
     total: str
 
 
+Section = tuple[int, Callable[[tuple[int, int]], Image.Image]]  # height, draw(size) -> image
+
+
 def render_ranking(look: RankingLook, title: str, subtitle: str | None, entries: Sequence[RankEntry],
-                   chart: Callable[[tuple[int, int]], Image.Image]) -> Image.Image:
-    """The whole image; `chart(size)` draws the score chart that goes below the rows."""
+                   chart: Callable[[tuple[int, int]], Image.Image],
+                   sections: Sequence[Section] = ()) -> Image.Image:
+    """The whole image; `chart(size)` draws the score chart that goes below the rows, and
+    each of `sections` (height, draw(size)) is stacked below it full width (a score-over-time
+    chart, each player's details), 20 px apart."""
     pad, width, n = look.pad, look.width, len(entries)
     top = pad + look.header_h
     chart_h = look.chart_base_h + n * look.chart_row_h
-    height = top + n * (look.row_h + look.row_gap) + 20 + chart_h + pad
+    extra_h = sum(h + 20 for h, _ in sections)
+    height = top + n * (look.row_h + look.row_gap) + 20 + chart_h + extra_h + pad
     img = Image.new("RGB", (width, height), look.background)
     d = ImageDraw.Draw(img)
     draw_text(img, (pad, pad + look.title_y), title, look.title_size, look.text, bold=True, anchor="lm")
@@ -72,6 +79,10 @@ def render_ranking(look: RankingLook, title: str, subtitle: str | None, entries:
         draw_rank_row(img, d, look, entry, y)
         y += look.row_h + look.row_gap
     img.paste(chart((width - 2 * pad, chart_h)), (pad, y + 20))
+    y += 20 + chart_h
+    for section_h, draw_section in sections:
+        img.paste(draw_section((width - 2 * pad, section_h)), (pad, y + 20))
+        y += 20 + section_h
     return img
 
 

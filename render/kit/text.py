@@ -14,6 +14,8 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from render.kit.fonts import coverage, emoji_font, font
+from render.kit.linebreak import break_lines
+from render.kit.legibility import note_text
 
 ELLIPSIS = "…"
 
@@ -187,6 +189,7 @@ def draw_text(
     text = _clean(text)
     if max_width is not None:
         text = truncate(text, max_width, size, bold)
+    note_text(size, text)
     fnt = font(size, bold)
     width, height = measure(text, size, bold)
     ascent, descent = fnt.getmetrics()
@@ -244,33 +247,7 @@ def signed(points: int) -> str:
     return f"\u2212{-points}" if points < 0 else str(points)
 
 
-_NO_LINE_START = set("、。，．・：；？！）」』】〕ー…ぁぃぅぇぉっゃゅょァィゥェォッャュョ,.!?)")
-
-
 def wrap(text: str, size: int, width: int, lang: str, bold: bool = False) -> list[str]:
-    """Break text into lines no wider than `width`: at spaces, or between any two characters
-    in Japanese (but never before closing punctuation or a small kana)."""
-    if lang == "ja":
-        units: list[str] = []
-        for ch in text:
-            if units and (ch in _NO_LINE_START or (ch.isascii() and ch.isalnum() and units[-1][-1:].isascii()
-                                                    and units[-1][-1:].isalnum())):
-                units[-1] += ch  # keep Latin words and closing marks with what they follow
-            else:
-                units.append(ch)
-        sep = ""
-    else:
-        units = text.split(" ")
-        sep = " "
-    lines: list[str] = []
-    line = ""
-    for unit in units:
-        candidate = unit if not line else line + sep + unit
-        if line and measure(candidate, size, bold)[0] > width:
-            lines.append(line)
-            line = unit.lstrip() if sep == "" else unit
-        else:
-            line = candidate
-    if line:
-        lines.append(line)
-    return lines
+    """Break text into lines no wider than `width` (as drawn at `size`): at spaces in English;
+    in Japanese between phrases, following the kinsoku rules of render.kit.linebreak."""
+    return break_lines(text, lambda line: measure(line, size, bold)[0] <= width, lang)

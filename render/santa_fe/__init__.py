@@ -9,16 +9,21 @@ Discord UI is ready).
 """
 from __future__ import annotations
 
-from render.kit import palette as kit_palette
 from render.kit.images import GameImages, Palette
+from render.santa_fe import style
+from render.santa_fe.alt import describe_board, describe_final, describe_hand
 from render.santa_fe.board import render_board
-from render.santa_fe.final import render_final
+from render.santa_fe.final import CATEGORY_COLOURS, render_final
 from render.santa_fe.hand import render_hand
 
-RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True,
-                      # provisional until this game describes its images and declares its palette
-                      describe_board=lambda view, names, lang: "", describe_hand=lambda view, names, lang: "",
-                      describe_final=lambda view, names, lang: "",
-                      palette=Palette(players=kit_palette.PLAYER_COLORS))
+# Players are drawn on the land (played-card tags), the panel and its white cards.
+PALETTE = Palette(players=style.PLAYER_COLORS,
+                  surfaces={"land": style.LAND, "panel": style.SIDEBAR_BG, "card": style.PANEL},
+                  categories=list(CATEGORY_COLOURS.values()))
+# The railroads share a board and touch at every junction: they must stay apart just as seats do.
+RAILROADS = Palette(players=[style.rr_rgb(r) for r in range(5)])
+
+RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True, describe_board=describe_board,
+                      describe_hand=describe_hand, describe_final=describe_final, palette=PALETTE)
 
 __all__ = ["RENDERER", "render_board", "render_hand", "render_final"]

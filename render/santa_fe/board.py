@@ -1,5 +1,5 @@
 """The public Santa Fe board: the American West with every section's track spaces, and a
-sidebar with whose turn it is, the players, the railroads and the last events.
+panel under it with whose turn it is, the players, the railroads and the whole last turn.
 
 Drawn from a view only, and only from its public fields (track, line heads, connections,
 money, played cards, counts), so the image is the same whoever's view it is made from and
@@ -8,7 +8,8 @@ can show neither a hand nor a secret card choice.
 The map never changes: land, sea, rivers, ranges, borders, empty track spaces, city markers
 and names are drawn once per language (supersampled, for smooth edges) and kept in a
 LayerCache. A move only pastes the placed tiles and line heads (small anti-aliased patches,
-cached per space and railroad), the "reaches this city" pips, and draws the sidebar.
+cached per space and railroad), the "reaches this city" pips, who played which city card,
+the halo round the last turn's tiles, and draws the panel.
 """
 from __future__ import annotations
 
@@ -32,7 +33,9 @@ from render.santa_fe.layout import (
     BOARD_H,
     BOARD_W,
     CITY_R,
+    MAP_H,
     MAP_W,
+    MIN_TEXT,
     PIP_R,
     PIP_RING,
     SPACE_W,
@@ -45,21 +48,32 @@ from render.santa_fe.layout import (
     lonlat_xy,
     sea_polygons,
 )
+from render.kit.highlight import halo_lines, halo_spot
 from render.santa_fe.sidebar import draw_sidebar
 
 SIZE = (BOARD_W, BOARD_H)
 SS = 2  # supersampling factor for the static shapes and the patches
-LABEL_SIZE = 16
+LABEL_SIZE = MIN_TEXT
+VALUE_SIZE = MIN_TEXT  # a city's value in its marker
 LABEL_HALO = 3
-STAR_W = 15  # the special-city star drawn after a name
+STAR_W = 18  # the special-city star drawn after a name
+# The railroad's code printed on a placed tile, as on the printed tiles: as large as the tile's
+# face holds. It is a mark on the piece, for whoever opens the board at full size; at preview
+# size the panel's railroad chips and the legend carry the codes (text there is full size).
+TILE_CODE_PX = 10
 
 # Pips sit on an arc above the marker, each railroad always at the same angle (map order).
 PIP_ANGLES = (-150.0, -120.0, -90.0, -60.0, -30.0)
+# Who played the city's card: a square in the seat's colour on an arc below the marker, each
+# seat always at the same angle (seat order).
+TAG_ANGLES = (150.0, 120.0, 90.0, 60.0, 30.0)
+TAG_R = 6.0
+TAG_RING = CITY_R + 8
 
 
 @dataclass(frozen=True)
 class StaticMap:
-    image: Image.Image  # the whole board: map, empty spaces, cities, legend, empty sidebar
+    image: Image.Image  # the whole board: map, empty spaces, cities, legend, empty panel
     mask: Image.Image  # "L": where city markers and names are (to restore them over tiles)
     city_boxes: tuple[tuple[int, int, int, int], ...]  # marker + name, per city
     touched: dict[int, tuple[int, ...]]  # section -> cities whose name a tile of it may cover
@@ -84,10 +98,10 @@ def render_board(view: SFView, names: Sequence[str], lang: str = "en") -> Image.
 def render_map(view: SFView, lang: str = "en", width: int | None = None) -> Image.Image:
     """Just the map with the track (no sidebar), optionally scaled to `width`."""
     base = static_map(lang)
-    img = base.image.crop((0, 0, MAP_W, BOARD_H))
+    img = base.image.crop((0, 0, MAP_W, MAP_H))
     draw_track(img, base, view)
     if width is not None and width != MAP_W:
-        img = img.resize((width, round(BOARD_H * width / MAP_W)), Image.Resampling.LANCZOS)
+        img = img.resize((width, round(MAP_H * width / MAP_W)), Image.Resampling.LANCZOS)
     return img
 
 
@@ -96,6 +110,7 @@ def draw_track(img: Image.Image, base: StaticMap, view: SFView) -> None:
     """Placed tiles, line heads and the railroads reaching each city, from public fields."""
     layout = board_layout()
     touched: set[int] = set()
+    _halo_last_tiles(img, view)
     for sid, built in enumerate(view.sec_built):
         if built <= 0:
             continue
@@ -122,6 +137,52 @@ def draw_track(img: Image.Image, base: StaticMap, view: SFView) -> None:
             if mask >> r & 1:
                 patch, offset = pip_patch(city, r, bool(heads >> r & 1))
                 img.paste(patch, offset, patch)
+    _played_tags(img, view)
+
+
+def last_tile_spaces(view: SFView) -> list[tuple[int, int]]:
+    """(section, geometric space index) of every tile the last turn placed."""
+    layout = board_layout()
+    return [(sid, layout.space_index(sid, k, view.sec_from[sid])) for sid, k in view.turn_tiles
+            if 0 <= sid < len(view.sec_built) and k < view.sec_built[sid]]
+
+
+def _halo_last_tiles(img: Image.Image, view: SFView) -> None:
+    """The kit's last-move halo under every tile of the last turn (drawn before the tiles)."""
+    layout = board_layout()
+    paths = []
+    for sid, index in last_tile_spaces(view):
+        space = layout.sections[sid].spaces[index]
+        ca, sa = math.cos(space.angle), math.sin(space.angle)
+        half = space.length / 2
+        cx, cy = space.center
+        paths.append([(cx - ca * half, cy - sa * half), (cx + ca * half, cy + sa * half)])
+    halo_lines(img, paths, TILE_W)
+
+
+def tag_center(city: int, seat: int) -> Point:
+    x, y = board_layout().cities[city]
+    a = math.radians(TAG_ANGLES[seat % len(TAG_ANGLES)])
+    ring = TAG_RING + (2 if west().values[city] == 0 else 0)
+    return x + math.cos(a) * ring, y + math.sin(a) * ring
+
+
+def _played_tags(img: Image.Image, view: SFView) -> None:
+    """Who played which city card: a seat-coloured square under the city; the cards revealed
+    this round (the last card choice) ringed with the last-move halo."""
+    d = ImageDraw.Draw(img)
+    fresh = set()
+    if view.phase in ("track", "exchange") or (view.phase == "over" and view.turn_tiles):
+        fresh = {(p.seat, p.revealed.card) for p in view.players if p.revealed is not None and p.revealed.card >= 0}
+    for p in view.players:
+        for city in sorted(set(p.played)):
+            if (p.seat, city) in fresh:
+                halo_spot(img, tag_center(city, p.seat), TAG_R + 1)
+    for p in view.players:
+        colour = style.player_rgb(p.seat)
+        for city in sorted(set(p.played)):
+            x, y = tag_center(city, p.seat)
+            d.rectangle((x - TAG_R, y - TAG_R, x + TAG_R, y + TAG_R), fill=colour, outline=style.TILE_EDGE, width=2)
 
 
 def _patch(points: list[Point], pad: float) -> tuple[int, int, int, int]:
@@ -147,15 +208,27 @@ def tile_patch(sid: int, index: int, r: int) -> tuple[Image.Image, tuple[int, in
     d.polygon(sc(outer), fill=style.TILE_EDGE)
     fill = style.rr_rgb(r)
     d.polygon(sc(space.corners(TILE_W - 4, -3)), fill=fill)
-    # a sleeper line across the tile: reads as track, not as a coloured bar
     cx, cy = space.center
-    ca, sa = math.cos(space.angle), math.sin(space.angle)
-    half = (TILE_W - 6) / 2
-    for f in (-0.25, 0.25):
-        px, py = cx + ca * space.length * f, cy + sa * space.length * f
-        d.line(sc([(px + sa * half, py - ca * half), (px - sa * half, py + ca * half)]),
-               fill=style.mix(fill, style.TILE_EDGE, 0.35), width=SS)
+    tile_code(big, ((cx - x0) * SS, (cy - y0) * SS), space.angle, r, TILE_CODE_PX * SS)
     return big.resize((w, h), Image.Resampling.BOX), (x0, y0)
+
+
+def tile_code(big: Image.Image, centre: Point, angle: float, r: int, px: int) -> None:
+    """The railroad's code printed along a tile (`px` tall), so railroads differ by more than
+    their colour. Drawn as a mark (a rotated glyph stamp), not as text for the kit's type
+    checks: a tile is narrower than the smallest readable type."""
+    code = style.rr_code(r)
+    f = font(px, True)
+    left, top, right, bottom = f.getbbox(code)
+    label = Image.new("RGBA", (right - left + 4, bottom - top + 4), (0, 0, 0, 0))
+    ImageDraw.Draw(label).text((2 - left, 2 - top), code, font=f, fill=style.rr_text(r))
+    degrees = -math.degrees(angle)
+    while degrees > 90:
+        degrees -= 180
+    while degrees <= -90:
+        degrees += 180
+    label = label.rotate(degrees, expand=True, resample=Image.Resampling.BICUBIC)
+    big.paste(label, (int(centre[0] - label.width / 2), int(centre[1] - label.height / 2)), label)
 
 
 @lru_cache(maxsize=None)
@@ -215,7 +288,7 @@ def _build_static(lang: str) -> StaticMap:
     def sc(pts):
         return [(x * SS, y * SS) for x, y in pts]
 
-    d.rectangle((0, 0, MAP_W * SS, BOARD_H * SS), fill=style.LAND)
+    d.rectangle((0, 0, MAP_W * SS, MAP_H * SS), fill=style.LAND)
     for poly in layout.foreign:
         d.polygon(sc(poly), fill=style.FOREIGN)
     # mountain ranges: a soft band first, peaks on top later (rivers run through the band)
@@ -239,12 +312,13 @@ def _build_static(lang: str) -> StaticMap:
     for line in layout.borders:
         _dashed(d, line, style.BORDER, 2 * SS, 9, 6)
     _draw_spaces(d, layout)
-    d.rectangle((MAP_W * SS, 0, BOARD_W * SS, BOARD_H * SS), fill=style.SIDEBAR_BG)  # sea and lake stop here
+    d.rectangle((0, MAP_H * SS, BOARD_W * SS, BOARD_H * SS), fill=style.SIDEBAR_BG)  # the sea stops at the map
     for city in range(len(board.cities)):
         _marker(d, city)
     img = big.resize(SIZE, Image.Resampling.BOX)
     d = ImageDraw.Draw(img)
-    d.rectangle((MAP_W, 0, MAP_W + 2, BOARD_H), fill=style.DIVIDER)
+    d.rectangle((0, MAP_H, BOARD_W, MAP_H + 2), fill=style.DIVIDER)
+    _values(img)
 
     _geo_labels(img, lang)
     labels = place_labels(layout, lang)
@@ -341,13 +415,20 @@ def _marker(d: ImageDraw.ImageDraw, city: int) -> None:
     d.ellipse((x * SS - r, y * SS - r, x * SS + r, y * SS + r), fill=style.CITY_EDGE)
     r2 = (CITY_R - 2) * SS
     d.ellipse((x * SS - r2, y * SS - r2, x * SS + r2, y * SS + r2), fill=style.value_fill(c.value))
-    _digit(d, (x * SS, y * SS), c.value, 11 * SS, style.VALUE_TEXT)
 
 
-def _digit(d: ImageDraw.ImageDraw, xy: tuple[float, float], value: int, height: float, fill) -> None:
-    """The marker's value, drawn with the shapes at SS× size so it is as smooth as the disc."""
-    f = font(int(height * 1.45), True)
-    d.text(xy, str(value), font=f, fill=fill, anchor="mm")
+def _values(img: Image.Image) -> None:
+    """Every valued city's number in its marker, in the board's smallest type: players decide
+    where to build by it, so it must read where the board is seen (400 px wide)."""
+    board = west()
+    for city, (x, y) in enumerate(board_layout().cities):
+        if board.values[city]:
+            _digit(img, (x, y), board.values[city])
+
+
+def _digit(img: Image.Image, xy: Point, value: int) -> None:
+    # Centred on the ink of the digits rather than the line box, so the number sits in the disc.
+    draw_text(img, (xy[0], xy[1] + 1), str(value), VALUE_SIZE, style.VALUE_TEXT, bold=True, anchor="mm")
 
 
 def _peaks(d: ImageDraw.ImageDraw, line: Sequence[Point]) -> None:
@@ -386,19 +467,25 @@ def _dashed(d: ImageDraw.ImageDraw, line: Sequence[Point], colour, width: int, d
 # --- names on the map ---------------------------------------------------------------------------------------
 def _geo_labels(img: Image.Image, lang: str) -> None:
     """The sea and the gulf, in the water's ink."""
+    for x, y, part in _geo_lines(lang):
+        draw_text(img, (x, y), part, LABEL_SIZE, style.WATER_TEXT, bold=True, anchor="mm")
+
+
+def _geo_lines(lang: str) -> list[tuple[float, float, str]]:
+    """(centre x, centre y, text) of each line of the sea's and the gulf's names."""
     board = west()
+    out = []
     for key, (lon, lat) in (("render.sf.pacific", (-123.4, 35.6)), ("render.sf.gulf", (-92.0, 27.2))):
         x, y = lonlat_xy(board, lon, lat)
-        text = translate(lang, key)
-        lines = text.split("\n")
-        for k, part in enumerate(lines):
-            draw_text(img, (x, y + k * 22), part, 17, style.WATER_TEXT, bold=True, anchor="mm")
+        for k, part in enumerate(translate(lang, key).split("\n")):
+            out.append((x, y + k * (LABEL_SIZE + 4), part))
+    return out
 
 
 def _spots(r: float) -> Spots:
     """Around a marker of radius r: 5 px beside it, 3 px below it, above only clear of the pip
     arc; below before above, since the pips sit above."""
-    return Spots(side=r + 5, above=PIP_RING + PIP_R + 2, below=r + 3, first="below", shift=0.6,
+    return Spots(side=r + 5, above=PIP_RING + PIP_R + 2, below=TAG_RING + TAG_R + 2, first="below", shift=0.6,
                  diagonal=0.8, corners=("se", "sw", "ne", "nw"))
 
 
@@ -413,7 +500,7 @@ def place_labels(layout: BoardLayout, lang: str) -> dict[int, tuple[tuple[float,
     Returns, per city, the left-middle anchor of the text and the box it covers.
     """
     board = west()
-    occupied = Occupancy((MAP_W, BOARD_H))
+    occupied = Occupancy((MAP_W, MAP_H))
     for shape in layout.sections:
         for space in shape.spaces:
             occupied.polygon(space.corners(TILE_W + 2, 2), TRACK)
@@ -421,7 +508,13 @@ def place_labels(layout: BoardLayout, lang: str) -> dict[int, tuple[tuple[float,
         occupied.disc(point, CITY_R + 3, MARK)
         for rr in range(len(PIP_ANGLES)):  # the arc above the marker where pips go
             occupied.disc(pip_center(city, rr), PIP_R + 2, MARK)
+        if board.values[city]:  # the arc below where the played cards' seat tags go
+            for seat in range(len(TAG_ANGLES)):
+                occupied.disc(tag_center(city, seat), TAG_R + 2, MARK)
     occupied.box(LEGEND_BOX, NAME)
+    for x, y, part in _geo_lines(lang):  # city names keep off the sea's and the gulf's names
+        w, h = label_size(part, LABEL_SIZE, 0)
+        occupied.box((int(x - w / 2), int(y - h / 2), int(x + w / 2), int(y + h / 2)), NAME)
     names = []
     for city in range(len(board.cities)):
         w, h = label_size(board.city_label(city, lang), LABEL_SIZE, LABEL_HALO)
@@ -433,59 +526,69 @@ def place_labels(layout: BoardLayout, lang: str) -> dict[int, tuple[tuple[float,
 
 
 # --- the legend ----------------------------------------------------------------------------------------------
-LEGEND_BOX = (10, 722, 240, 990)
+LEGEND_BOX = (8, 676, 236, 994)
+LEGEND_STEP = 31
 
 
 def _legend(img: Image.Image, lang: str) -> None:
-    """The title and what the map's marks mean, in the empty Pacific south-west corner."""
-    board = west()
+    """What the map's marks mean, in the empty Pacific south-west corner; short words in the
+    board's smallest type, so the legend reads wherever the map does."""
     d = ImageDraw.Draw(img)
     x0, y0, x1, y1 = LEGEND_BOX
     d.rounded_rectangle(LEGEND_BOX, 10, fill=(250, 247, 238), outline=style.COAST, width=2)
-    title = board.title.get(lang, board.title["en"])
-    parts = [p.strip() for p in title.split("—")]
-    draw_text(img, (x0 + 12, y0 + 8), parts[0], 22, style.CITY_TEXT, bold=True, max_width=x1 - x0 - 24)
-    if len(parts) > 1:
-        draw_text(img, (x0 + 12, y0 + 36), parts[1], 14, style.MUTED_TEXT, max_width=x1 - x0 - 24)
-    y = y0 + 70
-    step = 22
+    y = y0 + 8 + LEGEND_STEP // 2
     cx = x0 + 24
-    tx = x0 + 46
-    size = 14
+    tx = x0 + 48
     room = x1 - tx - 6
 
     def label(key: str) -> None:
-        draw_text(img, (tx, y), translate(lang, key), size, style.TEXT, anchor="lm", max_width=room)
+        draw_text(img, (tx, y), translate(lang, key), LABEL_SIZE, style.TEXT, anchor="lm", max_width=room)
 
-    icons.value_badge(img, (cx, y), 5, 10)
+    r = CITY_R * SS  # the map's own city marker, drawn the same way
+    big = Image.new("RGBA", (2 * r + 4, 2 * r + 4), (0, 0, 0, 0))
+    bd = ImageDraw.Draw(big)
+    bd.ellipse((2, 2, 2 + 2 * r, 2 + 2 * r), fill=style.CITY_EDGE)
+    bd.ellipse((2 + 2 * SS, 2 + 2 * SS, 2 + 2 * r - 2 * SS, 2 + 2 * r - 2 * SS), fill=style.CITY_FILL)
+    small = big.resize((big.width // SS, big.height // SS), Image.Resampling.BOX)
+    img.paste(small, (round(cx - small.width / 2), round(y - small.height / 2)), small)
+    _digit(img, (cx, y), 5)
     label("render.sf.legend.value")
-    y += step
+    y += LEGEND_STEP
     d.rounded_rectangle((cx - 10, y - 9, cx + 10, y + 9), 3, fill=style.CITY_EDGE)
     d.rectangle((cx - 8, y - 7, cx, y + 7), fill=style.rr_rgb(3))
     d.rectangle((cx, y - 7, cx + 8, y + 7), fill=style.rr_rgb(0))
     label("render.sf.legend.start")
-    y += step
-    icons.star(d, (cx, y), 16, style.rr_rgb(4))
+    y += LEGEND_STEP
+    icons.star(d, (cx, y), 18, style.rr_rgb(4))
     label("render.sf.legend.special")
-    y += step
+    y += LEGEND_STEP
     for k, r in enumerate((0, 3)):
         px = cx - 6 + k * 12
         d.ellipse((px - 5, y - 5, px + 5, y + 5), fill=style.rr_rgb(r), outline=style.HEAD_RING)
     label("render.sf.legend.reaches")
-    y += step
+    y += LEGEND_STEP
     hx = cx - 8
     d.ellipse((hx - 7, y - 7, hx + 7, y + 7), fill=style.rr_rgb(2), outline=style.HEAD_RING, width=2)
     d.ellipse((hx - 2, y - 2, hx + 2, y + 2), fill=style.HEAD_RING)
     d.polygon([(cx + 14, y), (cx + 2, y - 7), (cx + 2, y + 7)], fill=style.rr_rgb(2), outline=style.TILE_EDGE, width=2)
     label("render.sf.legend.head")
-    y += step
-    for key, fill, edge in (("render.sf.legend.space", style.SPACE_FILL, style.SPACE_EDGE),
-                            ("render.sf.legend.mountain", style.MOUNTAIN_FILL, style.MOUNTAIN_EDGE),
+    y += LEGEND_STEP
+    for key, fill, edge in (("render.sf.legend.mountain", style.MOUNTAIN_FILL, style.MOUNTAIN_EDGE),
                             ("render.sf.legend.river", style.RIVER_FILL, style.RIVER_EDGE)):
         d.rectangle((cx - 12, y - 5, cx + 12, y + 5), fill=edge)
         d.rectangle((cx - 10, y - 3, cx + 10, y + 3), fill=fill)
         label(key)
-        y += step
-    d.rectangle((cx - 13, y - 7, cx + 13, y + 7), fill=style.TILE_EDGE)
-    d.rectangle((cx - 11, y - 5, cx + 11, y + 5), fill=style.rr_rgb(1))
+        y += LEGEND_STEP
+    d.rectangle((cx - 15, y - 8, cx + 15, y + 8), fill=style.TILE_EDGE)
+    d.rectangle((cx - 13, y - 6, cx + 13, y + 6), fill=style.rr_rgb(1))
+    tile_code(img, (cx, y), 0.0, 1, TILE_CODE_PX + 2)
     label("render.sf.legend.tile")
+    y += LEGEND_STEP
+    d.rectangle((cx - TAG_R, y - TAG_R, cx + TAG_R, y + TAG_R), fill=style.player_rgb(0), outline=style.TILE_EDGE,
+                width=2)
+    label("render.sf.legend.played")
+    y += LEGEND_STEP
+    halo_lines(img, [[(cx - 6, y), (cx + 6, y)]], TILE_W)  # the halo reaches past the tile's ends
+    d.rectangle((cx - 10, y - 7, cx + 10, y + 7), fill=style.TILE_EDGE)
+    d.rectangle((cx - 8, y - 5, cx + 8, y + 5), fill=style.rr_rgb(0))
+    label("render.sf.legend.last")

@@ -15,20 +15,27 @@ from games.core.i18n import translate
 from games.santa_fe.map import west
 from games.santa_fe.models import Choice, PlayerView, SFView
 from games.santa_fe.notation import choice_words
+from render.kit.legibility import min_font_px
 from render.kit.palette import contrast_text
 from render.kit.text import draw_text, fit_size, measure
 from render.santa_fe import icons, style
 from render.santa_fe.board import render_map
-from render.santa_fe.layout import BOARD_H, MAP_W, board_layout
+from render.santa_fe.layout import MAP_H, MAP_W, board_layout
 
 WIDTH = 1000
 PAD = 24
-COLUMNS = 3
+# The smallest type, 7 px tall when the image is shown 400 px wide (render.kit.legibility).
+SMALL = min_font_px(WIDTH)
+# Two cards a row leave each railroad's chip room for its code and the distance, so the
+# railroads differ by more than their colour.
+COLUMNS = 2
 CARD_GAP = 14
 CARD_W = (WIDTH - 2 * PAD - (COLUMNS - 1) * CARD_GAP) // COLUMNS
 CARD_H = 112
-MAP_WIDTH = WIDTH - 2 * PAD
-MAP_HEIGHT = round(BOARD_H * MAP_WIDTH / MAP_W)
+# The map runs edge to edge: shrunk from the board's 1270 px to 1000, its names (the board's
+# smallest type) stay 7 px tall at 400 px wide.
+MAP_WIDTH = WIDTH
+MAP_HEIGHT = round(MAP_H * MAP_WIDTH / MAP_W)
 UNREACHABLE = 10 ** 6
 
 
@@ -121,11 +128,11 @@ def _header(img: Image.Image, d: ImageDraw.ImageDraw, me: PlayerView, names: Seq
 
 
 def _section_title(img: Image.Image, text: str, y: int, note: str | None = None) -> int:
-    nw = measure(note, 18)[0] if note else 0
+    nw = measure(note, SMALL)[0] if note else 0
     draw_text(img, (PAD, y + 18), text, 25, style.TEXT, bold=True, anchor="lm",
               max_width=WIDTH - 2 * PAD - nw - 20)
     if note:
-        draw_text(img, (WIDTH - PAD, y + 18), note, 18, style.MUTED_TEXT, anchor="rm")
+        draw_text(img, (WIDTH - PAD, y + 18), note, SMALL, style.MUTED_TEXT, anchor="rm")
     return y + 44
 
 
@@ -180,37 +187,43 @@ def _city_cards(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, me: Play
         name = board.city_label(city, lang)
         size = fit_size(name, CARD_W - 74, 24, min_size=15, bold=True)
         draw_text(img, (x0 + 14, y0 + 30), name, size, style.TEXT, bold=True, anchor="lm", max_width=CARD_W - 70)
-        # per railroad: ✓ reaches it, n spaces away, or – out of reach
         chip_w = (CARD_W - 20) / len(board.railroads)
-        cy = y0 + 82
         for r in range(len(board.railroads)):
             cx0 = x0 + 10 + r * chip_w
-            dist = distances[r][city]
-            colour = style.rr_rgb(r)
-            if dist == 0:
-                d.rounded_rectangle((cx0 + 2, cy - 15, cx0 + chip_w - 3, cy + 15), 8, fill=colour,
-                                    outline=style.TILE_EDGE, width=2)
-                d.line([(cx0 + chip_w * 0.3, cy), (cx0 + chip_w * 0.45, cy + 7), (cx0 + chip_w * 0.7, cy - 7)],
-                       fill=contrast_text(colour), width=4, joint="curve")
-            else:
-                faded = dist >= UNREACHABLE
-                box = (cx0 + 2, cy - 15, cx0 + chip_w - 3, cy + 15)
-                d.rounded_rectangle(box, 8, fill=style.PANEL, outline=style.PANEL_EDGE if faded else style.SPACE_EDGE,
-                                    width=2)
-                # the railroad's colour as a tab on the chip's left edge
-                d.rounded_rectangle((box[0], box[1], box[0] + 14, box[3]), 8,
-                                    fill=style.mix(colour, style.PANEL, 0.6) if faded else colour,
-                                    outline=style.PANEL_EDGE if faded else style.TILE_EDGE, width=2)
-                text = "–" if faded else str(dist)
-                draw_text(img, ((box[0] + 14 + box[2]) / 2, cy), text, 19, style.MUTED_TEXT if faded else style.TEXT,
-                          bold=True, anchor="mm")
+            _reach_chip(img, d, (cx0 + 2, y0 + 66, cx0 + chip_w - 3, y0 + 98), r, distances[r][city])
         if is_chosen:
             tag = translate(lang, "render.sf.hand.chosen_tag")
-            tw = measure(tag, 15, True)[0] + 16
-            d.rounded_rectangle((x0 + 12, y0 - 10, x0 + 12 + tw, y0 + 12), 11, fill=style.DONE)
-            draw_text(img, (x0 + 12 + tw / 2, y0 + 1), tag, 15, (255, 255, 255), bold=True, anchor="mm")
+            tw = measure(tag, SMALL, True)[0] + 18
+            d.rounded_rectangle((x0 + 12, y0 - 13, x0 + 12 + tw, y0 + 13), 13, fill=style.DONE)
+            draw_text(img, (x0 + 12 + tw / 2, y0), tag, SMALL, (255, 255, 255), bold=True, anchor="mm")
     rows = (len(order) + COLUMNS - 1) // COLUMNS
     return y + rows * (CARD_H + CARD_GAP) - CARD_GAP
+
+
+def _reach_chip(img: Image.Image, d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], r: int,
+                dist: int) -> None:
+    """How far railroad r is from the city: its code on its colour, then ✓ (it reaches the
+    city), the spaces still to build, or – (out of reach: drawn faded)."""
+    colour = style.rr_rgb(r)
+    faded = dist >= UNREACHABLE
+    x0, y0, x1, y1 = box
+    cy = (y0 + y1) / 2
+    tab = style.mix(colour, style.PANEL, 0.6) if faded else colour
+    edge = style.PANEL_EDGE if faded else style.TILE_EDGE
+    split = x0 + measure(style.rr_code(r), SMALL, True)[0] + 12
+    if dist == 0:  # reached: the whole chip in the railroad's colour
+        d.rounded_rectangle(box, 8, fill=colour, outline=style.TILE_EDGE, width=2)
+        ink = contrast_text(colour)
+        mx = (split + x1) / 2
+        d.line([(mx - 8, cy), (mx - 3, cy + 6), (mx + 8, cy - 7)], fill=ink, width=4, joint="curve")
+    else:
+        d.rounded_rectangle(box, 8, fill=style.PANEL, outline=edge, width=2)
+        d.rounded_rectangle((x0, y0, split, y1), 8, fill=tab, outline=edge, width=2)
+        text = "–" if faded else str(dist)
+        draw_text(img, ((split + x1) / 2, cy), text, SMALL + 1, style.MUTED_TEXT if faded else style.TEXT,
+                  bold=True, anchor="mm")
+    ink = style.MUTED_TEXT if faded else contrast_text(colour)
+    draw_text(img, ((x0 + split) / 2, cy), style.rr_code(r), SMALL, ink, bold=True, anchor="mm")
 
 
 def _other_cards(img: Image.Image, d: ImageDraw.ImageDraw, me: PlayerView, lang: str, y: int) -> int:
@@ -230,8 +243,8 @@ def _other_cards(img: Image.Image, d: ImageDraw.ImageDraw, me: PlayerView, lang:
         x += 66
         text = translate(lang, "render.sf.hand.spur", {"rr": board.railroads[me.spur].name})
         note = translate(lang, "render.sf.hand.spur_note")
-        end = draw_text(img, (x, y + h / 2 - 12), text, 20, style.TEXT, anchor="lm")[2]
-        end = max(end, draw_text(img, (x, y + h / 2 + 14), note, 16, style.MUTED_TEXT, anchor="lm")[2])
+        end = draw_text(img, (x, y + h / 2 - 13), text, 20, style.TEXT, anchor="lm")[2]
+        end = max(end, draw_text(img, (x, y + h / 2 + 14), note, SMALL, style.MUTED_TEXT, anchor="lm")[2])
         x = end + 28
         items += 1
     if me.engineer:
@@ -252,44 +265,44 @@ def _played(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, me: PlayerVi
                   anchor="lm")
         return y + 40
     x, row_y = PAD, y
-    chip_h = 40
+    chip_h = 42
     for city in me.played:
         k = bin(view.connected[city]).count("1")
         name = board.city_label(city, lang)
         worth = f"×{k} = {board.values[city] * k}"
-        w = 36 + measure(name, 19, True)[0] + 8 + measure(worth, 18)[0] + 14
+        w = 42 + measure(name, 20, True)[0] + 8 + measure(worth, 19)[0] + 14
         if x + w > WIDTH - PAD:
             x = PAD
             row_y += chip_h + 10
-        d.rounded_rectangle((x, row_y, x + w, row_y + chip_h), 20, fill=style.PANEL, outline=style.PANEL_EDGE, width=2)
-        icons.value_badge(img, (x + 20, row_y + chip_h / 2), board.values[city], 14, faded=k == 0)
-        end = draw_text(img, (x + 38, row_y + chip_h / 2), name, 19, style.TEXT, bold=True, anchor="lm")[2]
-        draw_text(img, (end + 8, row_y + chip_h / 2), worth, 18, style.MUTED_TEXT if k == 0 else style.MONEY,
+        d.rounded_rectangle((x, row_y, x + w, row_y + chip_h), 21, fill=style.PANEL, outline=style.PANEL_EDGE, width=2)
+        icons.value_badge(img, (x + 21, row_y + chip_h / 2), board.values[city], 16, faded=k == 0)
+        end = draw_text(img, (x + 42, row_y + chip_h / 2), name, 20, style.TEXT, bold=True, anchor="lm")[2]
+        draw_text(img, (end + 8, row_y + chip_h / 2), worth, 19, style.MUTED_TEXT if k == 0 else style.MONEY,
                   bold=k > 0, anchor="lm")
         x += w + 10
     return row_y + chip_h
 
 
 def _map(img: Image.Image, view: SFView, me: PlayerView, lang: str, top: int) -> int:
-    """The board with every city of the hand ringed; played cities ringed in the seat's colour."""
+    """The board with every city of the hand ringed in magenta, the played ones in near-black."""
     scale = MAP_WIDTH / MAP_W
     small = render_map(view, lang, MAP_WIDTH)
     d = ImageDraw.Draw(small)
     cities = board_layout().cities
     for city in set(me.played):
         x, y = cities[city][0] * scale, cities[city][1] * scale
-        rad = 17
-        d.ellipse((x - rad, y - rad, x + rad, y + rad), outline=style.player_rgb(me.seat), width=3)
+        rad = 20
+        d.ellipse((x - rad, y - rad, x + rad, y + rad), outline=style.PLAYED_RING, width=4)
     for city in set(me.hand or []):
         x, y = cities[city][0] * scale, cities[city][1] * scale
-        rad = 19
+        rad = 22
         d.ellipse((x - rad, y - rad, x + rad, y + rad), outline=style.HIGHLIGHT, width=5)
-    img.paste(small, (PAD, top))
-    ImageDraw.Draw(img).rectangle((PAD, top, PAD + MAP_WIDTH, top + MAP_HEIGHT), outline=style.PANEL_EDGE, width=1)
-    y = top + MAP_HEIGHT + 22
+    img.paste(small, (0, top))
+    y = top + MAP_HEIGHT + 24
     dd = ImageDraw.Draw(img)
     dd.ellipse((PAD, y - 10, PAD + 20, y + 10), outline=style.HIGHLIGHT, width=4)
-    x = draw_text(img, (PAD + 28, y), translate(lang, "render.sf.hand.map_hand"), 18, style.TEXT, anchor="lm")[2] + 30
-    dd.ellipse((x, y - 10, x + 20, y + 10), outline=style.player_rgb(me.seat), width=3)
-    draw_text(img, (x + 28, y), translate(lang, "render.sf.hand.map_played"), 18, style.TEXT, anchor="lm")
-    return y + 14
+    x = draw_text(img, (PAD + 28, y), translate(lang, "render.sf.hand.map_hand"), SMALL + 1, style.TEXT,
+                  anchor="lm")[2] + 30
+    dd.ellipse((x, y - 10, x + 20, y + 10), outline=style.PLAYED_RING, width=4)
+    draw_text(img, (x + 28, y), translate(lang, "render.sf.hand.map_played"), SMALL + 1, style.TEXT, anchor="lm")
+    return y + 16

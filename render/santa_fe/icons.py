@@ -58,11 +58,20 @@ def value_badge(img: Image.Image, center: tuple[float, float], value: int, radiu
     patch = _badge(value, radius, faded)
     x, y = round(center[0] - patch.width / 2), round(center[1] - patch.height / 2)
     img.paste(patch, (x, y), patch)
+    # the number is drawn on the image itself (not cached in the patch) so the kit's
+    # legibility check sees every value drawn
+    ink = style.VALUE_TEXT if not faded else style.MUTED_TEXT
+    draw_text(img, (center[0], center[1] + 1), str(value), badge_text_px(radius), ink, bold=True, anchor="mm")
+
+
+def badge_text_px(radius: float) -> int:
+    """The size of a value badge's number: as large as the disc holds."""
+    return int(radius * 1.25)
 
 
 @lru_cache(maxsize=256)
 def _badge(value: int, radius: float, faded: bool) -> Image.Image:
-    """Badges repeat on every board (a dozen per player): drawn once, pasted after."""
+    """Badge discs repeat on every image (a dozen per player): drawn once, pasted after."""
     size = int(2 * radius + 4)
     out = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     d = ImageDraw.Draw(out)
@@ -71,8 +80,6 @@ def _badge(value: int, radius: float, faded: bool) -> Image.Image:
     d.ellipse((c - radius, c - radius, c + radius, c + radius), fill=edge)
     r2 = radius - max(2, radius / 6)
     d.ellipse((c - r2, c - r2, c + r2, c + r2), fill=style.value_fill(value))
-    ink = style.VALUE_TEXT if not faded else style.MUTED_TEXT
-    draw_text(out, (c, c), str(value), int(radius * 1.25), ink, bold=True, anchor="mm")
     return out
 
 

@@ -21,12 +21,20 @@ from render.kit.geometry import bend_for, curve, offset, segments
 from render.kit.shapes import rotated_rect_points
 
 # --- the canvas ------------------------------------------------------------------------
-BOARD_W, BOARD_H = 1800, 1000
-MAP_W = 1270  # BOARD_H × the map's aspect (1.27): the map on the left, the sidebar on the right
-SIDEBAR_X = MAP_W
+MAP_H = 1000
+MAP_W = 1270  # MAP_H × the map's aspect (1.27)
+# Players mostly see the board 400 px wide: the image is only as wide as the map, so every
+# text can be big enough there; the players, the railroads and the last turn sit in a panel
+# under the map.
+PANEL_H = 350
+BOARD_W, BOARD_H = MAP_W, MAP_H + PANEL_H
+PANEL_Y = MAP_H
+MIN_TEXT = -(-7 * BOARD_W // 400)  # the smallest type that is 7 px tall when shown 400 px wide
 
-CITY_R = 12  # a city's marker: a disc with its value in it
-START_R = 13  # a start city's marker: a square in its railroads' colours
+# A city's marker: a disc with its value in it. The value decides where players build, so it
+# is drawn in the board's smallest type (MIN_TEXT) and the disc is sized to hold it.
+CITY_R = 15
+START_R = 14  # a start city's marker: a square in its railroads' colours
 PIP_R = 5.0  # "railroad reaches this city": a small disc on a ring round the marker
 PIP_RING = CITY_R + 6
 END_TRIM = PIP_RING + PIP_R + 2  # track spaces stop short of the marker and its pips
@@ -81,7 +89,7 @@ class BoardLayout:
 # --- projection ---------------------------------------------------------------------------------------
 def lonlat_xy(board: SFMap, lon: float, lat: float) -> Point:
     x, y = board.project(lon, lat)
-    return x * MAP_W, y * BOARD_H
+    return x * MAP_W, y * MAP_H
 
 
 # Borders are not game data (nothing in the rules depends on them); they only help the map read
@@ -101,9 +109,9 @@ def sea_polygons(layout: BoardLayout) -> list[list[Point]]:
         pts = list(pts)
         if name == "pacific_coast":
             tip = lonlat_xy(board, *BAJA_TIP)
-            out.append(pts + [tip, (-40, BOARD_H + 40), (-40, -40), (pts[0][0], -40)])
+            out.append(pts + [tip, (-40, MAP_H + 40), (-40, -40), (pts[0][0], -40)])
         elif name == "gulf_coast":
-            out.append(pts + [(MAP_W + 40, pts[-1][1]), (MAP_W + 40, BOARD_H + 40), (pts[0][0] - 6, BOARD_H + 40)])
+            out.append(pts + [(MAP_W + 40, pts[-1][1]), (MAP_W + 40, MAP_H + 40), (pts[0][0] - 6, MAP_H + 40)])
         elif pts[0] == pts[-1]:
             out.append(pts)
     return out
@@ -134,9 +142,9 @@ def _water_polygons(board: SFMap) -> list[list[Point]]:
         if line.name == "pacific_coast":
             # the ocean: west of the coast, closed through the board's west edge
             last = lonlat_xy(board, *BAJA_TIP)
-            pts = pts + [last, (-50, BOARD_H + 50), (-50, -50), (pts[0][0], -50)]
+            pts = pts + [last, (-50, MAP_H + 50), (-50, -50), (pts[0][0], -50)]
         elif line.name == "gulf_coast":
-            pts = pts + [(MAP_W + 50, pts[-1][1]), (MAP_W + 50, BOARD_H + 50), (pts[0][0], BOARD_H + 50)]
+            pts = pts + [(MAP_W + 50, pts[-1][1]), (MAP_W + 50, MAP_H + 50), (pts[0][0], MAP_H + 50)]
         elif pts[0] != pts[-1]:
             continue  # an open inlet (a sound) is drawn as a line, not a barrier
         polys.append(pts)
@@ -351,5 +359,5 @@ def _foreign(board: SFMap, line, rivers: tuple[tuple[Point, ...], ...]) -> tuple
         k = min(range(len(rio)), key=lambda i: math.dist(rio[i], border[-1]))
         tail = list(rio[k:])
     last = tail[-1] if tail else border[-1]
-    mexico = tuple(border + tail + [(last[0], BOARD_H + 60), (-60, BOARD_H + 60), (-60, border[0][1])])
+    mexico = tuple(border + tail + [(last[0], MAP_H + 60), (-60, MAP_H + 60), (-60, border[0][1])])
     return (canada, mexico)

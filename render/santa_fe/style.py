@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from games.santa_fe.map import west
 from render.kit import palette
-from render.kit.palette import darker, mix  # noqa: F401 (re-exported)
+
+mix = palette.mix  # the renderers blend colours through style
 
 RGB = tuple[int, int, int]
 
@@ -50,18 +51,32 @@ MONEY: RGB = (30, 110, 60)
 CARD_BG: RGB = (246, 236, 210)  # a city card
 CARD_INK: RGB = (120, 60, 30)
 DOUBLE_BG: RGB = (60, 78, 130)  # the double turn card
-HIGHLIGHT: RGB = (214, 40, 140)  # the viewer's own cities on the hand image's map
+HIGHLIGHT: RGB = (214, 40, 140)  # the cities in the viewer's hand, on the hand image's map
+# ...and the cities the viewer played: dark, not the seat's colour, which may look like the
+# magenta to a red-green reader (a purple seat does for protanopia).
+PLAYED_RING: RGB = (36, 36, 44)
 
-# Seat colours. Santa Fe's players own no track, the railroads are blue, white, green, red and
-# yellow, and palette.PLAYER_COLORS starts red, blue, green, yellow: a player drawn in "UP red"
-# would look like the Union Pacific. So players get colours no railroad uses.
+# Seat colours. Santa Fe's players own no track and the railroads are blue, white, green, red
+# and yellow, so players get colours no railroad uses (a player in "UP red" would look like the
+# Union Pacific), chosen to stay apart for deuteranopia and protanopia (render.kit.vision).
 PLAYER_COLORS: list[RGB] = [
-    (128, 62, 176),  # purple
+    (110, 50, 160),  # purple
     (232, 118, 24),  # orange
-    (0, 138, 150),  # teal
-    (222, 88, 156),  # pink
-    (70, 70, 80),  # charcoal
+    (0, 180, 180),  # cyan
+    (120, 60, 0),  # brown
+    (50, 50, 56),  # charcoal
 ]
+
+# The railroads' colours by the map file's colour name. The printed green and red both turn
+# olive for a red-green reader: this green leans to blue-green and this red is deep, which
+# keeps them apart in every vision (tested with render.kit.vision); tiles also carry codes.
+RAILROAD_COLORS: dict[str, RGB] = {
+    "blue": (30, 100, 210),
+    "white": (246, 246, 240),
+    "green": (0, 156, 128),
+    "red": (190, 20, 30),
+    "yellow": (245, 205, 30),
+}
 
 
 def player_rgb(seat: int) -> RGB:
@@ -71,7 +86,12 @@ def player_rgb(seat: int) -> RGB:
 def rr_rgb(r: int) -> RGB:
     """A railroad's colour, from the map file's colour name."""
     name = west().railroads[r].color
-    return tuple(palette.CARD_COLORS[name][:3])  # type: ignore[return-value]
+    return RAILROAD_COLORS.get(name) or tuple(palette.CARD_COLORS[name][:3])  # type: ignore[return-value]
+
+
+def rr_text(r: int) -> RGB:
+    """Ink for the railroad's code on its own colour."""
+    return palette.contrast_text(rr_rgb(r))
 
 
 def rr_code(r: int) -> str:

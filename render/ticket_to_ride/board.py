@@ -1,5 +1,5 @@
-"""The public Ticket to Ride board: the USA map with every route, and a sidebar with the
-players, the face-up cards, the piles and the last move.
+"""The public Ticket to Ride board: a strip with the players on top, the USA map with every
+route and the last turn's route ringed, and a strip below with the face-up row and the last turn.
 
 Drawn from a view only, and only from its public fields (owners, counts, face-up row, public
 events), so the image is the same whoever's view it is made from and cannot show a hand.
@@ -7,7 +7,7 @@ events), so the image is the same whoever's view it is made from and cannot show
 The map with unclaimed routes, city dots and names never changes: it is drawn once per
 language (supersampled, so cars have smooth edges) and kept in a LayerCache. A move only
 pastes claimed routes (small anti-aliased patches, cached per route and colour), puts back
-the city names those routes touch, and draws the sidebar.
+the city names those routes touch, and draws the two strips.
 """
 from __future__ import annotations
 
@@ -22,30 +22,36 @@ from games.core.i18n import translate
 from games.ticket_to_ride.map import usa
 from games.ticket_to_ride.models import TTRView
 from render.kit.encode import LayerCache
+from render.kit.highlight import halo_line
 from render.kit.labels import MARK, NAME, TRACK, Label, Occupancy, Prices, Spots, label_size, place_names
 from render.kit.text import draw_text
-from render.ticket_to_ride import style
+from render.ticket_to_ride import icons, style
 from render.ticket_to_ride.layout import (
     BOARD_H,
     BOARD_W,
     CAR_W,
     CITY_R,
+    CLAIMED_W,
+    MAP_H,
     MAP_W,
+    MAP_Y,
     BoardLayout,
     Car,
     board_layout,
 )
-from render.ticket_to_ride.sidebar import draw_sidebar
+from render.ticket_to_ride.strips import draw_strips
 
-SIZE = (BOARD_W, BOARD_H)
+SIZE = (MAP_W, MAP_H)
 SS = 2  # supersampling factor for the static shapes
-LABEL_SIZE = 17
-LABEL_HALO = 3
+# 25 px on a 1400 px board is 7 px when Discord shows it 400 px wide: the smallest legible.
+LABEL_SIZE = 25
+LABEL_HALO = 4
+LEGEND_SIZE = 25
 
 
 @dataclass(frozen=True)
 class StaticMap:
-    image: Image.Image  # the whole board: map, unclaimed routes, cities, empty sidebar
+    image: Image.Image  # the map: unclaimed routes, cities, names, route-points table
     mask: Image.Image  # "L": where city dots and names are (to restore them over claims)
     city_boxes: dict[str, tuple[int, int, int, int]]  # dot + name, per city
 
@@ -53,35 +59,49 @@ class StaticMap:
 _STATIC = LayerCache()
 
 
-def static_map(lang: str) -> StaticMap:
+def static_map(lang: str | None) -> StaticMap:
     """The cached static layer for a language (built on first use)."""
     return _STATIC.get(("ttr-board", lang, SIZE), lambda: _build_static(lang))
 
 
 def render_board(view: TTRView, names: Sequence[str], lang: str = "en") -> Image.Image:
-    base = static_map(lang)
-    img = base.image.copy()
-    _draw_claims(img, base, view, lang)
-    draw_sidebar(img, view, names, lang)
+    img = Image.new("RGB", (BOARD_W, BOARD_H), style.SIDEBAR_BG)
+    if view.phase == "over" and view.result is not None:  # the story's end: the longest path(s)
+        holders = [row.seat for row in view.result.players if (row.stats or {}).get("longest_bonus")]
+        routes = [r for seat in holders for r in view.players[seat].longest_routes]
+        img.paste(render_map(view, lang, highlight=routes), (0, MAP_Y))
+    else:
+        img.paste(render_map(view, lang, last_turn=True), (0, MAP_Y))
+    draw_strips(img, view, names, lang)
     return img
 
 
-def render_map(view: TTRView, lang: str = "en", width: int | None = None) -> Image.Image:
-    """Just the map with the claimed routes (no sidebar), optionally scaled to `width`."""
+def render_map(view: TTRView, lang: str | None = "en", width: int | None = None, last_turn: bool = False,
+               highlight: Sequence[int] = ()) -> Image.Image:
+    """Just the map with the claimed routes, optionally scaled to `width`; `last_turn` rings
+    the route the last turn claimed, `highlight` rings other routes (a longest path).
+    lang None: a map without names or legend, for small copies where type could not be read."""
     base = static_map(lang)
-    img = base.image.crop((0, 0, MAP_W, BOARD_H))
-    _draw_claims(img, base, view, lang)
+    img = base.image.copy()
+    ringed = list(highlight)
+    if last_turn and view.turn_route is not None and 0 <= view.turn_route < len(view.owners):
+        ringed.append(view.turn_route)
+    _draw_claims(img, base, view, lang, ringed)
     if width is not None and width != MAP_W:
-        img = img.resize((width, round(BOARD_H * width / MAP_W)), Image.Resampling.LANCZOS)
+        img = img.resize((width, round(MAP_H * width / MAP_W)), Image.Resampling.LANCZOS)
     return img
 
 
 # --- the dynamic map layer ---------------------------------------------------------------------
-def _draw_claims(img: Image.Image, base: StaticMap, view: TTRView, lang: str) -> None:
+def _draw_claims(img: Image.Image, base: StaticMap, view: TTRView, lang: str, ringed: Sequence[int] = ()) -> None:
     board = usa()
     # With few players only one half of a double route may be used: the other one fades out.
     one_half_only = view.n < board.rules.doubles_min_players
     touched: set[str] = set()
+    layout = board_layout()
+    for route_id in ringed:  # the halo first, the cars on top: a white-and-black outline remains
+        halo_line(img, route_line(layout.routes[route_id].cars), CLAIMED_W)
+        touched.update(_cities_under(route_id, lang))
     for route_id, seat in enumerate(view.owners):
         if seat < 0:
             continue
@@ -96,6 +116,16 @@ def _draw_claims(img: Image.Image, base: StaticMap, view: TTRView, lang: str) ->
     for city in sorted(touched):  # names and dots stay on top of the trains
         box = base.city_boxes[city]
         img.paste(base.image.crop(box), box, base.mask.crop(box))
+
+
+def route_line(cars: Sequence[Car]) -> list[tuple[float, float]]:
+    """The line through a route's cars, from the first car's back to the last car's front."""
+    first, last = cars[0], cars[-1]
+    start = (first.center[0] - math.cos(first.angle) * first.length / 2,
+             first.center[1] - math.sin(first.angle) * first.length / 2)
+    end = (last.center[0] + math.cos(last.angle) * last.length / 2,
+           last.center[1] + math.sin(last.angle) * last.length / 2)
+    return [start, *(c.center for c in cars), end]
 
 
 @lru_cache(maxsize=None)
@@ -157,19 +187,23 @@ def closed_patch(route_id: int) -> tuple[Image.Image, tuple[int, int]]:
 
 
 # --- the static layer ---------------------------------------------------------------------------
-def _build_static(lang: str) -> StaticMap:
+def _build_static(lang: str | None) -> StaticMap:
     board = usa()
     layout = board_layout()
     # Shapes at SS× then scaled down: smooth car edges at no per-move cost.
-    big = Image.new("RGB", (BOARD_W * SS, BOARD_H * SS), style.SIDEBAR_BG)
+    big = Image.new("RGB", (MAP_W * SS, MAP_H * SS), style.MAP_BG)
     d = ImageDraw.Draw(big)
-    d.rectangle((0, 0, MAP_W * SS - 1, BOARD_H * SS), fill=style.MAP_BG)
-    d.rectangle((MAP_W * SS - 2 * SS, 0, MAP_W * SS, BOARD_H * SS), fill=style.DIVIDER)
     for route in board.routes:
         fill, edge = style.route_rgb(route.color)
-        for poly in layout.routes[route.id].unclaimed:
+        ink = style.darker(style.card_rgb(route.color), 0.45) if route.color != "gray" else None
+        if route.color in ("black",):
+            ink = (235, 235, 235)
+        for poly, car in zip(layout.routes[route.id].unclaimed, layout.routes[route.id].cars):
             pts = [(x * SS, y * SS) for x, y in poly]
             d.polygon(pts, fill=fill, outline=edge, width=SS)
+            if ink is not None:  # every coloured space carries its colour's shape
+                icons.colour_mark(d, (car.center[0] * SS, car.center[1] * SS), (CAR_W - 3) * SS, route.color,
+                                  ink, car.angle)
     for city in board.cities:
         x, y = layout.cities[city.name]
         r = CITY_R * SS
@@ -177,6 +211,8 @@ def _build_static(lang: str) -> StaticMap:
         r2 = (CITY_R - 3) * SS
         d.ellipse((x * SS - r2, y * SS - r2, x * SS + r2, y * SS + r2), fill=style.CITY_FILL)
     img = big.resize(SIZE, Image.Resampling.BOX)
+    if lang is None:
+        return StaticMap(image=img, mask=Image.new("L", SIZE, 0), city_boxes={})
 
     labels = place_labels(layout, lang)
     ink = Image.new("RGB", SIZE, (0, 0, 0))  # white where a name or dot is drawn: the mask
@@ -202,16 +238,19 @@ def _build_static(lang: str) -> StaticMap:
 def _draw_legend(img: Image.Image, lang: str) -> None:
     """Route scoring table in the empty south-west corner of the map."""
     points = usa().rules.route_points
-    x, y = 28, BOARD_H - 96
+    x, y = LEGEND_BOX[0], LEGEND_BOX[1]
     title = translate(lang, "render.route_points")
-    draw_text(img, (x, y), title, 17, style.MUTED_TEXT, bold=True)
+    draw_text(img, (x, y), title, LEGEND_SIZE, style.MUTED_TEXT, bold=True)
     d = ImageDraw.Draw(img)
-    y += 30
+    y += 34
     for length in sorted(points):
-        cx = x + (length - 1) * 44
-        d.rounded_rectangle((cx, y, cx + 38, y + 40), 5, fill=(255, 255, 255), outline=style.CITY_EDGE)
-        draw_text(img, (cx + 19, y + 11), f"{length}", 15, style.MUTED_TEXT, anchor="mm")
-        draw_text(img, (cx + 19, y + 29), f"{points[length]}", 17, style.CITY_TEXT, bold=True, anchor="mm")
+        cx = x + (length - 1) * 54
+        d.rounded_rectangle((cx, y, cx + 48, y + 62), 6, fill=(255, 255, 255), outline=style.CITY_EDGE)
+        draw_text(img, (cx + 24, y + 16), f"{length}", LEGEND_SIZE, style.MUTED_TEXT, anchor="mm")
+        draw_text(img, (cx + 24, y + 45), f"{points[length]}", LEGEND_SIZE, style.CITY_TEXT, bold=True, anchor="mm")
+
+
+LEGEND_BOX = (16, MAP_H - 104, 16 + 6 * 54, MAP_H - 6)  # the route-points table, bottom left
 
 
 # --- city names -----------------------------------------------------------------------------------
@@ -229,7 +268,9 @@ def place_labels(layout: BoardLayout, lang: str) -> dict[str, tuple[tuple[float,
     Returns, per city, the left-middle anchor for the text and the box it covers.
     """
     board = usa()
-    occupied = Occupancy((MAP_W, BOARD_H))
+    occupied = Occupancy((MAP_W, MAP_H))
+    x0, y0, x1, y1 = LEGEND_BOX
+    occupied.polygon([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], NAME)
     for shape in layout.routes:
         for poly in shape.claimed:  # the footprint of a claimed car: names stay clear of trains too
             occupied.polygon(poly, TRACK)

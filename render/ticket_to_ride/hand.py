@@ -16,7 +16,7 @@ from render.kit.palette import contrast_text
 from render.kit.text import draw_text, fit_size, measure
 from render.ticket_to_ride import icons, style
 from render.ticket_to_ride.board import render_map
-from render.ticket_to_ride.layout import BOARD_H, MAP_W, board_layout
+from render.ticket_to_ride.layout import MAP_H, MAP_W, board_layout
 
 WIDTH = 1000
 PAD = 24
@@ -25,8 +25,10 @@ CARD_GAP = 18
 TICKET_H = 62
 TICKET_GAP = 12
 COLUMNS = 2
-MAP_WIDTH = WIDTH - 2 * PAD
-MAP_HEIGHT = round(BOARD_H * MAP_WIDTH / MAP_W)
+# The map runs edge to edge: its 25 px city names shrink to 18 px here, which is still 7 px
+# when the hand is shown 400 px wide.
+MAP_WIDTH = WIDTH
+MAP_HEIGHT = round(MAP_H * MAP_WIDTH / MAP_W)
 OFFER_MARKS = "ABCDEFG"
 
 
@@ -102,16 +104,16 @@ def _ticket_map(img: Image.Image, view: TTRView, tickets: list[TicketView], offe
     small = Image.alpha_composite(small.convert("RGBA"), overlay).convert("RGB")
     d = ImageDraw.Draw(small)
     per_city: dict[str, int] = {}
-    r = 13
+    r = 15
     for city, label, colour in marks:
         k = per_city.get(city, 0)
         per_city[city] = k + 1
         x, y = cities[city]
         cx, cy = x * scale + k * (2 * r - 4), y * scale  # a second ticket's badge sits beside the first
         d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=(255, 255, 255), width=2)
-        draw_text(small, (cx, cy), label, 17, (255, 255, 255), bold=True, anchor="mm")
-    img.paste(small, (PAD, top))
-    ImageDraw.Draw(img).rectangle((PAD - 1, top - 1, PAD + mw, top + mh), outline=style.PANEL_EDGE, width=1)
+        draw_text(small, (cx, cy), label, 20, (255, 255, 255), bold=True, anchor="mm")
+    img.paste(small, (0, top))
+    ImageDraw.Draw(img).line((0, top - 1, WIDTH, top - 1), fill=style.PANEL_EDGE, width=1)
     return top + mh
 
 
@@ -154,12 +156,12 @@ def _cards(img: Image.Image, d: ImageDraw.ImageDraw, me: PlayerView, lang: str, 
         # a small stack: the edge of one more card shows behind for each extra card (up to 3)
         for k in range(min(count, 4) - 1, 0, -1):
             icons.card_face(d, (x + k * 4, y + k * 4, x + CARD_W + k * 4, y + CARD_H + k * 4), colour)
-        icons.card_face(d, (x, y, x + CARD_W, y + CARD_H), colour)
+        icons.lettered_card(img, (x, y, x + CARD_W, y + CARD_H), colour, lang, 34)
         # the count on a dark badge over the card's foot, the colour's name under it
         cx, by, badge_r = x + CARD_W // 2 + 6, y + CARD_H + 18, 22
         d.ellipse((cx - badge_r, by - badge_r, cx + badge_r, by + badge_r), fill=style.TEXT)
         draw_text(img, (cx, by), str(count), 26, (255, 255, 255), bold=True, anchor="mm")
-        draw_text(img, (cx, by + 36), translate(lang, f"ttr.color.{colour}"), 17, style.MUTED_TEXT, anchor="mm",
+        draw_text(img, (cx, by + 36), translate(lang, f"ttr.color.{colour}"), 20, style.MUTED_TEXT, anchor="mm",
                   max_width=step - 4)
         x += step
     return y + CARD_H + 64
@@ -221,6 +223,6 @@ def _tickets(img: Image.Image, d: ImageDraw.ImageDraw, tickets: list[TicketView]
             right = cx - 20
         text = f"{board.city_label(t.a, lang)} – {board.city_label(t.b, lang)}"
         text_x = x0 + 58
-        size = fit_size(text, right - text_x, 23, bold=True, min_size=17)
+        size = fit_size(text, right - text_x, 23, bold=True, min_size=18)
         draw_text(img, (text_x, mid), text, size, style.TEXT, bold=True, anchor="lm", max_width=right - text_x)
     return y + _tickets_height(len(tickets))

@@ -5,10 +5,15 @@ x where they end, so a caller can put a number right after them.
 """
 from __future__ import annotations
 
-from PIL import ImageDraw
+import math
 
+from PIL import Image, ImageDraw
+
+from games.core.i18n import translate
 from games.ticket_to_ride.map import LOCOMOTIVE
+from render.kit.palette import contrast_text
 from render.kit.shapes import card
+from render.kit.text import draw_text
 from render.ticket_to_ride import style
 
 Box = tuple[int, int, int, int]
@@ -65,6 +70,92 @@ def ticket(d: ImageDraw.ImageDraw, left_mid: tuple[float, float], size: int, col
     return x + w
 
 
+# Each card colour also has a shape, drawn on its cards and in its route spaces, so a route or
+# a card is told apart by more than its hue (red and green look alike to many players).
+SHAPES = {"red": "circle", "orange": "triangle", "yellow": "square", "green": "diamond", "blue": "plus",
+          "pink": "ring", "white": "bar", "black": "cross", LOCOMOTIVE: "star"}
+
+
+def colour_mark(d: ImageDraw.ImageDraw, centre: tuple[float, float], size: float, colour: str, fill,
+                angle: float = 0.0) -> None:
+    """The colour's shape, `size` across, centred and turned by `angle` (radians)."""
+    kind = SHAPES.get(colour)
+    if kind is None:
+        return
+    cx, cy = centre
+    r = size / 2
+    ca, sa = math.cos(angle), math.sin(angle)
+
+    def pts(points):
+        return [(cx + x * ca - y * sa, cy + x * sa + y * ca) for x, y in points]
+
+    w = max(1, round(size / 4))
+    if kind == "circle":
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill)
+    elif kind == "ring":
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=fill, width=w)
+    elif kind == "triangle":
+        d.polygon(pts([(-r, r * 0.85), (r, r * 0.85), (0, -r)]), fill=fill)
+    elif kind == "square":
+        q = r * 0.8
+        d.polygon(pts([(-q, -q), (q, -q), (q, q), (-q, q)]), fill=fill)
+    elif kind == "diamond":
+        d.polygon(pts([(0, -r), (r, 0), (0, r), (-r, 0)]), fill=fill)
+    elif kind == "plus":
+        d.line(pts([(-r, 0), (r, 0)]), fill=fill, width=w + 1)
+        d.line(pts([(0, -r), (0, r)]), fill=fill, width=w + 1)
+    elif kind == "cross":
+        q = r * 0.8
+        d.line(pts([(-q, -q), (q, q)]), fill=fill, width=w + 1)
+        d.line(pts([(-q, q), (q, -q)]), fill=fill, width=w + 1)
+    elif kind == "bar":
+        d.polygon(pts([(-r, -r * 0.35), (r, -r * 0.35), (r, r * 0.35), (-r, r * 0.35)]), fill=fill)
+    elif kind == "star":
+        star = []
+        for k in range(10):
+            rr = r if k % 2 == 0 else r * 0.45
+            a = -math.pi / 2 + k * math.pi / 5
+            star.append((rr * math.cos(a), rr * math.sin(a)))
+        d.polygon(pts(star), fill=fill)
+
+
+def mark_ink(colour: str):
+    """Ink for a colour's shape and letter drawn on that colour."""
+    return contrast_text(style.card_rgb(colour))
+
+
+def lettered_card(img: Image.Image, box: Box, colour: str | None, lang: str, size: int) -> None:
+    """A card face with its colour's letter (size px) and shape, so it reads without colour."""
+    d = ImageDraw.Draw(img)
+    card_face(d, box, colour)
+    if colour is None:
+        return
+    x0, y0, x1, y1 = box
+    letter = translate(lang, f"ttr.card_letter.{colour}")
+    cx = (x0 + x1) / 2
+    if colour == LOCOMOTIVE:  # letter on a white plate: it stays readable over the stripes
+        w = min(x1 - x0 - 8, size * 1.6)
+        d.rounded_rectangle((cx - w / 2, y0 + (y1 - y0) * 0.18, cx + w / 2, y0 + (y1 - y0) * 0.82), 6,
+                            fill=(255, 255, 255), outline=style.CLAIM_OUTLINE, width=2)
+        ink = style.CLAIM_OUTLINE
+    else:
+        ink = mark_ink(colour)
+    mark = max(8, min(size * 0.55, (y1 - y0) * 0.22))
+    if y1 - y0 >= size * 2.2:  # room for the shape above the letter
+        colour_mark(d, (cx, y0 + (y1 - y0) * 0.28), mark, colour, ink)
+        draw_text(img, (cx, y0 + (y1 - y0) * 0.64), letter, size, ink, bold=True, anchor="mm")
+    else:
+        draw_text(img, (cx, (y0 + y1) / 2), letter, size, ink, bold=True, anchor="mm")
+
+
+def card_back(img: Image.Image, box: Box) -> None:
+    """A face-down card (drawn from the deck: which colour stays secret)."""
+    d = ImageDraw.Draw(img)
+    x0, y0, x1, y1 = box
+    d.rounded_rectangle(box, max(4, (y1 - y0) // 7), fill=style.CARD_BACK, outline=style.CLAIM_OUTLINE, width=2)
+    d.rounded_rectangle((x0 + 5, y0 + 5, x1 - 5, y1 - 5), max(3, (y1 - y0) // 9), outline=(150, 166, 200), width=2)
+
+
 def card_face(d: ImageDraw.ImageDraw, box: Box, colour: str | None) -> None:
     """A train card seen face up (None: an empty slot)."""
     x0, y0, x1, y1 = box
@@ -82,9 +173,6 @@ def card_face(d: ImageDraw.ImageDraw, box: Box, colour: str | None) -> None:
         d.rounded_rectangle(box, radius, outline=style.CLAIM_OUTLINE, width=2)
         return
     card(d, box, colour, radius=radius, outline=style.CLAIM_OUTLINE)
-    # a darker band across the card: makes white/black/yellow cards read as cards at a glance
-    band = (x0 + 4, y0 + (y1 - y0) * 0.4, x1 - 4, y0 + (y1 - y0) * 0.6)
-    d.rectangle(band, fill=style.darker(style.card_rgb(colour), 0.82))
 
 
 def deck(d: ImageDraw.ImageDraw, box: Box) -> None:

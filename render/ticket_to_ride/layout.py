@@ -15,9 +15,15 @@ from render.kit.geometry import bend_for, curve, offset, segments
 from render.kit.shapes import rotated_rect_points
 
 # --- the canvas ------------------------------------------------------------------------
-BOARD_W, BOARD_H = 1800, 1000
-MAP_W = 1400  # the map on the left, the sidebar on the right
-SIDEBAR_X = MAP_W
+# Players mostly see the board 400 px wide, so every pixel of width counts against the type
+# size: the map takes the whole width, with a score strip above it and the face-up row and
+# the last turn in a strip below (the status embed beside the image carries the rest).
+MAP_W, MAP_H = 1400, 1000
+TOP_H = 100  # the players' strip
+BOTTOM_H = 136  # face-up row and last turn
+BOARD_W = MAP_W
+BOARD_H = TOP_H + MAP_H + BOTTOM_H
+MAP_Y = TOP_H  # where the map sits on the board
 
 # Where the extreme cities land. The city spread is wider than the board's 1.55 aspect
 # leaves room for, so y is stretched a little: the crowded north-east gets more room.

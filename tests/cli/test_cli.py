@@ -1,5 +1,6 @@
 """The `railyard` command line: the demo (the README's main job), replay and bench."""
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -22,6 +23,15 @@ def test_demo_plays_a_whole_game_and_writes_every_image(tmp_path, capsys):
     hands = sorted(out.glob("hand-*.png"))
     assert len(hands) >= 4  # two people, mid-game and at the end
     assert (out / "final.png").exists()
+    # the timelapse: one frame before the first move and one after every turn, within budget
+    from games.core.replay import GameRecord
+    from render.timelapse import turn_ends
+
+    moves = GameRecord.model_validate_json(record.read_text(encoding="utf-8")).moves
+    with Image.open(out / "timelapse.webp") as animation:
+        assert animation.is_animated and animation.n_frames == len(turn_ends(moves)) + 1
+    assert (out / "timelapse.webp").stat().st_size < 8_000_000
+    assert "Timelapse:" in text and "frames" in text
     first, last = Image.open(boards[0]), Image.open(boards[-1])
     assert first.size == last.size and first.tobytes() != last.tobytes()
     # The database holds the finished game and its whole log; the record replays to it.
@@ -34,9 +44,11 @@ def test_demo_plays_a_whole_game_and_writes_every_image(tmp_path, capsys):
 
 
 def test_demo_in_japanese(tmp_path, capsys):
-    assert main(["demo", "--players", "2", "--seed", "9", "--out", str(tmp_path), "--lang", "ja", "--quiet"]) == 0
+    assert main(["demo", "--players", "2", "--seed", "9", "--out", str(tmp_path), "--lang", "ja", "--quiet",
+                 "--no-timelapse"]) == 0
     text = capsys.readouterr().out
     assert "最終結果" in text and "路線" in text
+    assert not list(tmp_path.glob("timelapse.*")) and "Timelapse" not in text
 
 
 def test_demo_refuses_a_bad_player_count(tmp_path, capsys):
@@ -64,10 +76,17 @@ def test_replay_of_garbage_says_why(tmp_path, capsys):
 
 
 def test_bench_prints_its_figures(capsys):
-    assert main(["bench", "--games", "3", "--moves", "5"]) == 0
+    assert main(["bench", "--games", "3", "--moves", "5", "--timelapse-games", "0"]) == 0
     text = capsys.readouterr().out
     for needle in ("p95", "render + encode", "games/s"):
         assert needle in text
+    assert "timelapse" not in text
+    # the final post's timelapse, timed on the shortest game to keep this quick
+    assert main(["bench", "ginga", "--games", "3", "--moves", "5", "--timelapse-games", "1"]) == 0
+    text = capsys.readouterr().out
+    line = next(line for line in text.splitlines() if "timelapse" in line)
+    frames, size = re.search(r"(\d+) frames, ([\d.]+) MB", line).groups()
+    assert int(frames) > 1 and 0 < float(size) < 8
 
 
 def test_demo_takes_game_options_like_game_new(tmp_path, capsys):

@@ -131,8 +131,13 @@ class Harness:
     # ------------------------------------------------------------------ set-ups
     async def new_game(self, host: int = ALICE, others: Iterable[int] = (BOB,), bots: int = 0, *,
                        channel: int = CHANNEL, locale: str = "en-US") -> InteractionResult:
-        """Open a lobby, let `others` join, add bots, start. Returns the Start click."""
-        opened = await self.slash(host, "game new", {"game": "ticket_to_ride"}, channel=channel, locale=locale)
+        """Open a lobby, let `others` join, add bots, start. Returns the Start click. A host
+        with a Japanese client picks Japanese for the game (the test server's language is
+        English, which a game takes by default)."""
+        options = {"game": "ticket_to_ride"}
+        if locale.startswith("ja"):
+            options["language"] = "ja"
+        opened = await self.slash(host, "game new", options, channel=channel, locale=locale)
         assert opened.ephemeral, opened.content
         lobby = self.lobby(channel)
         for user in others:

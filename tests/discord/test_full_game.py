@@ -111,7 +111,7 @@ async def test_full_game_two_users_and_a_bot(harness: Harness, fake, clock, monk
 
     # --- the final post: ranking + breakdown embed, final board and chart, nobody pinged
     final = h.last_post()
-    assert {a.filename for a in final.attachments} == {"board.png", "final.png"}
+    assert {a.filename for a in final.attachments} == {"board.png", "final.png", "timelapse.webp"}
     assert final.components == [] and final.mentions == []
     ranking = final.embeds[0]
     assert "final scores" in ranking["title"].lower()

@@ -154,7 +154,7 @@ async def test_full_game_of_galactic_railway(harness: Harness, fake) -> None:
 
     # --- the final post: ranking with stations and loops, final board and chart
     final = h.last_post()
-    assert {a.filename for a in final.attachments} == {"board.png", "final.png"}
+    assert {a.filename for a in final.attachments} == {"board.png", "final.png", "timelapse.webp"}
     assert final.components == [] and final.mentions == []
     ranking = final.embeds[0]
     assert "Galactic Railway" in ranking["title"]
@@ -220,7 +220,7 @@ async def test_stale_menu_undo_and_a_click_out_of_turn(harness: Harness, fake) -
 
 async def test_japanese_menu_and_labels(harness: Harness, fake) -> None:
     h = harness
-    await h.slash(ALICE, "game new", {"game": "ginga", "options": "start_player=1"}, locale="ja")
+    await h.slash(ALICE, "game new", {"game": "ginga", "options": "start_player=1", "language": "ja"}, locale="ja")
     lobby = h.lobby()
     await h.click(lobby, None, BOB, label=translate("ja", "discord.lobby.join"), locale="ja")
     await h.click(lobby, None, ALICE, label=translate("ja", "discord.lobby.start"), locale="ja")

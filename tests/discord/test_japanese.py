@@ -26,8 +26,12 @@ async def test_japanese_end_to_end(harness: Harness, fake) -> None:
     assert settings["deadline_action"]["choices"][0]["name_localizations"]["ja"] == ja("discord.choice.pass")
     assert commands["move"]["name_localizations"] == {"ja": "行動"}
 
-    # --- a Japanese lobby: reply, lobby and buttons in Japanese
-    opened = await h.slash(KEN, "game new", {"game": "ticket_to_ride"}, channel=OTHER, locale="ja")
+    # --- a Japanese lobby (the server's language is English: the host picks Japanese for the
+    # game's public posts): reply, lobby and buttons in Japanese
+    assert new_opts["language"]["name_localizations"] == {"ja": "言語"}
+    assert [c["name"] for c in new_opts["language"]["choices"]] == ["English", "日本語"]
+    opened = await h.slash(KEN, "game new", {"game": "ticket_to_ride", "language": "ja"}, channel=OTHER,
+                           locale="ja")
     assert opened.ephemeral and "ロビーを開きました" in opened.content
     lobby = h.lobby(OTHER)
     assert "ロビー" in lobby.embeds[0]["title"]

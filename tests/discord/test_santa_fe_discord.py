@@ -40,6 +40,15 @@ def label(key: str, **params: Any) -> str:
     return translate("en", key, params)
 
 
+def round_pattern() -> re.Pattern[str]:
+    """The public "Round N: X is the first player" line, built from the catalog's wording."""
+    from games.core.i18n import translate
+
+    text = translate("en", "sf.ev.round", {"round": "ROUNDNO", "seat": 0}, ["SEATNAME"])
+    head = text.split("SEATNAME")[0] + "SEATNAME" + text.split("SEATNAME")[1].split(".")[0]
+    return re.compile(re.escape(head).replace("ROUNDNO", r"(\d+)").replace("SEATNAME", ".+"))
+
+
 def key_check(key: str) -> str:
     """The check a keyed decision's components carry: `k` and 8 hex of the key's SHA-1."""
     return "k" + hashlib.sha1(key.encode("utf-8")).hexdigest()[:8]
@@ -397,10 +406,11 @@ async def test_santa_fe_whole_game_through_discord(harness: Harness, fake, santa
     publics = [r for r in fake.message_payloads if not r.ephemeral]
     texts = [payload_text(r.payload) for r in publics]
     round_starts = {1: 0}
+    round_start = round_pattern()
     reveals: dict[int, int] = {}
     current = 1
     for i, text in enumerate(texts):
-        match = re.search(r"Round (\d+): .+ is first player", text)
+        match = round_start.search(text)
         if match and int(match.group(1)) not in round_starts:
             current = int(match.group(1))
             round_starts[current] = i

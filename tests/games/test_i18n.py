@@ -23,7 +23,7 @@ def test_nested_and_bilingual_parameters():
     params = {"seat": 0, "route": route, "points": 10,
               "payment": {"key": "ttr.pay.plain", "params": {"count": 5, "color": {"key": "ttr.color.blue"}}}}
     assert translate("en", "ttr.ev.claimed", params, NAMES) == \
-        "山田太郎 claimed Atlanta–Miami (5 blue) with 5 blue for 10 point(s)."
+        "山田太郎 claimed Atlanta–Miami (5 blue) with 5 blue for 10 points."
     assert "アトランタ–マイアミ（青5）" in translate("ja", "ttr.ev.claimed", params, NAMES)
 
 

@@ -23,12 +23,12 @@ from render.santa_fe import board as board_mod
 from render.santa_fe.board import pip_center, render_board
 from render.santa_fe.final import render_final
 from render.santa_fe.hand import UNREACHABLE, reach_distances, render_hand
-from render.santa_fe.layout import BOARD_H, BOARD_W, END_TRIM, MAP_W, SIDEBAR_X, board_layout, lonlat_xy
+from render.santa_fe.layout import BOARD_H, BOARD_W, END_TRIM, MAP_H, MAP_W, PANEL_Y, board_layout, lonlat_xy
 
 NAMES = ["Alice", "山田太郎", "🚂Choo", "Zoë", "Bob"]
 PNG_LIMIT = 2 * 1024 * 1024
-MAP_BOX = (0, 0, SIDEBAR_X, BOARD_H)
-SIDE_BOX = (SIDEBAR_X + 4, 0, BOARD_W, BOARD_H)
+MAP_BOX = (0, 0, MAP_W, MAP_H)
+SIDE_BOX = (0, PANEL_Y + 4, BOARD_W, BOARD_H)
 BOARD = west()
 
 
@@ -96,7 +96,7 @@ def _count(img: Image.Image, colour, tol: int = 6) -> int:
 def test_board_renders_at_every_stage(request, when, lang):
     state = request.getfixturevalue(when)
     img = render_board(GAME.view(state, None), NAMES, lang)
-    assert img.size == (BOARD_W, BOARD_H) == (1800, 1000)
+    assert img.size == (BOARD_W, BOARD_H) == (1270, 1350)
     assert img.mode == "RGB"
     assert len(img.crop(MAP_BOX).getcolors(1 << 20)) > 100  # land, sea, rivers, ranges, track, names
 
@@ -108,7 +108,7 @@ def test_every_player_count_and_option_renders(n, bot, options):
     states = [s for s, *_ in steps] + [steps[-1][3]]
     names = NAMES[:n]
     for state in (states[0], states[len(states) // 3], states[2 * len(states) // 3], states[-1]):
-        assert render_board(GAME.view(state, None), names, "en").size == (1800, 1000)
+        assert render_board(GAME.view(state, None), names, "en").size == (1270, 1350)
         for seat in range(n):
             assert render_hand(GAME.view(state, seat), names, "ja").width == 1000
     assert render_final(GAME.view(states[-1], None), names, "en").width == 1100
@@ -166,7 +166,11 @@ def test_placed_tile_takes_the_railroads_colour(game):
         sid = action.section
         k = before.sec_built[sid]
         index = layout.space_index(sid, k, action.end)
-        xy = tuple(round(v) for v in layout.sections[sid].spaces[index].center)
+        space = layout.sections[sid].spaces[index]
+        # beside the railroad's code printed in the middle of the tile
+        along = space.length * 0.38
+        xy = (round(space.center[0] + math.cos(space.angle) * along),
+              round(space.center[1] + math.sin(space.angle) * along))
         a = render_board(GAME.view(before, None), NAMES, "en")
         b = render_board(GAME.view(after, None), NAMES, "en")
         assert _close(b.getpixel(xy), style.rr_rgb(action.rr), 12), (BOARD.railroads[action.rr].code, b.getpixel(xy))
@@ -230,7 +234,7 @@ def test_sidebar_shows_whose_turn(mid):
     b = render_board(view.model_copy(update={"current": other, "active": [other]}), NAMES, "en")
     assert a.crop(MAP_BOX).tobytes() == b.crop(MAP_BOX).tobytes()
     assert a.crop(SIDE_BOX).tobytes() != b.crop(SIDE_BOX).tobytes()
-    banner = (SIDEBAR_X + 40, 20)
+    banner = (60, PANEL_Y + 14)
     assert _close(a.getpixel(banner), style.player_rgb(view.current), 8)
     assert _close(b.getpixel(banner), style.player_rgb(other), 8)
 
@@ -368,8 +372,8 @@ def test_final_refuses_a_running_game(mid):
 def test_pngs_under_2mb(mid, end):
     r = GameRenderer("santa_fe", RENDERER)
     for data, size in (
-        (r.board(GAME.view(end, None), NAMES, "ja"), (1800, 1000)),
-        (r.board(GAME.view(mid, None), NAMES, "en"), (1800, 1000)),
+        (r.board(GAME.view(end, None), NAMES, "ja"), (1270, 1350)),
+        (r.board(GAME.view(mid, None), NAMES, "en"), (1270, 1350)),
         (r.hand(GAME.view(mid, 0), NAMES, "en"), None),
         (r.final(GAME.view(end, None), NAMES, "en"), None),
     ):

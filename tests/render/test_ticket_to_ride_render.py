@@ -18,7 +18,7 @@ from render.ticket_to_ride import style
 from render.ticket_to_ride.board import render_board
 from render.ticket_to_ride.final import render_final
 from render.ticket_to_ride.hand import render_hand
-from render.ticket_to_ride.layout import BOARD_H, BOARD_W, SIDEBAR_X, board_layout
+from render.ticket_to_ride.layout import BOARD_H, BOARD_W, MAP_H, MAP_W, MAP_Y, TOP_H, board_layout
 
 NAMES = ["Alice", "山田太郎", "🚂Choo", "Zoë"]
 PNG_LIMIT = 2 * 1024 * 1024
@@ -73,16 +73,26 @@ def _close(a, b, tol: int = 40) -> bool:
     return all(abs(x - y) <= tol for x, y in zip(a[:3], b[:3]))
 
 
+MAP_BOX = (0, MAP_Y, MAP_W, MAP_Y + MAP_H)
+TOP_BOX = (0, 0, BOARD_W, TOP_H)
+BOTTOM_BOX = (0, MAP_Y + MAP_H, BOARD_W, BOARD_H)
+
+
+def _on_board(xy) -> tuple[int, int]:
+    """A map point where it lands on the board image (the map sits below the players' strip)."""
+    return round(xy[0]), round(xy[1]) + MAP_Y
+
+
 # --- the board --------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("lang", ["en", "ja"])
 @pytest.mark.parametrize("when", ["start", "mid", "end"])
 def test_board_renders_at_every_stage(request, when, lang):
     state = request.getfixturevalue(when)
     img = render_board(GAME.view(state, None), NAMES, lang)
-    assert img.size == (BOARD_W, BOARD_H) == (1800, 1000)
+    assert img.size == (BOARD_W, BOARD_H) == (1400, 1236)
     assert img.mode == "RGB"
     # the map is not blank: many colours (routes, cities, text)
-    assert len(img.crop((0, 0, SIDEBAR_X, BOARD_H)).getcolors(1 << 20)) > 50
+    assert len(img.crop(MAP_BOX).getcolors(1 << 20)) > 50
 
 
 def test_claimed_route_takes_the_owners_colour(game):
@@ -96,12 +106,12 @@ def test_claimed_route_takes_the_owners_colour(game):
     img_after = render_board(GAME.view(after, None), NAMES, "en")
     owner = style.player_rgb(seat)
     for car in board_layout().routes[route].cars:
-        xy = (round(car.center[0]), round(car.center[1]))
+        xy = _on_board(car.center)
         assert _close(img_after.getpixel(xy), owner, 12), (xy, img_after.getpixel(xy), owner)
         assert img_before.getpixel(xy) != img_after.getpixel(xy)
     # nothing else on the map changed colour to the owner's: only that route was added
     other = next(r for r in board_layout().routes if after.owners[r.route_id] == UNCLAIMED)
-    xy = tuple(round(v) for v in other.cars[0].center)
+    xy = _on_board(other.cars[0].center)
     assert img_before.getpixel(xy) == img_after.getpixel(xy)
 
 
@@ -118,33 +128,38 @@ def test_claimed_and_unclaimed_cars_look_different(game):
         """Dark outline pixels just inside the claimed footprint of the first car."""
         xs = [x for x, _ in shape.claimed[0]]
         ys = [y for _, y in shape.claimed[0]]
-        box = (int(min(xs)), int(min(ys)), int(max(xs)) + 1, int(max(ys)) + 1)
+        box = (int(min(xs)), int(min(ys)) + MAP_Y, int(max(xs)) + 1, int(max(ys)) + 1 + MAP_Y)
         crop = img.crop(box)
         return sum(1 for px in crop.get_flattened_data() if max(px) < 60)
 
     assert dark_ring(claimed) > 2 * dark_ring(unclaimed) + 10
 
 
-def test_sidebar_shows_whose_turn(mid):
+def _chip(view, seat: int) -> tuple[int, int, int, int]:
+    w = BOARD_W / view.n
+    return (round(seat * w) + 14, 10, round((seat + 1) * w) - 14, TOP_H - 14)
+
+
+def test_players_strip_shows_whose_turn(mid):
     view = GAME.view(mid, None)
     other = (view.current + 1) % view.n
     a = render_board(view, NAMES, "en")
     b = render_board(view.model_copy(update={"current": other, "active": [other]}), NAMES, "en")
-    box_map = (0, 0, SIDEBAR_X, BOARD_H)
-    box_side = (SIDEBAR_X, 0, BOARD_W, BOARD_H)
-    assert a.crop(box_map).tobytes() == b.crop(box_map).tobytes()
-    assert a.crop(box_side).tobytes() != b.crop(box_side).tobytes()
-    # the turn banner is filled with the current player's colour
-    banner = (SIDEBAR_X + 30, 20)
-    assert _close(a.getpixel(banner), style.player_rgb(view.current), 8)
-    assert _close(b.getpixel(banner), style.player_rgb(other), 8)
+    assert a.crop(MAP_BOX).tobytes() == b.crop(MAP_BOX).tobytes()
+    assert a.crop(TOP_BOX).tobytes() != b.crop(TOP_BOX).tobytes()
+
+    def dark(img, box) -> int:  # the waited-on player's chip is ringed in near-black, with an arrow
+        return sum(1 for px in img.crop(box).get_flattened_data() if max(px) < 50)
+
+    assert dark(a, _chip(view, view.current)) > dark(b, _chip(view, view.current)) + 200
+    assert dark(b, _chip(view, other)) > dark(a, _chip(view, other)) + 200
 
 
 def test_final_round_banner(mid):
     view = GAME.view(mid, None)
     plain = render_board(view, NAMES, "en")
     final = render_board(view.model_copy(update={"final_round": True, "turns_left": 3}), NAMES, "en")
-    side = (SIDEBAR_X, 0, BOARD_W, BOARD_H)
+    side = BOTTOM_BOX
     assert plain.crop(side).tobytes() != final.crop(side).tobytes()
     red = style.FINAL_BG
     assert any(_close(px, red, 6) for px in final.crop(side).get_flattened_data())
@@ -179,14 +194,14 @@ def test_japanese_and_emoji_names(mid):
     plain = ["Alice", "山田太郎", "XChoo", "Zoë"]
     img = render_board(view, NAMES, "ja")
     ref = render_board(view, plain, "ja")
-    # compare only the sidebar, where names are written
-    side = (SIDEBAR_X, 0, BOARD_W, BOARD_H)
+    # compare only the players' strip, where names are written
+    side = TOP_BOX
     a, b = img.crop(side), ref.crop(side)
     assert a.tobytes() != b.tobytes()
     changed = [pa for pa, pb in zip(a.get_flattened_data(), b.get_flattened_data()) if pa != pb]
     colourful = [p for p in changed if max(p) - min(p) > 90]
     assert len(colourful) > 20, "the emoji should be drawn in colour, not as a box or in black"
-    # the Japanese name is drawn: the sidebar with 山田太郎 differs from one with another name
+    # the Japanese name is drawn: the strip with 山田太郎 differs from one with another name
     other = render_board(view, ["Alice", "Yamada", "🚂Choo", "Zoë"], "ja")
     assert other.crop(side).tobytes() != a.tobytes()
 
@@ -259,7 +274,7 @@ def test_final_refuses_a_running_game(mid):
 def test_registry_renders_png_under_2mb(mid, end):
     r = registry.get("ticket_to_ride")
     for data, size in (
-        (r.board(GAME.view(end, None), NAMES, "ja"), (1800, 1000)),
+        (r.board(GAME.view(end, None), NAMES, "ja"), (BOARD_W, BOARD_H)),
         (r.hand(GAME.view(mid, 0), NAMES, "en"), None),
         (r.final(GAME.view(end, None), NAMES, "en"), None),
     ):
@@ -268,7 +283,7 @@ def test_registry_renders_png_under_2mb(mid, end):
         img = Image.open(io.BytesIO(data))
         if size:
             assert img.size == size
-    assert r.board_image(GAME.view(mid, None), NAMES, "en").size == (1800, 1000)
+    assert r.board_image(GAME.view(mid, None), NAMES, "en").size == (BOARD_W, BOARD_H)
     with pytest.raises(registry.UnknownRenderer):
         registry.get("no_such_game")
 
@@ -297,8 +312,9 @@ def test_two_player_game_closes_the_other_half_of_a_double():
     )
     other = twin[action.route]
     a = render_board(GAME.view(before, None), ["A", "B"], "en")
-    b = render_board(GAME.view(after, None), ["A", "B"], "en")
-    xy = tuple(round(v) for v in board_layout().routes[other].cars[0].center)
+    # without the last-turn ring, whose halo would also cover the twin next to the claim
+    b = render_board(GAME.view(after, None).model_copy(update={"turn_route": None}), ["A", "B"], "en")
+    xy = _on_board(board_layout().routes[other].cars[0].center)
 
     def distance_to_map(px) -> int:
         return sum(abs(c - m) for c, m in zip(px, style.MAP_BG))
@@ -307,6 +323,6 @@ def test_two_player_game_closes_the_other_half_of_a_double():
     # with four players the other half stays open
     four = next((s, a, n) for s, _, a, n in _play(seed=11) if isinstance(a, Claim) and a.route in twin)
     c = render_board(GAME.view(four[0], None), NAMES, "en")
-    d = render_board(GAME.view(four[2], None), NAMES, "en")
-    xy = tuple(round(v) for v in board_layout().routes[twin[four[1].route]].cars[0].center)
+    d = render_board(GAME.view(four[2], None).model_copy(update={"turn_route": None}), NAMES, "en")
+    xy = _on_board(board_layout().routes[twin[four[1].route]].cars[0].center)
     assert c.getpixel(xy) == d.getpixel(xy)

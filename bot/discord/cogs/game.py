@@ -17,6 +17,7 @@ from bot.discord.ui import base as ui_base
 from bot.sessions import GameSettings, QuietHours, SessionError
 from bot.sessions.options import parse_options
 from games import registry
+from games.core.i18n import language_for
 
 if TYPE_CHECKING:
     from bot.discord.bot import RailyardBot
@@ -24,6 +25,15 @@ if TYPE_CHECKING:
 log = logging.getLogger("railyard.discord.game")
 
 THREAD_ARCHIVE_MINUTES = 10080  # a week: async games are slow
+
+
+def public_locale(interaction: discord.Interaction) -> str:
+    """The language a new game's public posts default to: everyone in the channel reads them,
+    so the server's preferred locale, not the host's own (that only without a server)."""
+    guild_locale = getattr(interaction, "guild_locale", None)
+    if interaction.guild_id is not None and guild_locale is not None:
+        return str(guild_locale)
+    return str(interaction.locale)
 
 
 def parse_quiet_hours(text: str, tz: str | None, current: QuietHours | None) -> QuietHours | None:
@@ -98,22 +108,27 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
     @app_commands.command(name=cmd("discord.cmd.new"), description=cmd("discord.cmd.new.desc"))
     @app_commands.rename(game=cmd("discord.opt.game"), players=cmd("discord.opt.players"),
                          options=cmd("discord.opt.options"), thread=cmd("discord.opt.thread"),
-                         thread_name=cmd("discord.opt.thread_name"))
+                         thread_name=cmd("discord.opt.thread_name"), language=cmd("discord.opt.language"))
     @app_commands.describe(game=cmd("discord.opt.game.desc"), players=cmd("discord.opt.players.desc"),
                            options=cmd("discord.opt.options.desc"), thread=cmd("discord.opt.thread.desc"),
-                           thread_name=cmd("discord.opt.thread_name.desc"))
+                           thread_name=cmd("discord.opt.thread_name.desc"),
+                           language=cmd("discord.opt.language.desc"))
     @app_commands.autocomplete(game=game_autocomplete, players=players_autocomplete)
+    @app_commands.choices(language=[choice("discord.choice.lang_en", "en"), choice("discord.choice.lang_ja", "ja")])
     async def new(self, interaction: discord.Interaction, game: str,
                   players: Optional[int] = None,
                   options: Optional[app_commands.Range[str, 1, 200]] = None,
                   thread: bool = False,
-                  thread_name: Optional[app_commands.Range[str, 1, 100]] = None) -> None:
+                  thread_name: Optional[app_commands.Range[str, 1, 100]] = None,
+                  language: Optional[app_commands.Choice[str]] = None) -> None:
         await answer(interaction, self._new(interaction, game, players, options, thread or bool(thread_name),
-                                            thread_name))
+                                            thread_name, language.value if language else None))
 
     async def _new(self, interaction: discord.Interaction, game_name: str, players: int | None,
-                   options_text: str | None, thread: bool, thread_name: str | None) -> Reply:
+                   options_text: str | None, thread: bool, thread_name: str | None,
+                   language: str | None = None) -> Reply:
         lang = lang_of(interaction)
+        public_lang = language_for(language or public_locale(interaction))  # of what the channel sees
         service = self.bot.service
         if game_name not in registry.names():
             raise SessionError("unknown_game", game=game_name, available=registry.names())
@@ -131,7 +146,8 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
             # refuse before making a thread that would stay empty
             if not isinstance(channel, discord.TextChannel):
                 raise UserError("discord.error.thread_here")
-            name = thread_name or t(lang, "discord.thread.default_name", game=ui_base.get(game_name).title(lang))
+            name = thread_name or t(public_lang, "discord.thread.default_name",
+                                    game=ui_base.get(game_name).title(public_lang))
             channel = await channel.create_thread(name=clip(name, 100), type=discord.ChannelType.public_thread,
                                                   auto_archive_duration=THREAD_ARCHIVE_MINUTES)
             try:
@@ -141,7 +157,7 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
         # (in a thread already, the game simply lives in that thread)
         actor = actor_of(interaction)
         info = await service.create(game_name, str(channel.id), str(interaction.guild_id), actor, options,
-                                    locale=str(interaction.locale), autostart_players=players)
+                                    locale=public_lang, autostart_players=players)
         lobby = lobby_reply(info, info.locale)
         try:
             await channel.send(**lobby.new_kwargs())
