@@ -31,7 +31,7 @@ from bot.sessions import GameInfo, PublicMenu, StatusInfo
 from bot.sessions.posting import GamePost
 from games import registry
 from games.core import Result
-from render.kit.ended import abandoned
+from render.kit.ended import abandoned, is_abandoned
 
 log = logging.getLogger("railyard.discord.posts")
 
@@ -89,6 +89,8 @@ def jump_url(guild_id: str | None, channel_id: str) -> str:
 def status_embed(ui: ui_base.GameUI, view: Any, names: Sequence[str], lang: str, *,
                  game_id: int, version: int, image: str | None) -> discord.Embed:
     description, fields = ui.summary(view, names, lang)
+    if is_abandoned(view):  # the summary is the rules' picture of a game under way: whose turn
+        description = t(lang, "discord.status.abandoned")
     embed = discord.Embed(title=clip(ui.title(lang), 256), colour=ui.colour,
                           description=clip(description, EMBED_DESCRIPTION_MAX) or None)
     for name, value in fields[:25]:

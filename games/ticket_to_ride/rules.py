@@ -14,7 +14,6 @@ from pydantic import BaseModel, ValidationError
 from games.core.choices import Decision
 from games.core.errors import IllegalAction
 from games.core.vocabulary import Vocabulary
-from games.core.graph import DisjointSet, longest_trail
 from games.core.protocol import ApplyResult, Event, Game, Result
 from games.core.rng import SeededRng
 from games.ticket_to_ride import decisions, notation, scoring
@@ -344,7 +343,7 @@ class TicketToRide(Game[TTRState, Any, TTRView]):
         seat = s.current
         s.drew_one = False
         s.turn += 1
-        s.history.append([scoring.route_points(self.board, s.owners, i) for i in range(s.n)])
+        s.history.append(self._scores_after_turn(s, seat))
         if not passed:
             s.passes_in_row = 0
         if s.final_turns is not None:
@@ -360,6 +359,17 @@ class TicketToRide(Game[TTRState, Any, TTRView]):
             self._finish(s, events, "stalemate")
         else:
             s.current = (seat + 1) % s.n
+
+    def _scores_after_turn(self, s: TTRState, seat: int) -> list[int]:
+        """Every seat's route points now. Only the seat whose turn it was can have scored, so
+        the others are carried over from the last row (recounting all seats over all routes
+        every turn cost a quarter of a random game's time); a game stored before scores were
+        kept has no last row and is counted in full once."""
+        if not s.history or len(s.history[-1]) != s.n:
+            return [scoring.route_points(self.board, s.owners, i) for i in range(s.n)]
+        row = list(s.history[-1])
+        row[seat] = scoring.route_points(self.board, s.owners, seat)
+        return row
 
     def _finish(self, s: TTRState, events: list[Event], reason: str) -> None:
         s.phase = "over"

@@ -114,15 +114,10 @@ def _build_table(key: tuple) -> Image.Image:
 
 
 def table_image(view: GTView, size: int, margin: int = MARGIN,
-                cells: Sequence[tuple[int, int]] = (), coordinates: bool = True) -> tuple[Image.Image, Grid]:
+                coordinates: bool = True) -> tuple[Image.Image, Grid]:
     """The table alone (cells, frame, cell names, tiles) `size` pixels wide, for images other
-    than the board (the hand's numbered placements, the final details). With `cells`, only
-    the rows and columns holding them and the tiles are shown (and the image is cut to them)."""
+    than the board (the final details)."""
     x0, y0, x1, y1 = area(view)
-    if cells:
-        xs = [x for x, _ in cells] + [t for tile in view.tiles for t in (tile.x, second_cell(tile.x, tile.y, tile.orient)[0])]
-        ys = [y for _, y in cells] + [t for tile in view.tiles for t in (tile.y, second_cell(tile.x, tile.y, tile.orient)[1])]
-        x0, y0, x1, y1 = max(x0, min(xs)), max(y0, min(ys)), min(x1, max(xs)), min(y1, max(ys))
     grid = Grid(x0, y0, x1, y1, size, margin)
     img = Image.new("RGB", (size, size), style.SKY)
     f = view.frame

@@ -78,10 +78,19 @@ def scores_sentence(lang: str, scores: Sequence[tuple[int, int]], names: Sequenc
 
 
 def last_move_sentence(lang: str, move: str | Sequence[str]) -> str:
-    """"Last move: Alice claimed Denver–Omaha." Several events of one turn are all listed."""
+    """"Last move: Alice claimed Denver–Omaha." Several events of one turn are all listed.
+
+    The sentence ends with the last event's own mark when it has one ("Game over!"), else
+    with a full stop; the events in between lose theirs, as the list separates them."""
     events = [move] if isinstance(move, str) else list(move)
-    events = [e.strip().rstrip(".。") for e in events if e and e.strip()]
-    return translate(lang, "render.kit.alt.last_move", {"move": _list(lang, events, "; ")})
+    events = [e.strip() for e in events if e and e.strip()]
+    if not events:
+        return ""
+    *earlier, last = events
+    earlier = [e.rstrip(".。") for e in earlier]
+    if not last.endswith(_SENTENCE_ENDS):
+        last = last.rstrip(".。") + ("。" if lang == "ja" else ".")
+    return translate(lang, "render.kit.alt.last_move", {"move": _list(lang, [*earlier, last], "; ")})
 
 
 def hand_heading(lang: str, seat: int, names: Sequence[str]) -> str:
@@ -97,6 +106,9 @@ def ranking_sentence(lang: str, game: str, ranking: Sequence[tuple[int, int, int
                for rank, seat, points in ranking]
     return translate(lang, "render.kit.alt.ranking",
                      {"game": translate(lang, f"game.{game}.title"), "entries": _list(lang, entries, "; ")})
+
+
+_SENTENCE_ENDS = (".", "。", "!", "！", "?", "？")
 
 
 def _list(lang: str, items: Sequence[str], latin_sep: str = ", ") -> str:

@@ -35,8 +35,7 @@ def _scores(view: SFView, names: Sequence[str], lang: str) -> str:
 def last_turn_events(view: SFView, names: Sequence[str], lang: str) -> list[str]:
     """The whole last turn's public events, one string each (empty when nothing happened)."""
     lines = public_event_lines(view.turn_events or view.last, names, lang, 10, _ONE_LINE, _ONE_LINE)
-    # each event becomes a clause of one "Last move: …" sentence, which ends it with a stop
-    return [] if lines == ["—"] else [line.rstrip(".。!！") for line in lines]
+    return [] if lines == ["—"] else list(lines)
 
 
 def _played(view: SFView, names: Sequence[str], lang: str) -> list[str]:

@@ -33,9 +33,11 @@ from render.santa_fe.layout import (
     BOARD_H,
     BOARD_W,
     CITY_R,
+    LEGEND_BOX,
     MAP_H,
     MAP_W,
     MIN_TEXT,
+    PIP_ANGLES,
     PIP_R,
     PIP_RING,
     SPACE_W,
@@ -46,29 +48,26 @@ from render.santa_fe.layout import (
     board_layout,
     inlets,
     lonlat_xy,
+    pip_center,
     sea_polygons,
 )
 from render.kit.highlight import halo_lines, halo_spot
 from render.santa_fe.sidebar import draw_sidebar
+from render.santa_fe.tags import TAG_R, TAG_REACH, played_marks, tag_patch, tag_slots
 
 SIZE = (BOARD_W, BOARD_H)
 SS = 2  # supersampling factor for the static shapes and the patches
 LABEL_SIZE = MIN_TEXT
 VALUE_SIZE = MIN_TEXT  # a city's value in its marker
 LABEL_HALO = 3
+# Room kept left and right of every name, so two names on one line never run together
+# ("Dodge City Wichita" reads as one place).
+NAME_GAP = 3
 STAR_W = 18  # the special-city star drawn after a name
 # The railroad's code printed on a placed tile, as on the printed tiles: as large as the tile's
 # face holds. It is a mark on the piece, for whoever opens the board at full size; at preview
 # size the panel's railroad chips and the legend carry the codes (text there is full size).
 TILE_CODE_PX = 10
-
-# Pips sit on an arc above the marker, each railroad always at the same angle (map order).
-PIP_ANGLES = (-150.0, -120.0, -90.0, -60.0, -30.0)
-# Who played the city's card: a square in the seat's colour on an arc below the marker, each
-# seat always at the same angle (seat order).
-TAG_ANGLES = (150.0, 120.0, 90.0, 60.0, 30.0)
-TAG_R = 6.0
-TAG_RING = CITY_R + 8
 
 
 @dataclass(frozen=True)
@@ -77,6 +76,7 @@ class StaticMap:
     mask: Image.Image  # "L": where city markers and names are (to restore them over tiles)
     city_boxes: tuple[tuple[int, int, int, int], ...]  # marker + name, per city
     touched: dict[int, tuple[int, ...]]  # section -> cities whose name a tile of it may cover
+    slots: dict[int, tuple[Point, ...]]  # city -> where the marks of who played its card go
 
 
 _STATIC = LayerCache()
@@ -131,13 +131,13 @@ def draw_track(img: Image.Image, base: StaticMap, view: SFView) -> None:
             if built < len(layout.sections[sid].spaces):
                 patch, offset = head_patch(sid, layout.space_index(sid, built, end), r, end)
                 img.paste(patch, offset, patch)
+    _played_tags(img, base, view)  # before the pips: a mark's halo must not hide one
     for city, mask in enumerate(view.connected):
         heads = heads_at.get(city, 0)
         for r in range(len(PIP_ANGLES)):
             if mask >> r & 1:
                 patch, offset = pip_patch(city, r, bool(heads >> r & 1))
                 img.paste(patch, offset, patch)
-    _played_tags(img, view)
 
 
 def last_tile_spaces(view: SFView) -> list[tuple[int, int]]:
@@ -160,29 +160,33 @@ def _halo_last_tiles(img: Image.Image, view: SFView) -> None:
     halo_lines(img, paths, TILE_W)
 
 
-def tag_center(city: int, seat: int) -> Point:
-    x, y = board_layout().cities[city]
-    a = math.radians(TAG_ANGLES[seat % len(TAG_ANGLES)])
-    ring = TAG_RING + (2 if west().values[city] == 0 else 0)
-    return x + math.cos(a) * ring, y + math.sin(a) * ring
-
-
-def _played_tags(img: Image.Image, view: SFView) -> None:
-    """Who played which city card: a seat-coloured square under the city; the cards revealed
+def _played_tags(img: Image.Image, base: StaticMap, view: SFView) -> None:
+    """Who played which city card: the seat's marker shape beside the city; the cards revealed
     this round (the last card choice) ringed with the last-move halo."""
-    d = ImageDraw.Draw(img)
     fresh = set()
     if view.phase in ("track", "exchange") or (view.phase == "over" and view.turn_tiles):
         fresh = {(p.seat, p.revealed.card) for p in view.players if p.revealed is not None and p.revealed.card >= 0}
-    for p in view.players:
-        for city in sorted(set(p.played)):
-            if (p.seat, city) in fresh:
-                halo_spot(img, tag_center(city, p.seat), TAG_R + 1)
-    for p in view.players:
-        colour = style.player_rgb(p.seat)
-        for city in sorted(set(p.played)):
-            x, y = tag_center(city, p.seat)
-            d.rectangle((x - TAG_R, y - TAG_R, x + TAG_R, y + TAG_R), fill=colour, outline=style.TILE_EDGE, width=2)
+    marks = played_marks(view.players, base.slots)
+    layout = board_layout()
+    ringed = set()
+    for city, seat, centre in marks:
+        if (seat, city) in fresh:
+            halo_spot(img, centre, TAG_R * 1.15)
+            ringed.add(city)
+    for city in ringed:  # the halo may reach the city's own marker: its value stays on top
+        x, y = layout.cities[city]
+        rad = CITY_R + 2
+        box = (int(x - rad), int(y - rad), int(x + rad) + 2, int(y + rad) + 2)
+        img.paste(base.image.crop(box), box, base.mask.crop(box))
+    d = ImageDraw.Draw(img)
+    for city, seat, centre in marks:  # a short tie from the marker: whose mark it is, in a crowd
+        x, y = layout.cities[city]
+        dist = math.dist((x, y), centre) or 1.0
+        start = (x + (centre[0] - x) * CITY_R / dist, y + (centre[1] - y) * CITY_R / dist)
+        d.line((start, centre), fill=style.CITY_EDGE, width=3)
+    for city, seat, centre in marks:
+        patch, offset = tag_patch(seat, centre)
+        img.paste(patch, offset, patch)
 
 
 def _patch(points: list[Point], pad: float) -> tuple[int, int, int, int]:
@@ -250,13 +254,6 @@ def head_patch(sid: int, index: int, r: int, end: int) -> tuple[Image.Image, tup
     scaled = [((x - x0) * SS, (y - y0) * SS) for x, y in pts]
     d.polygon(scaled, fill=style.rr_rgb(r), outline=style.TILE_EDGE, width=2 * SS)
     return big.resize((w, h), Image.Resampling.BOX), (x0, y0)
-
-
-def pip_center(city: int, r: int) -> Point:
-    x, y = board_layout().cities[city]
-    a = math.radians(PIP_ANGLES[r])
-    ring = PIP_RING + (2 if west().values[city] == 0 else 0)
-    return x + math.cos(a) * ring, y + math.sin(a) * ring
 
 
 @lru_cache(maxsize=None)
@@ -351,7 +348,7 @@ def _build_static(lang: str) -> StaticMap:
                     if x0 < max(xs) and x1 > min(xs) and y0 < max(ys) and y1 > min(ys))
         if hit:
             touched[shape.section] = hit
-    return StaticMap(image=img, mask=ink, city_boxes=tuple(boxes), touched=touched)
+    return StaticMap(image=img, mask=ink, city_boxes=tuple(boxes), touched=touched, slots=mark_slots(labels, lang))
 
 
 def _draw_spaces(d: ImageDraw.ImageDraw, layout: BoardLayout) -> None:
@@ -483,15 +480,25 @@ def _geo_lines(lang: str) -> list[tuple[float, float, str]]:
 
 
 def _spots(r: float) -> Spots:
-    """Around a marker of radius r: 5 px beside it, 3 px below it, above only clear of the pip
-    arc; below before above, since the pips sit above."""
-    return Spots(side=r + 5, above=PIP_RING + PIP_R + 2, below=TAG_RING + TAG_R + 2, first="below", shift=0.6,
+    """Around a marker of radius r: 5 px beside it (past the name's gap), 4 px below it, above
+    only clear of the pip arc; below before above, since the pips sit above."""
+    return Spots(side=r + 5 - NAME_GAP, above=PIP_RING + PIP_R + 2, below=r + 4, first="below", shift=0.6,
                  diagonal=0.8, corners=("se", "sw", "ne", "nw"))
 
 
 # Track costs 2 a covered pixel, a marker or pip 20, a name or the legend 40; each step down
 # the list of spots costs 3. Cities with many others within 140 × 80 px choose first.
 LABEL_PRICES = Prices(rank=3.0, covered={TRACK: 2, MARK: 20, NAME: 40}, crowd=(140, 80))
+
+
+def mark_slots(labels: dict, lang: str) -> dict[int, tuple[Point, ...]]:
+    """Where the marks of who played each city's card go, round this language's names
+    (`labels` from place_labels)."""
+    names = [box for _, box in labels.values()]
+    for x, y, part in _geo_lines(lang):
+        w, h = label_size(part, LABEL_SIZE, 0)
+        names.append((int(x - w / 2), int(y - h / 2), int(x + w / 2), int(y + h / 2)))
+    return tag_slots(tuple(names))
 
 
 def place_labels(layout: BoardLayout, lang: str) -> dict[int, tuple[tuple[float, float], tuple[int, int, int, int]]]:
@@ -508,25 +515,27 @@ def place_labels(layout: BoardLayout, lang: str) -> dict[int, tuple[tuple[float,
         occupied.disc(point, CITY_R + 3, MARK)
         for rr in range(len(PIP_ANGLES)):  # the arc above the marker where pips go
             occupied.disc(pip_center(city, rr), PIP_R + 2, MARK)
-        if board.values[city]:  # the arc below where the played cards' seat tags go
-            for seat in range(len(TAG_ANGLES)):
-                occupied.disc(tag_center(city, seat), TAG_R + 2, MARK)
     occupied.box(LEGEND_BOX, NAME)
+    # Where the played cards' marks would go if there were no names: a name may take such a
+    # spot (the marks then find another, round the names), at the price of covering track.
+    for slots in tag_slots(()).values():
+        for centre in slots:
+            occupied.disc(centre, TAG_REACH, TRACK)
     for x, y, part in _geo_lines(lang):  # city names keep off the sea's and the gulf's names
         w, h = label_size(part, LABEL_SIZE, 0)
         occupied.box((int(x - w / 2), int(y - h / 2), int(x + w / 2), int(y + h / 2)), NAME)
     names = []
     for city in range(len(board.cities)):
         w, h = label_size(board.city_label(city, lang), LABEL_SIZE, LABEL_HALO)
+        w += 2 * NAME_GAP
         if city in board.special_city:
             w += STAR_W + 5  # the railroad's star after the name
         r = START_R if board.values[city] == 0 else CITY_R
         names.append(Label(city, layout.cities[city], w, h, _spots(r)))
-    return place_names(occupied, names, LABEL_PRICES, pad=LABEL_HALO)
+    return place_names(occupied, names, LABEL_PRICES, pad=LABEL_HALO + NAME_GAP)
 
 
 # --- the legend ----------------------------------------------------------------------------------------------
-LEGEND_BOX = (8, 676, 236, 994)
 LEGEND_STEP = 31
 
 
@@ -584,8 +593,9 @@ def _legend(img: Image.Image, lang: str) -> None:
     tile_code(img, (cx, y), 0.0, 1, TILE_CODE_PX + 2)
     label("render.sf.legend.tile")
     y += LEGEND_STEP
-    d.rectangle((cx - TAG_R, y - TAG_R, cx + TAG_R, y + TAG_R), fill=style.player_rgb(0), outline=style.TILE_EDGE,
-                width=2)
+    for seat, dx in ((0, -9), (2, 9)):  # two seats' marks: the shape, not only the colour, is the seat
+        patch, offset = tag_patch(seat, (cx + dx, y), 8.0)
+        img.paste(patch, offset, patch)
     label("render.sf.legend.played")
     y += LEGEND_STEP
     halo_lines(img, [[(cx - 6, y), (cx + 6, y)]], TILE_W)  # the halo reaches past the tile's ends

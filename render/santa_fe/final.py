@@ -16,6 +16,7 @@ from render.kit.text import draw_text, measure
 from render.kit.ranking import RankEntry, RankingLook, category_label, chart_rows, render_ranking
 from render.santa_fe import icons, style
 from render.santa_fe.sidebar import name_of
+from render.santa_fe.tags import tag_patch
 
 LOOK = RankingLook(background=style.SIDEBAR_BG, panel=style.PANEL, panel_edge=style.PANEL_EDGE, text=style.TEXT,
                    muted=style.MUTED_TEXT, swatch_outline=style.TILE_EDGE, total_size=36)
@@ -86,8 +87,9 @@ def _details(view: SFView, names: Sequence[str], lang: str, width: int) -> Image
     d = ImageDraw.Draw(img)
     y = PAD
     for seat, chips, pos in rows:
-        d.rounded_rectangle((PAD, y + 6, PAD + 16, y + head_h - 6), 4, fill=style.player_rgb(seat),
-                            outline=style.TILE_EDGE, width=2)
+        # the seat's mark, as on the board and the score chart above
+        patch, offset = tag_patch(seat, (PAD + 9, y + head_h / 2), min(10.0, (head_h - 8) / 2))
+        img.paste(patch, offset, patch)
         end = draw_text(img, (PAD + 26, y + head_h / 2), name_of(names, seat), size + 2, style.TEXT, bold=True,
                         anchor="lm")[2]
         total = sum(board.values[c] * k for c, k in chips)

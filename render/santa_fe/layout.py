@@ -38,6 +38,9 @@ START_R = 14  # a start city's marker: a square in its railroads' colours
 PIP_R = 5.0  # "railroad reaches this city": a small disc on a ring round the marker
 PIP_RING = CITY_R + 6
 END_TRIM = PIP_RING + PIP_R + 2  # track spaces stop short of the marker and its pips
+# Pips sit on an arc above the marker, each railroad always at the same angle (map order).
+PIP_ANGLES = (-150.0, -120.0, -90.0, -60.0, -30.0)
+LEGEND_BOX = (8, 676, 236, 994)  # what the map's marks mean, in the empty Pacific south-west corner
 SPACE_GAP = 4  # between two spaces of a section
 SPACE_W = 9  # an empty space's thickness
 TILE_W = 14  # a placed tile is thicker and outlined, so it reads as built
@@ -84,6 +87,14 @@ class BoardLayout:
         """The geometric index (from `a`) of the built_order-th tile of a section built from `end`."""
         n = len(self.sections[section].spaces)
         return built_order if end == 0 else n - 1 - built_order
+
+
+def pip_center(city: int, r: int) -> Point:
+    """Where the pip of railroad r reaching the city goes."""
+    x, y = board_layout().cities[city]
+    a = math.radians(PIP_ANGLES[r])
+    ring = PIP_RING + (2 if west().values[city] == 0 else 0)
+    return x + math.cos(a) * ring, y + math.sin(a) * ring
 
 
 # --- projection ---------------------------------------------------------------------------------------

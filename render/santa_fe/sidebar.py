@@ -21,6 +21,7 @@ from render.kit.events import public_event_lines
 from render.kit.text import draw_text, measure
 from render.santa_fe import icons, style
 from render.santa_fe.layout import BOARD_H, BOARD_W, MIN_TEXT, PANEL_Y
+from render.santa_fe.tags import tag_patch
 
 PAD = 12
 LEFT = PAD
@@ -33,6 +34,7 @@ TEXT = MIN_TEXT
 NAME_SIZE = MIN_TEXT + 3
 CHIPS_H = 40
 ROW_MAX = 44
+ROW_MARK_R = 12  # the seat's mark before each name
 SPLIT = 800  # players on the left, the last turn on the right
 EVENT_LINE_H = TEXT + 5
 
@@ -162,13 +164,15 @@ def _player_row(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, p: Playe
     if is_active:
         d.rounded_rectangle(box, 8, fill=style.mix(colour, (255, 255, 255), 0.82), outline=colour, width=4)
     mid = y + h / 2
-    d.rounded_rectangle((LEFT + 8, mid - 14, LEFT + 22, mid + 14), 4, fill=colour, outline=style.TILE_EDGE, width=2)
+    # the seat's mark, as on the map and the score chart: shape and colour name the player
+    patch, offset = tag_patch(p.seat, (LEFT + 16, mid), ROW_MARK_R)
+    img.paste(patch, offset, patch)
     first = view.first == p.seat and view.phase != "over"
     name = name_of(names, p.seat)
     tag = translate(lang, "render.sf.first") if first else ""
     tag_w = measure(tag, TEXT, True)[0] + 14 if first else 0
-    end = draw_text(img, (LEFT + 30, mid), name, NAME_SIZE, style.TEXT, bold=True, anchor="lm",
-                    max_width=258 - tag_w - 8)[2]
+    end = draw_text(img, (LEFT + 34, mid), name, NAME_SIZE, style.TEXT, bold=True, anchor="lm",
+                    max_width=254 - tag_w - 8)[2]
     if first:  # the first player's marker: the flag the status embed uses for the first player
         d.rounded_rectangle((end + 6, mid - 15, end + 6 + tag_w, mid + 15), 15, fill=style.PANEL,
                             outline=style.DIVIDER, width=2)

@@ -6,8 +6,8 @@ events), so the image is the same whoever's view it is made from and cannot show
 
 The map with unclaimed routes, city dots and names never changes: it is drawn once per
 language (supersampled, so cars have smooth edges) and kept in a LayerCache. A move only
-pastes claimed routes (small anti-aliased patches, cached per route and colour), puts back
-the city names those routes touch, and draws the two strips.
+pastes claimed routes (small anti-aliased patches, cached per route and owner, the owner's
+shape on the middle car), puts back the city names those routes touch, and draws the two strips.
 """
 from __future__ import annotations
 
@@ -47,6 +47,10 @@ SS = 2  # supersampling factor for the static shapes
 LABEL_SIZE = 25
 LABEL_HALO = 4
 LEGEND_SIZE = 25
+# The owner's shape on a claimed route: 20 px across with a 2 px edge on the 1400 px board,
+# about 8 px when Discord shows it 550 px wide, a little wider than the car it sits on.
+OWNER_R = 10
+OWNER_EDGE = 2
 
 
 @dataclass(frozen=True)
@@ -145,8 +149,10 @@ def _cities_under(route_id: int, lang: str) -> tuple[str, ...]:
 def claimed_patch(route_id: int, seat: int) -> tuple[Image.Image, tuple[int, int]]:
     """A claimed route's cars in the owner's colour: an RGBA patch and where it goes."""
     shape = board_layout().routes[route_id]
-    xs = [x for poly in shape.claimed for x, _ in poly]
-    ys = [y for poly in shape.claimed for _, y in poly]
+    middle = marked_car(route_id)
+    reach = OWNER_R * 1.25 + OWNER_EDGE  # the widest shape's half-size, with its edge
+    xs = [x for poly in shape.claimed for x, _ in poly] + [middle.center[0] - reach, middle.center[0] + reach]
+    ys = [y for poly in shape.claimed for _, y in poly] + [middle.center[1] - reach, middle.center[1] + reach]
     x0, y0 = int(min(xs)) - 2, int(min(ys)) - 2
     w, h = int(max(xs)) + 6 - x0, int(max(ys)) + 7 - y0
     big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
@@ -161,6 +167,10 @@ def claimed_patch(route_id: int, seat: int) -> tuple[Image.Image, tuple[int, int
     for car, outer, inner in zip(shape.cars, shape.claimed, shape.claimed_inner):
         d.polygon([((x - x0) * SS, (y - y0) * SS) for x, y in outer], fill=edge)
         d.polygon([((x - x0) * SS, (y - y0) * SS) for x, y in inner], fill=fill)
+        if car is middle:  # the owner's shape instead of windows, upright as in the strip
+            icons.owner_mark(d, ((car.center[0] - x0) * SS, (car.center[1] - y0) * SS), OWNER_R * SS, seat,
+                             OWNER_EDGE * SS)
+            continue
         # two windows per wagon: a claimed car looks like a train, not a coloured space
         for f in (-0.22, 0.22):
             cx = car.center[0] + math.cos(car.angle) * car.length * f
@@ -168,6 +178,18 @@ def claimed_patch(route_id: int, seat: int) -> tuple[Image.Image, tuple[int, int
             pts = Car(center=(cx, cy), angle=car.angle, length=car.length * 0.2).corners(4)
             d.polygon([((x - x0) * SS, (y - y0) * SS) for x, y in pts], fill=window)
     return big.resize((w, h), Image.Resampling.BOX), (x0, y0)
+
+
+def marked_car(route_id: int) -> Car:
+    """The car of a claimed route that carries its owner's shape: the middle one, or for the
+    second half of a double route the one before it, so the two halves' shapes sit side by
+    side along the route instead of on top of each other."""
+    cars = board_layout().routes[route_id].cars
+    twin = usa().twin.get(route_id)
+    index = len(cars) // 2
+    if twin is not None and route_id > twin and index > 0:
+        index -= 1
+    return cars[index]
 
 
 @lru_cache(maxsize=None)

@@ -19,7 +19,7 @@ from games.ticket_to_ride.models import TicketView, TTRView
 from render.kit.chart import score_timeline
 from render.kit.ranking import RankEntry, RankingLook, draw_rank_row
 from render.kit.text import draw_text, measure
-from render.ticket_to_ride import style
+from render.ticket_to_ride import icons, style
 from render.kit.highlight import halo_lines
 from render.ticket_to_ride.board import claimed_patch, render_map, route_line
 from render.ticket_to_ride.layout import CLAIMED_W, MAP_H, MAP_W, board_layout
@@ -29,8 +29,10 @@ PAD = 28
 TEXT = 25  # 7 px when shown 400 px wide
 LOOK = RankingLook(background=style.SIDEBAR_BG, panel=style.PANEL, panel_edge=style.PANEL_EDGE, text=style.TEXT,
                    muted=style.MUTED_TEXT, swatch_outline=style.CLAIM_OUTLINE, width=WIDTH, pad=PAD,
-                   title_size=44, subtitle_size=TEXT, row_h=84, rank_size=32, total_size=44, stats_size=TEXT + 1)
+                   title_size=44, subtitle_size=TEXT, row_h=84, rank_size=32, total_size=44, stats_size=TEXT + 1,
+                   swatch_x=88, name_x=128)
 CHART_H = 440
+ROW_TILE_W = 34  # drawn over the kit's narrower swatch: room for the seat's shape
 MINI_W = 520
 MINI_H = round(MAP_H * MINI_W / MAP_W)
 PILL_H = 40
@@ -64,6 +66,9 @@ def render_final(view: TTRView, names: Sequence[str], lang: str = "en") -> Image
         draw_rank_row(img, d, LOOK, RankEntry(rank=row.rank, colour=style.player_rgb(row.seat),
                                               name=_name(names, row.seat), stats=_stats_line(row, lang),
                                               total=style.signed(row.total)), y)
+        # over the kit's swatch: the seat's tile with the shape its routes and chart line carry
+        x = PAD + LOOK.swatch_x - ROW_TILE_W // 2 + 8
+        icons.seat_tile(d, (x, y + 14, x + ROW_TILE_W, y + LOOK.row_h - 14), row.seat)
         y += LOOK.row_h + LOOK.row_gap
     img.paste(timeline(view, names, lang, (WIDTH - 2 * PAD, CHART_H)), (PAD, y + 20))
     _tickets(img, d, view, rows, names, lang, (PAD, details_top), tickets_w)
@@ -134,10 +139,9 @@ def _tickets(img: Image.Image, d: ImageDraw.ImageDraw, view: TTRView, rows, name
     draw_text(img, (x0, y), translate(lang, "ttr.render.tickets_title"), TEXT + 3, style.TEXT, bold=True)
     y += 44
     for row in rows:
-        colour = style.player_rgb(row.seat)
-        d.rounded_rectangle((x0, y + 6, x0 + 14, y + 32), 4, fill=colour, outline=style.CLAIM_OUTLINE, width=2)
-        draw_text(img, (x0 + 24, y + 19), _name(names, row.seat), TEXT + 1, style.TEXT, bold=True, anchor="lm",
-                  max_width=width - 24)
+        icons.seat_tile(d, (x0, y + 3, x0 + 32, y + 35), row.seat)
+        draw_text(img, (x0 + 42, y + 19), _name(names, row.seat), TEXT + 1, style.TEXT, bold=True, anchor="lm",
+                  max_width=width - 42)
         y += 40
         tickets = _player_tickets(view, row.seat)
         if not tickets:

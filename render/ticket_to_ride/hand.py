@@ -20,6 +20,9 @@ from render.ticket_to_ride.layout import MAP_H, MAP_W, board_layout
 
 WIDTH = 1000
 PAD = 24
+MARK_R = 15  # the seat's shape in the header, left of the title
+MARK_X = PAD + 22 + MARK_R
+HEADER_H = 76
 CARD_W, CARD_H = 84, 118
 CARD_GAP = 18
 TICKET_H = 62
@@ -120,16 +123,19 @@ def _ticket_map(img: Image.Image, view: TTRView, tickets: list[TicketView], offe
 def _header(img: Image.Image, d: ImageDraw.ImageDraw, me: PlayerView, names: Sequence[str], lang: str) -> int:
     colour = style.player_rgb(me.seat)
     fg = contrast_text(colour)
-    top, bottom = PAD, PAD + 76
+    top, bottom = PAD, PAD + HEADER_H
     d.rounded_rectangle((PAD, top, WIDTH - PAD, bottom), 14, fill=colour)
     trains = translate(lang, "render.trains_left", {"count": me.trains})
     tw, _ = measure(trains, 26, True)
     right = WIDTH - PAD - 20
     draw_text(img, (right, (top + bottom) // 2), trains, 26, fg, bold=True, anchor="rm")
     icons.train(d, (right - tw - 52, (top + bottom) // 2 + 2), 32, (255, 255, 255))
+    # the seat's shape, as on its trains on the map below and beside its name on the board
+    icons.owner_mark(d, (MARK_X, (top + bottom) / 2), MARK_R, me.seat, 3)
+    left = MARK_X + MARK_R + 14
     title = translate(lang, "render.hand_of", {"seat": me.seat}, names)
-    draw_text(img, (PAD + 20, (top + bottom) // 2), title, 32, fg, bold=True, anchor="lm",
-              max_width=right - tw - 72 - PAD - 20)
+    draw_text(img, (left, (top + bottom) // 2), title, 32, fg, bold=True, anchor="lm",
+              max_width=right - tw - 72 - left)
     return bottom
 
 

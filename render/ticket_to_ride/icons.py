@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 
 from games.core.i18n import translate
 from games.ticket_to_ride.map import LOCOMOTIVE
+from render.kit.chart import MARKERS, draw_marker
 from render.kit.palette import contrast_text
 from render.kit.shapes import card
 from render.kit.text import draw_text
@@ -68,6 +69,31 @@ def ticket(d: ImageDraw.ImageDraw, left_mid: tuple[float, float], size: int, col
     d.line((x + w * 0.25, y - h / 2 + h * 0.62, x + w * 0.75, y - h / 2 + h * 0.38), fill=style.TICKET_INK,
            width=max(1, size // 14))
     return x + w
+
+
+# Each seat has a shape, in seat order as on the score chart (render/kit/chart.py): drawn white
+# with a dark edge on a claimed route's middle car and on the seat's tile beside its name, it
+# names a route's owner without colour (a red player on a red route, or any colour-blind reader).
+OWNER_MARK: tuple[int, int, int] = (255, 255, 255)
+
+
+def seat_marker(seat: int) -> str:
+    return MARKERS[seat % len(MARKERS)]
+
+
+def owner_mark(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float, seat: int, width: int) -> None:
+    """The seat's shape, about 2r across, white with a `width` px dark edge."""
+    draw_marker(d, seat_marker(seat), centre, r, OWNER_MARK, outline=style.CLAIM_OUTLINE, width=width)
+
+
+def seat_tile(d: ImageDraw.ImageDraw, box: Box, seat: int) -> None:
+    """A seat-coloured tile with the seat's shape on it: a claimed car seen from above, the key
+    that links a name in a strip or a row to that player's trains on the map."""
+    x0, y0, x1, y1 = box
+    d.rounded_rectangle(box, max(3, (x1 - x0) // 5), fill=style.player_rgb(seat), outline=style.CLAIM_OUTLINE,
+                        width=2)
+    r = min(x1 - x0, y1 - y0) * 0.33
+    owner_mark(d, ((x0 + x1) / 2, (y0 + y1) / 2), r, seat, max(2, round(r / 4)))
 
 
 # Each card colour also has a shape, drawn on its cards and in its route spaces, so a route or

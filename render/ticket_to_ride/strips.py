@@ -2,9 +2,10 @@
 
 Drawn per move from public view fields only. The status embed beside the image already says
 whose turn it is and lists every score in words, so the strips stay short: one chip per
-player (name, score, trains, cards, tickets; the player who is waited on ringed and marked
-with an arrow), the labelled face-up row, and the whole last turn: the cards it took (face-up
-ones in their colour, deck ones face down) and its public events.
+player (the seat's tile in its colour with its shape, name, score, trains, cards, tickets;
+the player who is waited on ringed and marked with an arrow), the labelled face-up row, and
+the whole last turn: the cards it took (face-up ones in their colour, deck ones face down)
+and its public events.
 Every text is at least 25 px on the 1400 px board: 7 px when Discord shows it 400 px wide.
 """
 from __future__ import annotations
@@ -56,26 +57,43 @@ def waited_on(view: TTRView) -> set[int]:
 
 
 # --- the players ------------------------------------------------------------------------------------
+CHIP_GAP = 10
+CHIP_TOP, CHIP_BOTTOM = 8, TOP_H - 12
+# Each chip starts with the seat's tile: its colour and, on it, the shape its claimed routes
+# carry on the map, so a player's trains are found without telling colours apart.
+TILE_W = 36
+TEXT_X = 10 + TILE_W + 8  # where a chip's text starts
+
+
+def chip_box(n: int, index: int) -> tuple[int, int, int, int]:
+    """The chip of the index-th of n players in the strip above the map."""
+    n = max(n, 1)
+    w = (BOARD_W - 2 * PAD - CHIP_GAP * (n - 1)) / n
+    x0 = round(PAD + index * (w + CHIP_GAP))
+    return x0, CHIP_TOP, round(x0 + w), CHIP_BOTTOM
+
+
+def tile_box(n: int, index: int) -> tuple[int, int, int, int]:
+    """The seat's tile (colour and shape) at the left of its chip."""
+    x0, top, _, bottom = chip_box(n, index)
+    return x0 + 10, top + 10, x0 + 10 + TILE_W, bottom - 10
+
+
 def _players(img: Image.Image, d: ImageDraw.ImageDraw, view: TTRView, names: Sequence[str], lang: str) -> None:
-    n = max(len(view.players), 1)
-    gap = 10
-    w = (BOARD_W - 2 * PAD - gap * (n - 1)) / n
-    top, bottom = 8, TOP_H - 12
+    n = len(view.players)
     active = waited_on(view)
     scores = {p.seat: p.total for p in view.result.players} if view.result else {}
     ranks = {p.seat: p.rank for p in view.result.players} if view.result else {}
     for i, p in enumerate(view.players):
-        x0 = round(PAD + i * (w + gap))
-        x1 = round(x0 + w)
+        x0, top, x1, bottom = chip_box(n, i)
         colour = style.player_rgb(p.seat)
         if p.seat in active:  # ringed in near-black and marked with an arrow: not colour alone
             d.rounded_rectangle((x0, top, x1, bottom), 12, fill=style.mix(colour, (255, 255, 255), 0.78),
                                 outline=style.CLAIM_OUTLINE, width=5)
         else:
             d.rounded_rectangle((x0, top, x1, bottom), 12, fill=style.PANEL, outline=style.PANEL_EDGE, width=2)
-        d.rounded_rectangle((x0 + 10, top + 10, x0 + 24, bottom - 10), 5, fill=colour,
-                            outline=style.CLAIM_OUTLINE, width=2)
-        x = x0 + 32
+        icons.seat_tile(d, tile_box(n, i), p.seat)
+        x = x0 + TEXT_X
         line1 = top + 22
         if p.seat in active:
             x = icons.turn_arrow(d, (x, line1), 20, style.CLAIM_OUTLINE) + 6
@@ -87,7 +105,7 @@ def _players(img: Image.Image, d: ImageDraw.ImageDraw, view: TTRView, names: Seq
             label = f"{ranks[p.seat]}. {label}"
         draw_text(img, (x, line1), label, NAME, style.TEXT, bold=True, anchor="lm", max_width=round(x1 - 16 - sw - x))
         line2 = bottom - 23
-        x = x0 + 32
+        x = x0 + TEXT_X
         if p.choosing and view.phase != "over" and not is_abandoned(view):
             pill(img, (x, line2), translate(lang, "render.choosing"), TEXT, style.CHOOSING_BG, anchor="lm")
             continue

@@ -100,4 +100,6 @@ async def test_the_board_of_an_abandoned_game_says_so_not_whose_turn(harness: Ha
         assert [a.filename for a in shown.attachments] == ["board.png"]
         assert turn_of not in drawn_text
         assert en("render.kit.abandoned") in drawn_text
+        # the status embed beside the board says it too, not whose turn it was
+        assert shown.original.embeds[0]["description"] == en("discord.status.abandoned")
     fake.assert_clean()

@@ -3,7 +3,6 @@ after every turn, each player's best loop and station network, and the menu numb
 legal placement (so the hand image and the menu name a placement alike)."""
 from __future__ import annotations
 
-import random
 
 import pytest
 
@@ -11,16 +10,11 @@ from games.core.i18n import translate
 from games.ginga import decisions
 from games.ginga.models import GTState
 from games.ginga.rules import GAME
+from tests.support.bot_games import bot_states
 
 
 def _play(seed: int, n: int) -> list[GTState]:
-    rng = random.Random(seed)
-    state = GAME.setup(n, None, seed)
-    states = [state]
-    while state.step != "over":
-        state = GAME.apply(state, state.current, GAME.bots()["scorer"].choose(GAME, state, state.current, rng)).state
-        states.append(state)
-    return states
+    return bot_states(GAME, n, seed, "scorer")
 
 
 @pytest.fixture(scope="module")

@@ -2,27 +2,17 @@
 at the end, the routes of each longest path. Stored games without these fields still load."""
 from __future__ import annotations
 
-import random
 
 import pytest
 
 from games.ticket_to_ride import scoring
 from games.ticket_to_ride.models import Claim, DrawCard, DrawTickets, KeepTickets, TTRState
 from games.ticket_to_ride.rules import GAME
+from tests.support.bot_games import bot_steps
 
 
 def _game(seed: int, n: int = 3):
-    rng = random.Random(seed)
-    bot = GAME.bots()["planner"]
-    state = GAME.setup(n, {}, seed)
-    steps = []
-    while state.phase != "over":
-        seat = min(GAME.active_players(state))
-        action = bot.choose(GAME, state, seat, rng)
-        nxt = GAME.apply(state, seat, action).state
-        steps.append((state, seat, action, nxt))
-        state = nxt
-    return steps
+    return bot_steps(GAME, n, seed, "planner")
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,6 @@ of numbered placements and the final image's chart and per-player details.
 All drawn from real games (the scorer bot, fixed seeds) with real Pillow images."""
 from __future__ import annotations
 
-import random
 
 import pytest
 
@@ -14,23 +13,19 @@ from games.ginga.rules import GAME
 from render.ginga import RENDERER, style
 from render.ginga import final as final_mod
 from render.ginga import hand as hand_mod
+from render.ginga import placements
 from render.ginga.alt import describe_board, describe_final, describe_hand
 from render.ginga.board import Grid, render_board
 from render.kit import highlight
 from render.kit.legibility import MIN_TEXT_PX_AT_400, recording_text_sizes, smallest_at
 from render.kit.vision import problems
+from tests.support.bot_games import bot_states
 
 NAMES = ["Alice", "山田太郎", "Bob", "Zoë"]
 
 
 def _play(seed: int, n: int) -> list[GTState]:
-    rng = random.Random(seed)
-    state = GAME.setup(n, None, seed)
-    states = [state]
-    while state.step != "over":
-        state = GAME.apply(state, state.current, GAME.bots()["scorer"].choose(GAME, state, state.current, rng)).state
-        states.append(state)
-    return states
+    return bot_states(GAME, n, seed, "scorer")
 
 
 @pytest.fixture(scope="module")
@@ -182,19 +177,80 @@ def test_the_hand_picture_draws_every_menu_number_once_per_tile(game):
     assert all(drawn_numbers.count(n) >= numbers.count(n) for n in set(numbers))
 
 
-def test_each_number_sits_in_its_own_spot_with_the_badge_colour(game):
-    state = game[len(game) // 3]
-    view = GAME.view(state, state.current)
-    for tile in set(o.tile for o in view.options):
+def _tables(view):
+    """Each held tile's numbered table as the hand image draws it: (options, image, grid)."""
+    box = placements.bounds(view, view.options)
+    col_w = (hand_mod.WIDTH - 2 * hand_mod.PAD - hand_mod.GAP) // 2
+    cell = placements.cell_for(box, col_w, hand_mod.WIDTH)
+    for tile in sorted(set(o.tile for o in view.options)):
         mine = [o for o in view.options if o.tile == tile]
-        img = hand_mod._numbered_table(view, mine)
-        _, grid = hand_mod.table_image(view, hand_mod.TABLE, cells=[c for o in mine for c in o.cells])
-        spots = [hand_mod.number_spot(grid, o) for o in mine]
-        assert len(set(spots)) == len(spots)
-        r = max(hand_mod.NUMBER * 0.62, min(grid.cell * 0.2, 20))
-        for o, (x, y) in zip(mine, spots):  # the badge's rim, left of the digits
-            colour = style.FRAME if o.points else style.STATION
-            assert _near(img.getpixel((round(x - r + 4), round(y)))[:3], colour, 30), (o.notation, o.number)
+        img, grid = placements.numbered_table(view, mine, box, cell, hand_mod.FLOOR)
+        yield mine, img, grid
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("players,seed", [(4, 5), (2, 11)])
+def test_number_badges_never_touch_each_other_in_a_whole_game(players, seed):
+    for state in _play(seed, players):
+        view = GAME.view(state, state.current)
+        if not view.options:
+            continue
+        for mine, _, grid in _tables(view):
+            size, squeeze = placements.number_style(grid.cell, mine, hand_mod.FLOOR)
+            assert size >= hand_mod.FLOOR
+            spots = [placements.number_spot(grid, o) for o in mine]
+            assert len(set(spots)) == len(spots)
+            boxes = [placements.badge_box(grid, o, size, squeeze) for o in mine]
+            clash = [(mine[i].notation, mine[j].notation) for i in range(len(boxes)) for j in range(i)
+                     if _overlap(boxes[i], boxes[j])]
+            assert not clash, clash
+
+
+def test_scoring_numbers_are_filled_badges_and_the_rest_outlined(game):
+    """Told apart by fill and lightness, not hue alone: a scoring badge is gold right up to
+    its edge, any other is dark inside a light rim."""
+    state = next(s for s in game if len({bool(o.points) for o in GAME.view(s, s.current).options}) == 2)
+    view = GAME.view(state, state.current)
+    seen = set()
+    for mine, img, grid in _tables(view):
+        size, squeeze = placements.number_style(grid.cell, mine, hand_mod.FLOOR)
+        for o in mine:
+            x0, y0, x1, y1 = placements.badge_box(grid, o, size, squeeze)
+            cx = round((x0 + x1) / 2)
+            rim, inside = img.getpixel((cx, round(y0) + 1)), img.getpixel((cx, round(y0) + placements.RIM + 2))
+            if o.points:
+                assert _near(rim, style.FRAME) and _near(inside, style.FRAME), o.notation
+            else:
+                assert _near(rim, placements.OUTLINE, 40) and _near(inside, style.SKY), o.notation
+            seen.add(bool(o.points))
+    assert seen == {True, False}
+
+
+def test_numbers_grow_with_the_cells(game):
+    """Few placements late in a game leave big cells: the numbers fill them instead of
+    staying at the legibility floor."""
+    state = min((s for s in game if GAME.view(s, s.current).options),
+                key=lambda s: len(GAME.view(s, s.current).options))
+    view = GAME.view(state, state.current)
+    with recording_text_sizes() as sizes:
+        tables = list(_tables(view))
+    numbered = {str(o.number) for mine, _, _ in tables for o in mine}
+    numbers = [size for size, text in sizes.drawn if text in numbered and size != placements.NAME_SIZE]
+    assert tables and numbers and min(numbers) >= 1.5 * hand_mod.FLOOR, (numbers, tables[0][2].cell)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("players,seed", [(4, 5), (2, 11)])
+def test_the_hand_picture_is_never_much_taller_than_wide(players, seed, lang):
+    """Discord fits an image into a box about 400 px wide and 350 tall: a tall one is shown
+    tiny until clicked."""
+    states = [s for s in _play(seed, players) if s.step != "over"]
+    for state in (states[1], states[len(states) // 2], states[-1]):
+        img = hand_mod.render_hand(GAME.view(state, state.current), NAMES[:players], lang)
+        assert img.height <= 1.3 * img.width, (img.size, state.step)
 
 
 def test_a_waiting_player_gets_their_tiles_without_tables(game):

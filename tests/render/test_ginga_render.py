@@ -7,7 +7,6 @@ whoever's view they are drawn from.
 from __future__ import annotations
 
 import io
-import random
 
 import pytest
 from PIL import Image
@@ -20,19 +19,13 @@ from render.ginga import style
 from render.ginga.board import BOARD, HEIGHT, WIDTH, Grid, render_board
 from render.ginga.final import render_final
 from render.ginga.hand import render_hand
+from tests.support.bot_games import bot_states
 
 NAMES = ["Alice", "山田太郎", "🚂Choo", "Zoë"]
 
 
 def _play(seed: int, n: int = 3) -> list:
-    rng = random.Random(seed)
-    state = GAME.setup(n, None, seed)
-    states = [state]
-    while state.step != "over":
-        action = GAME.bots()["scorer"].choose(GAME, state, state.current, rng)
-        state = GAME.apply(state, state.current, action).state
-        states.append(state)
-    return states
+    return bot_states(GAME, n, seed, "scorer")
 
 
 @pytest.fixture(scope="module")

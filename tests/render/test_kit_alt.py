@@ -53,3 +53,11 @@ def test_ranking_lists_every_player_best_first_and_keeps_ties():
     assert "1位 山田 52点" in ja and "2位 Alice 40点" in ja
     # Clipping never cuts inside a ranking entry.
     assert alt_text([en]) == en
+
+
+def test_last_move_sentence_keeps_the_last_events_own_mark_and_adds_no_second_one():
+    said = last_move_sentence("en", ["Bob placed a tile.", "Bob cannot place any track. Game over!"])
+    assert said.endswith("Game over!") and "!." not in said
+    assert last_move_sentence("en", ["Bob drew a card"]).endswith("drew a card.")
+    ja = last_move_sentence("ja", ["ボブがタイルを置きました。", "ゲーム終了！"])
+    assert ja.endswith("ゲーム終了！") and "！。" not in ja

@@ -2,12 +2,10 @@
 turn on the map and in words, type that reads 400 px wide, alt text, and a final image with
 the score over time and each played city's points."""
 import math
-import random
 
 import pytest
 
 from games.core.i18n import translate
-from games.santa_fe.bots import BOTS
 from games.santa_fe.map import west
 from games.santa_fe.rules import GAME
 from render.kit.highlight import HALO_LIGHT
@@ -16,24 +14,19 @@ from render.kit.images import Palette
 from render.kit.vision import problems
 from render.santa_fe import PALETTE, RAILROADS, RENDERER, style
 from render.santa_fe.alt import describe_board, describe_final, describe_hand
-from render.santa_fe.board import _build_static, last_tile_spaces, render_board, tag_center
+from render.santa_fe.board import _build_static, last_tile_spaces, render_board, static_map
+from render.santa_fe.tags import played_marks
 from render.santa_fe.final import detail_lines, render_final
 from render.santa_fe.hand import render_hand
 from render.santa_fe.layout import BOARD_W, board_layout
 from render.santa_fe.sidebar import last_turn_lines
+from tests.support.bot_games import bot_states
 
 NAMES = ["Alice", "山田太郎", "Carol", "Dave"]
 
 
 def _play(seed: int, n: int = 4, options: dict | None = None) -> list:
-    rng = random.Random(seed)
-    state = GAME.setup(n, options or {}, seed)
-    states = [state]
-    while state.phase != "over":
-        seat = min(GAME.active_players(state))
-        state = GAME.apply(state, seat, BOTS["builder"].choose(GAME, state, seat, rng)).state
-        states.append(state)
-    return states
+    return bot_states(GAME, n, seed, "builder", options)
 
 
 @pytest.fixture(scope="module")
@@ -83,9 +76,10 @@ def test_the_last_tiles_wear_the_halo(states):
 def test_who_played_which_city_is_on_the_map(states):
     view = GAME.view(states[-1], None)
     img = render_board(view, NAMES, "en")
+    marks = {(city, seat): xy for city, seat, xy in played_marks(view.players, static_map("en").slots)}
     for p in view.players:
         for city in p.played:
-            x, y = tag_center(city, p.seat)
+            x, y = marks[city, p.seat]
             assert img.getpixel((round(x), round(y))) == style.player_rgb(p.seat)
 
 

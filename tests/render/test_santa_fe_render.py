@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import io
 import math
-import random
 
 import pytest
 from PIL import Image
 
-from games.santa_fe.bots import BOTS
 from games.santa_fe.map import west
 from games.santa_fe.models import Choice, Place
 from games.santa_fe.rules import GAME
@@ -24,6 +22,7 @@ from render.santa_fe.board import pip_center, render_board
 from render.santa_fe.final import render_final
 from render.santa_fe.hand import UNREACHABLE, reach_distances, render_hand
 from render.santa_fe.layout import BOARD_H, BOARD_W, END_TRIM, MAP_H, MAP_W, PANEL_Y, board_layout, lonlat_xy
+from tests.support.bot_games import bot_steps
 
 NAMES = ["Alice", "山田太郎", "🚂Choo", "Zoë", "Bob"]
 PNG_LIMIT = 2 * 1024 * 1024
@@ -34,16 +33,7 @@ BOARD = west()
 
 def _play(seed: int, n: int, bot: str = "builder", options: dict | None = None) -> list[tuple]:
     """A whole game: [(state, seat, action, next_state), ...]."""
-    rng = random.Random(seed)
-    state = GAME.setup(n, options or {}, seed)
-    steps = []
-    while state.phase != "over":
-        seat = min(GAME.active_players(state))
-        action = BOTS[bot].choose(GAME, state, seat, rng)
-        nxt = GAME.apply(state, seat, action).state
-        steps.append((state, seat, action, nxt))
-        state = nxt
-    return steps
+    return bot_steps(GAME, n, seed, bot, options)
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,6 @@ the last turn on the map and in the strip, symbols besides colours, type that re
 400 px, alt text, and a final image that tells the game's story."""
 from __future__ import annotations
 
-import random
 from itertools import combinations
 
 import pytest
@@ -18,6 +17,7 @@ from render.ticket_to_ride.board import render_board, static_map
 from render.ticket_to_ride.final import render_final
 from render.ticket_to_ride.hand import render_hand
 from render.ticket_to_ride.layout import BOARD_H, BOARD_W, MAP_H, MAP_W, MAP_Y, board_layout
+from tests.support.bot_games import bot_states
 
 NAMES = ["Alice", "山田太郎", "Bob", "Zoë"]
 MAP_BOX = (0, MAP_Y, MAP_W, MAP_Y + MAP_H)
@@ -25,15 +25,7 @@ BOTTOM_BOX = (0, MAP_Y + MAP_H, BOARD_W, BOARD_H)
 
 
 def _play(seed: int, n: int = 4):
-    rng = random.Random(seed)
-    bot = GAME.bots()["planner"]
-    state = GAME.setup(n, {}, seed)
-    states = [state]
-    while state.phase != "over":
-        seat = min(GAME.active_players(state))
-        state = GAME.apply(state, seat, bot.choose(GAME, state, seat, rng)).state
-        states.append(state)
-    return states
+    return bot_states(GAME, n, seed, "planner")
 
 
 @pytest.fixture(scope="module")
