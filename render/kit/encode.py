@@ -9,12 +9,16 @@ a mid-game Ticket to Ride board (Pillow 13, one core; ms per encode, file size):
     1600x1000   P (quantize + encode)    19 ms  178 KiB   20 ms  170 KiB   26 ms  151 KiB
 
 (quantize alone: 14 ms; RGBA costs ~40% more than RGB.) Levels 1-3 share zlib's fast
-path; 4+ switch to the slower matcher. Level 6 is kept: since each game keeps one live board
+path; 4+ switch to the slower matcher. Since each game keeps one live board
 (bot/sessions/live.py), a board picture is drawn only for a new message, about a third of
-the moves, and bytes sent matter more than milliseconds there — on a 4-player Ticket to Ride
-demo level 6 sends 8.7 MB of boards where level 1 sent 11.6 MB (palette PNGs ~25% smaller),
-for about 6-12 ms more per encode. optimize=True would retry every filter and is several
-times slower. Palette mode is the fastest and
+the moves, so bytes sent weigh as much as milliseconds. Re-measured on the redrawn
+1400x1236 Ticket to Ride board (palette, encode only; quantize ~11-17 ms on top):
+
+    level 4   10 ms  127 KiB      level 5   12 ms  123 KiB      level 6   17 ms  119 KiB
+
+Level 5 is kept: level 6's last 3% of bytes cost 5 ms, which put a move that draws a board
+over its 60 ms p95 budget (`railyard bench`), while level 1 (6 ms, 159 KiB) would send a
+third more. optimize=True would retry every filter and is several times slower. Palette mode is the fastest and
 smallest but lossy (256 colours, no dithering: indistinguishable on flat board art, may
 band on gradients or photos), so it is opt-in with palette=True.
 """
@@ -26,7 +30,7 @@ from typing import Callable, Hashable
 
 from PIL import Image
 
-COMPRESS_LEVEL = 6
+COMPRESS_LEVEL = 5
 
 
 def to_png(img: Image.Image, *, palette: bool = False) -> bytes:
