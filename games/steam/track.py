@@ -1,0 +1,250 @@
+"""Steam's placed track as an immutable value, and the links traced from it (ST-3 … ST-7).
+
+Inputs and outputs (plain values; the rules engine keeps one `Rails` in its state)
+    Rails.tiles      ((hex, PlacedTile), ...) sorted by hex: the face, its rotation and the
+                     pairing of the physical tile used (so the same tile goes back, ST-T2).
+    Rails.new_cities the town hexes turned into cities by Urbanize (ST-7), sorted.
+    Rails.links      LinkRecord(id, segments, owner, extended): every traced link with its
+                     owner (a seat or None) and the last game turn its owner built it.
+    Rails.next_id    the id the next new link gets.
+
+What a link is
+    A segment is one track on one hex, named by the hex and its absolute sides (a town tile's
+    track pairs its exit with TOWN_SIDE). A link is a maximal run of segments joined side to
+    side; it stops at a city hex (printed or new), at a town tile (the town is a place: each of
+    a town tile's exits starts its own link), or at an open end — a side facing no matching
+    track. A link with a place at both ends is complete; only complete links carry goods.
+
+Why ids survive moves
+    A link's id and owner live in its record, which also holds the segments it had. After any
+    change `retrace` matches every new run to the record sharing segments with it: extensions,
+    upgrades (a crossing keeps the old track) and urbanizing (which removes a town tile's stubs)
+    keep the id, so a route notation written earlier still names the same link; merging two
+    runs keeps the smaller id. Only runs that share nothing with any record get fresh ids.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import cached_property
+
+from games.core.hexgrid import Hex, opposite
+from games.steam.delivery import Link
+from games.steam.maps import SteamMap
+from games.steam.tiles import TOWN_SIDE, TileSet, tileset
+
+Segment = tuple[Hex, tuple[int, ...]]   # a hex and the sorted absolute sides of one track on it
+OpenEnd = tuple[Hex, int]               # a hex and the side its track leaves by into nothing
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedTile:
+    face: str
+    rotation: int
+    pairing: int
+
+
+@dataclass(frozen=True, slots=True)
+class LinkRecord:
+    id: int
+    segments: frozenset[Segment]
+    owner: int | None = None
+    extended: int = 0   # the last game turn the owner built on it (ST-4)
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One traced link: its segments in order from `ends[0]`, and what each end reaches —
+    a place (Hex) or an open end (hex, side)."""
+
+    segments: tuple[Segment, ...]
+    ends: tuple[Hex | OpenEnd, Hex | OpenEnd]
+
+    @property
+    def complete(self) -> bool:
+        return all(isinstance(e, Hex) for e in self.ends)
+
+    @property
+    def places(self) -> tuple[Hex, ...]:
+        return tuple(e for e in self.ends if isinstance(e, Hex))
+
+    @property
+    def open_ends(self) -> tuple[OpenEnd, ...]:
+        return tuple(e for e in self.ends if not isinstance(e, Hex))
+
+
+@dataclass(frozen=True)
+class Rails:
+    tiles: tuple[tuple[Hex, PlacedTile], ...] = ()
+    new_cities: tuple[Hex, ...] = ()
+    links: tuple[LinkRecord, ...] = ()
+    next_id: int = 1
+
+    @cached_property
+    def tile_at(self) -> dict[Hex, PlacedTile]:
+        return dict(self.tiles)
+
+    @cached_property
+    def record(self) -> dict[int, LinkRecord]:
+        return {r.id: r for r in self.links}
+
+    @cached_property
+    def link_of(self) -> dict[Segment, int]:
+        return {s: r.id for r in self.links for s in r.segments}
+
+    def with_tile(self, h: Hex, tile: PlacedTile | None) -> "Rails":
+        """The same rails with `h` holding `tile` (None: emptied). Links are not retraced."""
+        d = dict(self.tiles)
+        if tile is None:
+            d.pop(h, None)
+        else:
+            d[h] = tile
+        return replace(self, tiles=tuple(sorted(d.items())))
+
+    def with_city(self, h: Hex) -> "Rails":
+        return replace(self.with_tile(h, None), new_cities=tuple(sorted({*self.new_cities, h})))
+
+
+def segments_on(tile: PlacedTile, h: Hex, tiles: TileSet | None = None) -> tuple[Segment, ...]:
+    face = (tiles or tileset()).faces[tile.face]
+    return tuple(sorted((h, tuple(sorted(t))) for t in face.rotated(tile.rotation)))
+
+
+def is_city(m: SteamMap, rails: Rails, h: Hex) -> bool:
+    return h in m.cities or h in rails.new_cities
+
+
+def segment_index(rails: Rails, tiles: TileSet) -> dict[tuple[Hex, int], Segment]:
+    """(hex, side) -> the segment using that side of the hex. Do not modify."""
+    memo = rails.__dict__.setdefault("_memo", {})
+    if ("index", id(tiles)) not in memo:
+        memo[("index", id(tiles))] = _segment_index(rails, tiles)
+    return memo[("index", id(tiles))]
+
+
+def _segment_index(rails: Rails, tiles: TileSet) -> dict[tuple[Hex, int], Segment]:
+    out = {}
+    for h, tile in rails.tiles:
+        for seg in segments_on(tile, h, tiles):
+            for side in seg[1]:
+                if side != TOWN_SIDE:
+                    out[(h, side)] = seg
+    return out
+
+
+def _walk(m: SteamMap, rails: Rails, index, seg: Segment, side: int, seen: set):
+    """Follow track out of `seg` by `side`; the segments passed and the end reached."""
+    path = []
+    while True:
+        h = seg[0]
+        n = h.neighbor(side)
+        if is_city(m, rails, n):
+            return path, n
+        nxt = index.get((n, opposite(side)))
+        if nxt is None:
+            return path, (h, side)
+        if nxt in seen:           # a closed ring of track: no end at all
+            return path, None
+        seen.add(nxt)
+        path.append(nxt)
+        if TOWN_SIDE in nxt[1]:
+            return path, n
+        side = next(s for s in nxt[1] if s != opposite(side))
+        seg = nxt
+
+
+def _memo(rails: Rails, what: str, m: SteamMap, tiles: TileSet, make):
+    """Answers about one immutable Rails are computed once: the chooser asks them thousands
+    of times of the same board."""
+    memo = rails.__dict__.setdefault("_memo", {})
+    key = (what, id(m), id(tiles))
+    if key not in memo:
+        memo[key] = make()
+    return memo[key]
+
+
+def trace(m: SteamMap, rails: Rails, tiles: TileSet | None = None) -> list[Run]:
+    """Every link on the board, in a stable order (by its smallest segment). A ring of track
+    with no end gets `None` ends; building never leaves one (ST-3)."""
+    tiles = tiles or tileset()
+    return list(_memo(rails, "trace", m, tiles, lambda: _trace(m, rails, tiles)))
+
+
+def _trace(m: SteamMap, rails: Rails, tiles: TileSet) -> tuple[Run, ...]:
+    index = segment_index(rails, tiles)
+    seen: set[Segment] = set()
+    runs = []
+    for seg in sorted(set(index.values())):
+        if seg in seen:
+            continue
+        seen.add(seg)
+        a, b = sorted(seg[1])   # TOWN_SIDE (-1) sorts first: a town tile's track starts at the town
+        if a == TOWN_SIDE:
+            back, end0 = [], seg[0]
+        else:
+            back, end0 = _walk(m, rails, index, seg, a, seen)
+        fwd, end1 = _walk(m, rails, index, seg, b, seen)
+        segs = tuple(reversed(back)) + (seg,) + tuple(fwd)
+        runs.append(Run(segs, (end0, end1)))
+    return tuple(runs)
+
+
+def retrace(m: SteamMap, rails: Rails, tiles: TileSet | None = None) -> tuple[Rails, list[int]]:
+    """Match the traced runs to the link records (see the module's notes); returns the new
+    rails and the ids given to runs that share nothing with any record (owner None)."""
+    runs = trace(m, rails, tiles)
+    by_segment = rails.link_of
+    next_id = rails.next_id
+    records: list[LinkRecord] = []
+    fresh: list[int] = []
+    used: set[int] = set()
+    for run in runs:
+        segs = frozenset(run.segments)
+        ids = sorted({by_segment[s] for s in segs if s in by_segment} - used)
+        if ids:
+            owner = next((rails.record[i].owner for i in ids if rails.record[i].owner is not None), None)
+            extended = max(rails.record[i].extended for i in ids)
+            used.add(ids[0])
+            records.append(LinkRecord(ids[0], segs, owner, extended))
+        else:
+            records.append(LinkRecord(next_id, segs))
+            fresh.append(next_id)
+            next_id += 1
+    records.sort(key=lambda r: r.id)
+    return replace(rails, links=tuple(records), next_id=next_id), fresh
+
+
+def runs_by_id(m: SteamMap, rails: Rails, tiles: TileSet | None = None) -> dict[int, Run]:
+    """Each recorded link's traced run (rails as returned by `retrace`). Do not modify."""
+    tiles = tiles or tileset()
+    return _memo(rails, "runs", m, tiles,
+                 lambda: {rails.link_of[r.segments[0]]: r for r in trace(m, rails, tiles)})
+
+
+def delivery_links(m: SteamMap, rails: Rails, tiles: TileSet | None = None) -> list[Link]:
+    """The complete links as delivery.Link values (incomplete track never carries goods)."""
+    out = []
+    for lid, run in sorted(runs_by_id(m, rails, tiles).items()):
+        if run.complete:
+            out.append(Link(lid, (run.ends[0], run.ends[1]), rails.record[lid].owner, True))
+    return out
+
+
+def lapse(m: SteamMap, rails: Rails, turn: int, tiles: TileSet | None = None) -> tuple[Rails, list[LinkRecord]]:
+    """ST-4, at the end of turn `turn`'s building phase: every owned incomplete link its owner
+    did not build on during this turn becomes unowned. Returns the rails and the lapsed links."""
+    runs = runs_by_id(m, rails, tiles)
+    lost = [r for r in rails.links
+            if r.owner is not None and r.extended < turn and not runs[r.id].complete]
+    gone = {r.id for r in lost}
+    links = tuple(replace(r, owner=None) if r.id in gone else r for r in rails.links)
+    return replace(rails, links=links), lost
+
+
+def unown_all(rails: Rails, seat: int, m: SteamMap, incomplete_only: bool = False,
+              tiles: TileSet | None = None) -> Rails:
+    """Bankruptcy (ST-13: all of a seat's links) or the game's end (ST-14: incomplete ones)."""
+    runs = runs_by_id(m, rails, tiles) if incomplete_only else {}
+    links = tuple(replace(r, owner=None) if r.owner == seat and (not incomplete_only or not runs[r.id].complete)
+                  else r for r in rails.links)
+    return replace(rails, links=links)
+
