@@ -110,13 +110,18 @@ class LobbyService(ServiceCore):
                 fields["status"] = "abandoned"
         await tx.update_game(ld.row.id, ld.row.version, now, **fields)
 
+    async def _open_lobby_as_host(self, tx, channel_id: str, actor: Actor):
+        """The channel's game, for a change only its host may make and only in the lobby."""
+        ld = await self._open_in_tx(tx, channel_id)
+        self._require_host(ld, actor)
+        if ld.row.status != "lobby":
+            raise SessionError("not_lobby")
+        return ld
+
     async def add_bot(self, channel_id: str, actor: Actor, bot_name: str | None = None) -> GameInfo:
         now = self.clock()
         async with self.store.write() as tx:
-            ld = await self._open_in_tx(tx, channel_id)
-            self._require_host(ld, actor)
-            if ld.row.status != "lobby":
-                raise SessionError("not_lobby")
+            ld = await self._open_lobby_as_host(tx, channel_id, actor)
             available = self._bot_names(ld.game)
             name = bot_name or (available[0] if available else None)
             if name is None or name not in available:
@@ -134,10 +139,7 @@ class LobbyService(ServiceCore):
     async def remove_bot(self, channel_id: str, actor: Actor, seat: int) -> GameInfo:
         now = self.clock()
         async with self.store.write() as tx:
-            ld = await self._open_in_tx(tx, channel_id)
-            self._require_host(ld, actor)
-            if ld.row.status != "lobby":
-                raise SessionError("not_lobby")
+            ld = await self._open_lobby_as_host(tx, channel_id, actor)
             if not 0 <= seat < len(ld.seats):
                 raise SessionError("no_such_seat", number=seat + 1)
             if not ld.seats[seat].bot:
@@ -149,10 +151,7 @@ class LobbyService(ServiceCore):
         """Shuffle the seats with the game's seed, set the game up and post the first turn."""
         now = self.clock()
         async with self.store.write() as tx:
-            ld = await self._open_in_tx(tx, channel_id)
-            self._require_host(ld, actor)
-            if ld.row.status != "lobby":
-                raise SessionError("not_lobby")
+            ld = await self._open_lobby_as_host(tx, channel_id, actor)
             return await self._start_in_tx(tx, ld, now)
 
     async def autostart(self, channel_id: str) -> Outcome | None:

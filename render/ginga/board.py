@@ -69,8 +69,7 @@ class Grid:
 def render_board(view: GTView, names: Sequence[str], lang: str = "en") -> Image.Image:
     grid = Grid.of(view)
     img = _table_layer(_layer_key(view, grid)).copy()
-    for t in view.tiles:
-        img.paste(_opaque_tile(tile_by_id(t.tile).index, t.orient, grid.cell), _patch_xy(grid, t.x, t.y, t.orient))
+    paste_tiles(img, grid, view.tiles)
     _draw_latest(img, view, grid)
     draw_sidebar(img, view, names, lang)
     return img
@@ -120,16 +119,26 @@ def table_image(view: GTView, size: int, margin: int = MARGIN,
     x0, y0, x1, y1 = area(view)
     grid = Grid(x0, y0, x1, y1, size, margin)
     img = Image.new("RGB", (size, size), style.SKY)
-    f = view.frame
-    _draw_table(img, grid, tuple(f.reach), f.fixed_x, f.fixed_y, f.min_x is None, coordinates)
-    for t in view.tiles:
-        img.paste(_opaque_tile(tile_by_id(t.tile).index, t.orient, grid.cell), _patch_xy(grid, t.x, t.y, t.orient))
+    draw_frame_table(img, grid, view, coordinates)
+    paste_tiles(img, grid, view.tiles)
     top = max(0, grid.top - margin)
     bottom = min(size, grid.top + grid.rows * grid.cell + margin)
     if top or bottom < size:  # cut the empty sky above and below; the grid moves up with it
         img = img.crop((0, top, size, bottom))
         grid.top -= top
     return img, grid
+
+
+def draw_frame_table(img: Image.Image, grid: Grid, view: GTView, coordinates: bool = True) -> None:
+    """The empty table of `view` (cells, the frame, cell names) on `grid`."""
+    f = view.frame
+    _draw_table(img, grid, tuple(f.reach), f.fixed_x, f.fixed_y, f.min_x is None, coordinates)
+
+
+def paste_tiles(img: Image.Image, grid: Grid, tiles) -> None:
+    """Placed tiles drawn over their cells (a tile partly off the image is cut by its edges)."""
+    for t in tiles:
+        img.paste(_opaque_tile(tile_by_id(t.tile).index, t.orient, grid.cell), _patch_xy(grid, t.x, t.y, t.orient))
 
 
 def _draw_table(img: Image.Image, grid: Grid, reach, fixed_x: bool, fixed_y: bool, empty: bool,
@@ -229,8 +238,7 @@ def _draw_latest(img: Image.Image, view: GTView, grid: Grid) -> None:
     for p in view.latest:
         placed = next((t for t in reversed(view.tiles) if (t.x, t.y) == tuple(p.cells[0])), None)
         if placed is not None:
-            img.paste(_opaque_tile(tile_by_id(placed.tile).index, placed.orient, c),
-                      _patch_xy(grid, placed.x, placed.y, placed.orient))
+            paste_tiles(img, grid, [placed])
     loops = [p for p in view.latest if len(p.loop) >= 4]
     if loops:  # drawn on a transparent layer the size of the loops' box, then laid over
         xs = [x for p in loops for x, _ in p.loop]

@@ -23,8 +23,7 @@ from PIL import Image, ImageDraw
 from games.ginga.board import COLUMNS
 from games.ginga.models import GTView, Option
 from render.ginga import style
-from render.ginga.board import MAX_CELL, Grid, _draw_table, _opaque_tile, _patch_xy, area
-from render.ginga.tiles import tile_by_id
+from render.ginga.board import MAX_CELL, Grid, area, draw_frame_table, paste_tiles
 from render.kit.text import draw_text, measure
 
 DIR_VEC = ((1, 0), (0, 1), (-1, 0), (0, -1))  # orient 0 right, 1 down, 2 left, 3 up
@@ -142,10 +141,8 @@ def numbered_table(view: GTView, options: Sequence[Option], box: tuple[int, int,
     """The table cut to `box` with `options` numbered on it."""
     grid = grid_for(box, cell)
     img = Image.new("RGB", table_size(box, cell), style.SKY)
-    f = view.frame
-    _draw_table(img, grid, tuple(f.reach), f.fixed_x, f.fixed_y, f.min_x is None, coordinates=False)
-    for t in view.tiles:  # tiles partly outside the box are cut by the image's edges
-        img.paste(_opaque_tile(tile_by_id(t.tile).index, t.orient, cell), _patch_xy(grid, t.x, t.y, t.orient))
+    draw_frame_table(img, grid, view, coordinates=False)
+    paste_tiles(img, grid, view.tiles)  # tiles partly outside the box are cut by the image's edges
     _cover_outside(img, grid)
     _names(img, grid)
     draw_numbers(img, grid, options, floor)

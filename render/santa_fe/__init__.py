@@ -4,8 +4,7 @@
     render_hand(view, names, lang)  -> PIL.Image   (render.santa_fe.hand)
     render_final(view, names, lang) -> PIL.Image   (render.santa_fe.final)
 
-`RENDERER` is what render.registry loads for "santa_fe" (registered by the lead once the
-Discord UI is ready).
+`RENDERER` is what render.registry loads for "santa_fe".
 """
 from __future__ import annotations
 

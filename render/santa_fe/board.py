@@ -26,7 +26,8 @@ from games.santa_fe.models import SFView
 from render.kit.encode import LayerCache
 from render.kit.fonts import font
 from render.kit.geometry import Walker
-from render.kit.labels import MARK, NAME, TRACK, Label, Occupancy, Prices, Spots, label_size, place_names
+from render.kit.highlight import halo_lines, halo_spot
+from render.kit.labels import MARK, NAME, TRACK, Label, Prices, Spots, label_size, place_names
 from render.kit.text import draw_text
 from render.santa_fe import icons, style
 from render.santa_fe.layout import (
@@ -48,10 +49,10 @@ from render.santa_fe.layout import (
     board_layout,
     inlets,
     lonlat_xy,
+    map_occupancy,
     pip_center,
     sea_polygons,
 )
-from render.kit.highlight import halo_lines, halo_spot
 from render.santa_fe.sidebar import draw_sidebar
 from render.santa_fe.tags import TAG_R, TAG_REACH, played_marks, tag_patch, tag_slots
 
@@ -507,15 +508,7 @@ def place_labels(layout: BoardLayout, lang: str) -> dict[int, tuple[tuple[float,
     Returns, per city, the left-middle anchor of the text and the box it covers.
     """
     board = west()
-    occupied = Occupancy((MAP_W, MAP_H))
-    for shape in layout.sections:
-        for space in shape.spaces:
-            occupied.polygon(space.corners(TILE_W + 2, 2), TRACK)
-    for city, point in enumerate(layout.cities):
-        occupied.disc(point, CITY_R + 3, MARK)
-        for rr in range(len(PIP_ANGLES)):  # the arc above the marker where pips go
-            occupied.disc(pip_center(city, rr), PIP_R + 2, MARK)
-    occupied.box(LEGEND_BOX, NAME)
+    occupied = map_occupancy(layout, lambda city: CITY_R + 3, PIP_R + 2)
     # Where the played cards' marks would go if there were no names: a name may take such a
     # spot (the marks then find another, round the names), at the price of covering track.
     for slots in tag_slots(()).values():

@@ -15,9 +15,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Callable
 
 from games.santa_fe.map import SFMap, west
 from render.kit.geometry import bend_for, curve, offset, segments
+from render.kit.labels import MARK, NAME, TRACK, Occupancy
 from render.kit.shapes import rotated_rect_points
 
 # --- the canvas ------------------------------------------------------------------------
@@ -98,6 +100,22 @@ def pip_center(city: int, r: int) -> Point:
 
 
 # --- projection ---------------------------------------------------------------------------------------
+def map_occupancy(layout: "BoardLayout", marker_r: Callable[[int], float], pip_r: float) -> Occupancy:
+    """What a city name or a played card's mark had better not cover: the track, each city's
+    marker (`marker_r(city)` round its centre), the pips above it (`pip_r` round each) and the
+    legend. Names and marks keep different clearances, hence the radii as parameters."""
+    occupied = Occupancy((MAP_W, MAP_H))
+    for shape in layout.sections:
+        for space in shape.spaces:
+            occupied.polygon(space.corners(TILE_W + 2, 2), TRACK)
+    for city, point in enumerate(layout.cities):
+        occupied.disc(point, marker_r(city), MARK)
+        for rr in range(len(PIP_ANGLES)):
+            occupied.disc(pip_center(city, rr), pip_r, MARK)
+    occupied.box(LEGEND_BOX, NAME)
+    return occupied
+
+
 def lonlat_xy(board: SFMap, lon: float, lat: float) -> Point:
     x, y = board.project(lon, lat)
     return x * MAP_W, y * MAP_H

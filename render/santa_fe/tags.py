@@ -29,13 +29,11 @@ from render.santa_fe.layout import (
     LEGEND_BOX,
     MAP_H,
     MAP_W,
-    PIP_ANGLES,
     PIP_R,
     START_R,
-    TILE_W,
     Point,
     board_layout,
-    pip_center,
+    map_occupancy,
 )
 
 # A mark's size: about 2 × TAG_R across (a triangle or diamond reaches 1.2 × TAG_R from its
@@ -70,17 +68,7 @@ def copies_per_city() -> int:
 
 def _occupancy() -> Occupancy:
     """What a mark had better not cover: track, pips (and the markers, the legend)."""
-    layout = board_layout()
-    occupied = Occupancy((MAP_W, MAP_H))
-    for shape in layout.sections:
-        for space in shape.spaces:
-            occupied.polygon(space.corners(TILE_W + 2, 2), TRACK)
-    for city, point in enumerate(layout.cities):
-        occupied.disc(point, _marker_r(city) + 2, MARK)
-        for rr in range(len(PIP_ANGLES)):
-            occupied.disc(pip_center(city, rr), PIP_R + 3, MARK)
-    occupied.box(LEGEND_BOX, NAME)
-    return occupied
+    return map_occupancy(board_layout(), lambda city: _marker_r(city) + 2, PIP_R + 3)
 
 
 def _marker_r(city: int) -> float:
