@@ -142,6 +142,26 @@ class Game(ABC, Generic[StateT, ActionT, ViewT]):
         """What the game is asking this seat to do now (None when not active)."""
         return None
 
+    # --- standing orders (moves set in advance, applied when the seat's turn comes) ------
+    def order_choices(self, state: StateT, seat: int) -> Decision:
+        """The standing orders `seat` may set now, as a menu whose moves are order notations
+        (the shared chooser presents it like any decision). Default: none, the game has no
+        standing orders. A game whose turns pass through every player many times (bids,
+        income-or-points answers) offers them so an asynchronous game waits less on people."""
+        return Decision(seat=seat)
+
+    def follow_orders(self, state: StateT, seat: int, orders: Sequence[str]) -> tuple[ActionT | None, list[str]]:
+        """The move `orders` make for `seat` now, or None to wait for the person; and the
+        orders still standing afterwards (an order used up or made moot is dropped). Called
+        only when `seat` is active. The move must be legal: the platform applies it as the
+        seat's own, announced as made by an order."""
+        return None, list(orders)
+
+    def describe_order(self, state: StateT, seat: int, order: str) -> Event:
+        """Words for a standing order (its owner's list of orders). Raises IllegalAction
+        ('unparsable', text=...) for an order the game cannot read."""
+        raise IllegalAction("unparsable", text=order)
+
     def bots(self) -> dict[str, Any]:
         """Bot name -> bot object with `choose(game, state, seat, rng) -> action`."""
         return {}

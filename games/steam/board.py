@@ -1,0 +1,86 @@
+"""Steam's board between the stored state and the pure modules: the placed track as a
+`track.Rails`, the tile stock as a `tiles.Stock`, cities with their colours and cubes as
+the delivery search wants them — and back.
+
+The state stores hexes by map label and links by their segments (games/steam/models.py); the
+pure modules speak `Hex` and frozen dataclasses. Converting is cheap but tracing links is not,
+so `rails_of` keeps the parsed Rails on the state object (track.py memoises traces on it) and
+`put_rails` writes a new Rails into both forms at once.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from games.core.hexgrid import Hex
+from games.steam.delivery import Link
+from games.steam.maps import Colour, SteamMap, steam_map
+from games.steam.models import COLOURS, SteamState, StoredLink, StoredTile
+from games.steam.tiles import Stock, tileset
+from games.steam.track import LinkRecord, PlacedTile, Rails, Run, delivery_links, runs_by_id
+
+
+@lru_cache(maxsize=None)
+def map_of(map_id: str) -> SteamMap:
+    return steam_map(map_id)
+
+
+def board_map(state: SteamState) -> SteamMap:
+    return map_of(state.options.map)
+
+
+def rails_of(state: SteamState) -> Rails:
+    """The placed track of `state` as a Rails, parsed once per state object."""
+    if state._rails is None:
+        m = board_map(state)
+        tiles = tuple(sorted((m.hex_at(t.hex), PlacedTile(t.face, t.rotation, t.pairing)) for t in state.tiles))
+        links = tuple(LinkRecord(rec.id, frozenset((m.hex_at(h), tuple(sides)) for h, sides in rec.segments),
+                                 rec.owner, rec.extended) for rec in state.links)
+        cities = tuple(sorted(m.hex_at(h) for h in state.new_cities))
+        state._rails = Rails(tiles=tiles, new_cities=cities, links=links, next_id=state.next_link)
+    return state._rails
+
+
+def put_rails(state: SteamState, rails: Rails) -> None:
+    """Store `rails` in `state` (both the JSON fields and the cache)."""
+    m = board_map(state)
+    state.tiles = [StoredTile(hex=m.label(h), face=t.face, rotation=t.rotation, pairing=t.pairing)
+                   for h, t in rails.tiles]
+    state.links = [StoredLink(id=r.id, owner=r.owner, extended=r.extended,
+                              segments=tuple(sorted((m.label(h), tuple(s)) for h, s in r.segments)))
+                   for r in sorted(rails.links, key=lambda r: r.id)]
+    state.next_link = rails.next_id
+    state._rails = rails
+
+
+def stock_of(state: SteamState) -> Stock:
+    return Stock(tileset(), tuple(state.stock))
+
+
+def runs(state: SteamState) -> dict[int, Run]:
+    """Each link's traced run: its segments in order and what its ends reach."""
+    return runs_by_id(board_map(state), rails_of(state), tileset())
+
+
+def complete_links(state: SteamState) -> list[Link]:
+    return delivery_links(board_map(state), rails_of(state), tileset())
+
+
+def city_colours(state: SteamState) -> dict[Hex, Colour]:
+    """Every city on the board, printed and new, with its colour."""
+    m = board_map(state)
+    out = {h: s.city for h, s in m.cities.items()}
+    for label, colour in state.new_cities.items():
+        out[m.hex_at(label)] = Colour(colour)
+    return out
+
+
+def cubes_by_city(state: SteamState) -> dict[Hex, dict[Colour, int]]:
+    m = board_map(state)
+    return {m.hex_at(label): {Colour(COLOURS[i]): k for i, k in enumerate(counts) if k}
+            for label, counts in state.cubes.items() if any(counts)}
+
+
+def place_name(state: SteamState, h: Hex, lang: str = "en") -> str:
+    """A city's or town's name, or the hex label for a hex without a place."""
+    m = board_map(state)
+    return m.name(h, lang) if h in m.places else m.label(h)

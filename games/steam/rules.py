@@ -1,0 +1,776 @@
+"""Steam: the basic game and the standard game on either map (rulebook; rulings ST-M1 … ST-15).
+
+The engine strings together the pure modules beside it — building.py (track), delivery.py
+(routes), economy.py (money), auction.py (turn order) — over the stored state of models.py.
+`apply` copies the state, changes the copy and returns it with the events of the move.
+
+A game turn, basic game: action tiles in turn order ("actions") → building, the First Build
+holder first ("build") → two delivery rounds, the First Deliver holder first in both, each
+delivery followed by every scoring seat's income-or-points answer ("deliver") → income and
+expenses → turn order by action tile numbers. The first turn's order comes from an auction
+("first_auction") or at random. Standard game: capital ("capital") → turn-order auction
+("auction") → the same phases with free action tiles, maintenance and the standard shortfall.
+Phases without a choice (income, turn order, a new turn) run inside the move that ends the
+phase before them, so the state always waits on somebody until the game is over.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, replace
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from games.core.choices import Decision
+from games.core.errors import IllegalAction
+from games.core.events import Event
+from games.core.protocol import ApplyResult, Game, PlayerResult, Result, ScoreLine
+from games.core.rng import SeededRng
+from games.core.vocabulary import Vocabulary
+from games.steam import economy, notation
+from games.steam.auction import BasicAuction, StandardAuction, order_by_tiles
+from games.steam.board import (board_map, city_colours, complete_links, cubes_by_city, put_rails, rails_of, runs,
+                               stock_of)
+from games.steam.building import Build, BuildTurn, Kind, apply_build, legal_builds
+from games.steam.components import components
+from games.steam.delivery import Network, awards, check_route, deliveries, parse_route
+from games.steam.delivery import notation as route_notation
+from games.steam.economy import Money, Purse
+from games.steam.income import income_track
+from games.steam.maps import Colour
+from games.steam.models import (ACTION_TILES, COLOURS, Bid, Capital, Deliver, Done, Grow, Pass, Place, PlayerState,
+                                Score, SteamAction, SteamOptions, SteamState, SteamView, Take, Upgrade, Urbanize)
+from games.steam.tiles import tileset
+from games.steam.track import lapse, unown_all
+
+KINDS = {"build": Kind.BUILD, "upgrade": Kind.UPGRADE, "redirect": Kind.REDIRECT}
+
+
+def _ev(key: str, **params: Any) -> Event:
+    return Event(key=f"steam.ev.{key}", params=params)
+
+
+def tile_number(tile: str) -> int:
+    return components().action(tile).number
+
+
+class Steam(Game[SteamState, Any, SteamView]):
+    name = "steam"
+    min_players = 3
+    max_players = 5
+    options_model = SteamOptions
+    state_model = SteamState
+    action_model = SteamAction
+    view_model = SteamView
+
+    # ------------------------------------------------------------------ setup (ST-M4)
+    def setup(self, n_players: int, options: dict[str, Any] | BaseModel | None, seed: int) -> SteamState:
+        if not self.min_players <= n_players <= self.max_players:
+            raise IllegalAction("steam.bad_player_count", count=n_players)
+        try:
+            opts = SteamOptions.model_validate(options.model_dump() if isinstance(options, BaseModel) else (options or {}))
+        except ValidationError as exc:
+            raise IllegalAction("steam.bad_options", detail=str(exc.errors()[0]["loc"])) from None
+        comp = components()
+        state = SteamState(n=n_players, seed=seed, options=opts, turns=economy.game_turns(n_players), order=[],
+                           players=[PlayerState() for _ in range(n_players)])
+        m = board_map(state)
+        bag = [k for k, colour in enumerate(COLOURS) for _ in range(comp.cubes[Colour(colour)])]
+        self._shuffle(state, bag, "bag")
+        for h in sorted(m.cities):
+            counts = [0] * len(COLOURS)
+            for _ in range(m.starting_cubes(h, n_players)):
+                counts[bag.pop()] += 1
+            state.cubes[m.label(h)] = counts
+        per_space = comp.supply_cubes(n_players)
+        for _ in range(comp.supply_spaces):
+            counts = [0] * len(COLOURS)
+            for _ in range(per_space):
+                counts[bag.pop()] += 1
+            state.supply.append(counts)
+        state.bag = [bag.count(k) for k in range(len(COLOURS))]
+        state.stock = list(tileset().full_stock().counts)
+        state.new_city_tiles = {c.value: k for c, k in comp.new_city_tiles.items()}
+        state.growth_left = comp.growth_markers
+        seats = list(range(n_players))
+        if opts.standard or opts.first_order == "random":
+            # A random action tile each; the lowest number goes first (rulebook, both games).
+            self._shuffle(state, seats, "order")
+            state.order = seats
+            if opts.standard:
+                self._start_capital(state)
+            else:
+                for seat, position in economy.start_money(seats).items():
+                    self._money(state, seat, Money(replace_cash(self._purse(state, seat), position), raised=position))
+                self._start_actions(state)
+        else:
+            first = SeededRng(seed, state.draws, "steam-first-bidder").randint(0, n_players - 1)
+            state.draws += 1
+            state.phase = "first_auction"
+            state.auction = asdict(BasicAuction.start(seats, first))
+        state.scores = [[0] * n_players]
+        return state
+
+    @staticmethod
+    def _shuffle(state: SteamState, items: list, salt: str) -> None:
+        SeededRng(state.seed, state.draws, f"steam-{salt}").shuffle(items)
+        state.draws += 1
+
+    # ------------------------------------------------------------------ whose move
+    def active_players(self, state: SteamState) -> frozenset[int]:
+        phase = state.phase
+        if phase == "over":
+            return frozenset()
+        if phase in ("first_auction", "auction"):
+            to_act = (state.auction or {}).get("to_act")
+            return frozenset() if to_act is None else frozenset((to_act,))
+        if phase == "deliver" and state.pending:
+            return frozenset((state.pending[0][0],))
+        if state.step_pos < len(state.step_order):
+            return frozenset((state.step_order[state.step_pos],))
+        return frozenset()
+
+    def current(self, state: SteamState) -> int | None:
+        active = self.active_players(state)
+        return next(iter(active)) if active else None
+
+    # ------------------------------------------------------------------ legal moves
+    def legal_actions(self, state: SteamState, seat: int) -> list[Any]:
+        if seat not in self.active_players(state):
+            return []
+        phase = state.phase
+        p = state.players[seat]
+        if phase in ("first_auction", "auction"):
+            low, high = self.bid_range(state, seat)
+            return [Bid(amount=a) for a in range(low, high + 1)] + [Pass()]
+        if phase == "capital":
+            return [Capital(steps=k) for k in range(self.capital_max(state, seat) + 1)]
+        if phase == "actions":
+            return self.action_choices(state, seat)
+        if phase == "build":
+            out: list[Any] = list(self.placements(state, seat))
+            out += self.urbanizations(state, seat)
+            out += self.growths(state, seat)
+            if self.may_finish_building(state, seat):
+                out.append(Done())
+            return out
+        if phase == "deliver":
+            if state.pending:
+                return [Score(into="income"), Score(into="points")]
+            out = [Deliver(colour=d.colour.value, route=self._route_text(state, d)) for d in self.deliveries(state, seat)]
+            if not p.loco_upgraded and p.locomotive < components().locomotive["max"]:
+                out.append(Upgrade())
+            out.append(Pass())
+            return out
+        return []
+
+    # --- auctions
+    def bid_range(self, state: SteamState, seat: int) -> tuple[int, int]:
+        """The lowest and highest bid `seat` may make now (high < low: only a pass)."""
+        a = state.auction or {}
+        low = 0 if a.get("high") is None else a["high"] + 1
+        p = state.players[seat]
+        if state.phase == "auction":
+            high = p.cash  # ST-12: never above cash on hand
+        else:
+            high = economy.available(self._purse(state, seat))
+        return low, high
+
+    # --- standard game capital
+    def capital_max(self, state: SteamState, seat: int) -> int:
+        return state.players[seat].income - income_track().lowest
+
+    # --- action tiles
+    def tiles_left(self, state: SteamState) -> list[str]:
+        taken = {p.action for p in state.players if p.action}
+        return [t for t in ACTION_TILES if t not in taken]
+
+    def action_choices(self, state: SteamState, seat: int) -> list[Take]:
+        p = state.players[seat]
+        purse = self._purse(state, seat)
+        out: list[Take] = []
+        standard = state.options.standard
+        for tile in self.tiles_left(state):
+            if tile == "locomotive" and p.locomotive >= components().locomotive["max"]:
+                continue
+            if tile == "urbanize" and not self._urbanize_possible(state):
+                continue
+            cost = 0 if standard else economy.action_cost(tile, p.locomotive)
+            if cost <= economy.available(purse):
+                out.append(Take(tile=tile))
+            if not standard and tile in economy.DECLINABLE:
+                out.append(Take(tile=tile, decline=True))
+        return out
+
+    def _urbanize_possible(self, state: SteamState) -> bool:
+        m = board_map(state)
+        return any(state.new_city_tiles.values()) and any(m.label(h) not in state.new_cities for h in m.towns)
+
+    # --- building
+    def _build_turn(self, state: SteamState, seat: int) -> BuildTurn:
+        p = state.players[seat]
+        per = components().placements_per_turn
+        limit = per["engineer"] if p.action == "engineer" else per["default"]
+        return BuildTurn(seat=seat, turn=state.turn, limit=limit, placed=state.placed)
+
+    def spendable(self, state: SteamState, seat: int) -> int:
+        """What `seat` can pay for track now: cash (standard game) or cash plus what may be raised."""
+        if state.options.standard:
+            return state.players[seat].cash
+        return economy.available(self._purse(state, seat))
+
+    def placements(self, state: SteamState, seat: int) -> list[Place]:
+        m = board_map(state)
+        money = self.spendable(state, seat)
+        return [Place(how=b.kind.value, hex=m.label(b.hex), face=b.face, rotation=b.rotation)
+                for b in legal_builds(m, rails_of(state), stock_of(state), self._build_turn(state, seat), tileset())
+                if b.cost <= money]
+
+    def _action_pending(self, state: SteamState, seat: int, tile: str) -> bool:
+        p = state.players[seat]
+        return p.action == tile and not p.declined and not p.action_done
+
+    def supply_spaces(self, state: SteamState) -> list[int]:
+        """Supply spaces (1–12) that still hold cubes; [0] when all are empty."""
+        full = [i + 1 for i, s in enumerate(state.supply) if any(s)]
+        return full or [0]
+
+    def urbanizations(self, state: SteamState, seat: int) -> list[Urbanize]:
+        if not self._action_pending(state, seat, "urbanize"):
+            return []
+        m = board_map(state)
+        colours = [c for c in COLOURS if state.new_city_tiles.get(c, 0) > 0]
+        towns = sorted(m.label(h) for h in m.towns if m.label(h) not in state.new_cities)
+        return [Urbanize(hex=t, colour=c, space=s) for t in towns for c in colours for s in self.supply_spaces(state)]
+
+    def growable(self, state: SteamState) -> list[str]:
+        """Cities that may grow: printed cities without a growth marker (new cities carry one)."""
+        m = board_map(state)
+        return sorted(m.label(h) for h in m.cities if m.label(h) not in state.grown)
+
+    def growths(self, state: SteamState, seat: int) -> list[Grow]:
+        if not self._action_pending(state, seat, "city_growth") or state.growth_left <= 0:
+            return []
+        spaces = [s for s in self.supply_spaces(state) if s]
+        return [Grow(hex=c, space=s) for c in self.growable(state) for s in spaces]
+
+    def may_finish_building(self, state: SteamState, seat: int) -> bool:
+        """Basic game: a City Growth or Urbanize taken and not declined must be carried out if it
+        can be (rulebook, building phase). Standard game: it may be forgone now (ST-12)."""
+        if state.options.standard:
+            return True
+        return not (self.urbanizations(state, seat) or self.growths(state, seat))
+
+    # --- delivering
+    def deliveries(self, state: SteamState, seat: int) -> list:
+        p = state.players[seat]
+        return deliveries(self._network(state), city_colours(state), cubes_by_city(state), seat, p.locomotive)
+
+    def _network(self, state: SteamState) -> Network:
+        memo = state.__dict__.setdefault("_network_memo", {})
+        rails = rails_of(state)
+        if memo.get("rails") is not rails:
+            memo["rails"] = rails
+            memo["net"] = Network(complete_links(state))
+        return memo["net"]
+
+    def _route_text(self, state: SteamState, d) -> str:
+        m = board_map(state)
+        return route_notation(self._network(state), d, m.label)
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, state: SteamState, seat: int, action: Any) -> ApplyResult:
+        if state.phase == "over":
+            raise IllegalAction("game_over")
+        active = self.active_players(state)
+        if seat not in active:
+            raise IllegalAction("not_active", waiting=sorted(active))
+        s = state.clone()
+        s.__dict__.pop("_network_memo", None)
+        events: list[Event] = []
+        phase = s.phase
+        turn_before = s.turn
+        round_before = s.deliver_round
+        handler = {
+            ("first_auction", Bid): self._bid, ("first_auction", Pass): self._pass_bid,
+            ("auction", Bid): self._bid, ("auction", Pass): self._pass_bid,
+            ("capital", Capital): self._capital,
+            ("actions", Take): self._take,
+            ("build", Place): self._place, ("build", Urbanize): self._urbanize, ("build", Grow): self._grow,
+            ("build", Done): self._done,
+            ("deliver", Deliver): self._deliver, ("deliver", Upgrade): self._upgrade,
+            ("deliver", Pass): self._pass_delivery, ("deliver", Score): self._score,
+        }.get((phase, type(action)))
+        if handler is None:
+            raise IllegalAction("steam.wrong_phase", phase={"key": f"steam.phase.{phase}"})
+        handler(s, seat, action, events)
+        s.last = [e for e in events if e.public]
+        key: list[int | str] = [seat, turn_before, phase, round_before if phase == "deliver" else 0]
+        if key != s.turn_key:
+            s.turn_key = key
+            s.turn_events = []
+        s.turn_events.extend(s.last)
+        return ApplyResult(state=s, events=events, undoable=False)
+
+    # --- money
+    @staticmethod
+    def _purse(state: SteamState, seat: int) -> Purse:
+        p = state.players[seat]
+        return Purse(seat=seat, cash=p.cash, income=p.income, points=p.points, locomotive=p.locomotive)
+
+    @staticmethod
+    def _money(state: SteamState, seat: int, money: Money, events: list[Event] | None = None) -> None:
+        p = state.players[seat]
+        q = money.purse
+        p.cash, p.income, p.points, p.locomotive = q.cash, q.income, q.points, q.locomotive
+        state.bank_out += money.raised + money.received
+        state.bank_in += money.paid
+        if events is not None:
+            events.extend(money.events)
+
+    def _charge(self, s: SteamState, seat: int, amount: int, reason: str, events: list[Event]) -> None:
+        """Pay the bank: from cash only in the standard game, raising cash as needed in the basic."""
+        if amount <= 0:
+            return
+        purse = self._purse(s, seat)
+        if s.options.standard:
+            self._money(s, seat, economy.pay_cash(purse, amount, reason=reason), events)
+        else:
+            self._money(s, seat, economy.pay(purse, amount, reason=reason), events)
+
+    # --- auctions
+    def _bid(self, s: SteamState, seat: int, action: Bid, events: list[Event]) -> None:
+        low, high = self.bid_range(s, seat)
+        if action.amount > high:
+            raise IllegalAction("steam.bid_too_high", limit=high)
+        if s.phase == "first_auction":
+            step = BasicAuction(**_auction_fields(s.auction)).bid(seat, action.amount)
+        else:
+            step = StandardAuction(**_auction_fields(s.auction)).bid(seat, action.amount, s.players[seat].cash)
+        self._after_auction_step(s, step, events)
+
+    def _pass_bid(self, s: SteamState, seat: int, action: Pass, events: list[Event]) -> None:
+        if s.phase == "first_auction":
+            step = BasicAuction(**_auction_fields(s.auction)).pass_(seat)
+        else:
+            step = StandardAuction(**_auction_fields(s.auction)).pass_(seat)
+        self._after_auction_step(s, step, events)
+
+    def _after_auction_step(self, s: SteamState, step, events: list[Event]) -> None:
+        events.extend(step.events)
+        s.auction = asdict(step.auction)
+        if s.phase == "first_auction":
+            for award in step.awards:
+                self._charge(s, award.seat, award.price, "turn_order", events)
+        if not step.auction.done:
+            return
+        if s.phase == "first_auction":
+            s.order = list(step.auction.placed)
+        else:
+            s.order = list(step.auction.spaces)
+            for award in step.auction.payments():
+                self._charge(s, award.seat, award.price, "turn_order", events)
+        s.auction = None
+        s.holder = None
+        self._start_actions(s)
+
+    # --- standard game: capital
+    def _start_capital(self, s: SteamState) -> None:
+        s.phase = "capital"
+        s.step_order = list(s.order)
+        s.step_pos = 0
+
+    def _capital(self, s: SteamState, seat: int, action: Capital, events: list[Event]) -> None:
+        self._money(s, seat, economy.raise_capital(self._purse(s, seat), action.steps), events)
+        if not action.steps:
+            events.append(_ev("no_capital", seat=seat))
+        s.step_pos += 1
+        if s.step_pos >= len(s.step_order):
+            s.phase = "auction"
+            s.auction = asdict(StandardAuction.start(s.order, s.holder if s.holder in s.order else None))
+            if len(s.order) == 1:  # a lone player takes the first place for nothing
+                s.auction = None
+                self._start_actions(s)
+
+    # --- action tiles
+    def _start_actions(self, s: SteamState) -> None:
+        s.phase = "actions"
+        s.step_order = list(s.order)
+        s.step_pos = 0
+
+    def _take(self, s: SteamState, seat: int, action: Take, events: list[Event]) -> None:
+        if action.tile not in ACTION_TILES:
+            raise IllegalAction("steam.unknown_tile_action", tile=action.tile)
+        if action.tile not in self.tiles_left(s):
+            raise IllegalAction("steam.tile_taken", tile={"key": f"steam.tile.{action.tile}"})
+        if action not in self.action_choices(s, seat):
+            if action.tile == "urbanize" and not self._urbanize_possible(s):
+                raise IllegalAction("steam.no_urbanize")
+            if action.decline and (s.options.standard or action.tile not in economy.DECLINABLE):
+                raise IllegalAction("steam.cannot_decline")
+            economy.take_action(self._purse(s, seat), action.tile, decline=action.decline,
+                                standard=s.options.standard)  # raises the precise refusal
+            raise IllegalAction("steam.cannot_take", tile={"key": f"steam.tile.{action.tile}"})
+        p = s.players[seat]
+        money = economy.take_action(self._purse(s, seat), action.tile, decline=action.decline,
+                                    standard=s.options.standard)
+        events.append(_ev("took_tile", seat=seat, tile={"key": f"steam.tile.{action.tile}"}))
+        self._money(s, seat, money, events)
+        p.action, p.declined = action.tile, action.decline
+        p.last_tile = tile_number(action.tile)
+        s.step_pos += 1
+        if s.step_pos >= len(s.step_order):
+            self._start_build(s)
+
+    # --- building
+    def _start_build(self, s: SteamState) -> None:
+        s.phase = "build"
+        first = [i for i in s.order if s.players[i].action == "first_build"]
+        s.step_order = first + [i for i in s.order if i not in first]
+        s.step_pos = 0
+        s.placed = 0
+        s.built_hexes = []
+        s.last_builds = []
+
+    def _place(self, s: SteamState, seat: int, action: Place, events: list[Event]) -> None:
+        m = board_map(s)
+        try:
+            h = m.hex_at(action.hex)
+        except (ValueError, KeyError):
+            raise IllegalAction("steam.unknown_hex", hex=action.hex) from None
+        build = Build(KINDS[action.how], h, action.face, action.rotation)
+        done = apply_build(m, rails_of(s), stock_of(s), self._build_turn(s, seat), build, tileset())
+        if done.cost > self.spendable(s, seat):
+            raise IllegalAction("steam.cannot_afford", cost=done.cost, money=self.spendable(s, seat))
+        events.extend(done.events)
+        self._charge(s, seat, done.cost, "build", events)
+        put_rails(s, done.rails)
+        s.stock = list(done.stock.counts)
+        s.placed = done.turn.placed
+        self._mark_built(s, action.hex)
+
+    def _mark_built(self, s: SteamState, label: str) -> None:
+        if label not in s.built_hexes:
+            s.built_hexes.append(label)
+        s.last_builds = list(s.built_hexes)
+
+    def _take_supply(self, s: SteamState, space: int) -> list[int]:
+        if space == 0:
+            if any(any(sp) for sp in s.supply):
+                raise IllegalAction("steam.supply_not_empty")
+            return [0] * len(COLOURS)
+        if not 1 <= space <= len(s.supply) or not any(s.supply[space - 1]):
+            raise IllegalAction("steam.supply_empty", space=space)
+        cubes, s.supply[space - 1] = s.supply[space - 1], [0] * len(COLOURS)
+        return cubes
+
+    def _urbanize(self, s: SteamState, seat: int, action: Urbanize, events: list[Event]) -> None:
+        if not self._action_pending(s, seat, "urbanize"):
+            raise IllegalAction("steam.no_urbanize_action")
+        m = board_map(s)
+        try:
+            h = m.hex_at(action.hex)
+        except (ValueError, KeyError):
+            raise IllegalAction("steam.unknown_hex", hex=action.hex) from None
+        if s.new_city_tiles.get(action.colour, 0) <= 0:
+            raise IllegalAction("steam.no_new_city", colour={"key": f"steam.colour.{action.colour}"})
+        done = apply_build(m, rails_of(s), stock_of(s), self._build_turn(s, seat), Build(Kind.URBANIZE, h), tileset())
+        cubes = self._take_supply(s, action.space)
+        events.extend(done.events)
+        events.append(_ev("new_city", seat=seat, hex=action.hex, colour={"key": f"steam.colour.{action.colour}"},
+                          cubes=sum(cubes)))
+        put_rails(s, done.rails)
+        s.stock = list(done.stock.counts)
+        s.new_cities[action.hex] = action.colour
+        s.new_city_tiles[action.colour] -= 1
+        s.cubes[action.hex] = cubes
+        s.players[seat].action_done = True
+        self._mark_built(s, action.hex)
+
+    def _grow(self, s: SteamState, seat: int, action: Grow, events: list[Event]) -> None:
+        if not self._action_pending(s, seat, "city_growth"):
+            raise IllegalAction("steam.no_growth_action")
+        if action.hex not in self.growable(s):
+            raise IllegalAction("steam.cannot_grow", hex=action.hex)
+        if s.growth_left <= 0:
+            raise IllegalAction("steam.no_growth_marker")
+        cubes = self._take_supply(s, action.space)
+        current = s.cubes.setdefault(action.hex, [0] * len(COLOURS))
+        s.cubes[action.hex] = [a + b for a, b in zip(current, cubes)]
+        s.grown.append(action.hex)
+        s.growth_left -= 1
+        s.players[seat].action_done = True
+        events.append(_ev("grew", seat=seat, hex=action.hex, cubes=sum(cubes)))
+        self._mark_built(s, action.hex)
+
+    def _done(self, s: SteamState, seat: int, action: Done, events: list[Event]) -> None:
+        if not self.may_finish_building(s, seat):
+            raise IllegalAction("steam.action_not_done", tile={"key": f"steam.tile.{s.players[seat].action}"})
+        p = s.players[seat]
+        if p.action in economy.DECLINABLE and not p.declined and not p.action_done:
+            events.append(_ev("forwent", seat=seat, tile={"key": f"steam.tile.{p.action}"}))
+        events.append(_ev("built_done", seat=seat, placed=s.placed))
+        s.step_pos += 1
+        s.placed = 0
+        s.built_hexes = []
+        if s.step_pos < len(s.step_order):
+            return
+        m = board_map(s)
+        rails, lost = lapse(m, rails_of(s), s.turn, tileset())  # ST-4
+        for rec in lost:
+            events.append(_ev("link_lapsed", seat=rec.owner))
+        put_rails(s, rails)
+        self._start_delivery(s)
+
+    # --- delivering
+    def _start_delivery(self, s: SteamState) -> None:
+        s.phase = "deliver"
+        first = [i for i in s.order if s.players[i].action == "first_deliver"]
+        s.step_order = first + [i for i in s.order if i not in first]
+        s.step_pos = 0
+        s.deliver_round = 1
+        s.pending = []
+
+    def _deliver(self, s: SteamState, seat: int, action: Deliver, events: list[Event]) -> None:
+        m = board_map(s)
+        net = self._network(s)
+        try:
+            colour = Colour(action.colour)
+        except ValueError:
+            raise IllegalAction("steam.unknown_colour", colour=action.colour) from None
+
+        def place(text: str):
+            try:
+                return m.hex_at(text)
+            except (ValueError, KeyError):
+                raise IllegalAction("steam.unknown_hex", hex=text) from None
+
+        places, route = parse_route(net, action.route, place)
+        d = check_route(net, city_colours(s), cubes_by_city(s), seat, s.players[seat].locomotive, places[0], colour,
+                        route)
+        source = m.label(d.source)
+        k = COLOURS.index(colour.value)
+        s.cubes[source][k] -= 1
+        s.delivered[k] += 1
+        s.players[seat].delivered += 1
+        s.last_route = list(d.links)
+        s.last_route_places = [m.label(h) for h in d.places]
+        events.append(_ev("delivered", seat=seat, colour={"key": f"steam.colour.{colour.value}"},
+                          source=source, destination=m.label(d.destination), links=len(d.links),
+                          route=self._route_text(s, d), points=d.points_of(seat)))
+        s.pending = [(a.seat, a.points) for a in awards(d, seat, s.order) if not s.players[a.seat].bankrupt]
+        if not s.pending:
+            self._next_deliverer(s, events)
+
+    def _score(self, s: SteamState, seat: int, action: Score, events: list[Event]) -> None:
+        _, points = s.pending.pop(0)
+        p = s.players[seat]
+        if action.into == "income":
+            p.income += points
+        else:
+            p.points += points
+        events.append(_ev(f"scored_{action.into}", seat=seat, points=points, income=p.income, total=p.points))
+        if not s.pending:
+            self._next_deliverer(s, events)
+
+    def _upgrade(self, s: SteamState, seat: int, action: Upgrade, events: list[Event]) -> None:
+        p = s.players[seat]
+        if p.loco_upgraded:
+            raise IllegalAction("steam.locomotive_once")
+        if p.locomotive >= components().locomotive["max"]:
+            raise IllegalAction("steam.locomotive_max", level=p.locomotive)
+        p.locomotive += 1
+        p.loco_upgraded = True
+        events.append(_ev("locomotive", seat=seat, level=p.locomotive))
+        self._next_deliverer(s, events)
+
+    def _pass_delivery(self, s: SteamState, seat: int, action: Pass, events: list[Event]) -> None:
+        events.append(_ev("passed_delivery", seat=seat))
+        self._next_deliverer(s, events)
+
+    def _next_deliverer(self, s: SteamState, events: list[Event]) -> None:
+        s.step_pos += 1
+        if s.step_pos < len(s.step_order):
+            return
+        if s.deliver_round == 1:
+            s.deliver_round = 2
+            s.step_order = [i for i in s.step_order if not s.players[i].bankrupt]
+            s.step_pos = 0
+            return
+        self._end_turn(s, events)
+
+    # --- income, turn order, a new turn, the end
+    def _end_turn(self, s: SteamState, events: list[Event]) -> None:
+        for seat in list(s.order):
+            purse = self._purse(s, seat)
+            money = economy.standard_income(purse) if s.options.standard else economy.basic_income(purse)
+            self._money(s, seat, money, events)
+            if money.bankrupt:
+                self._bankrupt(s, seat)
+        s.history.append({"turn": s.turn, "points": [p.points for p in s.players],
+                          "income": [p.income for p in s.players], "cash": [p.cash for p in s.players],
+                          "links": self._links_owned(s), "delivered": list(s.delivered)})
+        s.scores.append([p.points for p in s.players])
+        if s.turn >= s.turns or not s.order:
+            self._finish(s, events)
+            return
+        taken = {seat: tile_number(s.players[seat].action) for seat in s.order if s.players[seat].action}
+        s.holder = next((seat for seat in s.order if s.players[seat].action == "turn_order"), None)
+        if not s.options.standard:
+            s.order = list(order_by_tiles(taken))
+        for p in s.players:
+            p.action, p.declined, p.action_done, p.loco_upgraded = None, False, False, False
+        s.turn += 1
+        s.step_order, s.step_pos, s.pending = [], 0, []
+        events.append(_ev("new_turn", turn=s.turn, order=[{"seat": i} for i in s.order]))
+        if s.options.standard:
+            self._start_capital(s)
+        else:
+            self._start_actions(s)
+
+    def _bankrupt(self, s: SteamState, seat: int) -> None:
+        """ST-13: the player leaves; their links stay, owned by nobody."""
+        s.players[seat].bankrupt = True
+        s.order = [i for i in s.order if i != seat]
+        put_rails(s, unown_all(rails_of(s), seat, board_map(s), tiles=tileset()))
+
+    def _links_owned(self, s: SteamState) -> list[int]:
+        counts = [0] * s.n
+        for link in complete_links(s):
+            if link.owner is not None:
+                counts[link.owner] += 1
+        return counts
+
+    def _finish(self, s: SteamState, events: list[Event]) -> None:
+        m = board_map(s)
+        rails = rails_of(s)
+        for seat in range(s.n):  # ST-14: incomplete links lose their owners
+            rails = unown_all(rails, seat, m, incomplete_only=True, tiles=tileset())
+        put_rails(s, rails)
+        s.phase = "over"
+        s.step_order, s.step_pos = [], 0
+        events.append(_ev("game_over"))
+
+    # ------------------------------------------------------------------ result (ST-14)
+    def result(self, state: SteamState) -> Result | None:
+        if state.phase != "over":
+            return None
+        links = self._links_owned(state)
+        facts = [economy.FinalFacts(seat=i, points=p.points, income=p.income, completed_links=links[i],
+                                    last_tile=p.last_tile)
+                 for i, p in enumerate(state.players) if not p.bankrupt]
+        ranked = economy.final_results(facts)
+        for r in ranked:
+            r.stats["locomotive"] = state.players[r.seat].locomotive
+            r.stats["delivered"] = state.players[r.seat].delivered
+        gone = [i for i, p in enumerate(state.players) if p.bankrupt]
+        for i in gone:
+            ranked.append(PlayerResult(seat=i, rank=len(facts) + 1, total=0,
+                                       lines=[ScoreLine(category="bankrupt", points=0)],
+                                       stats={"bankrupt": True}))
+        return Result(players=ranked, categories=["deliveries", "income", "links"], label_prefix="steam")
+
+    # ------------------------------------------------------------------ view
+    def view(self, state: SteamState, seat: int | None, with_legal: bool = True) -> SteamView:
+        active = sorted(self.active_players(state))
+        legal: list[str] = []
+        if with_legal and seat is not None and seat in active:
+            legal = [self.format_action(a) for a in self.legal_actions(state, seat)]
+        return SteamView(viewer=seat, state=state, active=active, legal=legal,
+                         result=self.result(state) if state.phase == "over" else None)
+
+    # ------------------------------------------------------------------ notation
+    def format_action(self, action: Any) -> str:
+        return notation.format_action(action)
+
+    def parse_action(self, text: str) -> Any:
+        return notation.parse_action(text)
+
+    def describe_action(self, state: SteamState, seat: int, action: Any) -> Event:
+        return notation.describe(self, state, seat, action)
+
+    def vocabulary(self) -> Vocabulary:
+        return notation.vocabulary()
+
+    def prompt(self, state: SteamState, seat: int) -> Event | None:
+        if seat not in self.active_players(state):
+            return None
+        phase = state.phase
+        if phase == "deliver" and state.pending:
+            return Event(key="steam.prompt.score", params={"points": state.pending[0][1]})
+        if phase == "build":
+            bt = self._build_turn(state, seat)
+            return Event(key="steam.prompt.build", params={"left": bt.limit - bt.placed})
+        if phase == "deliver":
+            return Event(key="steam.prompt.deliver", params={"round": state.deliver_round})
+        if phase in ("first_auction", "auction"):
+            low, high = self.bid_range(state, seat)
+            return Event(key="steam.prompt.auction", params={"minimum": low})
+        return Event(key=f"steam.prompt.{phase}")
+
+    def decision(self, state: SteamState, seat: int) -> Decision:
+        from games.steam.decisions import decision
+        return decision(self, state, seat)
+
+    def timeout_action(self, state: SteamState, seat: int) -> Any:
+        """The mildest move: pass, build nothing more, take income, no capital, and the first
+        action tile that costs nothing."""
+        legal = self.legal_actions(state, seat)
+        if not legal:
+            raise IllegalAction("no_legal_action")
+        for mild in (Pass(), Done(), Score(into="income"), Capital(steps=0)):
+            if mild in legal:
+                return mild
+        return legal[0]
+
+    def bots(self) -> dict[str, Any]:
+        from games.steam.bots import BOTS
+        return BOTS
+
+    # ------------------------------------------------------------------ conservation
+    def check_invariants(self, state: SteamState) -> None:
+        """Cubes by colour, tiles per pairing and face, money between players and bank, new city
+        tiles and growth markers are all conserved."""
+        comp = components()
+        for k, colour in enumerate(COLOURS):
+            total = state.bag[k] + state.delivered[k] + sum(c[k] for c in state.cubes.values())
+            total += sum(sp[k] for sp in state.supply)
+            assert total == comp.cubes[Colour(colour)], f"{colour} cubes not conserved: {total}"
+        assert all(x >= 0 for c in state.cubes.values() for x in c), "negative cubes"
+        ts = tileset()
+        on_board = [0] * len(ts.pairings)
+        for t in state.tiles:
+            on_board[t.pairing] += 1
+            assert t.face in ts.pairings[t.pairing].faces, "a placed face is not on its tile"
+        for i, pairing in enumerate(ts.pairings):
+            assert state.stock[i] >= 0 and state.stock[i] + on_board[i] == pairing.count, f"tiles {pairing.faces}"
+        cash = sum(p.cash for p in state.players)
+        assert cash == state.bank_out - state.bank_in, f"money: players hold {cash}, bank paid out net " \
+                                                       f"{state.bank_out - state.bank_in}"
+        assert all(p.cash >= 0 for p in state.players), "negative cash"
+        lowest = income_track().lowest
+        assert all(p.income >= lowest for p in state.players), "income below the track"
+        used = {c: sum(1 for v in state.new_cities.values() if v == c) for c in COLOURS}
+        for c in COLOURS:
+            assert used[c] + state.new_city_tiles.get(c, 0) == comp.new_city_tiles[Colour(c)], f"new {c} cities"
+        printed_grown = [c for c in state.grown]
+        assert state.growth_left + len(printed_grown) == comp.growth_markers, "growth markers"
+        assert all(1 <= p.locomotive <= comp.locomotive["max"] for p in state.players)
+        assert {t.hex for t in state.tiles}.isdisjoint(state.new_cities), "track left under a new city"
+
+    # ------------------------------------------------------------------ helpers for bots and pictures
+    def runs(self, state: SteamState):
+        return runs(state)
+
+
+def replace_cash(purse: Purse, extra: int) -> Purse:
+    return replace(purse, cash=purse.cash + extra)
+
+
+def _auction_fields(data: dict[str, Any] | None) -> dict[str, Any]:
+    """An auction's fields as stored (JSON turns tuples into lists) back into tuples."""
+    assert data is not None
+    return {k: (tuple(tuple(x) if isinstance(x, list) else x for x in v) if isinstance(v, list) else v)
+            for k, v in data.items()}
+
+
+GAME = Steam()
