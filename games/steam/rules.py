@@ -16,7 +16,7 @@ phase before them, so the state always waits on somebody until the game is over.
 from __future__ import annotations
 
 from dataclasses import asdict, replace
-from typing import Any
+from typing import Any, Sequence
 
 from pydantic import BaseModel, ValidationError
 
@@ -26,7 +26,7 @@ from games.core.events import Event
 from games.core.protocol import ApplyResult, Game, PlayerResult, Result, ScoreLine
 from games.core.rng import SeededRng
 from games.core.vocabulary import Vocabulary
-from games.steam import economy, notation
+from games.steam import economy, notation, orders
 from games.steam.auction import BasicAuction, StandardAuction, order_by_tiles
 from games.steam.board import (board_map, city_colours, complete_links, cubes_by_city, put_rails, rails_of, runs,
                                stock_of)
@@ -106,7 +106,7 @@ class Steam(Game[SteamState, Any, SteamView]):
             first = SeededRng(seed, state.draws, "steam-first-bidder").randint(0, n_players - 1)
             state.draws += 1
             state.phase = "first_auction"
-            state.auction = asdict(BasicAuction.start(seats, first))
+            state.auction = _stored(BasicAuction.start(seats, first))
         state.scores = [[0] * n_players]
         return state
 
@@ -357,7 +357,7 @@ class Steam(Game[SteamState, Any, SteamView]):
 
     def _after_auction_step(self, s: SteamState, step, events: list[Event]) -> None:
         events.extend(step.events)
-        s.auction = asdict(step.auction)
+        s.auction = _stored(step.auction)
         if s.phase == "first_auction":
             for award in step.awards:
                 self._charge(s, award.seat, award.price, "turn_order", events)
@@ -386,7 +386,7 @@ class Steam(Game[SteamState, Any, SteamView]):
         s.step_pos += 1
         if s.step_pos >= len(s.step_order):
             s.phase = "auction"
-            s.auction = asdict(StandardAuction.start(s.order, s.holder if s.holder in s.order else None))
+            s.auction = _stored(StandardAuction.start(s.order, s.holder if s.holder in s.order else None))
             if len(s.order) == 1:  # a lone player takes the first place for nothing
                 s.auction = None
                 self._start_actions(s)
@@ -666,7 +666,8 @@ class Steam(Game[SteamState, Any, SteamView]):
         for i in gone:
             ranked.append(PlayerResult(seat=i, rank=len(facts) + 1, total=0,
                                        lines=[ScoreLine(category="bankrupt", points=0)],
-                                       stats={"bankrupt": True}))
+                                       stats={"bankrupt": True, "income": state.players[i].income,
+                                              "last_tile": state.players[i].last_tile}))
         return Result(players=ranked, categories=["deliveries", "income", "links"], label_prefix="steam")
 
     # ------------------------------------------------------------------ view
@@ -722,6 +723,16 @@ class Steam(Game[SteamState, Any, SteamView]):
                 return mild
         return legal[0]
 
+    # --- standing orders (games/steam/orders.py)
+    def order_choices(self, state: SteamState, seat: int) -> Decision:
+        return orders.choices(self, state, seat)
+
+    def follow_orders(self, state: SteamState, seat: int, standing: Sequence[str]) -> tuple[Any | None, list[str]]:
+        return orders.follow(self, state, seat, standing)
+
+    def describe_order(self, state: SteamState, seat: int, order: str) -> Event:
+        return orders.describe(state, seat, order)
+
     def bots(self) -> dict[str, Any]:
         from games.steam.bots import BOTS
         return BOTS
@@ -764,6 +775,14 @@ class Steam(Game[SteamState, Any, SteamView]):
 
 def replace_cash(purse: Purse, extra: int) -> Purse:
     return replace(purse, cash=purse.cash + extra)
+
+
+def _stored(auction: BasicAuction | StandardAuction) -> dict[str, Any]:
+    """An auction's fields as JSON stores them (lists for tuples), so a fresh state and a
+    reloaded one are equal."""
+    def plain(v: Any) -> Any:
+        return [plain(x) for x in v] if isinstance(v, (tuple, list)) else v
+    return {k: plain(v) for k, v in asdict(auction).items()}
 
 
 def _auction_fields(data: dict[str, Any] | None) -> dict[str, Any]:
