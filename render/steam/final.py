@@ -1,0 +1,69 @@
+"""The end of a Steam game: the ranking (medals, seat colours, each player's deliveries,
+locomotive and income), a breakdown of the final score (deliveries, income, completed links,
+ST-14), and every player's victory points after each game turn."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from PIL import Image
+
+from games.core.i18n import translate
+from games.core.protocol import Result
+from games.steam.models import SteamView
+from render.kit.chart import score_timeline, stacked_bar_chart
+from render.kit.ranking import RankEntry, RankingLook, category_label, chart_rows, render_ranking
+from render.steam import style
+from render.steam.sidebar import name_of
+
+LOOK = RankingLook(background=style.PANEL_BG, panel=style.PANEL, panel_edge=style.PANEL_EDGE, text=style.TEXT,
+                   muted=style.MUTED_TEXT, swatch_outline=style.CASING, total_size=36)
+# Deliveries a deep teal, income a pale gold, completed links a slate blue-gray: none is taken
+# for a seat colour (render.kit.vision checks them against the players).
+CATEGORY_COLOURS = {"deliveries": (20, 110, 90), "income": (214, 196, 120), "links": (96, 110, 140)}
+PAD = 24
+TIMELINE_H = 440
+
+
+def render_final(view: SteamView, names: Sequence[str], lang: str = "en") -> Image.Image:
+    result = view.result
+    if result is None:
+        raise ValueError("the game is not over: the view has no result")
+    state = view.state
+    entries = [RankEntry(rank=row.rank, colour=style.player_rgb(row.seat), name=name_of(names, row.seat),
+                         stats=stats_line(view, row, lang),
+                         total=translate(lang, "render.steam.final.points", {"points": row.total}))
+               for row in result.players]
+    subtitle = translate(lang, "render.steam.final.turns", {"turns": len(state.history) or state.turn})
+    ranking = render_ranking(LOOK, translate(lang, "render.steam.final.title"), subtitle, entries,
+                             lambda size: breakdown_chart(result, names, lang, size))
+    width = ranking.width
+    totals = [next((r.total for r in result.players if r.seat == seat), 0) for seat in range(state.n)]
+    history = [list(row) for row in state.scores] or [totals]
+    if len(history) == len(state.history) + 1:  # the first row is the start of the game, before turn 1
+        history = history[1:] or [totals]
+    timeline = score_timeline([(name_of(names, seat), style.player_rgb(seat), [row[seat] for row in history])
+                               for seat in range(state.n)], (width - 2 * PAD, TIMELINE_H),
+                              title=translate(lang, "render.steam.final.timeline"))
+    img = Image.new("RGB", (width, ranking.height + TIMELINE_H + PAD), style.PANEL_BG)
+    img.paste(ranking, (0, 0))
+    img.paste(timeline, (PAD, ranking.height))
+    return img
+
+
+def stats_line(view: SteamView, row, lang: str) -> str:
+    stats = row.stats or {}
+    if stats.get("bankrupt"):
+        return translate(lang, "render.steam.bankrupt")
+    p = view.state.players[row.seat]
+    return translate(lang, "render.steam.final.stats", {"delivered": p.delivered, "level": p.locomotive,
+                                                         "income": p.income})
+
+
+def breakdown_chart(result: Result, names: Sequence[str], lang: str, size: tuple[int, int]) -> Image.Image:
+    """Per-player stacked bars of the final score: deliveries, income, completed links."""
+    categories = list(result.categories)
+    rows = chart_rows(result, lambda seat: name_of(names, seat), style.player_rgb)
+    labels = [category_label(result, c, lang) for c in categories]
+    colours = [CATEGORY_COLOURS.get(c, (150, 150, 150)) for c in categories]
+    return stacked_bar_chart(rows, labels, size, title=translate(lang, "render.steam.final.breakdown"),
+                             colors=colours)
