@@ -233,9 +233,10 @@ LABEL_PRICES = Prices(rank=4.0, covered={TRACK: 1, MARK: 4, NAME: 40}, crowd=(16
 
 
 @lru_cache(maxsize=8)
-def place_labels(map_id: str, lang: str) -> dict[Hex, tuple[Point, tuple[int, int, int, int]]]:
-    """Where each city's name goes: beside, above or below its hex, covering as few other
-    cities, towns and names as possible."""
+def _labels(map_id: str, lang: str) -> tuple[dict, dict]:
+    """Where each city's name goes, then where each town's name would go once it is urbanized:
+    beside, above or below its hex, covering as few other cities, towns and names as possible.
+    Towns are placed after every city, so a new city's name never pushes a printed one away."""
     m = map_of(map_id)
     ml = map_layout(map_id)
     occ = Occupancy(ml.size)
@@ -253,12 +254,28 @@ def place_labels(map_id: str, lang: str) -> dict[Hex, tuple[Point, tuple[int, in
     grid = ml.hexes.bounds(ml.grid())
     occ.box((0, 0, ml.size[0], int(grid[1])), NAME)      # the rulers
     occ.box((0, 0, int(grid[0]), ml.size[1]), NAME)
-    labels = []
-    for hx in sorted(m.cities):
-        w, h = label_size(m.name(hx, lang), MIN_TEXT, NAME_HALO)
-        spots = Spots(side=s * 0.9, above=s * 0.62, below=s * 0.7, first="below", shift=0.5, diagonal=0.7)
-        labels.append(Label(hx, ml.center(hx), w, h, spots))
-    return place_names(occ, labels, LABEL_PRICES, pad=NAME_HALO)
+
+    def labels(hexes) -> list[Label]:
+        out = []
+        for hx in sorted(hexes):
+            w, h = label_size(m.name(hx, lang), MIN_TEXT, NAME_HALO)
+            spots = Spots(side=s * 0.9, above=s * 0.62, below=s * 0.7, first="below", shift=0.5, diagonal=0.7)
+            out.append(Label(hx, ml.center(hx), w, h, spots))
+        return out
+
+    cities = place_names(occ, labels(m.cities), LABEL_PRICES, pad=NAME_HALO)
+    towns = place_names(occ, labels(m.towns), LABEL_PRICES, pad=NAME_HALO)
+    return cities, towns
+
+
+def place_labels(map_id: str, lang: str) -> dict[Hex, tuple[Point, tuple[int, int, int, int]]]:
+    """Where each printed city's name goes (drawn once, in the static layer)."""
+    return _labels(map_id, lang)[0]
+
+
+def new_city_labels(map_id: str, lang: str) -> dict[Hex, tuple[Point, tuple[int, int, int, int]]]:
+    """Where each town's name goes once Urbanize has made it a city."""
+    return _labels(map_id, lang)[1]
 
 
 # --- the whole board -----------------------------------------------------------------------------
@@ -269,7 +286,7 @@ def render_board(view: SteamView, names: Sequence[str], lang: str = "en") -> Ima
     height = ml.size[1] + panel_height(state)
     img = Image.new("RGB", (BOARD_W, height), style.PANEL_BG)
     img.paste(base.image, (0, 0))
-    draw_map(img, state, base, ml)
+    draw_map(img, state, base, ml, lang)
     d = ImageDraw.Draw(img)
     d.rectangle((0, ml.size[1], BOARD_W, ml.size[1] + 2), fill=style.DIVIDER)
     draw_panel(img, view, names, lang, ml.size[1] + 2)
@@ -281,7 +298,7 @@ def render_map(state: SteamState, lang: str = "en") -> Image.Image:
     ml = map_layout(state.options.map)
     base = static_map(state.options.map, lang)
     img = base.image.copy()
-    draw_map(img, state, base, ml)
+    draw_map(img, state, base, ml, lang)
     return img
 
 
@@ -318,7 +335,7 @@ def route_is_news(state: SteamState) -> bool:
     return totals[-1] > (totals[-2] if len(totals) >= 2 else 0)
 
 
-def draw_map(img: Image.Image, state: SteamState, base: StaticMap, ml: MapLayout) -> None:
+def draw_map(img: Image.Image, state: SteamState, base: StaticMap, ml: MapLayout, lang: str = "en") -> None:
     m = board_map(state)
     looks = link_looks(state)
     d = ImageDraw.Draw(img)
@@ -337,6 +354,12 @@ def draw_map(img: Image.Image, state: SteamState, base: StaticMap, ml: MapLayout
     for box in base.name_boxes:  # names stay readable over track
         crop = base.names.crop(box)
         img.paste(crop, box[:2], crop)
+    spots = new_city_labels(state.options.map, lang)
+    for label in state.new_cities:
+        hx = m.hex_at(label)
+        if hx in spots:
+            draw_text(img, spots[hx][0], m.name(hx, lang), MIN_TEXT, style.NAME_TEXT, bold=True, anchor="lm",
+                      stroke_width=NAME_HALO, stroke_fill=style.NAME_HALO)
     _cities(img, state, ml)
     _link_marks(img, state, ml)
 
