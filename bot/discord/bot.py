@@ -19,7 +19,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.discord import ids
 from bot.discord.errors import report_error
+from bot.discord.orders import on_order_component
 from bot.discord.outbox import OutboxDispatcher
 from bot.discord.outbox_messages import OutboxMessages
 from bot.discord.play import on_component
@@ -33,6 +35,7 @@ log = logging.getLogger("railyard.discord")
 INITIAL_EXTENSIONS: tuple[str, ...] = (
     "bot.discord.cogs.game",
     "bot.discord.cogs.move",
+    "bot.discord.cogs.orders",
     "bot.discord.cogs.timers",
 )
 
@@ -133,7 +136,10 @@ class RailyardBot(commands.Bot):
 
     async def on_game_component(self, interaction: discord.Interaction, ref: Any, values: list[str]) -> None:
         """Every Railyard button and select lands here (see bot.discord.ui.components)."""
-        await on_component(interaction, ref, values)
+        if ref is not None and ref.verb in ids.ORDER_VERBS:
+            await on_order_component(interaction, ref, values)
+        else:
+            await on_component(interaction, ref, values)
 
     # ------------------------------------------------------------------ after a change
     def after_commit(self, outcome: Outcome | None) -> None:
@@ -148,6 +154,7 @@ class RailyardBot(commands.Bot):
             self.outbox.wake()
 
     def run_bots_soon(self, game_id: int) -> None:
+        """Let the game's automatic moves (bots, standing orders) run in the background."""
         running = self._bot_runs.get(game_id)
         if running is not None and not running.done():
             self._bot_again.add(game_id)  # it will look again when it is done

@@ -27,6 +27,10 @@ they index is the same menu as long as the `<check>` holds —
 
 A forged or stale id can only name an option of the clicker's *own* current menu, which the
 rules then check again: ids name what was clicked, never grant anything.
+
+The same drawing serves the menu of standing orders (`Game.order_choices`, see
+bot/discord/orders.py) under verbs of its own (`ORDER_VERBS`: ob, os, op, og, oa), so a
+pick there sets an order instead of making a move.
 """
 from __future__ import annotations
 
@@ -48,6 +52,21 @@ PUBLIC_BUTTONS_AT_MOST = 10  # the public turn post: two rows of quick taps
 SELECTS_PER_PAGE = 4  # one row is left for paging
 OPTIONS_PER_SELECT = 25
 OPTIONS_PER_PAGE = SELECTS_PER_PAGE * OPTIONS_PER_SELECT
+
+
+@dataclass(frozen=True)
+class Verbs:
+    """The custom-id verbs a drawn menu uses: a move's menu or the standing orders' one."""
+
+    button: str
+    select: str
+    page: str
+    group: str
+    amount: str
+
+
+MOVE_VERBS = Verbs(button="cb", select="cs", page="cp", group="cg", amount="ca")
+ORDER_VERBS = Verbs(button="ob", select="os", page="op", group="og", amount="oa")
 
 
 class Look(Protocol):
@@ -118,11 +137,11 @@ def walk(decision: Decision, path: Sequence[int]) -> Stop:
 # ------------------------------------------------------------------------------ drawing
 def stop_rows(game_id: int, version: int, check: str, path: Sequence[int], options: Sequence[Pick],
               step: str | None, look: Look, lang: str, *, page: int = 0,
-              buttons_at_most: int = BUTTONS_AT_MOST) -> list[Row]:
+              buttons_at_most: int = BUTTONS_AT_MOST, verbs: Verbs = MOVE_VERBS) -> list[Row]:
     """The options of one stop: buttons when few, else selects (25 options each, paged)."""
     if len(options) <= buttons_at_most:
         return _button_rows([
-            button(game_id, version, "cb", Ref(check, tuple(path), i).arg(),
+            button(game_id, version, verbs.button, Ref(check, tuple(path), i).arg(),
                    label=clip(event_text(lang, o.label, None), LABEL_MAX), emoji=look.emoji(o.icon))
             for i, o in enumerate(options)
         ])
@@ -141,22 +160,22 @@ def stop_rows(game_id: int, version: int, check: str, path: Sequence[int], optio
         if len(options) > OPTIONS_PER_SELECT:
             placeholder = f"{placeholder} ({low}–{high} / {len(options)})"
         # each select of a page gets its own id (the last number: which select it is)
-        rows.append(selects(game_id, version, "cs", entries, placeholder=placeholder, numbered=False,
+        rows.append(selects(game_id, version, verbs.select, entries, placeholder=placeholder, numbered=False,
                             arg=Ref(check, tuple(path), start // OPTIONS_PER_SELECT).arg()))
     if pages > 1:
         nav: Row = []
         if page > 0:
-            nav.append(button(game_id, version, "cp", Ref(check, tuple(path), page - 1).arg(),
+            nav.append(button(game_id, version, verbs.page, Ref(check, tuple(path), page - 1).arg(),
                               label=t(lang, "discord.choose.previous"), emoji="◀️"))
         if page < pages - 1:
-            nav.append(button(game_id, version, "cp", Ref(check, tuple(path), page + 1).arg(),
+            nav.append(button(game_id, version, verbs.page, Ref(check, tuple(path), page + 1).arg(),
                               label=t(lang, "discord.choose.next"), emoji="▶️"))
         rows.append(nav)
     return rows
 
 
 def decision_rows(game_id: int, version: int, decision: Decision, look: Look, lang: str, *,
-                  public: bool = False) -> list[Row]:
+                  public: bool = False, verbs: Verbs = MOVE_VERBS) -> list[Row]:
     """Everything a decision offers at its start: the first step's options, one multi-select
     per group, one button per amount."""
     check = check_of(decision)
@@ -164,7 +183,8 @@ def decision_rows(game_id: int, version: int, decision: Decision, look: Look, la
     if decision.choices:
         first = decision.walk([])
         rows += stop_rows(game_id, version, check, (), first.options, first.step, look, lang,
-                          buttons_at_most=PUBLIC_BUTTONS_AT_MOST if public else BUTTONS_AT_MOST)
+                          buttons_at_most=PUBLIC_BUTTONS_AT_MOST if public else BUTTONS_AT_MOST,
+                          verbs=verbs)
     for n, group in enumerate(decision.groups):
         entries = [option(event_text(lang, item.label, None), str(i),
                           clip(event_text(lang, item.detail, None), OPTION_TEXT_MAX) if item.detail else None,
@@ -174,11 +194,11 @@ def decision_rows(game_id: int, version: int, decision: Decision, look: Look, la
             placeholder = f"{placeholder} ({group.min})"
         else:
             placeholder = f"{placeholder} ({group.min}–{group.max})"
-        rows.append(selects(game_id, version, "cg", entries, placeholder=placeholder, numbered=False,
+        rows.append(selects(game_id, version, verbs.group, entries, placeholder=placeholder, numbered=False,
                             min_values=max(1, group.min), max_values=group.max,
                             arg=Ref(check, (), n).arg()))
     for n, amount in enumerate(decision.amounts):
-        rows.append([button(game_id, version, "ca", Ref(check, (), n).arg(),
+        rows.append([button(game_id, version, verbs.amount, Ref(check, (), n).arg(),
                             label=clip(event_text(lang, amount.label, None), LABEL_MAX),
                             style=discord.ButtonStyle.primary)])
     return rows

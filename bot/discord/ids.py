@@ -31,9 +31,19 @@ a page to clamp or a staleness check.
                               are taken: n is stored with the lobby, never in an id (an arg
                               on these verbs, as older lobbies drew, is ignored)
              log:<page>       page through /game log (clamped to the pages there are)
+             ob:<check>:<path>[:<n>], op:<check>:<path>:<page>, oa:<check>::<n>
+                              the same as cb / cp / ca in the clicker's menu of standing
+                              orders (/orders, bot/discord/orders.py): the pick *sets* an
+                              order, which the service checks against the rules' menu again
+             ox:all           cancel all of the clicker's standing orders
+             ox:<i>:<8 hex>   cancel the clicker's i-th order, if it is still the one whose
+                              notation hashes to <8 hex> (a used-up or changed list makes the
+                              click stale: the current list is shown instead)
     selects  cs:<check>:<path> the option picked at that stop (value: its number)
              cg:<check>::<n>  the n-th multi-pick group of the menu (values: item numbers;
                               the group's bounds are checked again)
+             os:<check>:<path>, og:<check>::<n>
+                              the same as cs / cg in the menu of standing orders
   Verbs of earlier versions (act, claim, keep, route, pay, pick) are still recognised so an
   old post's button says it is out of date instead of failing.
   Selects, pages and log pages live on ephemeral messages and replace them; on any other
@@ -48,8 +58,12 @@ PREFIX = "ry"
 MAX_LENGTH = 100
 LEGACY_BUTTON_VERBS = ("act", "claim")
 LEGACY_SELECT_VERBS = ("keep", "route", "pay", "pick")
-BUTTON_VERBS = ("cb", "cp", "ca", "hand", "join", "leave", "bot", "start", "log", *LEGACY_BUTTON_VERBS)
-SELECT_VERBS = ("cs", "cg", *LEGACY_SELECT_VERBS)
+ORDER_BUTTON_VERBS = ("ob", "op", "oa", "ox")
+ORDER_SELECT_VERBS = ("os", "og")
+ORDER_VERBS = ORDER_BUTTON_VERBS + ORDER_SELECT_VERBS
+BUTTON_VERBS = ("cb", "cp", "ca", "hand", "join", "leave", "bot", "start", "log", *ORDER_BUTTON_VERBS,
+                *LEGACY_BUTTON_VERBS)
+SELECT_VERBS = ("cs", "cg", *ORDER_SELECT_VERBS, *LEGACY_SELECT_VERBS)
 
 
 def _template(verbs: tuple[str, ...]) -> str:

@@ -5,11 +5,13 @@ from bot.sessions.models import (
     GameInfo,
     HistoryEntry,
     LegalMove,
+    OrdersInfo,
     Outcome,
     PrivateView,
     PublicMenu,
     Reminder,
     SeatInfo,
+    StandingOrder,
     StatusInfo,
     WaitingGame,
 )
@@ -17,7 +19,7 @@ from bot.sessions.service import SessionService
 from bot.sessions.settings import REMINDER_CAP_SECONDS, GameSettings, QuietHours
 
 __all__ = [
-    "Actor", "CODES", "GameInfo", "GameSettings", "HistoryEntry", "LegalMove", "Outcome",
+    "Actor", "CODES", "GameInfo", "GameSettings", "HistoryEntry", "LegalMove", "OrdersInfo", "Outcome",
     "PrivateView", "PublicMenu", "QuietHours", "REMINDER_CAP_SECONDS", "Reminder", "SeatInfo",
-    "SessionError", "SessionService", "StatusInfo", "UNDO_REASONS", "WaitingGame",
+    "SessionError", "SessionService", "StandingOrder", "StatusInfo", "UNDO_REASONS", "WaitingGame",
 ]

@@ -302,8 +302,11 @@ class ServiceCore:
         else:
             await self._reset_timers(tx, row.id, ld.settings, now)
             waiting = sorted(game.active_players(new_state))
-        mention = [seats[s].user_id for s in waiting if s < len(seats) and seats[s].user_id]
-        bots_next = any(s < len(seats) and seats[s].bot for s in waiting)
+        # a seat whose standing orders will move is not pinged: run_bots makes its move
+        movers = await self._order_movers(tx, ld, new_state, waiting, seats, tidy=True) if waiting else frozenset()
+        mention = [seats[s].user_id for s in waiting
+                   if s < len(seats) and seats[s].user_id and s not in movers]
+        bots_next = any(s < len(seats) and seats[s].bot for s in waiting) or bool(movers)
         view = game.view(new_state, None)
         menu = _public_menu(game, new_state, waiting)
         names = [s.display_name for s in seats]
@@ -321,9 +324,16 @@ class ServiceCore:
             version=version, status=status, locale=row.locale, names=names,
             seat_user_ids=[s.user_id for s in seats], kind=kind, seat=seat, notation=notation,
             auto=auto, seq=seq, public_events=public, private_events=private, waiting=waiting,
-            mention_user_ids=mention, bots_next=bots_next, view=view, result=result,
-            outbox_id=outbox_id, post=post,
+            mention_user_ids=mention, bots_next=bots_next, orders_next=bool(movers), view=view,
+            result=result, outbox_id=outbox_id, post=post,
         )
+
+    async def _order_movers(self, tx: Tx, ld: _Loaded, state: Any, waiting: list[int],
+                            seats: list[SeatRow], *, tidy: bool = False) -> frozenset[int]:
+        """The waited-on seats whose standing orders will move now (bot/sessions/orders.py
+        answers; here no seat has orders). With `tidy`, orders that `state` makes moot are
+        removed in the caller's write transaction."""
+        return frozenset()
 
 
 def _public_menu(game: Game, state: Any, waiting: list[int]) -> PublicMenu | None:

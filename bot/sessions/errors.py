@@ -32,6 +32,12 @@ CODES: tuple[str, ...] = (
     "already_a_bot",
     "no_such_seat",
     "player_not_found",
+    "orders_unsupported",
+    "no_orders_now",
+    "order_unparsable",
+    "order_not_offered",
+    "no_such_order",
+    "too_many_orders",
 )
 UNDO_REASONS: tuple[str, ...] = ("hidden_info_revealed", "not_your_action", "someone_moved_since")
 

@@ -76,13 +76,15 @@ class Outcome(BaseModel):
     kind: Literal["start", "move", "undo", "kick"]
     seat: int | None = None  # the seat that acted (or was kicked)
     notation: str | None = None
-    auto: Literal["bot", "deadline"] | None = None
+    auto: Literal["bot", "deadline", "order"] | None = None
     seq: int | None = None  # the action log row written, if any
     public_events: list[Event] = Field(default_factory=list)
     private_events: dict[int, list[Event]] = Field(default_factory=dict)
     waiting: list[int] = Field(default_factory=list)  # seats the game now waits on
     mention_user_ids: list[str] = Field(default_factory=list)  # humans among them
-    bots_next: bool = False  # a bot must move next: call run_bots(game_id)
+    bots_next: bool = False  # a bot or a standing order moves next: call run_bots(game_id)
+    orders_next: bool = False  # ... and it is a standing order (bot/sessions/orders.py)
+    orders_cancelled: bool = False  # the actor's own move cancelled their standing orders
     view: SerializeAsAny[BaseModel] | None = None  # spectator view (never a private one)
     result: Result | None = None
     outbox_id: int | None = None
@@ -150,6 +152,27 @@ class HistoryEntry(BaseModel):
     undone: bool = False  # a move later taken back
     auto: str | None = None
     created_at: float
+
+
+class StandingOrder(BaseModel):
+    notation: str  # the game's order notation
+    label: Event  # its words (Game.describe_order)
+
+
+class OrdersInfo(BaseModel):
+    """One player's standing orders in a game, as only that player may see them, and the
+    menu of orders they may set now (`choices`, a decision whose moves are order notations)."""
+
+    game_id: int
+    channel_id: str
+    game: str
+    seat: int
+    version: int
+    names: list[str]
+    active: bool  # the game waits on this seat now
+    orders: list[StandingOrder] = Field(default_factory=list)
+    choices: Decision
+    moves_now: bool = False  # an order moves for this seat right away: call run_bots(game_id)
 
 
 class WaitingGame(BaseModel):

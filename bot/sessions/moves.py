@@ -51,11 +51,15 @@ class MoveService(ServiceCore):
             now = self.clock()
             try:
                 async with self.store.write() as tx:
-                    return await self._commit(
+                    # a move of one's own replaces whatever one had decided in advance
+                    cancelled = await tx.clear_standing_orders(ld.row.id, seat)
+                    outcome = await self._commit(
                         tx, ld, applied.state, kind="move", now=now, seat=seat, notation=notation,
                         events=applied.events, undoable=applied.undoable,
                         actor_user_id=actor.user_id,
                     )
+                    outcome.orders_cancelled = cancelled > 0
+                    return outcome
             except StaleVersion as exc:
                 if attempt + 1 >= attempts:
                     raise SessionError("stale_version", version=exc.current) from None

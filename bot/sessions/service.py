@@ -3,7 +3,8 @@
 One object for the callers (the Discord adapter, the CLI, the bench), assembled from parts
 that each do one job: bot/sessions/core.py (loading, the one commit of a change),
 lobby.py, moves.py (moves, bots, undo), host_tools.py, looking.py (status, private views,
-history) and timers.py (reminders, deadlines).
+history), orders.py (standing orders, and the loop of automatic moves) and timers.py
+(reminders, deadlines).
 """
 from __future__ import annotations
 

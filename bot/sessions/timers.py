@@ -13,10 +13,10 @@ from bot.sessions.models import (
 from bot.sessions.settings import REMINDER_CAP_SECONDS
 from bot.store import StaleVersion
 from games.core import Event, IllegalAction
-from bot.sessions.moves import MoveService
+from bot.sessions.orders import OrderService
 
 
-class TimerService(MoveService):
+class TimerService(OrderService):
     # ==================================================================================
     # timers
     # ==================================================================================
@@ -56,8 +56,9 @@ class TimerService(MoveService):
             if quiet is not None and quiet.contains(now):
                 await tx.set_timer(game_id, "reminder", quiet.end_after(now), timer.attempt)
                 return None
-            humans = [s for s in active if s < len(ld.seats) and ld.seats[s].user_id]
-            if not humans:  # only bots to wait on: run_bots is the cure, not a ping
+            movers = await self._order_movers(tx, ld, ld.state, active, ld.seats)
+            humans = [s for s in active if s < len(ld.seats) and ld.seats[s].user_id and s not in movers]
+            if not humans:  # only bots or orders to wait on: run_bots is the cure, not a ping
                 await tx.set_timer(game_id, "reminder", now + ld.settings.reminder_interval(0),
                                    timer.attempt)
                 return None
@@ -129,6 +130,9 @@ class TimerService(MoveService):
                 continue
             if ld.seats[seat].bot:
                 continue  # kicked meanwhile: the bot plays it (run_bots)
+            async with self.store.read() as tx:
+                if seat in await self._order_movers(tx, ld, ld.state, [seat], ld.seats):
+                    continue  # the seat's standing orders make its move (run_bots)
             if ld.settings.deadline_action == "bot":
                 bot_names = self._bot_names(ld.game)
                 action, applied = self._bot_move(ld, seat, bot_names[0] if bot_names else None,

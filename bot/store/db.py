@@ -198,6 +198,15 @@ class Tx:
             raise StaleVersion(game_id, expected_version, row[0] if row else None)
         return expected_version + 1
 
+    async def require_version(self, game_id: int, expected_version: int) -> None:
+        """Raise StaleVersion unless the game is still at `expected_version`, without bumping
+        it: for a write that depends on the game as it was read but changes nothing others
+        see (a player's standing orders)."""
+        row = await self._one("SELECT version FROM games WHERE id = ?", (game_id,))
+        current = int(row[0]) if row else None
+        if current != expected_version:
+            raise StaleVersion(game_id, expected_version, current)
+
     # --- seats -------------------------------------------------------------------------
     async def seats(self, game_id: int) -> list[SeatRow]:
         rows = await self._all(
@@ -270,6 +279,44 @@ class Tx:
              actor_user_id, auto, undoes_seq, now),
         )
         return seq
+
+    # --- standing orders -----------------------------------------------------------------
+    async def standing_orders(self, game_id: int) -> dict[int, list[str]]:
+        """Seat -> its standing orders (seats without any are absent)."""
+        rows = await self._all(
+            "SELECT seat, orders FROM standing_orders WHERE game_id = ? ORDER BY seat", (game_id,))
+        out: dict[int, list[str]] = {}
+        for r in rows:
+            try:
+                orders = json.loads(r["orders"])
+            except ValueError:
+                orders = None
+            # a row that is not a list of strings stands for no orders: the player sets
+            # them again, which is better than a game that cannot move
+            if isinstance(orders, list) and orders and all(isinstance(o, str) for o in orders):
+                out[int(r["seat"])] = orders
+        return out
+
+    async def set_standing_orders(self, game_id: int, seat: int, orders: list[str], now: float) -> None:
+        """Replace a seat's standing orders; an empty list removes the row."""
+        if not orders:
+            await self._run("DELETE FROM standing_orders WHERE game_id = ? AND seat = ?", (game_id, seat))
+            return
+        await self._run(
+            "INSERT INTO standing_orders (game_id, seat, orders, updated_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (game_id, seat) DO UPDATE SET orders = excluded.orders,"
+            " updated_at = excluded.updated_at",
+            (game_id, seat, _dumps(list(orders)), now),
+        )
+
+    async def clear_standing_orders(self, game_id: int, seat: int | None = None) -> int:
+        """Remove a seat's standing orders (every seat's without `seat`); how many rows went."""
+        if seat is None:
+            changed, _ = await self._run("DELETE FROM standing_orders WHERE game_id = ?", (game_id,))
+        else:
+            changed, _ = await self._run(
+                "DELETE FROM standing_orders WHERE game_id = ? AND seat = ?", (game_id, seat))
+        return changed
 
     # --- timers ------------------------------------------------------------------------
     async def set_timer(
@@ -641,6 +688,10 @@ class Store:
     async def actions(self, game_id: int) -> list[ActionRow]:
         async with self.read() as tx:
             return await tx.actions(game_id)
+
+    async def standing_orders(self, game_id: int) -> dict[int, list[str]]:
+        async with self.read() as tx:
+            return await tx.standing_orders(game_id)
 
     async def timers(self, game_id: int) -> list[TimerRow]:
         async with self.read() as tx:

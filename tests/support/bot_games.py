@@ -3,11 +3,16 @@ the game, a two-tile turn, a final result) rather than hand-built states.
 
 Deterministic: the rules get `seed`, the bot draws from random.Random(seed), and when several
 seats may act (simultaneous choices) the lowest seat moves first.
+
+`count_waits` measures standing orders: how often a game waits on the seats played as
+people, with and without the orders they would set.
 """
 from __future__ import annotations
 
 import random
-from typing import Any, NamedTuple
+from typing import Any, Callable, Collection, NamedTuple, Sequence
+
+from games.core import IllegalAction
 
 
 class Step(NamedTuple):
@@ -36,3 +41,71 @@ def bot_states(game: Any, players: int, seed: int, bot: str, options: dict | Non
     """The states of such a game, from the setup to the end."""
     steps = bot_steps(game, players, seed, bot, options)
     return [steps[0].state, *(s.after for s in steps)] if steps else [game.setup(players, options or {}, seed)]
+
+
+class Waits(NamedTuple):
+    """How a game went for the seats played as people (see `count_waits`)."""
+
+    waits: int  # times the game stopped until one of them answered
+    order_moves: int  # moves their standing orders made instead
+    moves: int  # all moves of the game
+
+
+OrderPolicy = Callable[[Any, int], Sequence[str]]
+
+
+def count_waits(game: Any, players: int, seed: int, people: Collection[int], bot: str,
+                order_policy: OrderPolicy | None = None, options: dict | None = None,
+                max_moves: int = 100_000) -> Waits:
+    """Play a whole game with `game.bots()[bot]` choosing for every seat, and count how often
+    it waited on the `people` seats, as the sessions service would run it.
+
+    Other seats are bots and move at once. When only people are waited on, their standing
+    orders go first (`follow_orders`; a move the rules refuse drops that seat's orders);
+    when no order moves, the lowest waited-on person is asked — one wait — and answers with
+    the bot's choice. Answering cancels their orders (a move of one's own does); then, with
+    `order_policy(state, seat)`, they set the orders it gives for the state their move left,
+    keeping only those `order_choices` offers, as /orders would. Without a policy nobody has
+    orders, so comparing the two counts measures what orders save."""
+    chooser = game.bots()[bot]
+    rng = random.Random(seed)
+    state = game.setup(players, options or {}, seed)
+    persons = set(people)
+    orders: dict[int, list[str]] = {}
+    waits = order_moves = moves = 0
+    while not game.is_over(state) and moves < max_moves:
+        active = sorted(game.active_players(state))
+        bots = [s for s in active if s not in persons]
+        if bots:
+            state = game.apply(state, bots[0], chooser.choose(game, state, bots[0], rng)).state
+            moves += 1
+            continue
+        moved = False
+        for seat in active:
+            if not orders.get(seat):
+                continue
+            try:
+                action, remaining = game.follow_orders(state, seat, list(orders[seat]))
+                if action is None:
+                    orders[seat] = list(remaining)
+                    continue
+                state = game.apply(state, seat, action).state
+            except IllegalAction:
+                orders[seat] = []
+                continue
+            orders[seat] = list(remaining)
+            order_moves += 1
+            moves += 1
+            moved = True
+            break
+        if moved:
+            continue
+        seat = active[0]
+        waits += 1
+        orders[seat] = []
+        state = game.apply(state, seat, chooser.choose(game, state, seat, rng)).state
+        moves += 1
+        if order_policy is not None and not game.is_over(state):
+            offered = set(game.order_choices(state, seat).all_notations())
+            orders[seat] = [o for o in order_policy(state, seat) if o in offered]
+    return Waits(waits=waits, order_moves=order_moves, moves=moves)
