@@ -19,14 +19,27 @@ How a new track is judged
     to one of their links) — nobody extends another player's link. Plain track must reach a city
     or such a link (ST-3: new links start next to a city; otherwise track extends one's own
     link); a town tile on an empty hex needs one such exit, its other exits are stubs of new
-    links the builder owns, as are the extra exits of an upgraded town tile (ST-6). After the
-    change the board is traced again: no link may return to its own start, nor close a ring.
+    links the builder owns, as are the extra exits of an upgraded town tile (ST-6). A town tile
+    joins its town to what its exits meet, so a link one exit meets counts as joined through
+    that town to the builder's track another exit meets (see `_judge`). After the change the
+    board is traced again: no link may return to its own start, nor close a ring.
+
+Why the listing does not simply try every candidate
+    Trying `apply_build` on each of several hundred candidates retraces the board each time
+    (0.3 s on a busy board). `legal_builds` instead judges every candidate from one view of the
+    board (`_View`: each open end's link and that link's far end, who may take what), so the
+    loop check follows only the links the new track meets (`_closes`); the static part (which
+    faces and rotations a hex takes, the upgrades of a placed face) is worked out once per map.
+    `_legal_builds_by_trying` keeps the try-everything listing as the reference the tests hold
+    the fast one to (`python -m games.steam.build_bench` prints the timings).
 """
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import NamedTuple
 
 from games.core.errors import IllegalAction
 from games.core.events import Event
@@ -35,8 +48,8 @@ from games.steam.components import components
 from games.steam.legality import build_cost, buildable, fits, open_sides, placements, upgrades_on
 from games.steam.maps import SteamMap
 from games.steam.tiles import TOWN_SIDE, Stock, TileSet, tileset
-from games.steam.track import (LinkRecord, PlacedTile, Rails, Run, Segment, is_city, retrace, runs_by_id,
-                               segment_index, segments_on)
+from games.steam.track import (LinkRecord, OpenEnd, PlacedTile, Rails, Run, Segment, is_city, retrace,
+                               face_tracks, runs_by_id, segment_index, segments_on, share_geometry)
 
 
 class Kind(StrEnum):
@@ -81,7 +94,8 @@ def _refuse(code: str, **params) -> IllegalAction:
 
 
 def takeable(run: Run, rec: LinkRecord, seat: int, m: SteamMap, rails: Rails, runs: dict[int, Run]) -> bool:
-    """ST-4: an unowned incomplete link `seat` may take over by extending it."""
+    """ST-4: an unowned incomplete link `seat` may take over by extending it (as the board
+    stands; `_judge` adds the town a placement itself joins to the seat's track)."""
     if rec.owner is not None or run.complete:
         return False
     for place in run.places:
@@ -92,21 +106,172 @@ def takeable(run: Run, rec: LinkRecord, seat: int, m: SteamMap, rails: Rails, ru
     return False
 
 
-def _reaches(m: SteamMap, rails: Rails, index: dict[tuple[Hex, int], Segment], seg: Segment) -> list[object]:
-    """What each exit of a new segment faces: "city", the id of the link whose open end it
-    meets, or None."""
-    out = []
-    for side in seg[1]:
-        if side == TOWN_SIDE:
+CITY = "city"
+Reach = int | str | None   # what one exit of new track faces: a link's id, CITY, or None (nothing)
+
+
+class _Side(NamedTuple):
+    """What one side of a hex offers new track leaving by it, for one builder."""
+
+    reach: Reach
+    anchor: bool     # it meets a city or a link: track leaving here is not in the air
+    fine: bool       # it meets no link the builder may not extend as the board stands
+    orphan: bool     # it meets an unowned link (theirs to take if a town joins it to their track)
+    joins: bool      # it meets a city or a link that is, or by this track becomes, the builder's
+
+
+@dataclass(frozen=True, slots=True)
+class _View:
+    """What the checks on new track ask of one board for one builder, worked out once per
+    rails and seat (the listing asks it of every candidate, apply_build of one).
+
+    ends_at maps each open end (hex, side) to its link and that link's other end, so a
+    placement's effect on the links it meets is known without tracing the board again;
+    `sound` is False if the board already holds a ring or a loop (then every build is refused
+    by the retrace, and the listing falls back to trying each candidate)."""
+
+    seat: int
+    cities: frozenset[Hex]
+    index: dict[tuple[Hex, int], Segment]
+    link_of: dict[Segment, int]
+    owner: dict[int, int | None]
+    ends_at: dict[OpenEnd, tuple[int, Hex | OpenEnd | None]]
+    takeable: frozenset[int]        # unowned incomplete links the seat may take as the board stands
+    own_at: frozenset[Hex]          # places where a link of the seat ends
+    sound: bool
+    sides: dict[Hex, tuple[_Side, ...]] = field(default_factory=dict)
+
+    def reach(self, h: Hex, side: int) -> Reach:
+        n = h.neighbor(side)
+        if n in self.cities:
+            return CITY
+        key = (n, opposite(side))
+        end = self.ends_at.get(key)
+        if end is not None:
+            return end[0]
+        seg = self.index.get(key)
+        return None if seg is None else self.link_of[seg]
+
+    def around(self, h: Hex) -> tuple[_Side, ...]:
+        """The six sides of `h` as new track there would see them."""
+        if h not in self.sides:
+            out = []
+            for side in range(6):
+                r = self.reach(h, side)
+                mine = isinstance(r, int) and (self.owner[r] == self.seat or r in self.takeable)
+                linked = isinstance(r, int)
+                out.append(_Side(r, r is not None, not linked or mine,
+                                 linked and self.owner[r] is None, r == CITY or mine))
+            self.sides[h] = tuple(out)
+        return self.sides[h]
+
+
+def _view(m: SteamMap, rails: Rails, tiles: TileSet, seat: int) -> _View:
+    memo = rails.__dict__.setdefault("_memo", {})
+    key = ("build_view", seat, id(m), id(tiles))
+    if key not in memo:
+        memo[key] = _make_view(m, rails, tiles, seat)
+    return memo[key]
+
+
+def _make_view(m: SteamMap, rails: Rails, tiles: TileSet, seat: int) -> _View:
+    runs = runs_by_id(m, rails, tiles)
+    cities = frozenset((*m.cities, *rails.new_cities))
+    ends_at: dict[OpenEnd, tuple[int, Hex | OpenEnd | None]] = {}
+    sound = True
+    for lid, run in runs.items():
+        a, b = run.ends
+        if a is None or b is None or (run.complete and a == b):
+            sound = False
+        if a is not None and not isinstance(a, Hex):
+            ends_at[a] = (lid, b)
+        if b is not None and not isinstance(b, Hex):
+            ends_at[b] = (lid, a)
+    own_at = frozenset(p for r in rails.links if r.owner == seat for p in runs[r.id].places)
+    free = frozenset(r.id for r in rails.links if r.owner is None and not runs[r.id].complete
+                     and any(p in cities or p in own_at for p in runs[r.id].places))
+    return _View(seat, cities, segment_index(rails, tiles), rails.link_of, {r.id: r.owner for r in rails.links},
+                 ends_at, free, own_at, sound)
+
+
+def _judge(v: _View, h: Hex, segs: Sequence[tuple[int, ...]], town: bool, need_one: bool) -> str | None:
+    """Why new track on `h` (each segment as its sides) may not go there, or None (ST-3, ST-4):
+    it may not meet another player's link, nor an unowned one the builder may not take; plain
+    track must meet a city or a link with every segment, a town tile on an empty hex with one.
+
+    A new town tile joins its town to whatever its exits meet, so an unowned link one exit
+    meets is taken over through this town when another exit meets the builder's own track: a
+    link of theirs (or one this placement takes over by the ordinary rule), a city (the new
+    link into it is theirs), or, for an upgrade, a link of theirs already ending at the town.
+    A bare stub is no such track: it joins nothing to a city."""
+    look = v.around(h)
+    joined = town and (h in v.own_at or any(look[s].joins for sides in segs for s in sides if s != TOWN_SIDE))
+    anchored = False
+    for sides in segs:
+        seg_anchored = False
+        for s in sides:
+            if s == TOWN_SIDE:
+                continue
+            side = look[s]
+            if not side.fine and not (joined and side.orphan):
+                return "others_link"
+            seg_anchored = seg_anchored or side.anchor
+        anchored = anchored or seg_anchored
+        if not town and not seg_anchored:
+            return "not_connected"
+    if need_one and not anchored:
+        return "not_connected"
+    return None
+
+
+def _closes(v: _View, h: Hex, segs: Sequence[tuple[int, ...]], entry: int | None = None,
+            start: Hex | None = None) -> bool:
+    """Whether new track on `h` closes a ring or makes a link return to its own town or city
+    (ST-3), found by following only the links it meets: each exit leads to a city, to nothing,
+    or along the link whose open end it meets to that link's other end — which may face `h`
+    again and go on through another new segment. For a redirect, the side `entry` leads back
+    along the shortened link to its place `start`."""
+    user = {s: i for i, sides in enumerate(segs) for s in sides if s != TOWN_SIDE}
+    done: set[int] = set()
+    for i, sides in enumerate(segs):
+        if i in done:
             continue
-        n = seg[0].neighbor(side)
-        if is_city(m, rails, n):
-            out.append("city")
-        elif (n, opposite(side)) in index:
-            out.append(rails.link_of[index[(n, opposite(side))]])
-        else:
-            out.append(None)
-    return out
+        done.add(i)
+        ends = []
+        for first in sides:
+            side = first
+            while True:
+                if side == TOWN_SIDE:
+                    end = h
+                    break
+                if side == entry:
+                    end = start
+                    break
+                n = h.neighbor(side)
+                if n in v.cities:
+                    end = n
+                    break
+                met = v.ends_at.get((n, opposite(side)))
+                if met is None:
+                    end = (h, side)
+                    break
+                end = met[1]
+                if end is None or isinstance(end, Hex) or end[0].neighbor(end[1]) != h:
+                    break
+                j = user.get(opposite(end[1]))
+                if j is None:
+                    break
+                if j == i:
+                    return True          # back into the segment it started from: a ring
+                done.add(j)
+                back = opposite(end[1])
+                side = next(s for s in segs[j] if s != back)
+            if end is None:
+                return True
+            ends.append(end)
+        if len(ends) == 2 and isinstance(ends[0], Hex) and ends[0] == ends[1]:
+            return True
+    return False
 
 
 def _fits(m: SteamMap, h: Hex, face, rotation: int) -> bool:
@@ -116,22 +281,10 @@ def _fits(m: SteamMap, h: Hex, face, rotation: int) -> bool:
 
 def _judge_new(m, rails, tiles, bt: BuildTurn, segs, town: bool, need_one: bool) -> None:
     """Refuse new segments that extend someone else's link or hang in the air (ST-3, ST-4)."""
-    index = segment_index(rails, tiles)
-    runs = runs_by_id(m, rails, tiles)
-    anchored = False
-    for seg in segs:
-        reached = _reaches(m, rails, index, seg)
-        for r in reached:
-            if isinstance(r, int):
-                rec = rails.record[r]
-                if rec.owner != bt.seat and not takeable(runs[r], rec, bt.seat, m, rails, runs):
-                    raise _refuse("others_link", hex=m.label(seg[0]))
-        seg_anchored = any(r is not None for r in reached)
-        anchored = anchored or seg_anchored
-        if not town and not seg_anchored:
-            raise _refuse("not_connected", hex=m.label(seg[0]))
-    if need_one and not anchored:
-        raise _refuse("not_connected", hex=m.label(segs[0][0]))
+    h = segs[0][0]
+    why = _judge(_view(m, rails, tiles, bt.seat), h, [s[1] for s in segs], town, need_one)
+    if why is not None:
+        raise _refuse(why, hex=m.label(h))
 
 
 def _settle(m, before: Rails, after: Rails, tiles, bt: BuildTurn, new: set[Segment], completes_only: bool = False):
@@ -157,7 +310,7 @@ def _settle(m, before: Rails, after: Rails, tiles, bt: BuildTurn, new: set[Segme
             a, b = sorted(run.ends)
             events.append(_ev("link_completed", seat=bt.seat, a=m.label(a), b=m.label(b)))
         links.append(rec)
-    return replace(rails, links=tuple(links)), events
+    return share_geometry(rails, replace(rails, links=tuple(links)), runs=True), events
 
 
 def apply_build(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, build: Build,
@@ -181,7 +334,7 @@ def apply_build(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, build: B
                     and takeable(was, rails.record[rec.id], bt.seat, m, rails, before):
                 rec = replace(rec, owner=bt.seat, extended=bt.turn)
             links.append(rec)
-        return Built(replace(after, links=tuple(links)), stock, 0,
+        return Built(share_geometry(after, replace(after, links=tuple(links)), runs=True), stock, 0,
                      (_ev("urbanized", seat=bt.seat, hex=m.label(h)), *events), bt)
     if bt.placed >= bt.limit:
         raise _refuse("limit", limit=bt.limit)
@@ -281,8 +434,128 @@ def _candidate_hexes(m: SteamMap, rails: Rails, tiles: TileSet) -> set[Hex]:
 
 def legal_builds(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, tiles: TileSet | None = None) -> list[Build]:
     """Every legal placement, upgrade and redirect for the builder now, with its cost
-    (urbanizing is the engine's, as it depends on the action tile taken)."""
+    (urbanizing is the engine's, as it depends on the action tile taken).
+
+    The answer is the one trying `apply_build` on every candidate gives (`_legal_builds_by_trying`),
+    in the same order, but found without tracing the board once per candidate: the checks on
+    new track (`_judge`) and the loop check (`_closes`) look only at the links the new track
+    meets, through one view of the board worked out once."""
     tiles = tiles or tileset()
+    if bt.placed >= bt.limit:
+        return []
+    v = _view(m, rails, tiles, bt.seat)
+    if not v.sound:
+        return _legal_builds_by_trying(m, rails, stock, bt, tiles)
+    seat = bt.seat
+    shapes = _shapes(m, tiles)
+    left: dict[str, int] = {}
+    out = []
+    for h in sorted(_candidate_hexes(m, rails, tiles)):
+        for face, rotation, segs, town, cost in shapes.on(h):
+            if face not in left:
+                left[face] = stock.available(face)
+            if left[face] and _judge(v, h, segs, town, True) is None and not _closes(v, h, segs):
+                out.append(Build(Kind.BUILD, h, face, rotation, cost))
+    runs = runs_by_id(m, rails, tiles)
+    ends = {e[0] for run in runs.values() if not run.complete for e in run.open_ends if e}
+    for h, t in rails.tiles:
+        back = stock.give_back(t.pairing)
+        for face, rotation, segs, town, cost in shapes.upgrades(h, t.face, t.rotation):
+            if back.available(face) and _judge(v, h, segs, town, False) is None and not _closes(v, h, segs):
+                out.append(Build(Kind.UPGRADE, h, face, rotation, cost))
+        if h in ends and not tiles.faces[t.face].town:
+            out += _redirects(v, rails, runs, shapes, back, seat, h, t, tiles)
+    return out
+
+
+def _redirects(v: _View, rails: Rails, runs: dict[int, Run], shapes: "_Shapes", back: Stock,
+               seat: int, h: Hex, old: PlacedTile, tiles: TileSet) -> list[Build]:
+    """The legal redirects of the tile on `h` (ST-5), judged as `_redirect` judges them. With
+    the old tile gone only its own link changes, and that link is the builder's or one they
+    may take, so its side of the new tile needs no look; the other exit meets what it met
+    before, and the shortened link leads back to its one place."""
+    if len(tiles.faces[old.face].tracks) != 1:
+        return []
+    segs = shapes.tracks(old.face, old.rotation)
+    lid = rails.link_of[(h, segs[0])]
+    run = runs[lid]
+    if run.complete or not any(e[0] == h for e in run.open_ends) or len(run.places) != 1:
+        return []
+    if v.owner[lid] not in (seat, None) or (v.owner[lid] is None and lid not in v.takeable):
+        return []
+    open_side = next(e[1] for e in run.open_ends if e[0] == h)
+    entry = next(s for s in segs[0] if s != open_side)
+    exit_cost = components().build_costs.exit
+    out = []
+    look = v.around(h)
+    for face, rotation, new in shapes.single(h):
+        if entry not in new[0] or new[0] == segs[0] or back.available(face) == 0:
+            continue
+        x = new[0][0] if new[0][1] == entry else new[0][1]
+        if look[x].fine and not _closes(v, h, new, entry=entry, start=run.places[0]):
+            out.append(Build(Kind.REDIRECT, h, face, rotation, exit_cost * len(new[0])))
+    return out
+
+
+Tracks = tuple[tuple[int, ...], ...]   # a tile's tracks on a hex, as sorted side tuples in order
+_Shape = tuple[str, int, Tracks, bool, int]   # face, rotation, its (new) tracks, town tile or not, cost
+
+
+class _Shapes:
+    """The static half of the listing for one map and tile set: each face's tracks at each
+    rotation as sorted side tuples (the order `segments_on` gives), and every face and
+    rotation the map lets a hex take, with its cost on an empty hex."""
+
+    def __init__(self, m: SteamMap, tiles: TileSet) -> None:
+        self.m, self.tiles = m, tiles
+        self._on: dict[Hex, list[_Shape]] = {}
+        self._single: dict[Hex, list[tuple[str, int, Tracks]]] = {}
+        self._up: dict[tuple[Hex, str, int], list[_Shape]] = {}
+
+    def tracks(self, face: str, rotation: int) -> Tracks:
+        return face_tracks(self.tiles, face, rotation)
+
+    def on(self, h: Hex) -> list[_Shape]:
+        """Each face and rotation the empty hex `h` may take: its tracks, town or not, cost."""
+        if h not in self._on:
+            self._on[h] = [(p.face, p.rotation, self.tracks(p.face, p.rotation), self.tiles.faces[p.face].town, p.cost)
+                           for p in placements(self.m, h, self.tiles)]
+        return self._on[h]
+
+    def single(self, h: Hex) -> list[tuple[str, int, Tracks]]:
+        """The plain one-track faces `h` may take: what a redirect may put there."""
+        if h not in self._single:
+            self._single[h] = [(face, rotation, segs) for face, rotation, segs, town, _ in self.on(h)
+                               if not town and len(segs) == 1]
+        return self._single[h]
+
+    def upgrades(self, h: Hex, face: str, rotation: int) -> list[_Shape]:
+        """Each upgrade of `face`/`rotation` on `h` (stock aside): the new face and rotation,
+        only the tracks it adds, town or not, cost."""
+        key = (h, face, rotation)
+        if key not in self._up:
+            old = set(self.tracks(face, rotation))
+            self._up[key] = [(p.face, p.rotation, tuple(t for t in self.tracks(p.face, p.rotation) if t not in old),
+                              self.tiles.faces[p.face].town, p.cost)
+                             for p in upgrades_on(self.m, h, self.tiles, face, rotation)]
+        return self._up[key]
+
+
+_SHAPES: dict[tuple[int, int], tuple[SteamMap, TileSet, _Shapes]] = {}
+
+
+def _shapes(m: SteamMap, tiles: TileSet) -> _Shapes:
+    # The map and tile set are held by the entry itself, so their ids cannot be reused.
+    key = (id(m), id(tiles))
+    if key not in _SHAPES:
+        _SHAPES[key] = (m, tiles, _Shapes(m, tiles))
+    return _SHAPES[key][2]
+
+
+def _legal_builds_by_trying(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, tiles: TileSet) -> list[Build]:
+    """The listing by brute force: every candidate tried with `apply_build`. Slow (a full
+    retrace per candidate); the reference the fast listing is checked against, and its
+    fallback on a board that already holds a ring or a loop."""
     if bt.placed >= bt.limit:
         return []
     options = []

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from weakref import WeakKeyDictionary
 
 from games.core.hexgrid import Hex, opposite
 from games.steam.components import BuildCosts, components
@@ -122,13 +123,25 @@ def upgrades_on(m: SteamMap, h: Hex, tiles: TileSet, face: str, rotation: int,
     costs = components().build_costs
     extra = costs.replacing_town_tile if tiles.faces[face].town else 0
     out = []
-    for new, rots in tiles.upgrades(face, rotation).items():
+    for new, rots in _upgrades(tiles, face, rotation).items():
         if stock is not None and stock.available(new) == 0:
             continue
         f = tiles.faces[new]
         cost = costs.exit * len(f.exits) + extra
         out.extend(Placement(new, k, f.exits_at(k), cost) for k in rots if f.exits_at(k) <= sides)
     return out
+
+
+_UPGRADES: WeakKeyDictionary[TileSet, dict[tuple[str, int], dict[str, tuple[int, ...]]]] = WeakKeyDictionary()
+
+
+def _upgrades(tiles: TileSet, face: str, rotation: int) -> dict[str, tuple[int, ...]]:
+    """`tiles.upgrades`, remembered per tile set: the legal build listing asks it of every
+    tile on the board each time, and the answer depends on the box alone."""
+    known = _UPGRADES.setdefault(tiles, {})
+    if (face, rotation) not in known:
+        known[(face, rotation)] = tiles.upgrades(face, rotation)
+    return known[(face, rotation)]
 
 
 def city_sides(m: SteamMap, h: Hex) -> frozenset[int]:

@@ -105,8 +105,19 @@ class Rails:
 
 
 def segments_on(tile: PlacedTile, h: Hex, tiles: TileSet | None = None) -> tuple[Segment, ...]:
-    face = (tiles or tileset()).faces[tile.face]
-    return tuple(sorted((h, tuple(sorted(t))) for t in face.rotated(tile.rotation)))
+    return tuple((h, sides) for sides in face_tracks(tiles or tileset(), tile.face, tile.rotation))
+
+
+_SIDES: dict[tuple[TileSet, str, int], tuple[tuple[int, ...], ...]] = {}
+
+
+def face_tracks(tiles: TileSet, face: str, rotation: int) -> tuple[tuple[int, ...], ...]:
+    """A face's tracks at a rotation as sorted side tuples, in order (remembered: every trace
+    asks it of every tile on the board, the build listing of every candidate)."""
+    key = (tiles, face, rotation)
+    if key not in _SIDES:
+        _SIDES[key] = tuple(sorted(tuple(sorted(t)) for t in tiles.faces[face].rotated(rotation)))
+    return _SIDES[key]
 
 
 def is_city(m: SteamMap, rails: Rails, h: Hex) -> bool:
@@ -131,13 +142,13 @@ def _segment_index(rails: Rails, tiles: TileSet) -> dict[tuple[Hex, int], Segmen
     return out
 
 
-def _walk(m: SteamMap, rails: Rails, index, seg: Segment, side: int, seen: set):
+def _walk(cities, index, seg: Segment, side: int, seen: set):
     """Follow track out of `seg` by `side`; the segments passed and the end reached."""
     path = []
     while True:
         h = seg[0]
         n = h.neighbor(side)
-        if is_city(m, rails, n):
+        if n in cities:
             return path, n
         nxt = index.get((n, opposite(side)))
         if nxt is None:
@@ -171,9 +182,14 @@ def trace(m: SteamMap, rails: Rails, tiles: TileSet | None = None) -> list[Run]:
 
 def _trace(m: SteamMap, rails: Rails, tiles: TileSet) -> tuple[Run, ...]:
     index = segment_index(rails, tiles)
+    cities = {*m.cities, *rails.new_cities}
     seen: set[Segment] = set()
     runs = []
-    for seg in sorted(set(index.values())):
+    # By hex (as Hex orders itself, without its slower generated comparisons), then by sides:
+    # every segment in order.
+    segments = (seg for h, tile in sorted(rails.tiles, key=lambda t: (t[0].q, t[0].r))
+                for seg in segments_on(tile, h, tiles))
+    for seg in segments:
         if seg in seen:
             continue
         seen.add(seg)
@@ -181,8 +197,8 @@ def _trace(m: SteamMap, rails: Rails, tiles: TileSet) -> tuple[Run, ...]:
         if a == TOWN_SIDE:
             back, end0 = [], seg[0]
         else:
-            back, end0 = _walk(m, rails, index, seg, a, seen)
-        fwd, end1 = _walk(m, rails, index, seg, b, seen)
+            back, end0 = _walk(cities, index, seg, a, seen)
+        fwd, end1 = _walk(cities, index, seg, b, seen)
         segs = tuple(reversed(back)) + (seg,) + tuple(fwd)
         runs.append(Run(segs, (end0, end1)))
     return tuple(runs)
@@ -191,15 +207,17 @@ def _trace(m: SteamMap, rails: Rails, tiles: TileSet) -> tuple[Run, ...]:
 def retrace(m: SteamMap, rails: Rails, tiles: TileSet | None = None) -> tuple[Rails, list[int]]:
     """Match the traced runs to the link records (see the module's notes); returns the new
     rails and the ids given to runs that share nothing with any record (owner None)."""
+    tiles = tiles or tileset()
     runs = trace(m, rails, tiles)
     by_segment = rails.link_of
     next_id = rails.next_id
     records: list[LinkRecord] = []
     fresh: list[int] = []
     used: set[int] = set()
+    by_id: dict[int, Run] = {}
     for run in runs:
         segs = frozenset(run.segments)
-        ids = sorted({by_segment[s] for s in segs if s in by_segment} - used)
+        ids = sorted({by_segment.get(s) for s in segs} - {None} - used)
         if ids:
             owner = next((rails.record[i].owner for i in ids if rails.record[i].owner is not None), None)
             extended = max(rails.record[i].extended for i in ids)
@@ -209,8 +227,23 @@ def retrace(m: SteamMap, rails: Rails, tiles: TileSet | None = None) -> tuple[Ra
             records.append(LinkRecord(next_id, segs))
             fresh.append(next_id)
             next_id += 1
+        by_id[records[-1].id] = run
     records.sort(key=lambda r: r.id)
-    return replace(rails, links=tuple(records), next_id=next_id), fresh
+    out = share_geometry(rails, replace(rails, links=tuple(records), next_id=next_id))
+    # Each record holds exactly its run's segments, so the runs by id are known already.
+    out.__dict__.setdefault("_memo", {}).setdefault(("runs", id(m), id(tiles)), by_id)
+    return out, fresh
+
+
+def share_geometry(src: Rails, dst: Rails, runs: bool = False) -> Rails:
+    """`dst`, which has `src`'s tiles and new cities, reuses what was traced of `src` (the
+    trace depends on those alone); with `runs`, also each link's run, valid when the link
+    records differ only in owners. Returns `dst`."""
+    memo = src.__dict__.get("_memo")
+    if memo and dst.tiles == src.tiles and dst.new_cities == src.new_cities:
+        keep = ("trace", "index", "runs") if runs else ("trace", "index")
+        dst.__dict__.setdefault("_memo", {}).update((k, v) for k, v in memo.items() if k[0] in keep)
+    return dst
 
 
 def runs_by_id(m: SteamMap, rails: Rails, tiles: TileSet | None = None) -> dict[int, Run]:

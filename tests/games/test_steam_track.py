@@ -341,3 +341,156 @@ def test_bankruptcy_and_game_end_release_links():
     end = unown_all(g.rails, BLACK, M, incomplete_only=True, tiles=T)
     assert sorted(r.owner is None for r in end.links) == [False, False, True]
     assert all(r.owner is None for r in unown_all(g.rails, BLACK, M, tiles=T).links)
+
+
+def one_track(label, towards, town=False):
+    """The one-track (or town) face and rotation on `label` whose exits face exactly `towards`."""
+    h = hx(label)
+    want = frozenset(h.side_towards(hx(x)) for x in towards)
+    for f in T.playable():
+        if f.town == town and (town or len(f.tracks) == 1):
+            for k in f.rotations:
+                if f.exits_at(k) == want:
+                    return f.id, k
+    raise AssertionError((label, towards))
+
+
+def put(g, label, towards, town=False, kind=Kind.BUILD):
+    face, rot = one_track(label, towards, town)
+    return g.do(Build(kind, hx(label), face, rot))
+
+
+def black_leaves_a_stub_at_poughkeepsie():
+    """Black's Albany-Poughkeepsie link and, from Poughkeepsie's town tile, an incomplete link
+    through M10 whose open end faces New Haven (M11); black stops building it, so it lapses."""
+    g = Game().turn(BLACK, turn=1)
+    put(g, "L8", ["L7", "L9"])
+    put(g, "L9", ["L8", "M10"], town=True)
+    put(g, "M10", ["L9", "M11"])
+    g.rails, _ = lapse(M, g.rails, 1, T)
+    g.rails, lost = lapse(M, g.rails, 2, T)
+    (stub,) = lost
+    assert g.rails.record[stub.id].owner is None
+    return g, stub.id
+
+
+def owner_and_places(g, lid):
+    run = runs_by_id(M, g.rails, T)[lid]
+    return g.rails.record[lid].owner, sorted(LAB(p) for p in run.places)
+
+
+def test_a_town_tile_joining_own_track_takes_over_an_unowned_link_it_meets():
+    """ST-4: New Haven's new town tile joins orange's link from Hartford, so black's lapsed link
+    reaching New Haven is joined through that town to orange's link and becomes orange's."""
+    g, stub = black_leaves_a_stub_at_poughkeepsie()
+    g.turn(ORANGE, turn=3)
+    put(g, "N10", ["N9", "M11"])                             # orange's link from Hartford
+    face, rot = one_track("M11", ["N10", "M10"], town=True)
+    assert Build(Kind.BUILD, hx("M11"), face, rot, 2 + 1) in legal_builds(M, g.rails, g.stock, g.bt, T)  # ST-2
+    g.do(Build(Kind.BUILD, hx("M11"), face, rot))
+    assert owner_and_places(g, stub) == (ORANGE, ["L9", "M11"])
+    assert "steam.ev.link_taken" in [e.key for e in g.events]
+    assert g.links()[frozenset({"N9", "M11"})] == ORANGE
+
+
+def test_a_town_tile_entering_a_city_joins_the_link_it_meets_too():
+    """The town tile's own exit into New York starts a link of orange's: the same joining."""
+    g, stub = black_leaves_a_stub_at_poughkeepsie()
+    g.turn(ORANGE, turn=3)
+    put(g, "M11", ["L11", "M10"], town=True)
+    assert owner_and_places(g, stub) == (ORANGE, ["L9", "M11"])
+
+
+def test_a_town_upgraded_later_in_the_turn_takes_over_the_link_it_meets():
+    """Orange's first placement puts a town tile on New Haven joined to its Hartford link; a
+    later placement the same turn upgrades it with an exit towards black's lapsed link."""
+    g, stub = black_leaves_a_stub_at_poughkeepsie()
+    g.turn(ORANGE, turn=3)
+    put(g, "N10", ["N9", "M11"])
+    put(g, "M11", ["N10", "L10"], town=True)
+    assert owner_and_places(g, stub) == (None, ["L9"])      # its end still faces a bare side
+    face, rot = one_track("M11", ["N10", "L10", "M10"], town=True)
+    assert Build(Kind.UPGRADE, hx("M11"), face, rot, 3 + 1) in legal_builds(M, g.rails, g.stock, g.bt, T)  # ST-2
+    g.do(Build(Kind.UPGRADE, hx("M11"), face, rot))
+    assert owner_and_places(g, stub) == (ORANGE, ["L9", "M11"])
+
+
+def test_a_link_leaving_a_town_upgraded_this_turn_can_be_extended():
+    """Orange upgrades Poughkeepsie's town tile so that one exit joins its New York link; black's
+    lapsed link leaving that town may then be extended by orange in a later placement."""
+    g = Game().turn(BLACK, turn=1)
+    put(g, "L8", ["L7", "L9"])
+    put(g, "L9", ["L8", "K10"], town=True)
+    g.rails, _ = lapse(M, g.rails, 1, T)
+    g.rails, (stub,) = lapse(M, g.rails, 2, T)
+    g.turn(ORANGE, turn=3)
+    with pytest.raises(IllegalAction, match="others_link"):
+        put(g, "K10", ["L9", "J10"])                         # not joined to anything of orange's yet
+    put(g, "L10", ["L11", "L9"])
+    face, rot = one_track("L9", ["L8", "K10", "L10"], town=True)
+    g.do(Build(Kind.UPGRADE, hx("L9"), face, rot))
+    put(g, "K10", ["L9", "J10"])
+    assert g.rails.record[stub.id].owner == ORANGE
+
+
+def test_a_town_tile_joined_to_nothing_of_the_builders_cannot_take_a_link():
+    """Orange has no track near New Haven: a town tile there meeting black's lapsed link (its
+    other exit a bare stub) would extend a link joined to nobody of orange's."""
+    g, stub = black_leaves_a_stub_at_poughkeepsie()
+    g.turn(ORANGE, turn=3)
+    put(g, "K8", ["L7", "K9"])                               # orange's track, far from New Haven
+    with pytest.raises(IllegalAction) as err:
+        put(g, "M11", ["L10", "M10"], town=True)
+    assert err.value.code == "steam.build.others_link"
+    # Listed town tiles meeting it all enter New York too: only that joins it to orange's track.
+    nh = hx("M11")
+    meets, city = nh.side_towards(hx("M10")), nh.side_towards(hx("L11"))
+    listed = [T.faces[b.face].exits_at(b.rotation) for b in legal_builds(M, g.rails, g.stock, g.bt, T) if b.hex == nh]
+    assert listed and [e for e in listed if meets in e] and all(city in e for e in listed if meets in e)
+    assert g.rails.record[stub].owner is None
+
+
+def random_board(seed, map_id, seats, turns):
+    """Boards met while building at random (with the odd urbanized town), one per seat's turn,
+    each with a builder and a count of placements made to ask the listing about."""
+    from games.steam.maps import steam_map
+    rnd = random.Random(seed)
+    m = steam_map(map_id)
+    rails, stock = Rails(), T.full_stock()
+    for turn in range(1, turns + 1):
+        for seat in range(seats):
+            bt = BuildTurn(seat, turn, rnd.choice([3, 4]))
+            if rnd.random() < 0.25:                          # now and then a new city (ST-7)
+                try:
+                    done = apply_build(m, rails, stock, bt, Build(Kind.URBANIZE, rnd.choice(sorted(m.towns))), T)
+                    rails, stock = done.rails, done.stock
+                except IllegalAction:
+                    pass
+            while bt.placed < bt.limit:
+                options = legal_builds(m, rails, stock, bt, T)
+                if not options:
+                    break
+                done = apply_build(m, rails, stock, bt, rnd.choice(options), T)
+                rails, stock, bt = done.rails, done.stock, done.turn
+            yield m, rails, stock, BuildTurn((seat + 1) % seats, turn, rnd.choice([3, 4]), rnd.randint(0, 2))
+        rails, _ = lapse(m, rails, turn, T)
+
+
+@pytest.mark.parametrize("seed, map_id", [(1, "northeast"), (2, "rhine_ruhr")])
+def test_the_fast_listing_is_what_trying_every_candidate_gives(seed, map_id):
+    """`legal_builds` judges candidates from one view of the board; trying `apply_build` on
+    every candidate (a full retrace each) must give the same builds, costs and order, on
+    boards from empty to busy, for builders with and without placements made."""
+    from games.steam.building import _legal_builds_by_trying
+    checked = kinds = cities = 0
+    for i, (m, rails, stock, bt) in enumerate(random_board(seed, map_id, seats=4, turns=5)):
+        if i % 4 != 1:
+            continue
+        fast = legal_builds(m, Rails(rails.tiles, rails.new_cities, rails.links, rails.next_id), stock, bt, T)
+        slow = _legal_builds_by_trying(m, Rails(rails.tiles, rails.new_cities, rails.links, rails.next_id),
+                                       stock, bt, T)
+        assert fast == slow
+        checked += 1
+        cities += bool(rails.new_cities)
+        kinds |= sum(1 << list(Kind).index(b.kind) for b in {b.kind: b for b in fast}.values())
+    assert checked == 5 and kinds == 0b111 and cities        # builds, upgrades, redirects, new cities
