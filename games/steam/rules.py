@@ -26,7 +26,9 @@ from games.core.events import Event
 from games.core.protocol import ApplyResult, Game, PlayerResult, Result, ScoreLine
 from games.core.rng import SeededRng
 from games.core.vocabulary import Vocabulary
-from games.steam import economy, notation, orders
+from games.steam import decisions, economy, notation, orders
+from games.steam.benchmarks import benchmark_lines
+from games.steam.bots import BOTS
 from games.steam.auction import BasicAuction, StandardAuction, order_by_tiles
 from games.steam.board import (board_map, city_colours, complete_links, cubes_by_city, put_rails, rails_of, runs,
                                stock_of)
@@ -266,12 +268,11 @@ class Steam(Game[SteamState, Any, SteamView]):
         return deliveries(self._network(state), city_colours(state), cubes_by_city(state), seat, p.locomotive)
 
     def _network(self, state: SteamState) -> Network:
-        memo = state.__dict__.setdefault("_network_memo", {})
+        """The completed links as the route search wants them, built once per board."""
         rails = rails_of(state)
-        if memo.get("rails") is not rails:
-            memo["rails"] = rails
-            memo["net"] = Network(complete_links(state))
-        return memo["net"]
+        if state._network is None or state._network[0] is not rails:
+            state._network = (rails, Network(complete_links(state)))
+        return state._network[1]
 
     def _route_text(self, state: SteamState, d) -> str:
         m = board_map(state)
@@ -285,7 +286,6 @@ class Steam(Game[SteamState, Any, SteamView]):
         if seat not in active:
             raise IllegalAction("not_active", waiting=sorted(active))
         s = state.clone()
-        s.__dict__.pop("_network_memo", None)
         events: list[Event] = []
         phase = s.phase
         turn_before = s.turn
@@ -431,12 +431,20 @@ class Steam(Game[SteamState, Any, SteamView]):
         s.built_hexes = []
         s.last_builds = []
 
-    def _place(self, s: SteamState, seat: int, action: Place, events: list[Event]) -> None:
+    def _hex(self, s: SteamState, label: str):
+        """The map's hex for a label; steam.unknown_hex for a label off the map or unreadable."""
         m = board_map(s)
         try:
-            h = m.hex_at(action.hex)
+            h = m.hex_at(label)
         except (ValueError, KeyError):
-            raise IllegalAction("steam.unknown_hex", hex=action.hex) from None
+            raise IllegalAction("steam.unknown_hex", hex=label) from None
+        if m.space(h) is None:
+            raise IllegalAction("steam.unknown_hex", hex=label)
+        return h
+
+    def _place(self, s: SteamState, seat: int, action: Place, events: list[Event]) -> None:
+        m = board_map(s)
+        h = self._hex(s, action.hex)
         build = Build(KINDS[action.how], h, action.face, action.rotation)
         done = apply_build(m, rails_of(s), stock_of(s), self._build_turn(s, seat), build, tileset())
         if done.cost > self.spendable(s, seat):
@@ -467,10 +475,7 @@ class Steam(Game[SteamState, Any, SteamView]):
         if not self._action_pending(s, seat, "urbanize"):
             raise IllegalAction("steam.no_urbanize_action")
         m = board_map(s)
-        try:
-            h = m.hex_at(action.hex)
-        except (ValueError, KeyError):
-            raise IllegalAction("steam.unknown_hex", hex=action.hex) from None
+        h = self._hex(s, action.hex)
         if s.new_city_tiles.get(action.colour, 0) <= 0:
             raise IllegalAction("steam.no_new_city", colour={"key": f"steam.colour.{action.colour}"})
         done = apply_build(m, rails_of(s), stock_of(s), self._build_turn(s, seat), Build(Kind.URBANIZE, h), tileset())
@@ -538,13 +543,7 @@ class Steam(Game[SteamState, Any, SteamView]):
         except ValueError:
             raise IllegalAction("steam.unknown_colour", colour=action.colour) from None
 
-        def place(text: str):
-            try:
-                return m.hex_at(text)
-            except (ValueError, KeyError):
-                raise IllegalAction("steam.unknown_hex", hex=text) from None
-
-        places, route = parse_route(net, action.route, place)
+        places, route = parse_route(net, action.route, lambda text: self._hex(s, text))
         d = check_route(net, city_colours(s), cubes_by_city(s), seat, s.players[seat].locomotive, places[0], colour,
                         route)
         source = m.label(d.source)
@@ -621,7 +620,7 @@ class Steam(Game[SteamState, Any, SteamView]):
             p.action, p.declined, p.action_done, p.loco_upgraded = None, False, False, False
         s.turn += 1
         s.step_order, s.step_pos, s.pending = [], 0, []
-        events.append(_ev("new_turn", turn=s.turn, order=[{"seat": i} for i in s.order]))
+        events.append(_ev("new_turn", turn=s.turn, first_seat=s.order[0]))
         if s.options.standard:
             self._start_capital(s)
         else:
@@ -709,8 +708,7 @@ class Steam(Game[SteamState, Any, SteamView]):
         return Event(key=f"steam.prompt.{phase}")
 
     def decision(self, state: SteamState, seat: int) -> Decision:
-        from games.steam.decisions import decision
-        return decision(self, state, seat)
+        return decisions.decision(self, state, seat)
 
     def timeout_action(self, state: SteamState, seat: int) -> Any:
         """The mildest move: pass, build nothing more, take income, no capital, and the first
@@ -734,8 +732,12 @@ class Steam(Game[SteamState, Any, SteamView]):
         return orders.describe(state, seat, order)
 
     def bots(self) -> dict[str, Any]:
-        from games.steam.bots import BOTS
         return BOTS
+
+    def benchmarks(self) -> list[str]:
+        """Steam's own bench figures (railyard bench steam): the delivery search's worst case at
+        locomotive 6 on a full board, and the builder bot's decision times."""
+        return benchmark_lines(self)
 
     # ------------------------------------------------------------------ conservation
     def check_invariants(self, state: SteamState) -> None:

@@ -207,6 +207,21 @@ class Harness:
                 cid = find_id(message, rf"ry:\d+:\d+:cg:[^:]+::{group_index}")
                 assert cid, message.custom_ids
                 return await self.select(message, cid, values, user, locale=locale)
+        for amount_index, amount in enumerate(decision.amounts):
+            numbers = [n for n in range(amount.min, amount.max + 1, amount.step_by)
+                       if amount.template.format(n) == notation]
+            if numbers:
+                if start == "post":
+                    opened = await self.click(post, find_id(post, r"ry:\d+:\d+:cb:o:"), user, locale=locale)
+                    message = opened.original
+                cid = find_id(message, rf"ry:\d+:\d+:ca:[vk][0-9a-f]*::{amount_index}")
+                assert cid, message.custom_ids
+                modal = await self.click(message, cid, user, locale=locale)
+                field = next(comp["custom_id"] for row in (modal.callback.data or {}).get("components") or []
+                             for comp in row.get("components") or [])
+                typed = await self.fake.submit_modal(modal, {field: str(numbers[0])}, user)
+                await self.idle()
+                return typed
         choice = next((c for c in decision.choices if c.notation == notation), None)
         assert choice is not None, (notation, decision.all_notations()[:20])
         if start == "post" and find_id(post, r"ry:\d+:\d+:cb:o:") and not find_id(post, r"ry:\d+:\d+:c[bs]:[vk].*"):

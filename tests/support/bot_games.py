@@ -49,6 +49,7 @@ class Waits(NamedTuple):
     waits: int  # times the game stopped until one of them answered
     order_moves: int  # moves their standing orders made instead
     moves: int  # all moves of the game
+    sittings: int = 0  # waits on a person who did not make the move just before (a new hand-off)
 
 
 OrderPolicy = Callable[[Any, int], Sequence[str]]
@@ -72,13 +73,15 @@ def count_waits(game: Any, players: int, seed: int, people: Collection[int], bot
     state = game.setup(players, options or {}, seed)
     persons = set(people)
     orders: dict[int, list[str]] = {}
-    waits = order_moves = moves = 0
+    waits = order_moves = moves = sittings = 0
+    last_mover: int | None = None
     while not game.is_over(state) and moves < max_moves:
         active = sorted(game.active_players(state))
         bots = [s for s in active if s not in persons]
         if bots:
             state = game.apply(state, bots[0], chooser.choose(game, state, bots[0], rng)).state
             moves += 1
+            last_mover = bots[0]
             continue
         moved = False
         for seat in active:
@@ -97,15 +100,18 @@ def count_waits(game: Any, players: int, seed: int, people: Collection[int], bot
             order_moves += 1
             moves += 1
             moved = True
+            last_mover = seat
             break
         if moved:
             continue
         seat = active[0]
         waits += 1
+        sittings += seat != last_mover
+        last_mover = seat
         orders[seat] = []
         state = game.apply(state, seat, chooser.choose(game, state, seat, rng)).state
         moves += 1
         if order_policy is not None and not game.is_over(state):
             offered = set(game.order_choices(state, seat).all_notations())
             orders[seat] = [o for o in order_policy(state, seat) if o in offered]
-    return Waits(waits=waits, order_moves=order_moves, moves=moves)
+    return Waits(waits=waits, order_moves=order_moves, moves=moves, sittings=sittings)

@@ -40,11 +40,16 @@ def check_decisions(game: Any, state: Any) -> None:
         if seat not in active:
             assert decision.empty
             continue
+        checked: set[tuple[str, ...]] = set()  # choices share their first steps: check each once
         for choice in decision.choices:
             stop = decision.walk([p.value for p in choice.path])
             assert stop.move == choice.notation, (choice.notation, stop)
             for depth in range(1, len(choice.path)):
-                stop = decision.walk([p.value for p in choice.path[:depth]])
+                prefix = tuple(p.value for p in choice.path[:depth])
+                if prefix in checked:
+                    continue
+                checked.add(prefix)
+                stop = decision.walk(list(prefix))
                 values = [o.value for o in stop.options]
                 assert len(values) == len(set(values))
                 assert stop.move is not None or len(values) > 1, "a single option is taken without asking"

@@ -1,0 +1,348 @@
+"""Steam's decisions as menus (games/core/choices.py).
+
+Everything in Steam is public (ST-15) and only one seat moves at a time, so no menu is secret
+and every key is None: any move may change what the seat can do (a bid raises the minimum, a
+delivery takes a cube, a build takes a tile from the stock).
+
+* Turn-order auctions (the basic game's first turn, ST-11; the standard game's every turn,
+  ST-12): an Amount from the minimum bid to what the seat may bid, and Pass. The two auctions
+  ask different questions (a position now, or the whole order), so each has its own step.
+* Capital (ST-12): an Amount of $5 steps, 0 up to the income track's floor.
+* Action tiles: one step, the tiles left with number, name, price (basic game) and what each
+  does; in the basic game City Growth and Urbanize may also be taken declined (ST-11).
+* Building (ST-1 … ST-7): hex → tile face → rotation, listing only legal placements the seat
+  can pay for. A hex says its place's name, how many ways it can be built and from what price;
+  a face says whether it is a build, an upgrade (ST-6) or a redirect (ST-5), its kind and how
+  many are left; a rotation says its exits, its price and what each exit faces. Urbanize is
+  town → colour → supply space, City Growth city → supply space, and Done ends the turn.
+* Deliveries (ST-8, ST-9): cube (city and colour, with how many wait there) → route, each
+  route labelled with its places, its number of links and who scores what; the locomotive
+  upgrade and Pass are single picks beside the cubes.
+* Income or points (ST-9): two picks for the seat whose answer is awaited, each saying what
+  the points become.
+
+The build and delivery menus ask the pure modules once (legal builds with their prices, the
+deliveries with their routes) and turn the answers into both the notations and the words, so
+a menu costs one search, not two.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from games.core.choices import VALUE_MAX, Amount, Choice, Decision, Pick
+from games.core.events import Event
+from games.steam import economy
+from games.steam.board import board_map, city_colours, rails_of, stock_of
+from games.steam.building import legal_builds
+from games.steam.components import components
+from games.steam.delivery import COLOUR_ORDER
+from games.steam.income import income_track
+from games.steam.models import COLOURS, Deliver, Done, Pass, Place, Score, SteamState, Take, Upgrade
+from games.steam.notation import colour_words, format_action, tile_words
+from games.steam.tiles import tileset
+
+FIRST_BID = "steam.step.first_bid"
+BID = "steam.step.bid"
+CAPITAL = "steam.step.capital"
+ACTION = "steam.step.action"
+BUILD = "steam.step.build"
+FACE = "steam.step.face"
+ROTATION = "steam.step.rotation"
+TOWN = "steam.step.town"
+COLOUR = "steam.step.colour"
+SUPPLY = "steam.step.supply"
+CITY = "steam.step.city"
+CUBE = "steam.step.cube"
+ROUTE = "steam.step.route"
+SCORE = "steam.step.score"
+STEPS = (FIRST_BID, BID, CAPITAL, ACTION, BUILD, FACE, ROTATION, TOWN, COLOUR, SUPPLY, CITY, CUBE, ROUTE, SCORE)
+
+
+def decision(game: Any, state: SteamState, seat: int) -> Decision:
+    prompt = game.prompt(state, seat)
+    if seat not in game.active_players(state):
+        return Decision(seat=seat, prompt=prompt)
+    phase = state.phase
+    if phase in ("first_auction", "auction"):
+        return _auction(game, state, seat, prompt)
+    if phase == "capital":
+        maximum = game.capital_max(state, seat)
+        income = state.players[seat].income
+        label = Event(key="steam.choice.capital", params={"maximum": maximum, "income": income,
+                                                         "lowest": income_track().lowest})
+        return Decision(seat=seat, prompt=prompt, amounts=[
+            Amount(step=CAPITAL, label=label, min=0, max=maximum, template="capital {}")])
+    if phase == "actions":
+        return Decision(seat=seat, prompt=prompt, choices=_action_choices(game, state, seat))
+    if phase == "build":
+        return Decision(seat=seat, prompt=prompt, choices=_build_choices(game, state, seat))
+    if phase == "deliver":
+        if state.pending:
+            return Decision(seat=seat, prompt=prompt, choices=_score_choices(state, seat))
+        return Decision(seat=seat, prompt=prompt, choices=_delivery_choices(game, state, seat))
+    return Decision(seat=seat, prompt=prompt)
+
+
+def _pick(step: str, value: str, key: str, detail: Event | None = None, icon: str | None = None,
+          **params: Any) -> Pick:
+    return Pick(step=step, value=value, label=Event(key=key, params=params), detail=detail, icon=icon)
+
+
+def _one(action: Any, pick: Pick, *more: Pick) -> Choice:
+    return Choice(notation=format_action(action), path=(pick, *more))
+
+
+# --- turn-order auctions (ST-11, ST-12) ---------------------------------------------------------
+def _auction(game: Any, state: SteamState, seat: int, prompt: Event | None) -> Decision:
+    low, high = game.bid_range(state, seat)
+    auction = state.auction or {}
+    first = state.phase == "first_auction"
+    step = FIRST_BID if first else BID
+    amounts = []
+    if low <= high:
+        if first:
+            label = Event(key="steam.choice.first_bid", params={
+                "position": len(auction.get("placed") or ()) + 1, "minimum": low, "maximum": high})
+        else:
+            label = Event(key="steam.choice.bid", params={"minimum": low, "maximum": high})
+        amounts.append(Amount(step=step, label=label, min=low, max=high, template="bid {}"))
+    if first:
+        detail = Event(key="steam.choice.pass_first_detail",
+                       params={"position": len(auction.get("placed") or ()) + 1})
+        label = Event(key="steam.act.pass_bid")
+    elif auction.get("holder") == seat and not auction.get("free_pass_used"):
+        label, detail = Event(key="steam.choice.free_pass"), Event(key="steam.choice.free_pass_detail")
+    else:
+        spaces = list(auction.get("spaces") or ())
+        last_free = max((i for i, s in enumerate(spaces) if s is None), default=0)
+        label = Event(key="steam.act.pass_bid")
+        detail = Event(key="steam.choice.pass_detail", params={"position": last_free + 1})
+    choices = [_one(Pass(), Pick(step=step, value="pass", label=label, detail=detail, icon="pass"))]
+    return Decision(seat=seat, prompt=prompt, choices=choices, amounts=amounts)
+
+
+# --- action tiles -----------------------------------------------------------------------------
+def _action_choices(game: Any, state: SteamState, seat: int) -> list[Choice]:
+    p = state.players[seat]
+    standard = state.options.standard
+    out = []
+    for action in game.action_choices(state, seat):
+        assert isinstance(action, Take)
+        tile = components().action(action.tile)
+        standard_help = standard and action.tile == "turn_order"  # a free pass instead of going first
+        help_ = Event(key=f"steam.tile_help.{action.tile}{'_standard' if standard_help else ''}")
+        if action.decline:
+            pick = _pick(ACTION, f"decline_{action.tile}", "steam.choice.decline", icon="decline",
+                         detail=Event(key="steam.choice.decline_detail"), number=tile.number,
+                         tile=tile_words(action.tile))
+        elif standard:
+            pick = _pick(ACTION, action.tile, "steam.choice.take_standard", detail=help_, icon=action.tile,
+                         number=tile.number, tile=tile_words(action.tile))
+        else:
+            amount = economy.action_cost(action.tile, p.locomotive)
+            cost = {"key": "steam.choice.price", "params": {"amount": amount}} if amount else {"key": "steam.choice.free"}
+            pick = _pick(ACTION, action.tile, "steam.choice.take", detail=help_, icon=action.tile,
+                         number=tile.number, tile=tile_words(action.tile), cost=cost)
+        out.append(_one(action, pick))
+    return out
+
+
+# --- building -------------------------------------------------------------------------------
+SIDE_KEYS = tuple(f"steam.side.{d}" for d in range(6))
+
+
+def _place_words(state: SteamState, label: str) -> dict[str, Any] | str:
+    """A hex label with its place's name in the reader's language, if it has a place."""
+    m = board_map(state)
+    h = m.hex_at(label)
+    if h in m.places:
+        return {"key": "steam.choice.hex_place", "params": {"hex": label, "place": dict(m.places[h].name)}}
+    return label
+
+
+def builds_with_costs(game: Any, state: SteamState, seat: int) -> list[tuple[Place, int]]:
+    """Every legal placement the seat can pay for now, with its price — what `game.placements`
+    lists, priced, from one search of the building module."""
+    m = board_map(state)
+    money = game.spendable(state, seat)
+    found = legal_builds(m, rails_of(state), stock_of(state), game._build_turn(state, seat), tileset())
+    return [(Place(how=b.kind.value, hex=m.label(b.hex), face=b.face, rotation=b.rotation), b.cost)
+            for b in found if b.cost <= money]
+
+
+@lru_cache(maxsize=None)
+def _exits(face_id: str, rotation: int) -> tuple[int, ...]:
+    """A face's exit sides at a rotation (tile geometry never changes)."""
+    return tuple(sorted(tileset().faces[face_id].exits_at(rotation)))
+
+
+def _reaches(state: SteamState, label: str, exits: tuple[int, ...], colours: dict) -> list[dict[str, Any]]:
+    """What each exit of a tile on `label` faces: a city, a town, or the next hex."""
+    m = board_map(state)
+    h = m.hex_at(label)
+    out = []
+    for side in exits:
+        n = h.neighbor(side)
+        where = {"key": SIDE_KEYS[side]}
+        if n in colours:
+            out.append({"key": "steam.choice.exit_city", "params": {
+                "side": where, "place": dict(m.places[n].name) if n in m.places else m.label(n),
+                "colour": colour_words(colours[n].value)}})
+        elif n in m.places:
+            out.append({"key": "steam.choice.exit_town", "params": {"side": where, "place": dict(m.places[n].name)}})
+        else:
+            out.append({"key": "steam.choice.exit_hex", "params": {"side": where, "hex": m.label(n)}})
+    return out
+
+
+def _build_choices(game: Any, state: SteamState, seat: int) -> list[Choice]:
+    ts = tileset()
+    stock = stock_of(state)
+    colours = city_colours(state)
+    priced = builds_with_costs(game, state, seat)
+    by_hex: dict[str, list[tuple[Place, int]]] = {}
+    for place, cost in priced:
+        by_hex.setdefault(place.hex, []).append((place, cost))
+    choices: list[Choice] = []
+    for label in sorted(by_hex, key=_hex_order):
+        options = by_hex[label]
+        kinds = sorted({p.how for p, _ in options}, key=("build", "upgrade", "redirect").index)
+        hex_pick = _pick(BUILD, label, "steam.choice.hex", icon=kinds[0], hex=_place_words(state, label),
+                         detail=Event(key="steam.choice.hex_detail", params={
+                             "count": len(options), "cheapest": min(c for _, c in options),
+                             "kinds": [{"key": f"steam.choice.kind_{k}"} for k in kinds]}))
+        by_face: dict[tuple[str, str], list[tuple[Place, int]]] = {}
+        for place, cost in options:
+            by_face.setdefault((place.how, place.face), []).append((place, cost))
+        for (how, face_id), ways in by_face.items():
+            face = ts.faces[face_id]
+            face_value = face_id if how == "build" else f"{how} {face_id}"
+            face_pick = _pick(FACE, face_value, f"steam.choice.face_{how}", icon=how, face=face_id,
+                              name=dict(face.name), exits=len(_exits(face_id, 0)),
+                              detail=Event(key="steam.choice.face_detail", params={
+                                  "count": len(ways), "cheapest": min(c for _, c in ways),
+                                  "left": stock.available(face_id)}))
+            for place, cost in sorted(ways, key=lambda w: w[0].rotation):
+                exits = _exits(face_id, place.rotation)
+                rot_pick = _pick(ROTATION, f"r{place.rotation}", "steam.choice.rotation", icon=how,
+                                 rotation=place.rotation, cost=cost,
+                                 sides=[{"key": SIDE_KEYS[s]} for s in exits],
+                                 detail=Event(key="steam.choice.reaches",
+                                              params={"exits": _reaches(state, label, exits, colours)}))
+                choices.append(_one(place, hex_pick, face_pick, rot_pick))
+    choices += _urbanize_choices(game, state, seat)
+    choices += _growth_choices(game, state, seat)
+    if game.may_finish_building(state, seat):
+        left = game._build_turn(state, seat)
+        choices.append(_one(Done(), _pick(BUILD, "done", "steam.choice.done", icon="done",
+                                          detail=Event(key="steam.choice.done_detail",
+                                                       params={"placed": left.placed, "limit": left.limit}))))
+    return choices
+
+
+def _hex_order(label: str) -> tuple[int, str, int]:
+    """Hexes in reading order of their labels: column letters, then row number."""
+    letters = label.rstrip("0123456789")
+    return (len(letters), letters, int(label[len(letters):]))
+
+
+def _supply_pick(state: SteamState, space: int) -> Pick:
+    if space == 0:
+        return _pick(SUPPLY, "0", "steam.choice.supply_none", icon="supply")
+    counts = state.supply[space - 1]
+    return _pick(SUPPLY, str(space), "steam.choice.supply", icon="supply", space=space,
+                 cubes=_cube_words(counts))
+
+
+def _cube_words(counts: list[int]) -> list[dict[str, Any]]:
+    return [{"key": "steam.choice.cubes_of", "params": {"count": k, "colour": colour_words(COLOURS[i])}}
+            for i, k in enumerate(counts) if k]
+
+
+def _urbanize_choices(game: Any, state: SteamState, seat: int) -> list[Choice]:
+    moves = game.urbanizations(state, seat)
+    if not moves:
+        return []
+    first = _pick(BUILD, "urbanize", "steam.choice.urbanize", icon="urbanize",
+                  detail=Event(key="steam.tile_help.urbanize"))
+    # towns × colours × supply spaces: each pick is made once and shared by the paths through it
+    towns = {t: _pick(TOWN, t, "steam.choice.town", icon="town", hex=_place_words(state, t))
+             for t in dict.fromkeys(a.hex for a in moves)}
+    colours = {c: _pick(COLOUR, c, "steam.choice.new_city", icon=c, colour=colour_words(c),
+                        detail=Event(key="steam.choice.new_city_left", params={"count": state.new_city_tiles.get(c, 0)}))
+               for c in dict.fromkeys(a.colour for a in moves)}
+    spaces = {k: _supply_pick(state, k) for k in dict.fromkeys(a.space for a in moves)}
+    return [_one(a, first, towns[a.hex], colours[a.colour], spaces[a.space]) for a in moves]
+
+
+def _growth_choices(game: Any, state: SteamState, seat: int) -> list[Choice]:
+    moves = game.growths(state, seat)
+    if not moves:
+        return []
+    m = board_map(state)
+    colours = city_colours(state)
+    first = _pick(BUILD, "grow", "steam.choice.grow", icon="city_growth",
+                  detail=Event(key="steam.choice.growth_left", params={"count": state.growth_left}))
+    spaces = {k: _supply_pick(state, k) for k in dict.fromkeys(a.space for a in moves)}
+    cities = {}
+    for label in dict.fromkeys(a.hex for a in moves):
+        colour = colours[m.hex_at(label)].value
+        cubes = _cube_words(state.cubes.get(label, [0] * len(COLOURS))) or [{"key": "steam.choice.no_cubes"}]
+        cities[label] = _pick(CITY, label, "steam.choice.city", icon=colour, hex=_place_words(state, label),
+                              colour=colour_words(colour),
+                              detail=Event(key="steam.choice.city_cubes", params={"cubes": cubes}))
+    return [_one(a, first, cities[a.hex], spaces[a.space]) for a in moves]
+
+
+# --- deliveries (ST-8, ST-9) ----------------------------------------------------------------
+def _delivery_choices(game: Any, state: SteamState, seat: int) -> list[Choice]:
+    m = board_map(state)
+    p = state.players[seat]
+    found = game.deliveries(state, seat)
+    by_cube: dict[tuple[Any, Any], list[Any]] = {}
+    for d in found:
+        by_cube.setdefault((d.source, d.colour), []).append(d)
+    choices: list[Choice] = []
+    for (source, colour), routes in sorted(by_cube.items(), key=lambda kv: (kv[0][0], COLOUR_ORDER.index(kv[0][1]))):
+        label = m.label(source)
+        waiting = state.cubes.get(label, [0] * len(COLOURS))[COLOURS.index(colour.value)]
+        best = max(d.points_of(seat) for d in routes)
+        cube = _pick(CUBE, f"{label}:{colour.value}", "steam.choice.cube", icon=colour.value,
+                     colour=colour_words(colour.value), hex=_place_words(state, label), count=waiting,
+                     detail=Event(key="steam.choice.cube_detail", params={"count": len(routes), "best": best}))
+        texts = [game._route_text(state, d) for d in routes]
+        for i, (d, text) in enumerate(sorted(zip(routes, texts), key=lambda dt: (-dt[0].points_of(seat),
+                                                                                 len(dt[0].links), dt[1]))):
+            value = text if len(text) <= VALUE_MAX else f"#{i}"
+            owners = [({"key": "steam.choice.you_points", "params": {"points": pts}} if s == seat else
+                       {"key": "steam.choice.owner_points", "params": {"owner_seat": s, "points": pts}})
+                      for s, pts in sorted(d.points, key=lambda sp: (sp[0] != seat, sp[0]))]
+            unowned = len(d.links) - sum(pts for _, pts in d.points)
+            if unowned:
+                owners.append({"key": "steam.choice.unowned", "params": {"count": unowned}})
+            route = _pick(ROUTE, value, "steam.choice.route", icon=colour.value,
+                          route="→".join(m.label(h) for h in d.places), links=len(d.links), owners=owners,
+                          detail=Event(key="steam.choice.route_detail", params={
+                              "places": [dict(m.places[h].name) if h in m.places else m.label(h) for h in d.places]}))
+            choices.append(_one(Deliver(colour=colour.value, route=text), cube, route))
+    if not p.loco_upgraded and p.locomotive < components().locomotive["max"]:
+        choices.append(_one(Upgrade(), _pick(CUBE, "locomotive", "steam.choice.locomotive", icon="locomotive",
+                                             level=p.locomotive + 1,
+                                             detail=Event(key="steam.choice.locomotive_detail"))))
+    choices.append(_one(Pass(), _pick(CUBE, "pass", "steam.act.pass_delivery", icon="pass",
+                                      detail=Event(key="steam.choice.pass_delivery_detail",
+                                                   params={"round": state.deliver_round}))))
+    return choices
+
+
+# --- income or points (ST-9) ------------------------------------------------------------------
+def _score_choices(state: SteamState, seat: int) -> list[Choice]:
+    waiting, points = state.pending[0]
+    assert waiting == seat
+    p = state.players[seat]
+    income = _pick(SCORE, "income", "steam.choice.score_income", icon="income", points=points,
+                   before=p.income, after=p.income + points)
+    victory = _pick(SCORE, "points", "steam.choice.score_points", icon="points", points=points,
+                    before=p.points, after=p.points + points)
+    return [_one(Score(into="income"), income), _one(Score(into="points"), victory)]

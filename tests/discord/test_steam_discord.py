@@ -1,0 +1,193 @@
+"""A whole short Steam game between two users and a bot, played only through Discord: bids
+typed into the amount's modal, action tiles as buttons on the turn post, builds clicked as
+hex → tile → rotation, deliveries as cube → route, and the income-or-points buttons — for the
+mover and for a player whose link the mover used; errors read in Japanese by a Japanese user.
+
+The game is the real one on the real map, shortened to a few turns (the length is the only
+thing changed) so that it ends inside a test.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games.core.i18n import translate
+from games.steam import decisions as steps
+from tests.discord.conftest import ALICE, BOB, CHANNEL, Harness, find_id
+from tests.discord.test_santa_fe_discord import click_through, text_of
+
+TURNS = 5
+
+
+@pytest.fixture
+def steam(monkeypatch):
+    from games.steam import economy
+    from games.steam.rules import GAME
+
+    monkeypatch.setattr(economy, "game_turns", lambda players: TURNS)
+    yield GAME
+
+
+def label(key: str, lang: str = "en", **params: Any) -> str:
+    return translate(lang, key, params)
+
+
+async def open_game(h: Harness) -> int:
+    opened = await h.slash(ALICE, "game new", {"game": "steam"})
+    assert opened.ephemeral, opened.content
+    lobby = h.lobby()
+    await h.click(lobby, None, BOB, label=label("discord.lobby.join"))
+    await h.click(lobby, None, ALICE, label=label("discord.lobby.add_bot"))
+    await h.click(lobby, None, ALICE, label=label("discord.lobby.start"))
+    return await h.game_id()
+
+
+def _sharing(game: Any, state: Any, seat: int, humans: set[int]) -> Any:
+    """A delivery that gives points to another human player, if the mover has one."""
+    for found in game.deliveries(state, seat):
+        if any(s != seat and s in humans for s, _ in found.points):
+            return found
+    return None
+
+
+async def test_steam_whole_game_through_discord(harness: Harness, fake, steam) -> None:
+    h = harness
+    bot = h.bot
+    game = steam
+    game_id = await open_game(h)
+    status = await bot.service.status(str(CHANNEL))
+    assert status.info.game == "steam" and len(status.names) == 3
+    seat_of = {int(s.user_id): s.seat for s in status.info.seats if s.user_id and not s.is_bot}
+    assert set(seat_of) == {ALICE, BOB}
+    humans = set(seat_of.values())
+    builder = game.bots()["builder"]
+    rng = random.Random(5)
+    used = {"bid_modal": 0, "action_button": 0, "three_step_build": 0, "build": 0, "done": 0, "delivery": 0,
+            "route_step": 0, "score_mover": 0, "score_other": 0, "japanese_error": 0, "pass": 0}
+
+    for _ in range(600):
+        status = await bot.service.status(str(CHANNEL))
+        if status.info.status != "active":
+            break
+        assert status.waiting_user_ids, "the game waits on nobody but the bot after idle()"
+        state = await bot.service.rebuild(game_id)
+        post = h.last_post()
+        user = int(status.waiting_user_ids[0])
+        seat = seat_of[user]
+        assert seat in game.active_players(state)
+        action = builder.choose(game, state, seat, rng)
+        phase = state.phase
+
+        if phase == "deliver" and not state.pending:
+            shared = _sharing(game, state, seat, humans)
+            if shared is not None:
+                action = game.parse_action(f"deliver {shared.colour.value} {game._route_text(state, shared)}")
+        notation = game.format_action(action)
+
+        if phase in ("first_auction", "auction"):
+            low, high = game.bid_range(state, seat)
+            if not used["bid_modal"] and low <= high:
+                notation = f"bid {low + (1 if low < high else 0)}"
+            # the amount opens a modal; the number typed is the bid
+            done = await h.choose(user, notation, start="hand" if used["bid_modal"] % 2 else "post")
+            assert text_of(h, done).startswith("✅"), text_of(h, done)
+            used["bid_modal" if notation.startswith("bid") else "pass"] += 1
+            continue
+
+        if phase == "build" and used["japanese_error"] == 0 and user == BOB:
+            refused = await h.slash(BOB, "move", {"move": "build Z99 21 r0"}, locale="ja")
+            assert refused.ephemeral
+            # a hex beyond the map's edge takes no track
+            assert label("error.steam.build.not_buildable", "ja") in refused.content, refused.content
+            used["japanese_error"] += 1
+
+        done, shown = await click_through(h, post, user, notation)
+        assert text_of(h, done).startswith("✅"), (notation, text_of(h, done))
+        asked = [s["step"] for s in shown]
+        if phase == "actions":
+            assert asked == [steps.ACTION] and shown[0]["picked"]["kind"] == "button"
+            tile = notation.split()[1]
+            assert label(f"steam.tile.{tile}") in shown[0]["picked"]["label"]
+            used["action_button"] += 1
+        elif phase == "build" and notation != "done" and notation.split()[0] in ("build", "upgrade", "redirect"):
+            how, hex_label, face, rotation = notation.split()
+            assert asked[0] == steps.BUILD and hex_label in shown[0]["picked"]["label"]
+            if asked == [steps.BUILD, steps.FACE, steps.ROTATION]:
+                assert face in shown[1]["picked"]["label"]
+                rot = shown[2]["picked"]["label"]
+                assert rot.startswith(rotation) and "$" in rot, rot
+                used["three_step_build"] += 1
+            used["build"] += 1
+        elif phase == "build":
+            used["done" if notation == "done" else "build"] += 1
+        elif phase == "deliver" and state.pending:
+            mover = state.step_order[state.step_pos]
+            points = state.pending[0][1]
+            assert asked == [steps.SCORE]
+            labels = sorted(e["label"] for e in shown[0]["options"])
+            p = state.players[seat]
+            assert labels == sorted([
+                label("steam.choice.score_income", points=points, before=p.income, after=p.income + points),
+                label("steam.choice.score_points", points=points, before=p.points, after=p.points + points)])
+            used["score_mover" if mover == seat else "score_other"] += 1
+        elif phase == "deliver" and notation.startswith("deliver"):
+            assert asked[0] == steps.CUBE
+            if len(asked) == 2:
+                assert asked[1] == steps.ROUTE
+                route = shown[1]["picked"]["label"]
+                assert "→" in route and label("steam.choice.you_points", points=1)[:3] in route, route
+                used["route_step"] += 1
+            used["delivery"] += 1
+    else:
+        pytest.fail("the game did not end")
+
+    status = await bot.service.status(str(CHANNEL))
+    assert status.info.status == "finished"
+    final = h.last_post()
+    assert final.embeds, final.content
+    assert used["bid_modal"] and used["action_button"] and used["three_step_build"] and used["done"], used
+    assert used["delivery"] and used["score_mover"] and used["japanese_error"], used
+    assert used["score_other"], used  # a human answered for points another player's delivery gave them
+    h.fake.assert_clean()
+
+
+async def test_the_status_embed_and_the_hand_speak_steam(harness: Harness, fake, steam) -> None:
+    h = harness
+    await open_game(h)
+    post = h.last_post()
+    embed = post.embeds[0]
+    text = embed.get("description") or ""
+    assert label("discord.steam.mode.basic") in text, text
+    fields = embed.get("fields") or []
+    assert len(fields) == 3 and all("$" in f["value"] for f in fields), fields
+    hand = await h.click(post, find_id(post, r"ry:\d+:\d+:hand"), BOB, locale="ja")
+    assert hand.ephemeral
+    assert "機関車" in hand.content, hand.content
+    rules = await h.slash(BOB, "game rules", {"game": "steam"}, locale="ja")
+    text = rules.original.embeds[0]["description"]
+    assert "map=rhine_ruhr" in text and "標準ゲーム" in text, text
+    h.fake.assert_clean()
+
+
+async def test_a_steam_game_takes_its_options(harness: Harness, fake, steam) -> None:
+    h = harness
+    opened = await h.slash(ALICE, "game new", {"game": "steam", "options": "map=rhine_ruhr, standard=true"})
+    assert opened.ephemeral and opened.content.startswith("✅"), opened.content
+    refused = await h.slash(BOB, "game new", {"game": "steam", "options": "map=atlantis"}, channel=502)
+    assert refused.ephemeral and not refused.content.startswith("✅"), refused.content
+    lobby = h.lobby()
+    await h.click(lobby, None, BOB, label=label("discord.lobby.join"))
+    await h.click(lobby, None, ALICE, label=label("discord.lobby.add_bot"))
+    await h.click(lobby, None, ALICE, label=label("discord.lobby.add_bot"))
+    await h.click(lobby, None, ALICE, label=label("discord.lobby.start"))
+    state = await h.bot.service.rebuild(await h.game_id())
+    assert state.options.map == "rhine_ruhr" and state.options.standard and state.phase == "capital"
+    status = await h.bot.service.status(str(CHANNEL))
+    user = int(status.waiting_user_ids[0])
+    pv = await h.bot.service.private_view(str(CHANNEL), str(user))
+    assert [a.template for a in pv.decision.amounts] == ["capital {}"]
+    done = await h.choose(user, "capital 1")
+    assert text_of(h, done).startswith("✅"), text_of(h, done)
+    h.fake.assert_clean()
