@@ -99,8 +99,8 @@ async def test_steam_whole_game_through_discord(harness: Harness, fake, steam) -
         if phase == "build" and used["japanese_error"] == 0 and user == BOB:
             refused = await h.slash(BOB, "move", {"move": "build Z99 21 r0"}, locale="ja")
             assert refused.ephemeral
-            # a hex beyond the map's edge takes no track
-            assert label("error.steam.build.not_buildable", "ja") in refused.content, refused.content
+            # a hex beyond the map's edge is named as such, in the player's language
+            assert label("error.steam.unknown_hex", "ja", hex="Z99") in refused.content, refused.content
             used["japanese_error"] += 1
 
         done, shown = await click_through(h, post, user, notation)
