@@ -18,6 +18,7 @@ TURN_KEYS = {
     "ticket_to_ride": ("render.turn_of",),
     "ginga": ("gt.render.turn_of",),
     "santa_fe": ("render.sf.track_of", "render.sf.draw_of", "render.sf.buy_of", "render.sf.engineer_of"),
+    "steam": ("render.steam.move.first_auction", "render.steam.move.actions"),
 }
 
 
