@@ -27,6 +27,7 @@ from pydantic import ValidationError
 
 from bot.sessions.errors import SessionError
 from bot.sessions.options import describe_options, parse_options
+from bot.runtime import tune_gc
 from bot.tally import DeliveryTally
 from games import registry
 from games.core.i18n import translate
@@ -76,6 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     sync.add_argument("--dev", action="store_true", help="only in RAILYARD_DEV_GUILD_ID (instant)")
 
     args = parser.parse_args(argv)
+    tune_gc()
     try:
         if args.command == "demo":
             return asyncio.run(run_demo(args))

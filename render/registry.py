@@ -25,7 +25,7 @@ from typing import Any, Protocol, Sequence
 from PIL import Image
 
 from games.catalog import entries
-from render.kit.encode import to_png
+from render.kit.encode import quantize_keeping, to_png
 
 # name -> "module:attribute"
 _RENDERERS: dict[str, str] = {name: entry.renderer for name, entry in entries().items()}
@@ -88,7 +88,11 @@ class GameRenderer:
 
     def encode(self, img: Image.Image) -> bytes:
         if getattr(self._images, "palette_png", False) and img.mode == "RGB":
-            img = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+            keep = getattr(self._images, "keep_colours", ())
+            if keep:
+                img = quantize_keeping(img, keep)
+            else:
+                img = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
         return to_png(img)
 
     def __repr__(self) -> str:

@@ -137,14 +137,24 @@ class Decision(BaseModel):
         (the walk takes those steps without asking), so its words must say all of it: "T20"
         alone would place the tile without saying where. Such an option's label becomes
         "<its label> → <the last step's label>" (catalog key `choice.then`)."""
+        # One pass over the choices: for each option, how many paths go through it and the
+        # last one seen (a build menu has thousands of paths; asking per option was quadratic).
+        depth = len(made)
+        through: dict[str, int] = {}
+        last: dict[str, Choice] = {}
+        for choice in self.choices:
+            if len(choice.path) > depth and _starts_with(choice, made):
+                value = choice.path[depth].value
+                through[value] = through.get(value, 0) + 1
+                last[value] = choice
         out = []
         for option in options:
-            ends = [c for c in self.choices if _starts_with(c, [*made, option.value])]
-            if len(ends) == 1 and len(ends[0].path) > len(made) + 1:
-                last = ends[0].path[-1]
+            ends = last.get(option.value)
+            if through.get(option.value) == 1 and ends is not None and len(ends.path) > depth + 1:
+                tail = ends.path[-1]
                 option = option.model_copy(update={"label": Event(
                     key="choice.then", params={"first": option.label.model_dump(mode="json", exclude={"to"}),
-                                               "then": last.label.model_dump(mode="json", exclude={"to"})})})
+                                               "then": tail.label.model_dump(mode="json", exclude={"to"})})})
             out.append(option)
         return out
 

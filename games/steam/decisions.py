@@ -33,7 +33,7 @@ from typing import Any
 from games.core.choices import VALUE_MAX, Amount, Choice, Decision, Pick
 from games.core.events import Event
 from games.steam import economy
-from games.steam.board import board_map, city_colours, rails_of, stock_of
+from games.steam.board import board_map, city_colours, map_of, rails_of, stock_of
 from games.steam.building import legal_builds
 from games.steam.components import components
 from games.steam.delivery import COLOUR_ORDER
@@ -177,9 +177,14 @@ def _exits(face_id: str, rotation: int) -> tuple[int, ...]:
     return tuple(sorted(tileset().faces[face_id].exits_at(rotation)))
 
 
-def _reaches(state: SteamState, label: str, exits: tuple[int, ...], colours: dict) -> list[dict[str, Any]]:
-    """What each exit of a tile on `label` faces: a city, a town, or the next hex."""
-    m = board_map(state)
+@lru_cache(maxsize=8192)
+def _reaches_on(map_id: str, label: str, exits: tuple[int, ...],
+                new_cities: tuple[tuple[str, str], ...]) -> list[dict[str, Any]]:
+    """What each exit of a tile on `label` faces — a city, a town, or the next hex — on a map
+    with these new cities (read-only: shared by every pick that uses it)."""
+    m = map_of(map_id)
+    colours = {h: s.city.value for h, s in m.cities.items()}
+    colours.update({m.hex_at(k): v for k, v in new_cities})
     h = m.hex_at(label)
     out = []
     for side in exits:
@@ -188,7 +193,7 @@ def _reaches(state: SteamState, label: str, exits: tuple[int, ...], colours: dic
         if n in colours:
             out.append({"key": "steam.choice.exit_city", "params": {
                 "side": where, "place": dict(m.places[n].name) if n in m.places else m.label(n),
-                "colour": colour_words(colours[n].value)}})
+                "colour": colour_words(colours[n])}})
         elif n in m.places:
             out.append({"key": "steam.choice.exit_town", "params": {"side": where, "place": dict(m.places[n].name)}})
         else:
@@ -199,8 +204,8 @@ def _reaches(state: SteamState, label: str, exits: tuple[int, ...], colours: dic
 def _build_choices(game: Any, state: SteamState, seat: int) -> list[Choice]:
     ts = tileset()
     stock = stock_of(state)
-    colours = city_colours(state)
     priced = builds_with_costs(game, state, seat)
+    new_cities = tuple(sorted(state.new_cities.items()))
     by_hex: dict[str, list[tuple[Place, int]]] = {}
     for place, cost in priced:
         by_hex.setdefault(place.hex, []).append((place, cost))
@@ -224,12 +229,7 @@ def _build_choices(game: Any, state: SteamState, seat: int) -> list[Choice]:
                                   "count": len(ways), "cheapest": min(c for _, c in ways),
                                   "left": stock.available(face_id)}))
             for place, cost in sorted(ways, key=lambda w: w[0].rotation):
-                exits = _exits(face_id, place.rotation)
-                rot_pick = _pick(ROTATION, f"r{place.rotation}", "steam.choice.rotation", icon=how,
-                                 rotation=place.rotation, cost=cost,
-                                 sides=[{"key": SIDE_KEYS[s]} for s in exits],
-                                 detail=Event(key="steam.choice.reaches",
-                                              params={"exits": _reaches(state, label, exits, colours)}))
+                rot_pick = _rotation_pick(state.options.map, label, face_id, place.rotation, cost, how, new_cities)
                 choices.append(_one(place, hex_pick, face_pick, rot_pick))
     choices += _urbanize_choices(game, state, seat)
     choices += _growth_choices(game, state, seat)
@@ -239,6 +239,19 @@ def _build_choices(game: Any, state: SteamState, seat: int) -> list[Choice]:
                                           detail=Event(key="steam.choice.done_detail",
                                                        params={"placed": left.placed, "limit": left.limit}))))
     return choices
+
+
+@lru_cache(maxsize=16384)
+def _rotation_pick(map_id: str, label: str, face_id: str, rotation: int, cost: int, how: str,
+                   new_cities: tuple[tuple[str, str], ...]) -> Pick:
+    """The last step of a build: a rotation with its price and what each exit faces. A board
+    changes a few hexes a move, so the same picks recur from menu to menu: they are made once
+    (picks are immutable) instead of thousands of times per menu."""
+    exits = _exits(face_id, rotation)
+    return _pick(ROTATION, f"r{rotation}", "steam.choice.rotation", icon=how, rotation=rotation, cost=cost,
+                 sides=[{"key": SIDE_KEYS[s]} for s in exits],
+                 detail=Event(key="steam.choice.reaches",
+                              params={"exits": _reaches_on(map_id, label, exits, new_cities)}))
 
 
 def _hex_order(label: str) -> tuple[int, str, int]:

@@ -41,7 +41,8 @@ class GameImages:
 
     def __init__(self, board: ImageFn, hand: ImageFn, final: ImageFn, *,
                  describe_board: DescribeFn, describe_hand: DescribeFn, describe_final: DescribeFn,
-                 palette: Palette, palette_png: bool = False) -> None:
+                 palette: Palette, palette_png: bool = False,
+                 keep_colours: Sequence[tuple[int, int, int]] = ()) -> None:
         self.board_image = board
         self.hand_image = hand
         self.final_image = final
@@ -50,3 +51,6 @@ class GameImages:
         self.describe_final = describe_final
         self.palette = palette
         self.palette_png = palette_png  # flat colours: a 256-colour PNG looks the same, encodes faster
+        # With palette_png: colours that must come through exactly (render.kit.encode.quantize_keeping),
+        # which also lets the palette be chosen from a sample of the image (faster).
+        self.keep_colours = tuple(keep_colours)

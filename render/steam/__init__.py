@@ -23,6 +23,7 @@ PALETTE = Palette(players=style.PLAYER_COLORS,
 GOODS = Palette(players=list(style.GOODS.values()))
 
 RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True, describe_board=describe_board,
-                      describe_hand=describe_hand, describe_final=describe_final, palette=PALETTE)
+                      describe_hand=describe_hand, describe_final=describe_final, palette=PALETTE,
+                      keep_colours=style.key_colours())
 
 __all__ = ["RENDERER", "render_board", "render_hand", "render_final"]

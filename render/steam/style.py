@@ -14,7 +14,7 @@ vision) and from plains, hills and the panel (17.9 at the least).
 """
 from __future__ import annotations
 
-from render.kit import palette
+from render.kit import highlight, palette
 from render.kit.chart import MARKERS
 
 RGB = tuple[int, int, int]
@@ -100,3 +100,13 @@ def goods_rgb(colour: str) -> RGB:
 def goods_ink(colour: str) -> RGB:
     """Ink for a mark drawn on the goods colour."""
     return palette.contrast_text(GOODS[colour])
+
+
+def key_colours() -> list[RGB]:
+    """Every colour that carries meaning on a Steam picture — terrain, goods, players, panels,
+    text, the kit's halo — so that the 256-colour PNG keeps each of them exactly
+    (render.kit.encode.quantize_keeping)."""
+    named = [v for k, v in globals().items() if k.isupper() and isinstance(v, tuple) and len(v) == 3]
+    return [*named, *GOODS.values(), *PLAYER_COLORS, *(goods_ink(c) for c in GOODS),
+            highlight.HALO_LIGHT, highlight.HALO_DARK, palette.INK, palette.BACKGROUND, palette.MUTED,
+            palette.DARK_TEXT, palette.LIGHT_TEXT]
