@@ -257,3 +257,8 @@ class SteamView(BaseModel):
     active: list[int]
     legal: list[str] = Field(default_factory=list)
     result: Result | None = None
+
+    @property
+    def turn(self) -> int:
+        """The game turn (1 … state.turns), as other games' views name it."""
+        return self.state.turn
