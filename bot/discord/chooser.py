@@ -123,6 +123,28 @@ def verify(ref: Ref, decision: Decision, id_version: int, game_version: int) -> 
         raise StaleClick()
 
 
+def picked_number(values: Sequence[str]) -> int:
+    """The one option index a select or button sent back; a forged or empty value is refused."""
+    if len(values) != 1 or not values[0].isdigit():
+        raise IllegalAction("choice.not_offered")
+    return int(values[0])
+
+
+def group_notation(decision: Decision, n: int | None, values: Sequence[str]) -> str:
+    """The move a multi-pick makes: group `n`'s items at the indexes sent back (the rules check
+    the bounds again when the move is played)."""
+    if n is None or not 0 <= n < len(decision.groups):
+        raise IllegalAction("choice.not_offered")
+    group = decision.groups[n]
+    picked = []
+    for value in values:
+        index = picked_number([value])
+        if not 0 <= index < len(group.items):
+            raise IllegalAction("choice.not_offered")
+        picked.append(group.items[index].value)
+    return group.notation(picked)
+
+
 def walk(decision: Decision, path: Sequence[int]) -> Stop:
     """Replay option numbers picked at each asked stop. A number out of range (a forged id or
     a menu that changed) is refused like any pick that is not on offer."""

@@ -16,7 +16,7 @@ import discord
 
 from bot.discord import chooser, ids
 from bot.discord.errors import StaleClick, report_error
-from bot.discord.play import AmountModal, _number, actor_of, bot_of, channel_key, require_game
+from bot.discord.play import AmountModal, actor_of, bot_of, channel_key, require_game
 from bot.discord.replies import Reply, answer
 from bot.discord.text import CONTENT_MAX, LABEL_MAX, clip, event_text, join_lines, lang_of, t
 from bot.discord.ui import base as ui_base
@@ -114,20 +114,11 @@ async def pick_reply(interaction: discord.Interaction, ref: ids.ComponentId, val
         return _moved_on(info, lang)
     decision = info.choices
     if ref.verb == "og":
-        if cref.n is None or not 0 <= cref.n < len(decision.groups):
-            raise IllegalAction("choice.not_offered")
-        group = decision.groups[cref.n]
-        picked = []
-        for value in values:
-            index = _number([value])
-            if not 0 <= index < len(group.items):
-                raise IllegalAction("choice.not_offered")
-            picked.append(group.items[index].value)
-        return await set_reply(interaction, group.notation(picked))
+        return await set_reply(interaction, chooser.group_notation(decision, cref.n, values))
     path = list(cref.path)
     page = 0
     if ref.verb == "os":
-        path.append(_number(values))
+        path.append(chooser.picked_number(values))
     elif ref.verb == "op":
         page = cref.n or 0
     elif cref.n is not None:

@@ -141,12 +141,6 @@ def _expected(cref: chooser.Ref, ref: ids.ComponentId) -> int | None:
     return ref.version if cref.check == "v" else None
 
 
-def _number(values: Sequence[str]) -> int:
-    if len(values) != 1 or not values[0].isdigit():
-        raise IllegalAction("choice.not_offered")
-    return int(values[0])
-
-
 async def choose_reply(interaction: discord.Interaction, ref: ids.ComponentId, values: Sequence[str]) -> Reply:
     """A pick in a menu (`cb`, `cs`, `cp`): play the move it completes, or show the next step."""
     lang = lang_of(interaction)
@@ -154,7 +148,7 @@ async def choose_reply(interaction: discord.Interaction, ref: ids.ComponentId, v
     path = list(cref.path)
     page = 0
     if ref.verb == "cs":
-        path.append(_number(values))
+        path.append(chooser.picked_number(values))
     elif ref.verb == "cp":
         page = cref.n or 0
     elif cref.n is not None:
@@ -177,16 +171,8 @@ async def choose_reply(interaction: discord.Interaction, ref: ids.ComponentId, v
 async def group_reply(interaction: discord.Interaction, ref: ids.ComponentId, values: Sequence[str]) -> Reply:
     """A multi-pick (`cg`): the picked items make one move (the rules check the bounds again)."""
     pv, decision, cref = await _menu_for(interaction, ref)
-    if cref.n is None or not 0 <= cref.n < len(decision.groups):
-        raise IllegalAction("choice.not_offered")
-    group = decision.groups[cref.n]
-    picked = []
-    for value in values:
-        index = _number([value])
-        if not 0 <= index < len(group.items):
-            raise IllegalAction("choice.not_offered")
-        picked.append(group.items[index].value)
-    return await play(interaction, group.notation(picked), expected_version=_expected(cref, ref),
+    return await play(interaction, chooser.group_notation(decision, cref.n, values),
+                      expected_version=_expected(cref, ref),
                       game_id=ref.game_id)
 
 

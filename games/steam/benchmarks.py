@@ -79,9 +79,3 @@ def game_lines(game, games: int = 3, players: int = 4) -> list[str]:
 def benchmark_lines(game) -> list[str]:
     return delivery_lines() + game_lines(game)
 
-
-if __name__ == "__main__":
-    from games.steam.rules import GAME
-
-    for line in benchmark_lines(GAME):
-        print(line)

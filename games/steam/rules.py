@@ -373,11 +373,19 @@ class Steam(Game[SteamState, Any, SteamView]):
         s.holder = None
         self._start_actions(s)
 
+    # --- phases played seat by seat
+    @staticmethod
+    def _start(s: SteamState, phase: str, first_tile: str | None = None) -> None:
+        """Begin a phase in turn order; the holder of `first_tile` (First Build, First Deliver)
+        goes first."""
+        s.phase = phase
+        first = [i for i in s.order if first_tile is not None and s.players[i].action == first_tile]
+        s.step_order = first + [i for i in s.order if i not in first]
+        s.step_pos = 0
+
     # --- standard game: capital
     def _start_capital(self, s: SteamState) -> None:
-        s.phase = "capital"
-        s.step_order = list(s.order)
-        s.step_pos = 0
+        self._start(s, "capital")
 
     def _capital(self, s: SteamState, seat: int, action: Capital, events: list[Event]) -> None:
         self._money(s, seat, economy.raise_capital(self._purse(s, seat), action.steps), events)
@@ -393,9 +401,7 @@ class Steam(Game[SteamState, Any, SteamView]):
 
     # --- action tiles
     def _start_actions(self, s: SteamState) -> None:
-        s.phase = "actions"
-        s.step_order = list(s.order)
-        s.step_pos = 0
+        self._start(s, "actions")
 
     def _take(self, s: SteamState, seat: int, action: Take, events: list[Event]) -> None:
         if action.tile not in ACTION_TILES:
@@ -423,10 +429,7 @@ class Steam(Game[SteamState, Any, SteamView]):
 
     # --- building
     def _start_build(self, s: SteamState) -> None:
-        s.phase = "build"
-        first = [i for i in s.order if s.players[i].action == "first_build"]
-        s.step_order = first + [i for i in s.order if i not in first]
-        s.step_pos = 0
+        self._start(s, "build", "first_build")
         s.placed = 0
         s.built_hexes = []
         s.last_builds = []
@@ -528,10 +531,7 @@ class Steam(Game[SteamState, Any, SteamView]):
 
     # --- delivering
     def _start_delivery(self, s: SteamState) -> None:
-        s.phase = "deliver"
-        first = [i for i in s.order if s.players[i].action == "first_deliver"]
-        s.step_order = first + [i for i in s.order if i not in first]
-        s.step_pos = 0
+        self._start(s, "deliver", "first_deliver")
         s.deliver_round = 1
         s.pending = []
 
