@@ -711,15 +711,17 @@ class Steam(Game[SteamState, Any, SteamView]):
         return decisions.decision(self, state, seat)
 
     def timeout_action(self, state: SteamState, seat: int) -> Any:
-        """The mildest move: pass, build nothing more, take income, no capital, and the first
-        action tile that costs nothing."""
+        """The mildest move: pass, build nothing more, take income, no capital, the first action
+        tile (Turn Order and the other free ones come first), an owed City Growth or Urbanize."""
         legal = self.legal_actions(state, seat)
         if not legal:
             raise IllegalAction("no_legal_action")
         for mild in (Pass(), Done(), Score(into="income"), Capital(steps=0)):
             if mild in legal:
                 return mild
-        return legal[0]
+        # An owed City Growth or Urbanize (basic game) is carried out rather than track bought.
+        owed = [a for a in legal if isinstance(a, (Urbanize, Grow))]
+        return owed[0] if owed else legal[0]
 
     # --- standing orders (games/steam/orders.py)
     def order_choices(self, state: SteamState, seat: int) -> Decision:

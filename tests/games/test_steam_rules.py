@@ -532,3 +532,19 @@ def test_a_move_out_of_turn_or_phase_is_refused_without_change():
     other = next(s for s in range(4) if s != t.who())
     assert t.refuse("take engineer", other) == "not_active"
     assert t.refuse("deliver red C7-E7") == "steam.wrong_phase"
+
+
+def test_the_timeout_move_carries_out_an_owed_urbanize_rather_than_buying_track():
+    t = random_order()
+    tiles = iter(["take urbanize", "take first_deliver", "take turn_order", "take engineer"])
+    while t.s.phase == "actions":
+        t.play(next(tiles))
+    urbanizer = next(s for s in range(4) if t.p(s).action == "urbanize")
+    while t.who() != urbanizer:
+        assert GAME.format_action(GAME.timeout_action(t.s, t.who())) == "done"
+        t.play("done")
+    move = GAME.timeout_action(t.s, urbanizer)
+    assert GAME.format_action(move).startswith("urbanize ")
+    cash = t.p(urbanizer).cash
+    t.play(GAME.format_action(move))
+    assert GAME.format_action(GAME.timeout_action(t.s, urbanizer)) == "done" and t.p(urbanizer).cash == cash
