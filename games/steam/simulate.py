@@ -11,6 +11,7 @@ used, tiles per completed link, links per delivery route, final scores, bankrupt
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import random
 import statistics
@@ -139,7 +140,9 @@ def simulate(games: int, maps: tuple[str, ...] = MAP_IDS, first_seed: int = 1, j
     work = plan(games, maps, first_seed, check)
     if jobs <= 1:
         return Summary([_job(w) for w in work])
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # Fresh interpreters, not forks: the caller may be a threaded process (a test run with an
+    # event loop and its child watcher), and a fork copies its threads' state half-way.
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
         return Summary(list(pool.map(_job, work, chunksize=4)))
 
 
