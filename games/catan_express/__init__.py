@@ -1,0 +1,1 @@
+"""Catan Express: the railway variant of Catan and its race (issue #12)."""

@@ -1,0 +1,379 @@
+"""Catan Express's resource cards: hands, the bank, paying for things (with the parallel fee),
+production from a roll (with the bank shortage rule and the gold river's owed choices),
+discarding on a 7, robbing, and trading with the bank and between players (CE-B1, CE-B2,
+CE-B4, CE-B5, CE-2).
+
+Why it is shaped so
+    The rules engine will own the game state; this module only turns the card facts of a game
+    (a frozen `Holdings`: the bank and every seat's `Hand`) and one step of the rules into new
+    `Holdings` plus the public and private events (catalog keys "ce.ev.…"). Every function
+    moves cards between the bank and the hands or between hands and never makes or loses one,
+    so bank + hands stays the starting bank for each resource; the tests check that through
+    random sequences. Board facts arrive as plain values (hex → number token, hex → terrain,
+    hex → buildings as (seat, kind)), so nothing here depends on how the map is stored.
+    Refusals are IllegalAction with "ce.…" codes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Collection, Hashable, Mapping, Sequence
+
+from games.core.errors import IllegalAction
+from games.core.events import Event
+from games.core.rng import SeededRng
+from games.catan_express.components import GOLD, RESOURCES, Costed, Resource, components
+
+
+# --- a hand of resource cards -------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """Counts of the five resources, in the order of RESOURCES. Used for a player's hand, the
+    bank, a cost, an offer; never negative."""
+
+    counts: tuple[int, ...] = (0, 0, 0, 0, 0)
+
+    def __post_init__(self) -> None:
+        if len(self.counts) != len(RESOURCES) or min(self.counts) < 0:
+            raise ValueError(f"a hand is {len(RESOURCES)} counts, none negative: {self.counts}")
+
+    @classmethod
+    def of(cls, amounts: Mapping[Resource | str, int] | None = None, **more: int) -> "Hand":
+        """Hand.of({"ore": 3}) or Hand.of(ore=3, grain=2)."""
+        merged = {Resource(k): v for k, v in {**(amounts or {}), **more}.items()}
+        return cls(tuple(merged.get(r, 0) for r in RESOURCES))
+
+    @classmethod
+    def each(cls, n: int) -> "Hand":
+        return cls((n,) * len(RESOURCES))
+
+    def __getitem__(self, resource: Resource | str) -> int:
+        return self.counts[RESOURCES.index(Resource(resource))]
+
+    def __add__(self, other: "Hand") -> "Hand":
+        return Hand(tuple(a + b for a, b in zip(self.counts, other.counts)))
+
+    def __sub__(self, other: "Hand") -> "Hand":
+        return Hand(tuple(a - b for a, b in zip(self.counts, other.counts)))
+
+    def __bool__(self) -> bool:
+        return self.total > 0
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts)
+
+    def covers(self, other: "Hand") -> bool:
+        return all(a >= b for a, b in zip(self.counts, other.counts))
+
+    def only(self, resource: Resource | str) -> "Hand":
+        return Hand.of({resource: self[resource]})
+
+    def resources(self) -> tuple[Resource, ...]:
+        """The resources with at least one card."""
+        return tuple(r for r, n in zip(RESOURCES, self.counts) if n)
+
+    def cards(self) -> tuple[Resource, ...]:
+        """One entry per card, in resource order (what a blind draw picks from)."""
+        return tuple(r for r, n in zip(RESOURCES, self.counts) for _ in range(n))
+
+    def param(self) -> list[dict]:
+        """The hand as an event parameter: one translatable "N lumber" per resource held."""
+        return [{"key": f"ce.cards.{r.value}", "params": {"count": n}} for r, n in zip(RESOURCES, self.counts) if n]
+
+
+def resource_param(resource: Resource | str) -> dict:
+    return {"key": f"ce.resource.{Resource(resource).value}"}
+
+
+def _ev(key: str, to: tuple[int, ...] | None = None, **params) -> Event:
+    return Event(key=f"ce.ev.{key}", params=params, to=to)
+
+
+# --- the bank and the hands ---------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Holdings:
+    """Where every resource card is: the bank and each seat's hand."""
+
+    bank: Hand
+    hands: tuple[Hand, ...]
+
+    @classmethod
+    def start(cls, players: int) -> "Holdings":
+        """A full bank (CE-B1: 19 of each, 24 with 5–6 players) and empty hands."""
+        c = components()
+        if not c.players.min <= players <= c.players.max:
+            raise IllegalAction("ce.bad_player_count", count=players, min=c.players.min, max=c.players.max)
+        return cls(Hand.each(c.bank_size(players)), (Hand(),) * players)
+
+    def hand(self, seat: int) -> Hand:
+        return self.hands[seat]
+
+    def with_hands(self, changes: Mapping[int, Hand], bank: Hand | None = None) -> "Holdings":
+        hands = tuple(changes.get(s, h) for s, h in enumerate(self.hands))
+        return Holdings(self.bank if bank is None else bank, hands)
+
+    def totals(self) -> Hand:
+        """Bank plus every hand: the same for the whole game."""
+        out = self.bank
+        for h in self.hands:
+            out = out + h
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One step's result: the new holdings and what happened."""
+
+    holdings: Holdings
+    events: tuple[Event, ...] = ()
+
+
+def _need(holdings: Holdings, seat: int, cost: Hand, code: str = "ce.cannot_afford", **params) -> None:
+    hand = holdings.hand(seat)
+    if not hand.covers(cost):
+        short = Hand(tuple(max(0, c - h) for c, h in zip(cost.counts, hand.counts)))
+        raise IllegalAction(code, seat=seat, cost=cost.param(), short=short.param(), **params)
+
+
+def pay(holdings: Holdings, seat: int, cost: Hand, *, reason: str) -> Outcome:
+    """Cards from a hand to the bank (a build, a development card)."""
+    _need(holdings, seat, cost)
+    new = holdings.with_hands({seat: holdings.hand(seat) - cost}, bank=holdings.bank + cost)
+    return Outcome(new, (_ev("paid", seat=seat, cards=cost.param(), reason={"key": f"ce.reason.{reason}"}),))
+
+
+def give(holdings: Holdings, seat: int, to: int, cards: Hand, *, reason: str) -> Outcome:
+    """Cards from one hand to another (the parallel fee, a locomotive's fare, CE-2, CE-8)."""
+    if seat == to:
+        raise IllegalAction("ce.pay_self")
+    _need(holdings, seat, cards)
+    new = holdings.with_hands({seat: holdings.hand(seat) - cards, to: holdings.hand(to) + cards})
+    return Outcome(new, (_ev("gave", seat=seat, to_seat=to, cards=cards.param(),
+                             reason={"key": f"ce.reason.{reason}"}),))
+
+
+def cost(item: Costed) -> Hand:
+    """The printed price of a piece or a development card (CE-B2, CE-2)."""
+    return Hand.of(components().cost(item))
+
+
+def parallel_fee() -> Hand:
+    """What a builder pays each owner already on a spoke or coast edge (CE-2: 1 brick)."""
+    return Hand.of(components().parallel_fee_per_owner)
+
+
+def build_price(item: Costed, parallel_owners: Collection[int] = (), *, free: bool = False) -> Hand:
+    """Everything a build takes from the builder's hand: the cost (nothing if free) and one
+    parallel fee per owner already there."""
+    base = Hand() if free else cost(item)
+    for _ in parallel_owners:
+        base = base + parallel_fee()
+    return base
+
+
+def pay_build(holdings: Holdings, seat: int, item: Costed, *, parallel_owners: Collection[int] = (),
+              free: bool = False) -> Outcome:
+    """Paying for a piece (CE-2). The cost goes to the bank and the fee (1 brick) to each other
+    player who already has a piece on that spoke or edge; a builder who cannot pay every fee
+    cannot build there. `free` (Road Building) waives the cost, not the fees: those are paid to
+    players for sharing their line, not to the bank."""
+    owners = sorted(set(parallel_owners))
+    if owners and item not in ("rail", "ferry"):
+        raise ValueError("only rails and ferries run beside other pieces")
+    if seat in owners:
+        raise IllegalAction("ce.parallel_own_piece")
+    base = Hand() if free else cost(item)
+    _need(holdings, seat, base)
+    _need(holdings, seat, build_price(item, owners, free=free), "ce.parallel_fee_short", owners=len(owners))
+    events: list[Event] = []
+    if base:
+        out = pay(holdings, seat, base, reason=item)
+        holdings, events = out.holdings, list(out.events)
+    for owner in owners:
+        out = give(holdings, seat, owner, parallel_fee(), reason="parallel")
+        holdings, events = out.holdings, events + list(out.events)
+    return Outcome(holdings, tuple(events))
+
+
+# --- production (CE-B1, CE-B4) ------------------------------------------------------------
+
+BuildingsByHex = Mapping[Hashable, Sequence[tuple[int, str]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Production:
+    """What a roll owes: plain resources per seat, and per seat the number of gold-river
+    resources still to be chosen (the engine asks the owner, then calls `take_gold`)."""
+
+    owed: Mapping[int, Hand]
+    gold: Mapping[int, int]
+
+
+def production(roll: int, tokens: Mapping[Hashable, int], terrains: Mapping[Hashable, str],
+               robber: Hashable | None, buildings: BuildingsByHex) -> Production:
+    """Who is owed what for a roll: each hex showing the number, except the robber's, gives
+    1 card per settlement and 2 per city on its corners; a gold river gives as many choices.
+    A 7 produces nothing."""
+    c = components()
+    owed: dict[int, Hand] = {}
+    gold: dict[int, int] = {}
+    if roll == c.robber_roll:
+        return Production(owed, gold)
+    for hex_, number in tokens.items():
+        if number != roll or hex_ == robber:
+            continue
+        yields = c.yields(terrains[hex_])
+        if yields is None:
+            continue
+        for seat, kind in buildings.get(hex_, ()):
+            n = c.production[kind]
+            if yields == GOLD:
+                gold[seat] = gold.get(seat, 0) + n
+            else:
+                owed[seat] = owed.get(seat, Hand()) + Hand.of({yields: n})
+    return Production(dict(sorted(owed.items())), dict(sorted(gold.items())))
+
+
+def distribute(holdings: Holdings, owed: Mapping[int, Hand]) -> Outcome:
+    """Pay what a roll owes, resource by resource (CE-B4): everyone if the bank can, nobody if
+    it cannot cover every player owed that resource, except that a single player owed it takes
+    what is left. Also used for the second settlement's start cards (one player owed)."""
+    paid: dict[int, Hand] = {s: Hand() for s in owed}
+    bank = holdings.bank
+    events: list[Event] = []
+    for r in RESOURCES:
+        wanting = [s for s in sorted(owed) if owed[s][r]]
+        if not wanting:
+            continue
+        total = sum(owed[s][r] for s in wanting)
+        if total <= bank[r]:
+            gets = {s: owed[s][r] for s in wanting}
+        elif len(wanting) == 1:
+            gets = {wanting[0]: bank[r]}
+            events.append(_ev("shortage_partial", seat=wanting[0], resource=resource_param(r),
+                              owed=total, count=bank[r]))
+        else:
+            gets = {}
+            events.append(_ev("shortage", resource=resource_param(r), owed=total, count=bank[r],
+                              seats=wanting))
+        for s, n in gets.items():
+            paid[s] = paid[s] + Hand.of({r: n})
+            bank = bank - Hand.of({r: n})
+    hands = {s: holdings.hand(s) + h for s, h in paid.items()}
+    produced = [_ev("produced", seat=s, cards=h.param()) for s, h in sorted(paid.items()) if h]
+    return Outcome(holdings.with_hands(hands, bank=bank), tuple(produced + events))
+
+
+def take_gold(holdings: Holdings, seat: int, picks: Hand, owed: int) -> Outcome:
+    """A gold river owner's choice (CE-B1): `owed` cards of any resources. Each pick comes from
+    what the bank holds after the plain production; when the bank holds fewer cards than owed
+    the owner takes all it has left."""
+    due = min(owed, holdings.bank.total)
+    if picks.total != due:
+        raise IllegalAction("ce.gold_count", count=due)
+    if not holdings.bank.covers(picks):
+        raise IllegalAction("ce.bank_short", resources=lacking(holdings.bank, picks))
+    new = holdings.with_hands({seat: holdings.hand(seat) + picks}, bank=holdings.bank - picks)
+    return Outcome(new, (_ev("gold", seat=seat, cards=picks.param()),))
+
+
+def lacking(bank: Hand, wanted: Hand) -> list[dict]:
+    """The resources the bank holds too few of, as event parameters."""
+    return [resource_param(r) for r in wanted.resources() if wanted[r] > bank[r]]
+
+
+# --- a roll of 7 (CE-B4) ------------------------------------------------------------------
+
+def discards_due(holdings: Holdings) -> dict[int, int]:
+    """Who must discard how many: half, rounded down, of every hand with more than 7 cards."""
+    limit = components().discard_over
+    return {s: h.total // 2 for s, h in enumerate(holdings.hands) if h.total > limit}
+
+
+def discard(holdings: Holdings, seat: int, cards: Hand, due: int) -> Outcome:
+    """A player's chosen discard, back to the bank."""
+    if cards.total != due:
+        raise IllegalAction("ce.discard_count", count=due)
+    _need(holdings, seat, cards, "ce.not_held")
+    new = holdings.with_hands({seat: holdings.hand(seat) - cards}, bank=holdings.bank + cards)
+    return Outcome(new, (_ev("discarded", seat=seat, count=due),
+                         _ev("discarded_cards", to=(seat,), seat=seat, cards=cards.param())))
+
+
+def robbable(holdings: Holdings, thief: int, robber: Hashable, buildings: BuildingsByHex) -> tuple[int, ...]:
+    """The seats the robber's mover may rob: others with a building on the robber's hex and
+    at least one card."""
+    return tuple(sorted({s for s, _ in buildings.get(robber, ()) if s != thief and holdings.hand(s)}))
+
+
+def rob(holdings: Holdings, thief: int, victim: int, robber: Hashable, buildings: BuildingsByHex,
+        rng: SeededRng) -> Outcome:
+    """Take one random card from the victim (CE-B4). The resource is told only to the two
+    players; everyone sees that a card changed hands (CE-12)."""
+    if victim not in robbable(holdings, thief, robber, buildings):
+        raise IllegalAction("ce.cannot_rob", victim_seat=victim)
+    card = rng.choice(holdings.hand(victim).cards())
+    one = Hand.of({card: 1})
+    new = holdings.with_hands({victim: holdings.hand(victim) - one, thief: holdings.hand(thief) + one})
+    return Outcome(new, (_ev("robbed", seat=thief, victim_seat=victim),
+                         _ev("robbed_card", to=tuple(sorted((thief, victim))), seat=thief, victim_seat=victim,
+                             resource=resource_param(card))))
+
+
+# --- trading (CE-B5) ----------------------------------------------------------------------
+
+GENERIC_HARBOUR = "generic"
+
+
+def trade_ratio(resource: Resource | str, harbours: Collection[str] = ()) -> int:
+    """Cards of `resource` given to the bank for one card: 4, 3 with a generic harbour, 2 with
+    that resource's harbour. `harbours` names the kinds the player has a building on."""
+    ratios = components().bank_trade
+    if Resource(resource).value in harbours:
+        return ratios.resource_harbour
+    if GENERIC_HARBOUR in harbours:
+        return ratios.generic_harbour
+    return ratios.plain
+
+
+def _check_sides(give: Hand, get: Hand, empty_code: str) -> None:
+    if not give or not get:
+        raise IllegalAction(empty_code)
+    both = set(give.resources()) & set(get.resources())
+    if both:
+        raise IllegalAction("ce.trade_same_resource", resources=[resource_param(r) for r in sorted(both, key=RESOURCES.index)])
+
+
+def bank_trade(holdings: Holdings, seat: int, give: Hand, get: Hand, harbours: Collection[str] = ()) -> Outcome:
+    """Trade with the bank at the player's ratios; several lots at once are allowed
+    (8 lumber for 2 ore), each resource given in whole lots."""
+    _check_sides(give, get, "ce.trade_empty")
+    lots = 0
+    for r in give.resources():
+        ratio = trade_ratio(r, harbours)
+        if give[r] % ratio:
+            raise IllegalAction("ce.trade_ratio", resource=resource_param(r), ratio=ratio)
+        lots += give[r] // ratio
+    if lots != get.total:
+        raise IllegalAction("ce.trade_unbalanced", lots=lots, count=get.total)
+    _need(holdings, seat, give)
+    if not holdings.bank.covers(get):
+        raise IllegalAction("ce.bank_short", resources=lacking(holdings.bank, get))
+    new = holdings.with_hands({seat: holdings.hand(seat) - give + get}, bank=holdings.bank + give - get)
+    return Outcome(new, (_ev("bank_trade", seat=seat, gave=give.param(), got=get.param()),))
+
+
+def player_trade(holdings: Holdings, seat: int, give: Hand, partner: int, get: Hand) -> Outcome:
+    """A trade both players accepted: `seat` gives `give` to `partner` and receives `get`.
+    No gifts (both give something), no like for like, and both must hold what they give."""
+    if seat == partner:
+        raise IllegalAction("ce.trade_self")
+    _check_sides(give, get, "ce.trade_gift")
+    _need(holdings, seat, give)
+    _need(holdings, partner, get, "ce.partner_cannot_afford", partner_seat=partner)
+    new = holdings.with_hands({seat: holdings.hand(seat) - give + get,
+                               partner: holdings.hand(partner) - get + give})
+    return Outcome(new, (_ev("traded", seat=seat, partner_seat=partner, gave=give.param(), got=get.param()),))
+
