@@ -107,6 +107,8 @@ class HostTools(ServiceCore):
                 raise SessionError("unknown_bot", bot=replace_with_bot or "", available=available)
             await tx.update_seat(row.id, seat, user_id=None, bot=bot,
                                  display_name=target.display_name)
+            # The bot plays the seat now; the person's standing orders leave with them.
+            await tx.clear_standing_orders(row.id, seat)
             seats = await tx.seats(row.id)
             host = None
             if target.user_id == row.host_user_id:

@@ -204,3 +204,12 @@ def test_counting_waits_with_and_without_orders(bid_games: None) -> None:
             assert with_orders.order_moves > 0 and with_orders.waits < without.waits
             saved += without.waits - with_orders.waits
     assert saved > 0  # some of these auctions went round the table more than once
+
+
+async def test_a_kicked_players_orders_leave_with_them(svc: SessionService, bid_store: Store) -> None:
+    start = await start_bid(svc)
+    await svc.set_order(CHANNEL, actor_for(start, 2), "pass")
+    await svc.set_order(CHANNEL, actor_for(start, 1), "pass")
+    assert set(await bid_store.standing_orders(start.game_id)) == {1, 2}
+    await svc.kick(CHANNEL, ALICE, 2)
+    assert await bid_store.standing_orders(start.game_id) == {1: ["pass"]}
