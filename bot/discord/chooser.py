@@ -145,6 +145,17 @@ def group_notation(decision: Decision, n: int | None, values: Sequence[str]) -> 
     return group.notation(picked)
 
 
+def path_and_page(ref: Ref, values: Sequence[str], *, picked: bool, paging: bool) -> tuple[list[int], int]:
+    """Where a click leads in a menu: the path of option indexes (a select's pick, or the
+    button's own index, appended to the path the id carries) and the page of options shown."""
+    path = list(ref.path)
+    if picked:
+        return path + [picked_number(values)], 0
+    if paging:
+        return path, ref.n or 0
+    return (path + [ref.n] if ref.n is not None else path), 0
+
+
 def walk(decision: Decision, path: Sequence[int]) -> Stop:
     """Replay option numbers picked at each asked stop. A number out of range (a forged id or
     a menu that changed) is refused like any pick that is not on offer."""

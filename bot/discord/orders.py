@@ -115,14 +115,7 @@ async def pick_reply(interaction: discord.Interaction, ref: ids.ComponentId, val
     decision = info.choices
     if ref.verb == "og":
         return await set_reply(interaction, chooser.group_notation(decision, cref.n, values))
-    path = list(cref.path)
-    page = 0
-    if ref.verb == "os":
-        path.append(chooser.picked_number(values))
-    elif ref.verb == "op":
-        page = cref.n or 0
-    elif cref.n is not None:
-        path.append(cref.n)
+    path, page = chooser.path_and_page(cref, values, picked=ref.verb == "os", paging=ref.verb == "op")
     stop = chooser.walk(decision, path)
     if stop.move is not None:
         return await set_reply(interaction, stop.move)

@@ -145,14 +145,7 @@ async def choose_reply(interaction: discord.Interaction, ref: ids.ComponentId, v
     """A pick in a menu (`cb`, `cs`, `cp`): play the move it completes, or show the next step."""
     lang = lang_of(interaction)
     pv, decision, cref = await _menu_for(interaction, ref)
-    path = list(cref.path)
-    page = 0
-    if ref.verb == "cs":
-        path.append(chooser.picked_number(values))
-    elif ref.verb == "cp":
-        page = cref.n or 0
-    elif cref.n is not None:
-        path.append(cref.n)
+    path, page = chooser.path_and_page(cref, values, picked=ref.verb == "cs", paging=ref.verb == "cp")
     if cref.check == "o":  # "open my menu": everything the decision offers, privately
         rows = chooser.decision_rows(pv.game_id, pv.version, decision, ui_base.get(pv.game), lang)
         lines = ["👉 " + event_text(lang, pv.prompt, pv.names)] if pv.prompt is not None else []

@@ -12,15 +12,14 @@ Why it is shaped so
 """
 from __future__ import annotations
 
-import json
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
-from games.core.errors import DataError
+from games.core.datafile import read_model
 
 COMPONENTS_PATH = Path(__file__).resolve().parents[2] / "data" / "catan_express" / "components.json"
 
@@ -189,10 +188,7 @@ class Components(_Strict):
 
 
 def load_components(path: Path = COMPONENTS_PATH) -> Components:
-    try:
-        return Components.model_validate(json.loads(Path(path).read_text(encoding="utf-8")))
-    except (OSError, json.JSONDecodeError, ValidationError) as exc:
-        raise DataError(f"Catan Express components file {path} is broken: {exc}") from exc
+    return read_model(path, Components, "Catan Express components file")
 
 
 @lru_cache(maxsize=1)

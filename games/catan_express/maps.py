@@ -28,14 +28,14 @@ Why it is shaped so
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator
 
+from games.core.datafile import read_model
 from games.catan_express.components import Resource
 from games.core.errors import DataError
 from games.core.hexgrid import Corner, Edge, Hex, Offset, from_offset, label, parse_label
@@ -170,10 +170,7 @@ def _fail(path: Path, problem: str) -> DataError:
 def load_map(path: Path) -> CatanMap:
     """Read and validate one map file; DataError naming the file and the problem if broken."""
     path = Path(path)
-    try:
-        spec = _MapFile.model_validate(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, json.JSONDecodeError, ValidationError) as exc:
-        raise _fail(path, str(exc)) from exc
+    spec = read_model(path, _MapFile, "Catan Express map")
     try:
         return _build(spec, path)
     except ValueError as exc:  # labels that do not parse, harbours between non-neighbours

@@ -9,13 +9,12 @@ Why it is shaped so
 """
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import BaseModel, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, field_validator, model_validator
 
-from games.core.errors import DataError
+from games.core.datafile import read_model
 from games.steam.maps import Colour, PRINTED_COLOURS
 
 COMPONENTS_PATH = Path(__file__).resolve().parents[2] / "data" / "steam" / "components.json"
@@ -88,10 +87,7 @@ class Components(BaseModel):
 
 
 def load_components(path: Path = COMPONENTS_PATH) -> Components:
-    try:
-        return Components.model_validate(json.loads(Path(path).read_text(encoding="utf-8")))
-    except (OSError, json.JSONDecodeError, ValidationError) as exc:
-        raise DataError(f"Steam components file {path} is broken: {exc}") from exc
+    return read_model(path, Components, "Steam components file")
 
 
 @lru_cache(maxsize=1)

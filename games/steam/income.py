@@ -12,13 +12,12 @@ Why it is shaped so
 """
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import BaseModel, Field, ValidationError, model_validator
+from pydantic import BaseModel, Field, model_validator
 
-from games.core.errors import DataError
+from games.core.datafile import read_model
 
 INCOME_PATH = Path(__file__).resolve().parents[2] / "data" / "steam" / "income.json"
 
@@ -109,10 +108,7 @@ class IncomeTrack(BaseModel):
 
 
 def load_income_track(path: Path = INCOME_PATH) -> IncomeTrack:
-    try:
-        return IncomeTrack.model_validate(json.loads(Path(path).read_text(encoding="utf-8")))
-    except (OSError, json.JSONDecodeError, ValidationError, TypeError) as exc:
-        raise DataError(f"Steam income track file {path} is broken: {exc}") from exc
+    return read_model(path, IncomeTrack, "Steam income track file")
 
 
 @lru_cache(maxsize=1)

@@ -18,14 +18,14 @@ Why it is shaped so
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from pydantic import BaseModel, ValidationError, field_validator
+from pydantic import BaseModel, field_validator
 
+from games.core.datafile import read_model
 from games.core.errors import DataError
 from games.core.hexgrid import Edge, Hex, Offset, from_offset, label, parse_label
 
@@ -203,10 +203,7 @@ def _parse_edge(text: str, offset: Offset) -> Edge:
 def load_map(path: Path) -> SteamMap:
     """Read and validate one map file; DataError naming the file and the problem if broken."""
     path = Path(path)
-    try:
-        spec = _MapFile.model_validate(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, json.JSONDecodeError, ValidationError) as exc:
-        raise _fail(path, str(exc)) from exc
+    spec = read_model(path, _MapFile, "Steam map")
     try:
         return _build(spec, path)
     except ValueError as exc:  # labels that do not parse, edges between non-neighbours

@@ -71,14 +71,16 @@ def describe(state: SteamState, seat: int, order: str) -> Event:
 
 def follow(game: Any, state: SteamState, seat: int, orders: Sequence[str]) -> tuple[Any | None, list[str]]:
     standing: list[str] = []
+    current: list[tuple[str, str]] = []  # (order, its body) of the orders that apply this turn
     for order in orders:
         try:
-            turn, _ = _parse(order)
+            turn, body = _parse(order)
         except IllegalAction:
             continue  # unreadable orders are dropped, never followed
         if turn is None or turn >= state.turn:
             standing.append(order)
-    current = [(o, _parse(o)[1]) for o in standing if _parse(o)[0] in (None, state.turn)]
+        if turn is None or turn == state.turn:
+            current.append((order, body))
     legal = game.legal_actions(state, seat)
     phase = PHASE_OF.get(state.phase)
 

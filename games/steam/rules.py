@@ -30,7 +30,7 @@ from games.steam import decisions, economy, notation, orders
 from games.steam.benchmarks import benchmark_lines
 from games.steam.bots import BOTS
 from games.steam.auction import BasicAuction, StandardAuction, order_by_tiles
-from games.steam.board import (board_map, city_colours, complete_links, cubes_by_city, put_rails, rails_of, runs,
+from games.steam.board import (board_map, city_colours, complete_links, cubes_by_city, put_rails, rails_of,
                                stock_of)
 from games.steam.building import Build, BuildTurn, Kind, apply_build, legal_builds
 from games.steam.components import components
@@ -45,6 +45,16 @@ from games.steam.tiles import tileset
 from games.steam.track import lapse, unown_all
 
 KINDS = {"build": Kind.BUILD, "upgrade": Kind.UPGRADE, "redirect": Kind.REDIRECT}
+# Which move each phase takes, and the method of Steam that plays it.
+HANDLERS = {
+    ("first_auction", Bid): "_bid", ("first_auction", Pass): "_pass_bid",
+    ("auction", Bid): "_bid", ("auction", Pass): "_pass_bid",
+    ("capital", Capital): "_capital",
+    ("actions", Take): "_take",
+    ("build", Place): "_place", ("build", Urbanize): "_urbanize", ("build", Grow): "_grow", ("build", Done): "_done",
+    ("deliver", Deliver): "_deliver", ("deliver", Upgrade): "_upgrade", ("deliver", Pass): "_pass_delivery",
+    ("deliver", Score): "_score",
+}
 
 
 def _ev(key: str, **params: Any) -> Event:
@@ -102,7 +112,8 @@ class Steam(Game[SteamState, Any, SteamView]):
                 self._start_capital(state)
             else:
                 for seat, position in economy.start_money(seats).items():
-                    self._money(state, seat, Money(replace_cash(self._purse(state, seat), position), raised=position))
+                    purse = self._purse(state, seat)
+                    self._money(state, seat, Money(replace(purse, cash=purse.cash + position), raised=position))
                 self._start_actions(state)
         else:
             first = SeededRng(seed, state.draws, "steam-first-bidder").randint(0, n_players - 1)
@@ -290,16 +301,7 @@ class Steam(Game[SteamState, Any, SteamView]):
         phase = s.phase
         turn_before = s.turn
         round_before = s.deliver_round
-        handler = {
-            ("first_auction", Bid): self._bid, ("first_auction", Pass): self._pass_bid,
-            ("auction", Bid): self._bid, ("auction", Pass): self._pass_bid,
-            ("capital", Capital): self._capital,
-            ("actions", Take): self._take,
-            ("build", Place): self._place, ("build", Urbanize): self._urbanize, ("build", Grow): self._grow,
-            ("build", Done): self._done,
-            ("deliver", Deliver): self._deliver, ("deliver", Upgrade): self._upgrade,
-            ("deliver", Pass): self._pass_delivery, ("deliver", Score): self._score,
-        }.get((phase, type(action)))
+        handler = getattr(self, HANDLERS.get((phase, type(action)), ""), None)
         if handler is None:
             raise IllegalAction("steam.wrong_phase", phase={"key": f"steam.phase.{phase}"})
         handler(s, seat, action, events)
@@ -703,8 +705,7 @@ class Steam(Game[SteamState, Any, SteamView]):
         if phase == "deliver":
             return Event(key="steam.prompt.deliver", params={"round": state.deliver_round})
         if phase in ("first_auction", "auction"):
-            low, high = self.bid_range(state, seat)
-            return Event(key="steam.prompt.auction", params={"minimum": low})
+            return Event(key="steam.prompt.auction", params={"minimum": self.bid_range(state, seat)[0]})
         return Event(key=f"steam.prompt.{phase}")
 
     def decision(self, state: SteamState, seat: int) -> Decision:
@@ -767,18 +768,10 @@ class Steam(Game[SteamState, Any, SteamView]):
         used = {c: sum(1 for v in state.new_cities.values() if v == c) for c in COLOURS}
         for c in COLOURS:
             assert used[c] + state.new_city_tiles.get(c, 0) == comp.new_city_tiles[Colour(c)], f"new {c} cities"
-        printed_grown = [c for c in state.grown]
-        assert state.growth_left + len(printed_grown) == comp.growth_markers, "growth markers"
+        assert state.growth_left + len(state.grown) == comp.growth_markers, "growth markers"
         assert all(1 <= p.locomotive <= comp.locomotive["max"] for p in state.players)
         assert {t.hex for t in state.tiles}.isdisjoint(state.new_cities), "track left under a new city"
 
-    # ------------------------------------------------------------------ helpers for bots and pictures
-    def runs(self, state: SteamState):
-        return runs(state)
-
-
-def replace_cash(purse: Purse, extra: int) -> Purse:
-    return replace(purse, cash=purse.cash + extra)
 
 
 def _stored(auction: BasicAuction | StandardAuction) -> dict[str, Any]:

@@ -19,13 +19,13 @@ Why it is shaped so
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import BaseModel, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, field_validator, model_validator
 
+from games.core.datafile import read_model
 from games.core.errors import DataError
 from games.core.hexgrid import rotate_side
 
@@ -258,11 +258,7 @@ def _face(spec: _FaceSpec) -> Face:
 
 def load_tiles(path: Path = TILES_PATH) -> TileSet:
     """Read and validate a tile file; DataError naming the file and the problem if broken."""
-    try:
-        raw = json.loads(Path(path).read_text(encoding="utf-8"))
-        spec = _TileFile.model_validate(raw)
-    except (OSError, json.JSONDecodeError, ValidationError) as exc:
-        raise DataError(f"Steam tile file {path} is broken: {exc}") from exc
+    spec = read_model(path, _TileFile, "Steam tile file")
     faces = [_face(f) for f in spec.faces]
     shapes: dict[frozenset[Track], str] = {}
     for f in faces:
