@@ -1,0 +1,123 @@
+"""The race (CE-6 … CE-11): which stops a player may name, and where a locomotive may go.
+
+Why it is shaped so
+    A move of the locomotive is a sequence of legs, one piece each. Whether a leg is allowed
+    depends on who owns the piece, what the mover can still pay and what happened on the legs
+    before it (a water tower or a change between rail and ferry ends the move), so `legs_from`
+    answers for one leg from a position, and `routes` searches whole paths to the mover's
+    towers for the "go to a stop" menu. Both read the state and never change it; rules.py
+    applies a leg.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from heapq import heappop, heappush
+
+from games.catan_express.components import RESOURCES
+from games.catan_express.geo import Geo
+from games.catan_express.models import CatanState, Leg
+
+
+def network_points(state: CatanState, geo: Geo, seat: int) -> set[str]:
+    """Every point one of the seat's rails or ferries ends at."""
+    out: set[str] = set()
+    for piece, owners in state.pieces.items():
+        if seat in owners:
+            out.update(geo.ends[piece])
+    return out
+
+
+def nameable_stops(state: CatanState, geo: Geo, seat: int) -> list[int]:
+    """CE-7: settlements and cities (anyone's) the seat's network touches, except every
+    locomotive's starting intersection and the stops already named."""
+    mine = network_points(state, geo, seat)
+    starts = {p.start for p in state.players}
+    return sorted(pt for pt in state.buildings
+                  if str(pt) in mine and pt not in starts and pt not in state.stops)
+
+
+def ends_move_at(state: CatanState, seat: int, point: str) -> bool:
+    """CE-9: reaching one of the mover's own towers (a stop not yet collected) ends the move."""
+    return point.isdigit() and int(point) in state.stops and int(point) not in state.players[seat].towers
+
+
+@dataclass(frozen=True, slots=True)
+class LegOption:
+    leg: Leg
+    piece: str
+    kind: str  # rail | ferry
+
+
+def legs_from(state: CatanState, geo: Geo, seat: int, at: str, hand: list[int]) -> list[LegOption]:
+    """Every leg the seat's locomotive may take from `at` now (CE-8): along any piece with
+    an owner; free on the mover's own (or parallel) piece, else 1 resource to one owner, the
+    mover's choice of owner and resource."""
+    out: list[LegOption] = []
+    for piece in geo.at.get(at, ()):
+        owners = state.pieces.get(piece)
+        if not owners:
+            continue
+        to = geo.other_end(piece, at)
+        kind = geo.kind[piece]
+        if seat in owners:
+            out.append(LegOption(Leg(to=to), piece, kind))
+            continue
+        for owner in sorted(set(owners)):
+            for r, n in zip(RESOURCES, hand):
+                if n:
+                    out.append(LegOption(Leg(to=to, payee=owner, resource=r.value), piece, kind))
+    return out
+
+
+def routes(state: CatanState, geo: Geo, seat: int, transfer_stop: bool) -> list[tuple[Leg, ...]]:
+    """One way to each of the seat's uncollected towers reachable within the points left this
+    turn: the fewest paid legs, then the fewest legs. Tolls go to the lowest owner in the
+    resource the mover holds most of at that moment, so the route is one the mover can pay.
+    A route runs through no other own tower and changes between rail and ferry only on its
+    last leg where the islands rule applies (either would end the move early)."""
+    p = state.players[seat]
+    if p.loco is None or state.move_left <= 0:
+        return []
+    start = str(p.loco)
+    targets = {str(s) for s in state.stops if s not in p.towers}
+    if not targets:
+        return []
+    hand0 = tuple(p.hand or (0,) * len(RESOURCES))
+    # Search states: (paid legs, length, tie-break, point, last kind, hand, legs)
+    heap: list = [(0, 0, 0, start, state.moved_on or "", hand0, ())]
+    pushed = 0  # a tie-break, so the heap never compares two legs
+    best: dict[tuple[str, str], tuple[int, int]] = {}
+    found: dict[str, tuple[Leg, ...]] = {}
+    while heap:
+        paid, length, _, at, last, hand, legs = heappop(heap)
+        if at in targets and legs:
+            found.setdefault(at, legs)
+            continue
+        if length >= state.move_left:
+            continue
+        key = (at, last)
+        if key in best and best[key] <= (paid, length):
+            continue
+        best[key] = (paid, length)
+        for piece in geo.at.get(at, ()):
+            owners = state.pieces.get(piece)
+            if not owners:
+                continue
+            to = geo.other_end(piece, at)
+            kind = geo.kind[piece]
+            if transfer_stop and last and kind != last and to not in targets:
+                continue  # the change would end the move short of a tower
+            if to not in targets and ends_move_at(state, seat, to):
+                continue
+            if seat in owners:
+                pushed += 1
+                heappush(heap, (paid, length + 1, pushed, to, kind, hand, legs + (Leg(to=to),)))
+                continue
+            if not any(hand):
+                continue
+            i = max(range(len(hand)), key=lambda k: (hand[k], -k))
+            rest = hand[:i] + (hand[i] - 1,) + hand[i + 1:]
+            leg = Leg(to=to, payee=min(owners), resource=RESOURCES[i].value)
+            pushed += 1
+            heappush(heap, (paid + 1, length + 1, pushed, to, kind, rest, legs + (leg,)))
+    return [found[t] for t in sorted(found, key=lambda s: int(s))]
