@@ -27,13 +27,14 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from games.core.choices import Decision
 from games.core.errors import IllegalAction
 from games.core.events import Event
 from games.core.protocol import ApplyResult, Game, PlayerResult, Result, ScoreLine
 from games.core.rng import SeededRng
 from games.core.vocabulary import Vocabulary
 from games.catan_express import cards as deckmod
-from games.catan_express import economy, notation, race
+from games.catan_express import decisions, economy, notation, race
 from games.catan_express.cards import KINDS, PlayerCards
 from games.catan_express.components import RESOURCES, DevCard, Resource, components
 from games.catan_express.economy import Hand, Holdings
@@ -1001,8 +1002,13 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         return notation.parse_action(text)
 
     def describe_action(self, state: CatanState, seat: int, action: Any) -> Event:
-        from games.catan_express.decisions import describe
-        return describe(self, state, seat, action)
+        return decisions.describe(self, state, seat, action)
+
+    def decision(self, state: CatanState, seat: int) -> Decision:
+        return decisions.decision(self, state, seat)
+
+    def prompt(self, state: CatanState, seat: int) -> Event | None:
+        return decisions.prompt(self, state, seat)
 
     def public_notation(self, action: Any) -> str:
         # A discard, a gold choice and an answer name cards or choices the others may not see

@@ -1,0 +1,251 @@
+"""Catan Express's menus (games/core/choices.py): every legal move as a short path of picks.
+
+    main turn    what → details:  settlement → point;  city → point;  rail → intersection →
+                 centre;  ferry → intersection → intersection;  card → which → (robber hex →
+                 victim | resource | cards);  bank → give → get;  offer → give → get;
+                 ride → next point (→ owner and resource when the piece is others');
+                 route → stop;  buy;  end
+    setup        point;  then the free rail's centre
+    a 7          discard: one step per resource held (how many), all at once and in secret;
+                 robber: hex → victim
+    gold         the cards, one pick
+    offer        accept / refuse (secret until everyone answered); then the offerer picks
+    stops        point
+
+Why it is shaped so
+    The paths are built from the rules' own legal moves (`legal_actions`), so the menus offer
+    exactly what the rules allow and nothing else, and the shared chooser needs no knowledge of
+    Catan. Points are offered by the names printed on the board ("12", "C3"). A discard or an
+    answer is a secret simultaneous choice: its decision carries a key of its own so one
+    player's discard never makes another's menu stale.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.choices import Choice, Decision, Pick
+from games.core.events import Event
+from games.catan_express.components import RESOURCES
+from games.catan_express.economy import Hand, resource_param
+from games.catan_express.notation import cards_text, leg_text
+
+
+def _e(key: str, **params: Any) -> Event:
+    return Event(key=key, params=params)
+
+
+def _cards(counts: tuple[int, ...] | list[int]) -> list[dict]:
+    return Hand(tuple(counts)).param()
+
+
+def _seat(seat: int) -> dict:
+    return {"seat": seat}
+
+
+class _Picks:
+    """Picks shared between choices (an offer menu has hundreds of paths through few picks)."""
+
+    def __init__(self) -> None:
+        self._made: dict[tuple[str, str, str, str], Pick] = {}
+
+    def __call__(self, step: str, value: str, label: Event, icon: str | None = None) -> Pick:
+        key = (step, value, label.key, repr(label.params))
+        pick = self._made.get(key)
+        if pick is None:
+            pick = self._made[key] = Pick(step=f"ce.step.{step}", value=value, label=label, icon=icon)
+        return pick
+
+
+def what(pick: _Picks, value: str) -> Pick:
+    return pick("action", value, _e(f"ce.menu.{value}"), icon=value)
+
+
+def _point(game: Any, state: Any, pick: _Picks, name: str, step: str = "point") -> Pick:
+    if name.isdigit():
+        b = state.buildings.get(int(name))
+        if b is not None:
+            return pick(step, name, _e("ce.pick.point_built", point=name, seat=b.seat,
+                                       building={"key": f"ce.piece.{b.kind}"}))
+        return pick(step, name, _e("ce.pick.point", point=name))
+    return _centre(game, state, pick, name, step)
+
+
+def _centre(game: Any, state: Any, pick: _Picks, label: str, step: str = "centre") -> Pick:
+    board = game.board(state)
+    land = board.at(board.hex_at(label))
+    params: dict[str, Any] = {"hex": label, "terrain": {"key": f"ce.terrain.{land.terrain.value}"}}
+    if land.token is None:
+        return pick(step, label, _e("ce.pick.centre_plain", **params), icon=land.terrain.value)
+    return pick(step, label, _e("ce.pick.centre", token=land.token, **params), icon=land.terrain.value)
+
+
+def path_of(game: Any, state: Any, seat: int, action: Any, pick: _Picks) -> tuple[Pick, ...]:
+    kind = action.kind
+    phase = state.phase
+    if kind == "roll":
+        return (what(pick, "roll"),)
+    if kind == "end":
+        return (what(pick, "end"),)
+    if kind == "buy":
+        return (what(pick, "buy"),)
+    if kind == "build":
+        if phase == "setup":
+            if action.what == "settlement":
+                return (_point(game, state, pick, action.at),)
+            return (_centre(game, state, pick, game.geo(state).ends[action.at][1]),)
+        head = what(pick, action.what)
+        if action.what in ("settlement", "city"):
+            return head, _point(game, state, pick, action.at)
+        a, b = game.geo(state).ends[action.at]
+        owners = sorted(set(state.pieces.get(action.at, ())))
+        if action.what == "rail":
+            last = _centre(game, state, pick, b)
+        else:
+            last = _point(game, state, pick, b, step="to")
+        if owners:
+            label = _e("ce.pick.parallel", place=last.label.model_dump(mode="json"), seats=owners,
+                       count=len(owners))
+            last = pick(last.step.removeprefix("ce.step."), last.value, label, icon=last.icon)
+        return head, _point(game, state, pick, a), last
+    if kind == "robber":
+        hexes = _centre(game, state, pick, action.hex, step="hex")
+        victim = (pick("victim", "-", _e("ce.pick.nobody")) if action.victim is None
+                  else pick("victim", f"@{action.victim + 1}", _e("ce.pick.seat", **_seat(action.victim))))
+        if phase == "robber":
+            return hexes, victim
+        return what(pick, "card"), pick("card", "knight", _e("ce.card.knight")), hexes, victim
+    if kind == "monopoly":
+        return (what(pick, "card"), pick("card", "monopoly", _e("ce.card.monopoly")),
+                pick("resource", action.resource, _e(f"ce.resource.{action.resource}"), icon=action.resource))
+    if kind == "plenty":
+        return (what(pick, "card"), pick("card", "year_of_plenty", _e("ce.card.year_of_plenty")),
+                pick("cards", cards_text(action.cards), _e("ce.pick.cards", cards=_cards(action.cards))))
+    if kind == "roads":
+        return what(pick, "card"), pick("card", "road_building", _e("ce.card.road_building"))
+    if kind == "bank":
+        i = next(k for k, n in enumerate(action.give) if n)
+        j = next(k for k, n in enumerate(action.get) if n)
+        give = RESOURCES[i].value
+        return (what(pick, "bank"),
+                pick("give", give, _e("ce.pick.bank_give", cards=_cards(action.give)), icon=give),
+                pick("get", RESOURCES[j].value, _e(f"ce.resource.{RESOURCES[j].value}"), icon=RESOURCES[j].value))
+    if kind == "offer":
+        return (what(pick, "offer"),
+                pick("give", cards_text(action.give), _e("ce.pick.cards", cards=_cards(action.give))),
+                pick("get", cards_text(action.get), _e("ce.pick.cards", cards=_cards(action.get))))
+    if kind == "answer":
+        value = "accept" if action.accept else "refuse"
+        return (pick("answer", value, _e(f"ce.menu.{value}"), icon=value),)
+    if kind == "partner":
+        if action.seat is None:
+            return (pick("partner", "withdraw", _e("ce.menu.withdraw"), icon="withdraw"),)
+        return (pick("partner", f"@{action.seat + 1}", _e("ce.pick.seat", **_seat(action.seat))),)
+    if kind == "discard" or kind == "gold":
+        return (pick("cards", cards_text(action.cards), _e("ce.pick.cards", cards=_cards(action.cards))),)
+    if kind == "stop":
+        return (_point(game, state, pick, str(action.at)),)
+    if kind == "ride":
+        if len(action.legs) == 1:
+            leg = action.legs[0]
+            if leg.payee is None:
+                label = _e("ce.pick.leg_free", to=leg.to)
+            else:
+                label = _e("ce.pick.leg_toll", to=leg.to, seat=leg.payee, resource=resource_param(leg.resource))
+            return what(pick, "ride"), pick("next", leg_text(leg), label)
+        tolls = sum(1 for leg in action.legs if leg.payee is not None)
+        return what(pick, "route"), pick("stop", action.legs[-1].to, _e(
+            "ce.pick.route", to=action.legs[-1].to, legs=len(action.legs), tolls=tolls,
+            route=[leg.to for leg in action.legs]))
+    raise ValueError(f"no menu path for {action!r}")
+
+
+def _discard_choices(game: Any, state: Any, seat: int, legal: list[Any], pick: _Picks) -> list[Choice]:
+    """A discard as one step per resource held, "how many lumber?" then "how many brick?", so a
+    big hand is not one long list of combinations; a step with one answer left is skipped."""
+    held = state.players[seat].hand
+    out = []
+    for action in legal:
+        path = tuple(pick(f"discard_{r.value}", str(n), _e("ce.pick.count", count=n,
+                                                           resource=resource_param(r.value)), icon=r.value)
+                     for r, n, h in zip(RESOURCES, action.cards, held) if h)
+        out.append(Choice(notation=game.format_action(action), path=path))
+    return out
+
+
+def decision(game: Any, state: Any, seat: int) -> Decision:
+    legal = game.legal_actions(state, seat)
+    prompt = game.prompt(state, seat)
+    if not legal:
+        return Decision(seat=seat, prompt=prompt)
+    pick = _Picks()
+    phase = state.phase
+    if phase == "discard":
+        return Decision(seat=seat, key=f"ce.discard.{state.turn}.{seat}", secret=True, prompt=prompt,
+                        choices=_discard_choices(game, state, seat, legal, pick))
+    choices = [Choice(notation=game.format_action(a), path=path_of(game, state, seat, a, pick)) for a in legal]
+    key = None
+    secret = False
+    if phase == "answer":
+        key, secret = f"ce.answer.{state.turn}.{state.offers_made}.{seat}", True
+    return Decision(seat=seat, key=key, secret=secret, prompt=prompt, choices=choices)
+
+
+def describe(game: Any, state: Any, seat: int, action: Any) -> Event:
+    """Words for a move: buttons, autocomplete and the log of one's own moves."""
+    kind = action.kind
+    if kind in ("roll", "buy", "roads", "end"):
+        return _e(f"ce.do.{kind}")
+    if kind == "build":
+        return _e("ce.do.build", what={"key": f"ce.piece.{action.what}"}, at=action.at)
+    if kind == "robber":
+        word = "knight" if action.knight else "robber"
+        if action.victim is None:
+            return _e(f"ce.do.{word}", hex=action.hex)
+        return _e(f"ce.do.{word}_rob", hex=action.hex, victim_seat=action.victim)
+    if kind == "monopoly":
+        return _e("ce.do.monopoly", resource=resource_param(action.resource))
+    if kind in ("plenty", "discard", "gold"):
+        return _e(f"ce.do.{kind}", cards=_cards(action.cards))
+    if kind in ("bank", "offer"):
+        return _e(f"ce.do.{kind}", gave=_cards(action.give), got=_cards(action.get))
+    if kind == "answer":
+        return _e("ce.do.accept" if action.accept else "ce.do.refuse")
+    if kind == "partner":
+        return _e("ce.do.withdraw") if action.seat is None else _e("ce.do.trade", partner_seat=action.seat)
+    if kind == "ride":
+        return _e("ce.do.ride", route=[leg.to for leg in action.legs],
+                  tolls=sum(1 for leg in action.legs if leg.payee is not None))
+    if kind == "stop":
+        return _e("ce.do.stop", at=str(action.at))
+    raise ValueError(f"not a Catan Express move: {action!r}")
+
+
+def prompt(game: Any, state: Any, seat: int) -> Event | None:
+    """What the game asks of `seat` now."""
+    if seat not in game.active_players(state):
+        return None
+    phase = state.phase
+    if phase == "setup":
+        return _e("ce.ask.setup_rail" if state.setup_rail else "ce.ask.setup_settlement",
+                  round=1 if state.setup_pos < state.n else 2)
+    if phase == "roll":
+        return _e("ce.ask.roll")
+    if phase == "gold":
+        return _e("ce.ask.gold", count=min(state.gold_owed[0][1], sum(state.bank)))
+    if phase == "discard":
+        return _e("ce.ask.discard", count=state.discards[seat])
+    if phase == "robber":
+        return _e("ce.ask.robber")
+    if phase == "answer":
+        return _e("ce.ask.answer", seat=state.current, gave=_cards(state.offer.give), got=_cards(state.offer.get))
+    if phase == "pick":
+        return _e("ce.ask.pick", seats=game.acceptors(state))
+    if phase == "special":
+        return _e("ce.ask.special", seat=state.current)
+    if phase == "stops":
+        return _e("ce.ask.stop", number=len(state.stops) + 1)
+    if state.moving:
+        return _e("ce.ask.moving", count=state.move_left)
+    if state.race and state.move_left:
+        return _e("ce.ask.main_race", count=state.move_left)
+    return _e("ce.ask.main")
