@@ -16,6 +16,7 @@ Why it is shaped so
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Collection, Hashable, Mapping, Sequence
 
 from games.core.errors import IllegalAction
@@ -156,9 +157,15 @@ def give(holdings: Holdings, seat: int, to: int, cards: Hand, *, reason: str) ->
 
 def cost(item: Costed) -> Hand:
     """The printed price of a piece or a development card (CE-B2, CE-2)."""
+    return _cost(item)
+
+
+@lru_cache(maxsize=None)
+def _cost(item: str) -> Hand:
     return Hand.of(components().cost(item))
 
 
+@lru_cache(maxsize=None)
 def parallel_fee() -> Hand:
     """What a builder pays each owner already on a spoke or coast edge (CE-2: 1 brick)."""
     return Hand.of(components().parallel_fee_per_owner)

@@ -76,3 +76,17 @@ def geo_of(board: Board) -> Geo:
 def board_for(map_id: str, layout: str, seed: int) -> Board:
     """The laid-out board of a game: the beginner layout, or the random one of its seed."""
     return beginner(map_id) if layout == "beginner" else random_layout(map_id, seed)
+
+
+@lru_cache(maxsize=64)
+def geo_for(map_id: str, layout: str, seed: int) -> Geo:
+    """The names of a game's board (one lookup per question, not a hash of the whole board)."""
+    return geo_of(board_for(map_id, layout, seed))
+
+
+@lru_cache(maxsize=64)
+def harbour_kinds(map_id: str, layout: str, seed: int) -> dict[int, str]:
+    """Intersection number -> the kind of harbour a building there trades at (CE-B5)."""
+    board = board_for(map_id, layout, seed)
+    graph = geo_of(board).graph
+    return {graph.number(c): hb.kind for hb in board.harbours for c in hb.corners}

@@ -38,7 +38,7 @@ from games.catan_express import decisions, economy, notation, race
 from games.catan_express.cards import KINDS, PlayerCards
 from games.catan_express.components import RESOURCES, DevCard, Resource, components
 from games.catan_express.economy import Hand, Holdings
-from games.catan_express.geo import Geo, board_for, geo_of
+from games.catan_express.geo import Geo, board_for, geo_for, harbour_kinds
 from games.catan_express.maps import Board, Terrain
 from games.catan_express.models import (Answer, BankTrade, Build, Building, Buy, CatanAction, CatanOptions,
                                         CatanState, CatanView, Discard, End, Gold, Leg, Monopoly, NameStop, Offer,
@@ -61,14 +61,14 @@ def _map_id(n: int, options: CatanOptions) -> str:
     return "standard" if small else "large"
 
 
-@lru_cache(maxsize=64)
-def _harbour_kinds(board: Board) -> dict[int, str]:
-    graph = geo_of(board).graph
-    return {graph.number(c): hb.kind for hb in board.harbours for c in hb.corners}
+def multisets(limits: tuple[int, ...], size: int) -> tuple[tuple[int, ...], ...]:
+    """Every way to take `size` cards from counts `limits` (a hand, the bank), as counts, the
+    most of the first resource first. Cached: hands repeat all game long."""
+    return _multisets(tuple(limits), size)
 
 
-def multisets(limits: tuple[int, ...], size: int) -> list[tuple[int, ...]]:
-    """Every way to take `size` cards from counts `limits` (a hand, the bank), as counts."""
+@lru_cache(maxsize=8192)
+def _multisets(limits: tuple[int, ...], size: int) -> tuple[tuple[int, ...], ...]:
     out: list[tuple[int, ...]] = []
 
     def rec(i: int, left: int, acc: tuple[int, ...]) -> None:
@@ -81,7 +81,21 @@ def multisets(limits: tuple[int, ...], size: int) -> list[tuple[int, ...]]:
 
     if size <= sum(limits):
         rec(0, size, ())
-    return out
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def offers_for(hand: tuple[int, ...]) -> tuple["Propose", ...]:
+    """Every offer a hand can make within the menus' bounds: 1 to OFFER_GIVE_MAX of its cards
+    for 1 to OFFER_GET_MAX cards of resources it does not give (no gifts, no like for like).
+    The moves are frozen values, so one hand's list is built once and shared."""
+    out = []
+    for k in range(1, OFFER_GIVE_MAX + 1):
+        for give in _multisets(hand, k):
+            free = tuple(0 if g else OFFER_GET_MAX for g in give)
+            for m in range(1, OFFER_GET_MAX + 1):
+                out += [Propose(give=give, get=get) for get in _multisets(free, m)]
+    return tuple(out)
 
 
 class CatanExpress(Game[CatanState, Any, CatanView]):
@@ -116,7 +130,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         return board_for(state.map_id, state.options.layout, state.seed)
 
     def geo(self, state: CatanState) -> Geo:
-        return geo_of(board_for(state.map_id, state.options.layout, state.seed))
+        return geo_for(state.map_id, state.options.layout, state.seed)
 
     def setup_order(self, state: CatanState) -> list[int]:
         seats = list(range(state.n))
@@ -168,7 +182,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         return any(state.pieces.get(piece) for piece in geo.at.get(str(point), ()))
 
     def harbours(self, state: CatanState, seat: int) -> set[str]:
-        kinds = _harbour_kinds(self.board(state))
+        kinds = harbour_kinds(state.map_id, state.options.layout, state.seed)
         return {kinds[pt] for pt, b in state.buildings.items() if b.seat == seat and pt in kinds}
 
     def points(self, state: CatanState, seat: int) -> dict[str, int]:
@@ -292,17 +306,9 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         return out
 
     def offers(self, state: CatanState, seat: int) -> list[Propose]:
-        if state.offers_made >= MAX_OFFERS or state.n < 2:
+        if state.offers_made >= MAX_OFFERS:
             return []
-        hand = tuple(state.players[seat].hand)
-        out = []
-        gives = [g for k in range(1, OFFER_GIVE_MAX + 1) for g in multisets(hand, k)]
-        for give in gives:
-            free = tuple(0 if g else OFFER_GET_MAX for g in give)
-            for k in range(1, OFFER_GET_MAX + 1):
-                for get in multisets(free, k):
-                    out.append(Propose(give=give, get=get))
-        return out
+        return list(offers_for(tuple(state.players[seat].hand)))
 
     def ride_legs(self, state: CatanState, seat: int) -> list[Ride]:
         p = state.players[seat]
