@@ -648,7 +648,8 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         events.append(_ev("rolled", seat=seat, dice=list(s.dice), total=roll))
         if s.race:
             s.move_left = max(s.dice)
-        s.history.append({"turn": s.turn, "seat": seat, "roll": roll})
+        s.history.append({"turn": s.turn, "seat": seat, "roll": roll,
+                          "points": [self.total(s, i) for i in range(s.n)]})
         if roll == components().robber_roll:
             s.discards = economy.discards_due(self.holdings(s))
             if s.discards:
@@ -942,6 +943,8 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
     def _finish(self, s: CatanState, events: list[Event]) -> None:
         s.phase = "over"
         s.moving = False
+        s.history.append({"turn": s.turn, "seat": s.current, "roll": None,
+                          "points": [self.total(s, i) for i in range(s.n)]})
         events.append(_ev("game_over"))
 
     # ------------------------------------------------------------------ view and result

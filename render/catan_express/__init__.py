@@ -1,0 +1,29 @@
+"""Catan Express images: the public board, a player's own hand, the final result.
+
+    render_board(view, names, lang) -> PIL.Image   (render.catan_express.board)
+    render_hand(view, names, lang)  -> PIL.Image   (render.catan_express.hand)
+    render_final(view, names, lang) -> PIL.Image   (render.catan_express.final)
+
+each with its alt text (render.catan_express.alt). `RENDERER` is what render.registry loads for
+"catan_express" ("render.catan_express:RENDERER"). The palette: six seat colours drawn on the
+seven terrains, the sea and the panel; the final image's category colours.
+"""
+from __future__ import annotations
+
+from render.catan_express import style
+from render.catan_express.alt import describe_board, describe_final, describe_hand
+from render.catan_express.board import render_board
+from render.catan_express.final import CATEGORY_COLOURS, render_final
+from render.catan_express.hand import render_hand
+from render.kit.images import GameImages, Palette
+
+PALETTE = Palette(players=style.PLAYER_COLORS,
+                  surfaces={**{f"terrain {k}": v for k, v in style.TERRAIN.items()}, "sea": style.SEA,
+                            "panel": style.PANEL_BG},
+                  categories=CATEGORY_COLOURS)
+
+RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True, describe_board=describe_board,
+                      describe_hand=describe_hand, describe_final=describe_final, palette=PALETTE,
+                      keep_colours=style.key_colours())
+
+__all__ = ["RENDERER", "PALETTE", "render_board", "render_hand", "render_final"]

@@ -1,0 +1,545 @@
+"""The public Catan Express board: the island(s) with terrains, number tokens, harbours and every
+name a move uses (intersection numbers, hex labels), the players' rails, ferries, settlements,
+cities and locomotives, the robber, the race's stops with their water towers, and the panel
+below (render/catan_express/sidebar.py).
+
+Drawn from the view only; hands are never read here (a public view has them blanked anyway).
+
+Layers
+    What never changes for a board layout and language — sea, terrains and their signs,
+    harbours — is drawn once, supersampled, and cached with the names that must stay on top
+    of the track (tokens, hex labels, intersection numbers, harbour words) as a separate
+    transparent layer. A move then draws, in order: the last-move halos and the rails and
+    ferries (on a copy of the supersampled map, then shrunk), the cached names layer over
+    them, then buildings, stops, locomotives and the robber as small cached anti-aliased
+    patches.
+
+Looks
+    A rail is a thick line in its owner's colour on a dark casing from an intersection to a
+    hex centre; a ferry the same along a coast edge with white dashes. Pieces of several
+    owners on one spoke or edge lie side by side, in building order. A settlement is a
+    house and a city a house with a tower, in the owner's colour with the intersection's number
+    written on it and the owner's shape (render.kit.chart.MARKERS) on its roof.
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Sequence
+
+from PIL import Image, ImageDraw
+
+from games.catan_express.maps import Terrain
+from games.catan_express.models import CatanState, CatanView
+from games.core.i18n import translate
+from render.catan_express import style
+from render.catan_express.layout import BOARD_W, MIN_TEXT, MapLayout, Places, map_layout, places
+from render.kit.chart import draw_marker
+from render.kit.encode import LayerCache
+from render.kit.highlight import halo_lines, halo_spot
+from render.kit.text import draw_text, measure
+
+SS = 2
+Point = tuple[float, float]
+POINT_R = round(MIN_TEXT * 0.7)       # an intersection's number disc
+LABEL_SIZE = MIN_TEXT
+TOKEN_SIZE = MIN_TEXT + 5
+
+
+def board_seed(view: CatanView) -> int:
+    """The seed of the board's layout: a view blanks the state's own seed."""
+    return getattr(view, "board_seed", view.state.seed)
+
+
+def layout_key(state: CatanState, seed: int) -> tuple[str, str, int]:
+    layout = state.options.layout
+    return state.map_id, layout, seed if layout == "random" else 0
+
+
+def places_of(view: CatanView) -> Places:
+    return places(*layout_key(view.state, board_seed(view)))
+
+
+# --- geometry of one hex's contents ---------------------------------------------------------------
+def _polar(c: Point, angle: float, dist: float) -> Point:
+    a = math.radians(angle)
+    return c[0] + dist * math.cos(a), c[1] + dist * math.sin(a)
+
+
+# Spokes leave a centre at -30°, 30°, 90°, ... (the corners); between them, towards the sides,
+# there is room: the hex label up-left, the terrain's sign up-right, the robber on the left.
+# On the smallest hexes a building on a corner can cover the label's place; the label then
+# takes the first free one of the others (LABEL_SPOTS, in order).
+LABEL_AT, SIGN_AT, ROBBER_AT = 240, 300, 180
+LABEL_SPOTS = (LABEL_AT, 300, 0, 120, 60, 180)
+
+
+def token_radius(s: float) -> float:
+    return max(s * 0.27, TOKEN_SIZE * 0.85)
+
+
+def rail_width(ml: MapLayout) -> float:
+    return max(5.0, ml.s * 0.085)
+
+
+# --- the static layers -----------------------------------------------------------------------------
+_STATIC = LayerCache(maxsize=6)  # about 20 MB per board layout and language
+
+
+def static_layers(key: tuple[str, str, int], lang: str) -> tuple[Image.Image, Image.Image]:
+    """(map, names): the map area as RGB at SS times the size (the track is drawn on a copy of
+    it and shrunk, which is several times faster than shrinking a transparent layer), and the
+    names to lay over the track as RGBA at full size."""
+    return _STATIC.get(("ce-map", key, lang), lambda: _build_static(key, lang))
+
+
+def _build_static(key: tuple[str, str, int], lang: str) -> tuple[Image.Image, Image.Image]:
+    pl = places(*key)
+    board, ml = pl.board, pl.ml
+    w, h = ml.size
+    big = Image.new("RGB", (w * SS, h * SS), style.SEA)
+    d = ImageDraw.Draw(big)
+    lay = ml.hexes.scaled(SS)
+    for x in board.land:
+        pts = lay.polygon(x.hex)
+        d.polygon(pts, fill=style.TERRAIN[x.terrain.value])
+    for x in board.land:
+        pts = lay.polygon(x.hex)
+        d.line(pts + pts[:1], fill=style.HEX_LINE, width=SS, joint="curve")
+        _terrain_sign(d, x.terrain, _polar(lay.center(x.hex), SIGN_AT, lay.size * 0.56), lay.size * 0.17)
+    for e in pl.geo.graph.coast_edges:
+        a, b = lay.edge_points(e)
+        d.line((a, b), fill=style.SEA_EDGE, width=round(lay.size * 0.05))
+    boxes = [_harbour_shape(d, lay, hb, lang) for hb in board.harbours]
+    names_big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
+    nd = ImageDraw.Draw(names_big)
+    for x in board.land:
+        if x.token is not None:
+            cx, cy = lay.center(x.hex)
+            r = token_radius(ml.s) * SS
+            nd.ellipse((cx - r, cy - r, cx + r, cy + r), fill=style.TOKEN + (255,), outline=style.TOKEN_EDGE + (255,),
+                       width=2 * SS)
+    for n in pl.geo.intersections:
+        cx, cy = pl.xy(n)
+        r = POINT_R * SS
+        nd.ellipse((cx * SS - r, cy * SS - r, cx * SS + r, cy * SS + r), fill=style.POINT + (255,),
+                   outline=style.POINT_EDGE + (255,), width=SS * 2)
+    names = names_big.resize((w, h), Image.Resampling.BOX)
+    for hb, box in zip(board.harbours, boxes):
+        _harbour_text(names, hb, box, lang)
+    for x in board.land:
+        c = ml.center(x.hex)
+        if x.token is not None:
+            _token_text(names, c, x.token, ml.s)
+    for n in pl.geo.intersections:
+        draw_text(names, pl.xy(n), str(n), MIN_TEXT if n < 100 else MIN_TEXT - 1, style.POINT_TEXT + (255,),
+                  bold=True, anchor="mm")
+    return big, names
+
+
+def _token_text(img: Image.Image, c: Point, number: int, s: float) -> None:
+    red = number in (6, 8)
+    ink = (style.TOKEN_RED if red else style.TOKEN_TEXT) + (255,)
+    r = token_radius(s)
+    draw_text(img, (c[0], c[1] - r * 0.18), str(number), TOKEN_SIZE + (2 if red else 0), ink, bold=True, anchor="mm")
+    pips = 6 - abs(7 - number)
+    d = ImageDraw.Draw(img)
+    pr = max(1.6, r * 0.075)
+    gap = pr * 2.6
+    y = c[1] + r * 0.58
+    for k in range(pips):
+        x = c[0] + (k - (pips - 1) / 2) * gap
+        d.ellipse((x - pr, y - pr, x + pr, y + pr), fill=ink)
+
+
+def _terrain_sign(d: ImageDraw.ImageDraw, terrain: Terrain, c: Point, u: float) -> None:
+    """A small drawn sign of the terrain, so no reader needs its hue."""
+    ink = style.TERRAIN_MARK[terrain.value]
+    x, y = c
+    w = max(2, round(u * 0.22))
+    if terrain is Terrain.FOREST:
+        for dx in (-0.6, 0.6):
+            tx = x + dx * u
+            d.polygon([(tx, y - u), (tx + 0.6 * u, y + 0.55 * u), (tx - 0.6 * u, y + 0.55 * u)], fill=ink)
+            d.line((tx, y + 0.5 * u, tx, y + u), fill=ink, width=w)
+    elif terrain is Terrain.PASTURE:
+        for dx, dy in ((-0.55, 0.2), (0.45, -0.25), (0.3, 0.6)):
+            r = u * 0.38
+            d.ellipse((x + dx * u - r, y + dy * u - r * 0.8, x + dx * u + r, y + dy * u + r * 0.8), fill=ink)
+    elif terrain is Terrain.FIELDS:
+        for dx in (-0.6, 0, 0.6):
+            sx = x + dx * u
+            d.line((sx, y + u, sx, y - 0.3 * u), fill=ink, width=w)
+            d.ellipse((sx - 0.2 * u, y - u, sx + 0.2 * u, y - 0.2 * u), fill=ink)
+    elif terrain is Terrain.HILLS:
+        bw, bh = 0.62 * u, 0.4 * u
+        for row, offs in ((0, (-0.65, 0.05, 0.75)), (1, (-0.3, 0.4))):
+            for ox in offs:
+                bx, by = x + ox * u - bw / 2, y - 0.5 * u + row * (bh + 0.12 * u)
+                d.rectangle((bx, by, bx + bw, by + bh), fill=ink)
+    elif terrain is Terrain.MOUNTAINS:
+        d.polygon([(x - 1.1 * u, y + 0.7 * u), (x - 0.2 * u, y - u), (x + 0.6 * u, y + 0.7 * u)], fill=ink)
+        d.polygon([(x, y + 0.7 * u), (x + 0.6 * u, y - 0.3 * u), (x + 1.2 * u, y + 0.7 * u)], fill=ink)
+    elif terrain is Terrain.GOLD_RIVER:
+        pts = [(x - 1.1 * u + k * 0.22 * u, y + math.sin(k * 0.9) * 0.35 * u) for k in range(11)]
+        d.line(pts, fill=ink, width=w, joint="curve")
+        for dx in (-0.5, 0.2, 0.8):
+            r = 0.16 * u
+            d.ellipse((x + dx * u - r, y + 0.65 * u - r, x + dx * u + r, y + 0.65 * u + r), fill=ink)
+    else:  # desert: two dunes
+        for dx, dy in ((-0.4, 0.1), (0.5, 0.5)):
+            d.arc((x + (dx - 0.7) * u, y + (dy - 0.4) * u, x + (dx + 0.7) * u, y + (dy + 0.5) * u), 200, 340,
+                  fill=ink, width=w)
+
+
+def harbour_spot(lay, hb) -> Point:
+    """Where a harbour's box sits: on its sea hex, towards its coast edge."""
+    m = lay.edge_midpoint(hb.edge)
+    c = lay.center(hb.sea)
+    return m[0] + (c[0] - m[0]) * 0.66, m[1] + (c[1] - m[1]) * 0.66
+
+
+def harbour_words(kind: str, lang: str) -> tuple[str, str]:
+    """(ratio, what) of a harbour: "3:1" and "any", or "2:1" and the resource's name."""
+    if kind == "generic":
+        return "3:1", translate(lang, "ce_render.harbour.any")
+    return "2:1", translate(lang, f"ce.resource.{kind}")
+
+
+def _harbour_shape(d: ImageDraw.ImageDraw, lay, hb, lang: str) -> tuple[float, float, float, float]:
+    """The piers from the two intersections to the box, and the box (returned in 1x pixels)."""
+    cx, cy = harbour_spot(lay, hb)
+    for corner in hb.edge.corners():
+        px, py = lay.corner_point(corner)
+        d.line((px, py, cx, cy), fill=style.PIER, width=round(lay.size * 0.07))
+    ratio, what = harbour_words(hb.kind, lang)
+    w = max(measure(ratio, MIN_TEXT, True)[0], measure(what, MIN_TEXT, False)[0]) + 12
+    h = 2 * MIN_TEXT + 8
+    x0, y0 = cx / SS - w / 2, cy / SS - h / 2
+    d.rounded_rectangle((x0 * SS, y0 * SS, (x0 + w) * SS, (y0 + h) * SS), 8 * SS, fill=style.HARBOUR,
+                        outline=style.HARBOUR_EDGE, width=2 * SS)
+    return x0, y0, x0 + w, y0 + h
+
+
+def _harbour_text(img: Image.Image, hb, box, lang: str) -> None:
+    ratio, what = harbour_words(hb.kind, lang)
+    x0, y0, x1, y1 = box
+    cx = (x0 + x1) / 2
+    draw_text(img, (cx, y0 + 4 + MIN_TEXT / 2), ratio, MIN_TEXT, style.TEXT + (255,), bold=True, anchor="mm")
+    draw_text(img, (cx, y1 - 4 - MIN_TEXT / 2), what, MIN_TEXT, style.TEXT + (255,), anchor="mm")
+
+
+# --- the whole board -------------------------------------------------------------------------------
+def render_board(view: CatanView, names: Sequence[str], lang: str = "en") -> Image.Image:
+    from render.catan_express.sidebar import draw_panel, panel_height
+
+    state = view.state
+    key = layout_key(state, board_seed(view))
+    ml = map_layout(state.map_id)
+    img = Image.new("RGB", (BOARD_W, ml.size[1] + 2 + panel_height(view)), style.PANEL_BG)
+    draw_map(img, view, key, lang)
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, ml.size[1], BOARD_W, ml.size[1] + 2), fill=style.DIVIDER)
+    draw_panel(img, view, names, lang, ml.size[1] + 2)
+    return img
+
+
+def render_map(view: CatanView, lang: str = "en") -> Image.Image:
+    """The map alone with every piece (the final image shows it)."""
+    key = layout_key(view.state, board_seed(view))
+    img = Image.new("RGB", map_layout(view.state.map_id).size, style.SEA)
+    draw_map(img, view, key, lang)
+    return img
+
+
+def draw_map(img: Image.Image, view: CatanView, key, lang: str) -> None:
+    state = view.state
+    big, names = static_layers(key, lang)
+    pl = places(*key)
+    work = big.copy()
+    _halos(work, state, pl)
+    _pieces(work, state, pl)
+    img.paste(work.reduce(SS), (0, 0))
+    img.paste(names, (0, 0), names)
+    _buildings(img, state, pl)
+    _robber(img, state, pl)
+    _stops(img, state, pl)
+    _locomotives(img, state, pl)
+    _hex_labels(img, state, pl)
+
+
+def _scaled(pts: Sequence[Point]) -> list[Point]:
+    return [(x * SS, y * SS) for x, y in pts]
+
+
+def ride_points(state: CatanState, pl: Places) -> list[Point]:
+    return [p for p in (pl.xy(x) for x in state.last_ride) if p is not None]
+
+
+def _halos(work: Image.Image, state: CatanState, pl: Places) -> None:
+    """The latest build (its pieces and points) and the latest ride, ringed in the kit's halo."""
+    width = rail_width(pl.ml) * SS
+    paths = []
+    ride = ride_points(state, pl)
+    if len(ride) >= 2:
+        paths.append(_scaled(ride))
+    for name in state.last_build:
+        ends = pl.piece_ends(name)
+        if ends is not None:
+            paths.append(_scaled(ends))
+    halo_lines(work, paths, width * 1.4)
+    for name in state.last_build:
+        if "-" not in name and pl.xy(name) is not None:
+            x, y = pl.xy(name)
+            halo_spot(work, (x * SS, y * SS), POINT_R * 1.9 * SS)
+
+
+def _offset_line(a: Point, b: Point, off: float) -> tuple[Point, Point]:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy) or 1.0
+    nx, ny = -dy / length * off, dx / length * off
+    return (a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny)
+
+
+def _pieces(work: Image.Image, state: CatanState, pl: Places) -> None:
+    d = ImageDraw.Draw(work)
+    tw = rail_width(pl.ml) * SS
+    cw = tw + 4 * SS
+    for name, owners in sorted(state.pieces.items(), key=lambda kv: pl.kind(kv[0]) == "rail"):
+        ends = pl.piece_ends(name)
+        if ends is None or not owners:
+            continue
+        a, b = _scaled(ends)
+        ferry = pl.kind(name) == "ferry"
+        k = len(owners)
+        pitch = cw * 0.92
+        for i, seat in enumerate(owners):
+            p, q = _offset_line(a, b, (i - (k - 1) / 2) * pitch)
+            if not ferry:  # a rail stops short of the number discs at both ends
+                p, q = _trim(p, q, POINT_R * 0.6 * SS)
+            d.line((p, q), fill=style.CASING, width=round(cw))
+            d.line((p, q), fill=style.player_rgb(seat), width=round(tw))
+            if ferry:
+                _dashes(d, p, q, style.FERRY_DASH, max(2, round(tw * 0.3)), tw * 0.9, tw * 0.9)
+
+
+def _trim(a: Point, b: Point, by: float) -> tuple[Point, Point]:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / length, dy / length
+    return (a[0] + ux * by * 0.3, a[1] + uy * by * 0.3), (b[0] - ux * by * 0.3, b[1] - uy * by * 0.3)
+
+
+def _dashes(d: ImageDraw.ImageDraw, a: Point, b: Point, colour, width: int, dash: float, gap: float) -> None:
+    total = math.hypot(b[0] - a[0], b[1] - a[1])
+    if total <= 0:
+        return
+    ux, uy = (b[0] - a[0]) / total, (b[1] - a[1]) / total
+    pos = gap
+    while pos + dash < total - gap / 2:
+        d.line((a[0] + ux * pos, a[1] + uy * pos, a[0] + ux * (pos + dash), a[1] + uy * (pos + dash)),
+               fill=colour, width=width)
+        pos += dash + gap
+
+
+# --- buildings, robber, stops, locomotives ---------------------------------------------------------
+def building_radius() -> float:
+    return POINT_R * 1.55
+
+
+def paste_centred(img: Image.Image, patch: Image.Image, centre: Point) -> None:
+    img.paste(patch, (round(centre[0] - patch.width / 2), round(centre[1] - patch.height / 2)), patch)
+
+
+@lru_cache(maxsize=512)
+def building_patch(seat: int, kind: str, number: int) -> Image.Image:
+    """A settlement (house) or city (house and tower) in the seat's colour, its intersection's
+    number on the front and the seat's shape on the roof."""
+    r = building_radius()
+    size = int(r * 2 + 14)
+    big = Image.new("RGBA", (size * SS, size * SS), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    c = size * SS / 2
+    u = r * SS
+    colour = style.player_rgb(seat)
+    edge = 3 * SS
+    if kind == "city":
+        # a tower on the left, a house on the right, one outline
+        body = [(c - u, c + 0.75 * u), (c - u, c - 0.95 * u), (c - 0.45 * u, c - 1.2 * u), (c + 0.1 * u, c - 0.95 * u),
+                (c + 0.1 * u, c - 0.3 * u), (c + 0.5 * u, c - 0.7 * u), (c + u, c - 0.3 * u), (c + u, c + 0.75 * u)]
+        marker_at = (c - 0.45 * u, c - 0.62 * u)
+        text_at = (c + 0.05 * u, c + 0.22 * u)
+    else:
+        body = [(c - 0.8 * u, c + 0.7 * u), (c - 0.8 * u, c - 0.15 * u), (c, c - 0.95 * u), (c + 0.8 * u, c - 0.15 * u),
+                (c + 0.8 * u, c + 0.7 * u)]
+        marker_at = (c, c - 0.42 * u)
+        text_at = (c, c + 0.3 * u)
+    d.polygon(body, fill=colour)
+    d.line(body + body[:1], fill=style.CASING, width=edge, joint="curve")
+    draw_marker(d, style.player_marker(seat), marker_at, 0.2 * u, style.player_ink(seat), outline=style.CASING,
+                width=SS)
+    img = big.resize((size, size), Image.Resampling.BOX)
+    text = str(number)
+    tsize = MIN_TEXT if measure(text, MIN_TEXT, True)[0] < r * (1.7 if kind == "city" else 1.5) else MIN_TEXT - 2
+    draw_text(img, (text_at[0] / SS, text_at[1] / SS), text, max(tsize, MIN_TEXT), style.player_ink(seat) + (255,),
+              bold=True, anchor="mm")
+    return img
+
+
+def _buildings(img: Image.Image, state: CatanState, pl: Places) -> None:
+    for n, b in sorted(state.buildings.items()):
+        xy = pl.xy(n)
+        if xy is not None:
+            paste_centred(img, building_patch(b.seat, b.kind, int(n)), xy)
+
+
+@lru_cache(maxsize=8)
+def robber_patch(s: float) -> Image.Image:
+    h = s * 0.62
+    size = int(h + 10)
+    big = Image.new("RGBA", (size * SS, size * SS), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    c = size * SS / 2
+    u = h * SS / 2
+    d.ellipse((c - 0.3 * u, c - u, c + 0.3 * u, c - 0.4 * u), fill=style.ROBBER, outline=style.ROBBER_EDGE, width=SS * 2)
+    body = [(c - 0.2 * u, c - 0.45 * u), (c + 0.2 * u, c - 0.45 * u), (c + 0.55 * u, c + u), (c - 0.55 * u, c + u)]
+    d.polygon(body, fill=style.ROBBER)
+    d.line(body + body[:1], fill=style.ROBBER_EDGE, width=SS * 2, joint="curve")
+    return big.resize((size, size), Image.Resampling.BOX)
+
+
+def _robber(img: Image.Image, state: CatanState, pl: Places) -> None:
+    xy = pl.xy(state.robber)
+    if xy is None:
+        return
+    on_desert = pl.board.at(pl.board.hex_at(state.robber))
+    spot = xy if on_desert is not None and on_desert.token is None else _polar(xy, ROBBER_AT, pl.ml.s * 0.55)
+    paste_centred(img, robber_patch(round(pl.ml.s, 1)), spot)
+
+
+def label_spot(state: CatanState, pl: Places, h) -> Point:
+    """Where a hex's label goes: up-left of its token unless a building there would cover it."""
+    c = pl.ml.center(h)
+    label = pl.board.label(h)
+    room = building_radius() + LABEL_SIZE * 0.9
+    taken = [pl.xy(n) for n in pl.geo.corners_of.get(label, ()) if n in state.buildings]
+    if state.robber == label:
+        taken.append(_polar(c, ROBBER_AT, pl.ml.s * 0.55))
+    if any(str(p.loco) == label for p in state.players):
+        taken.append(_polar(c, 0, pl.ml.s * 0.62))
+    for angle in LABEL_SPOTS:
+        spot = _polar(c, angle, pl.ml.s * 0.56)
+        if all(math.hypot(spot[0] - t[0], spot[1] - t[1]) >= room for t in taken):
+            return spot
+    return _polar(c, LABEL_AT, pl.ml.s * 0.56)
+
+
+def _hex_labels(img: Image.Image, state: CatanState, pl: Places) -> None:
+    for x in pl.board.land:
+        draw_text(img, label_spot(state, pl, x.hex), pl.board.label(x.hex), LABEL_SIZE, style.LABEL_TEXT, bold=True,
+                  anchor="mm", stroke_width=3, stroke_fill=style.LABEL_HALO)
+
+
+def towers_left(state: CatanState, stop: int) -> list[int]:
+    """The seats whose water tower still stands on this stop."""
+    return [seat for seat, p in enumerate(state.players) if stop not in p.towers]
+
+
+@lru_cache(maxsize=64)
+def stop_badge(order: int) -> Image.Image:
+    r = MIN_TEXT * 0.68
+    size = int(2 * r + 6)
+    big = Image.new("RGBA", (size * SS, size * SS), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    c = size * SS / 2
+    d.ellipse((c - r * SS, c - r * SS, c + r * SS, c + r * SS), fill=style.STOP, outline=(255, 255, 255), width=2 * SS)
+    img = big.resize((size, size), Image.Resampling.BOX)
+    draw_text(img, (size / 2, size / 2), str(order), MIN_TEXT, style.STOP_TEXT + (255,), bold=True, anchor="mm")
+    return img
+
+
+@lru_cache(maxsize=64)
+def tower_patch(seat: int) -> Image.Image:
+    r = MIN_TEXT * 0.36
+    size = int(2 * r * 1.3 + 6)
+    big = Image.new("RGBA", (size * SS, size * SS), (0, 0, 0, 0))
+    draw_marker(ImageDraw.Draw(big), style.player_marker(seat), (size * SS / 2, size * SS / 2), r * SS,
+                style.player_rgb(seat), outline=(255, 255, 255), width=SS)
+    return big.resize((size, size), Image.Resampling.BOX)
+
+
+def _stops(img: Image.Image, state: CatanState, pl: Places) -> None:
+    """Each stop: a blue ring round the building, its order in a blue badge, and beneath it one
+    small shape per seat whose water tower still stands there."""
+    d = ImageDraw.Draw(img)
+    r = building_radius() + 8
+    for order, stop in enumerate(state.stops, start=1):
+        xy = pl.xy(stop)
+        if xy is None:
+            continue
+        x, y = xy
+        d.ellipse((x - r, y - r, x + r, y + r), outline=style.STOP, width=5)
+        paste_centred(img, stop_badge(order), (x - r * 0.95, y - r * 0.95))
+        seats = towers_left(state, stop)
+        pitch = MIN_TEXT * 0.85
+        for k, seat in enumerate(seats):
+            paste_centred(img, tower_patch(seat), (x + (k - (len(seats) - 1) / 2) * pitch, y + r + MIN_TEXT * 0.45))
+
+
+@lru_cache(maxsize=16)
+def loco_patch(seat: int) -> Image.Image:
+    """A small locomotive in the seat's colour with the seat's shape on its cab."""
+    w, h = MIN_TEXT * 2.1, MIN_TEXT * 1.45
+    size = (int(w + 8), int(h + 8))
+    big = Image.new("RGBA", (size[0] * SS, size[1] * SS), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    x0, y0 = 4 * SS, 4 * SS
+    W, H = w * SS, h * SS
+    colour, edge = style.player_rgb(seat), style.CASING
+    ew = 2 * SS
+    d.rectangle((x0 + 0.05 * W, y0 + 0.2 * H, x0 + 0.22 * W, y0 + 0.45 * H), fill=colour, outline=edge, width=ew)
+    d.rounded_rectangle((x0, y0 + 0.42 * H, x0 + 0.62 * W, y0 + 0.8 * H), 3 * SS, fill=colour, outline=edge, width=ew)
+    d.rectangle((x0 + 0.55 * W, y0, x0 + W, y0 + 0.8 * H), fill=colour, outline=edge, width=ew)
+    for wx in (0.15, 0.45, 0.8):
+        r = 0.14 * H
+        d.ellipse((x0 + wx * W - r, y0 + 0.86 * H - r, x0 + wx * W + r, y0 + 0.86 * H + r), fill=edge)
+    draw_marker(d, style.player_marker(seat), (x0 + 0.775 * W, y0 + 0.38 * H), 0.2 * H, style.player_ink(seat),
+                outline=edge, width=SS)
+    return big.resize(size, Image.Resampling.BOX)
+
+
+def _locomotives(img: Image.Image, state: CatanState, pl: Places) -> None:
+    """Each locomotive just above or below its intersection, along the one vertical edge there
+    (spokes never run that way), or right of a hex centre's token; several at one place side by
+    side."""
+    at: dict[str, list[int]] = {}
+    for seat, p in enumerate(state.players):
+        if p.loco is not None:
+            at.setdefault(str(p.loco), []).append(seat)
+    for name, seats in at.items():
+        xy = pl.xy(name)
+        if xy is None:
+            continue
+        if name.isdigit():
+            dy = POINT_R + MIN_TEXT * 1.25
+            if _points_up(pl, int(name)):
+                dy = -dy
+            if int(name) in state.buildings:
+                dy *= 1.3
+            spot = (xy[0], xy[1] + dy)
+        else:
+            spot = _polar(xy, 0, pl.ml.s * 0.62)
+        pitch = MIN_TEXT * 2.2
+        for k, seat in enumerate(seats):
+            paste_centred(img, loco_patch(seat), (spot[0] + (k - (len(seats) - 1) / 2) * pitch, spot[1]))
+
+
+def _points_up(pl: Places, n: int) -> bool:
+    """Whether the intersection's vertical edge goes up (its hex centres lie below and to the
+    sides): a corner at the top of a hex has its third edge going up."""
+    x, y = pl.xy(n)
+    graph = pl.geo.graph
+    corner = graph.intersection(n)
+    below = sum(1 for h in corner.hexes() if pl.ml.center(h)[1] > y)
+    return below >= 2
+

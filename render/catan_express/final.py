@@ -1,0 +1,94 @@
+"""The end of a Catan Express game: the ranking (medals, seat colours, each player's buildings,
+knights and towers), a breakdown of the final score by category, and every player's victory
+points after each turn when the game kept them."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from PIL import Image
+
+from games.catan_express.models import CatanView
+from games.core.i18n import has_key, translate
+from games.core.protocol import Result
+from render.catan_express import style
+from render.catan_express.sidebar import name_of
+from render.kit.chart import score_timeline, stacked_bar_chart
+from render.kit.ranking import RankEntry, RankingLook, chart_rows, render_ranking
+
+LOOK = RankingLook(background=style.PANEL_BG, panel=style.PANEL, panel_edge=style.PANEL_EDGE, text=style.TEXT,
+                   muted=style.MUTED_TEXT, swatch_outline=style.CASING, total_size=36)
+# Muted tints none of which can be taken for a seat: each is at least 13.5 ΔE00 from every
+# player colour in normal vision, deuteranopia and protanopia (render.kit.vision asks 12), and
+# 14.0 from each other at the least. Categories take them in the result's order.
+CATEGORY_COLOURS: list[tuple[int, int, int]] = [
+    (115, 153, 134),  # sage
+    (230, 230, 80),   # lemon
+    (98, 67, 191),    # iris
+    (191, 191, 143),  # khaki
+    (115, 63, 63),    # maroon
+    (172, 201, 230),  # powder blue
+    (153, 101, 84),   # clay
+]
+PAD = 24
+TIMELINE_H = 420
+
+
+def category_name(category: str, lang: str) -> str:
+    """A score category's name: the game's catalog ("ce.category.<name>"), then this renderer's
+    ("ce_render.category.<name>"), then the name made readable."""
+    for key in (f"ce.category.{category}", f"ce_render.category.{category}"):
+        if has_key(lang, key) or has_key("en", key):
+            return translate(lang, key)
+    return category.replace("_", " ").capitalize()
+
+
+def points_history(view: CatanView) -> list[list[int]]:
+    """Each player's victory points after each turn, from the state's history (rows that carry
+    no per-seat points are skipped)."""
+    n = view.state.n
+    out = []
+    for row in view.state.history:
+        pts = row.get("points") if isinstance(row, dict) else None
+        if isinstance(pts, list) and len(pts) == n and all(isinstance(v, int) for v in pts):
+            out.append(list(pts))
+    return out
+
+
+def render_final(view: CatanView, names: Sequence[str], lang: str = "en") -> Image.Image:
+    result = view.result
+    if result is None:
+        raise ValueError("the game is not over: the view has no result")
+    state = view.state
+    entries = [RankEntry(rank=row.rank, colour=style.player_rgb(row.seat), name=name_of(names, row.seat),
+                         stats=stats_line(view, row.seat, lang),
+                         total=translate(lang, "ce_render.final.points", {"points": row.total}))
+               for row in result.players]
+    subtitle = translate(lang, "ce_render.final.turns", {"turns": state.turn})
+    if state.race_winner is not None:
+        subtitle = translate(lang, "ce_render.final.race_winner", {"seat": state.race_winner, "turns": state.turn},
+                             names)
+    sections = []
+    history = points_history(view)
+    if len(history) >= 2:
+        def timeline(size):
+            return score_timeline([(name_of(names, seat), style.player_rgb(seat), [row[seat] for row in history])
+                                   for seat in range(state.n)], size,
+                                  title=translate(lang, "ce_render.final.timeline"))
+        sections.append((TIMELINE_H, timeline))
+    return render_ranking(LOOK, translate(lang, "ce_render.final.title"), subtitle, entries,
+                          lambda size: breakdown_chart(result, names, lang, size), sections)
+
+
+def stats_line(view: CatanView, seat: int, lang: str) -> str:
+    s = view.seats[seat]
+    return translate(lang, "ce_render.final.stats", {"settlements": s.settlements, "cities": s.cities,
+                                                     "knights": s.knights, "towers": s.towers})
+
+
+def breakdown_chart(result: Result, names: Sequence[str], lang: str, size: tuple[int, int]) -> Image.Image:
+    """Per-player stacked bars of the final score, one segment per category."""
+    categories = list(result.categories)
+    rows = chart_rows(result, lambda seat: name_of(names, seat), style.player_rgb)
+    labels = [category_name(c, lang) for c in categories]
+    colours = [CATEGORY_COLOURS[k % len(CATEGORY_COLOURS)] for k in range(len(categories))]
+    return stacked_bar_chart(rows, labels, size, title=translate(lang, "ce_render.final.breakdown"), colors=colours)

@@ -1,0 +1,240 @@
+"""The panel under the Catan Express map: whose move and what, one row per seat with its public
+numbers (CE-12: victory points, resource and development card counts, knights, water towers,
+victory point chips), the last roll as two dice, the race (on or not, who started it, the stops
+in order with the towers still on each), the last turn's events, and a key to the map's marks.
+
+Drawn per move from the view's public parts only. No text is smaller than layout.MIN_TEXT.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from PIL import Image, ImageDraw
+
+from games.catan_express.components import components
+from games.catan_express.models import CatanState, CatanView
+from games.core.i18n import translate
+from render.catan_express import style
+from render.catan_express.layout import BOARD_W, MIN_TEXT
+from render.kit.chart import draw_marker
+from render.kit.ended import ABANDONED_KEY, ABANDONED_SUB_KEY, is_abandoned
+from render.kit.events import public_event_lines
+from render.kit.palette import contrast_text
+from render.kit.text import draw_text, measure, wrap
+
+PAD = 12
+LEFT, RIGHT = PAD, BOARD_W - PAD
+TEXT = MIN_TEXT
+NAME_SIZE = MIN_TEXT + 2
+BANNER_H = 56
+BANNER_SIZE = 28
+HEAD_H = 34
+ROW_H = 42
+SPLIT = 740                  # the seats on the left, dice / race / last turn on the right
+EVENT_LINE_H = TEXT + 6
+LEGEND_H = 2 * (TEXT + 14)
+# Column right edges: victory points, cards, development cards, knights, towers, chips.
+COLUMNS = (("points", 300), ("cards", 382), ("dev", 452), ("knights", 546), ("towers", 640), ("chips", 726))
+STAR = "★"   # Largest Army, beside the knights
+FLAG = "◆"   # Fastest Driver, beside the towers
+
+
+def name_of(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
+
+
+def panel_height(view: CatanView) -> int:
+    rows = max(view.state.n, 4)
+    return 10 + BANNER_H + 10 + HEAD_H + rows * ROW_H + TEXT + 16 + LEGEND_H + PAD
+
+
+def draw_panel(img: Image.Image, view: CatanView, names: Sequence[str], lang: str, top: int) -> None:
+    d = ImageDraw.Draw(img)
+    y = _banner(img, d, view, names, lang, top + 10)
+    rows_top = y + 10
+    rows_bottom = rows_top + HEAD_H + max(view.state.n, 4) * ROW_H
+    _seats(img, d, view, names, lang, rows_top)
+    _right(img, d, view, names, lang, rows_top, rows_bottom + TEXT + 10)
+    draw_text(img, (LEFT, rows_bottom + 4 + TEXT / 2), translate(lang, "ce_render.marks", {"star": STAR, "flag": FLAG}),
+              TEXT, style.MUTED_TEXT, anchor="lm", max_width=SPLIT - LEFT - 16)
+    _legend(img, d, lang, rows_bottom + TEXT + 16)
+
+
+# --- the banner ----------------------------------------------------------------------------------
+def phase_text(state: CatanState, lang: str) -> str:
+    return translate(lang, f"ce_render.phase.{state.phase}")
+
+
+def banner_text(view: CatanView, names: Sequence[str], lang: str) -> tuple[str, str, tuple[int, int, int], bool]:
+    """(title, subtitle, colour, arrow): whose move and what, or who won."""
+    state = view.state
+    turn = translate(lang, "ce_render.turn", {"turn": state.turn}) if state.turn else phase_text(state, lang)
+    if is_abandoned(view):
+        return translate(lang, ABANDONED_KEY), translate(lang, ABANDONED_SUB_KEY), style.OVER_BG, False
+    if state.phase == "over":
+        title = translate(lang, "ce_render.game_over")
+        result = view.result
+        winners = [p.seat for p in result.players if p.rank == 1] if result else []
+        if winners:
+            title = translate(lang, "ce_render.winner", {"seats": winners}, names)
+        return title, turn, style.OVER_BG, False
+    active = sorted(view.active)
+    sub = f"{turn} · {phase_text(state, lang)}" if state.turn else turn
+    if not active:
+        return phase_text(state, lang), sub, style.OVER_BG, False
+    if len(active) > 1:
+        return translate(lang, "ce_render.waiting", {"seats": active}, names), sub, style.OVER_BG, True
+    seat = active[0]
+    return translate(lang, f"ce_render.move.{state.phase}", {"seat": seat}, names), sub, style.player_rgb(seat), True
+
+
+def _banner(img: Image.Image, d: ImageDraw.ImageDraw, view: CatanView, names: Sequence[str], lang: str,
+            top: int) -> int:
+    title, sub, bg, arrow = banner_text(view, names, lang)
+    fg = contrast_text(bg)
+    d.rounded_rectangle((LEFT, top, RIGHT, top + BANNER_H), 12, fill=bg)
+    mid = top + BANNER_H // 2
+    x = LEFT + 14
+    if arrow:
+        d.polygon([(x, mid - 13), (x + 18, mid), (x, mid + 13)], fill=fg)
+        x += 28
+    sub_w = min(measure(sub, TEXT)[0], (RIGHT - LEFT) // 2)
+    end = draw_text(img, (x, mid), title, BANNER_SIZE, fg, bold=True, anchor="lm",
+                    max_width=RIGHT - 14 - sub_w - 20 - x)[2]
+    draw_text(img, (RIGHT - 14, mid), sub, TEXT, fg, anchor="rm", max_width=int(RIGHT - 14 - end - 20))
+    return top + BANNER_H
+
+
+# --- the seats -----------------------------------------------------------------------------------
+def seat_values(view: CatanView, seat: int) -> dict[str, str]:
+    """The seat's public numbers as printed in its row."""
+    s = view.seats[seat]
+    stops = len(view.state.stops)
+    return {
+        "points": str(s.points),
+        "cards": str(s.cards),
+        "dev": str(s.dev_cards),
+        "knights": f"{s.knights}{STAR if s.largest_army else ''}",
+        "towers": (f"{s.towers}/{stops}" if stops else str(s.towers)) + (FLAG if s.fastest else ""),
+        "chips": str(s.chips),
+    }
+
+
+def _seats(img: Image.Image, d: ImageDraw.ImageDraw, view: CatanView, names: Sequence[str], lang: str,
+           top: int) -> None:
+    state = view.state
+    mid = top + HEAD_H // 2
+    for key, right in COLUMNS:
+        draw_text(img, (right, mid), translate(lang, f"ce_render.col.{key}"), TEXT, style.MUTED_TEXT, anchor="rm")
+    active = set(view.active) if state.phase != "over" and not is_abandoned(view) else set()
+    y = top + HEAD_H
+    for seat in range(state.n):
+        colour = style.player_rgb(seat)
+        if seat in active:
+            d.rounded_rectangle((LEFT, y + 2, SPLIT - 8, y + ROW_H - 2), 8,
+                                fill=style.mix(colour, (255, 255, 255), 0.8), outline=colour, width=4)
+        row_mid = y + ROW_H / 2
+        draw_marker(d, style.player_marker(seat), (LEFT + 20, row_mid), 11, colour, outline=style.CASING, width=2)
+        draw_text(img, (LEFT + 40, row_mid), name_of(names, seat), NAME_SIZE, style.TEXT, bold=True, anchor="lm",
+                  max_width=COLUMNS[0][1] - 50 - LEFT - 40)
+        values = seat_values(view, seat)
+        for key, right in COLUMNS:
+            draw_text(img, (right, row_mid), values[key], NAME_SIZE if key == "points" else TEXT, style.TEXT,
+                      bold=key == "points", anchor="rm")
+        y += ROW_H
+
+
+# --- dice, race, last turn -----------------------------------------------------------------------
+PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+        5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)], 6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
+
+
+def draw_die(d: ImageDraw.ImageDraw, x: float, y: float, size: float, value: int) -> None:
+    d.rounded_rectangle((x, y, x + size, y + size), size * 0.18, fill=style.DIE, outline=style.CASING, width=2)
+    r = size * 0.09
+    for px, py in PIPS.get(value, []):
+        cx, cy = x + size / 2 + px * size * 0.27, y + size / 2 + py * size * 0.27
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=style.DIE_PIP)
+
+
+def race_lines(view: CatanView, names: Sequence[str], lang: str) -> list[str]:
+    state = view.state
+    if not state.race:
+        return [translate(lang, "ce_render.race.off", {"points": components().race_start_points})]
+    lines = [translate(lang, "ce_render.race.on", {"seat": state.starter if state.starter is not None else 0}, names)]
+    if state.stops:
+        lines.append(translate(lang, "ce_render.race.stops",
+                               {"stops": " · ".join(f"{k}→{n}" for k, n in enumerate(state.stops, start=1))}))
+    if state.race_winner is not None:
+        lines.append(translate(lang, "ce_render.race.won", {"seat": state.race_winner}, names))
+    return lines
+
+
+def _right(img: Image.Image, d: ImageDraw.ImageDraw, view: CatanView, names: Sequence[str], lang: str,
+           top: int, bottom: int) -> None:
+    state = view.state
+    x = SPLIT + 10
+    width = RIGHT - x
+    d.line((SPLIT, top, SPLIT, bottom), fill=style.PANEL_EDGE, width=2)
+    die = 40
+    label = translate(lang, "ce_render.roll")
+    end = draw_text(img, (x, top + die / 2), label, TEXT, style.MUTED_TEXT, bold=True, anchor="lm")[2]
+    if len(state.dice) == 2:
+        for k, v in enumerate(state.dice):
+            draw_die(d, end + 10 + k * (die + 8), top, die, v)
+        draw_text(img, (end + 10 + 2 * (die + 8) + 4, top + die / 2), f"= {sum(state.dice)}", NAME_SIZE, style.TEXT,
+                  bold=True, anchor="lm")
+    else:
+        draw_text(img, (end + 10, top + die / 2), "—", TEXT, style.TEXT, anchor="lm")
+    y = top + die + 8
+    for line in (part for text in race_lines(view, names, lang) for part in wrap(text, TEXT, width, lang, True)):
+        draw_text(img, (x, y + EVENT_LINE_H / 2), line, TEXT, style.RACE, bold=True, anchor="lm", max_width=width)
+        y += EVENT_LINE_H
+    y += 4
+    draw_text(img, (x, y), translate(lang, "ce_render.last_events"), TEXT, style.MUTED_TEXT, bold=True,
+              max_width=width)
+    y += TEXT + 10
+    room = max(1, int((bottom - y) // EVENT_LINE_H))
+    for line in public_event_lines(state.last, names, lang, TEXT, width, room):
+        draw_text(img, (x, y + EVENT_LINE_H // 2), line, TEXT, style.TEXT, anchor="lm", max_width=width)
+        y += EVENT_LINE_H
+
+
+# --- the key to the map --------------------------------------------------------------------------
+def _legend(img: Image.Image, d: ImageDraw.ImageDraw, lang: str, top: int) -> None:
+    """Rail, ferry, stop, the last move's halo: the marks that are not obvious."""
+    from render.catan_express import board as b
+
+    mid = top + (LEGEND_H / 2) / 2
+    x = LEFT
+    seg = 40
+    d.line((x, mid, x + seg, mid), fill=style.CASING, width=12)
+    d.line((x, mid, x + seg, mid), fill=style.player_rgb(1), width=8)
+    x = draw_text(img, (x + seg + 8, mid), translate(lang, "ce_render.legend.rail"), TEXT, style.TEXT,
+                  anchor="lm")[2] + 20
+    d.line((x, mid, x + seg, mid), fill=style.CASING, width=12)
+    d.line((x, mid, x + seg, mid), fill=style.player_rgb(1), width=8)
+    for k in range(3):
+        d.line((x + 4 + k * 13, mid, x + 10 + k * 13, mid), fill=style.FERRY_DASH, width=3)
+    x = draw_text(img, (x + seg + 8, mid), translate(lang, "ce_render.legend.ferry"), TEXT, style.TEXT,
+                  anchor="lm")[2] + 20
+    r = 13
+    d.ellipse((x, mid - r, x + 2 * r, mid + r), outline=style.STOP, width=5)
+    x = draw_text(img, (x + 2 * r + 8, mid), translate(lang, "ce_render.legend.stop"), TEXT, style.TEXT,
+                  anchor="lm")[2] + 20
+    patch = b.loco_patch(0)
+    img.paste(patch, (int(x), int(mid - patch.height / 2)), patch)
+    x = draw_text(img, (x + patch.width + 6, mid), translate(lang, "ce_render.legend.loco"), TEXT, style.TEXT,
+                  anchor="lm", max_width=int(RIGHT - x - patch.width - 6))[2] + 20
+    mid2 = mid + LEGEND_H / 2
+    x = LEFT
+    d.line((x, mid2, x + seg, mid2), fill=style.CASING, width=8 + 2 * 10)
+    d.line((x, mid2, x + seg, mid2), fill=(255, 255, 255), width=8 + 2 * 6)
+    d.line((x, mid2, x + seg, mid2), fill=style.CASING, width=12)
+    d.line((x, mid2, x + seg, mid2), fill=style.player_rgb(2), width=8)
+    x = draw_text(img, (x + seg + 8, mid2), translate(lang, "ce_render.legend.last"), TEXT, style.TEXT,
+                  anchor="lm")[2] + 20
+    patch = b.robber_patch(60.0)
+    img.paste(patch, (int(x), int(mid2 - patch.height / 2)), patch)
+    draw_text(img, (x + patch.width + 6, mid2), translate(lang, "ce_render.legend.robber"), TEXT, style.TEXT,
+              anchor="lm", max_width=int(RIGHT - x - patch.width - 6))

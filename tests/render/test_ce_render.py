@@ -1,0 +1,304 @@
+"""Catan Express images, drawn from positions of real games (random legal play, fixed seeds) on
+the 3–4 and 5–6 player boards and both island maps: sizes, legible text, colours every reader
+can tell apart, pieces and the last move drawn where they are, hands that never reach the public
+board, and alt text in both languages.
+
+The random player prefers building, buying and riding, so boards fill up quickly; it is only
+here to reach early, busy and finished positions, not to play well.
+"""
+from __future__ import annotations
+
+import json
+import random
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from games.catan_express.models import Building, CatanState
+from games.catan_express.rules import GAME
+from games.core.i18n import translate
+from render.catan_express import PALETTE, RENDERER, style
+from render.catan_express import board as board_mod
+from render.catan_express.alt import describe_board, describe_final, describe_hand
+from render.catan_express.board import places_of, render_board
+from render.catan_express.final import render_final
+from render.catan_express.hand import WIDTH as HAND_W, render_hand
+from render.catan_express.layout import BOARD_W, map_layout
+from render.kit.encode import quantize_keeping, to_png
+from render.kit.highlight import HALO_LIGHT
+from render.kit.legibility import MIN_TEXT_PX_AT_400, recording_text_sizes, smallest_at
+from render.kit.vision import problems
+
+NAMES = ["Alexandra", "山田太郎", "Bob", "佐々木 みなみ", "Christopher", "Eve"]
+ROOT = Path(__file__).resolve().parents[2]
+MAX_MOVES = 8000
+
+
+@lru_cache(maxsize=None)
+def played(n: int, map_: str, layout: str, seed: int) -> tuple[CatanState, ...]:
+    state = GAME.setup(n, {"map": map_, "layout": layout}, seed)
+    rng = random.Random(seed)
+    states = [state]
+    for _ in range(MAX_MOVES):
+        if state.phase == "over":
+            break
+        seat = min(GAME.active_players(state))
+        legal = GAME.legal_actions(state, seat)
+        busy = [a for a in legal if a.kind in ("build", "buy", "ride", "stop")]
+        action = rng.choice(busy) if busy and rng.random() < 0.85 else rng.choice(legal)
+        state = GAME.apply(state, seat, action).state
+        states.append(state)
+    return tuple(states)
+
+
+def early(states) -> CatanState:
+    """The first position after setup (everyone has placed, nobody has rolled)."""
+    return next(s for s in states if s.phase == "roll")
+
+
+def late(states) -> CatanState:
+    """The busiest position before the end: most pieces, then most stops."""
+    return max((s for s in states if s.phase != "over"), key=lambda s: (len(s.pieces), len(s.stops), s.turn))
+
+
+GAMES = [(3, "main", "beginner", 4), (4, "main", "random", 1), (5, "main", "random", 7), (6, "main", "random", 2),
+         (4, "islands", "random", 3), (6, "islands", "random", 5)]
+
+
+@pytest.fixture(scope="module", params=GAMES, ids=lambda g: f"{g[0]}p-{g[1]}-{g[2]}")
+def game(request):
+    return played(*request.param)
+
+
+@pytest.fixture(scope="module")
+def four():
+    return played(4, "main", "random", 1)
+
+
+def _changed(a: Image.Image, b: Image.Image) -> int:
+    """How many pixels differ between two images of one size."""
+    diff = ImageChops.difference(a.convert("RGB"), b.convert("RGB")).convert("L")
+    return diff.point(lambda v: 255 if v else 0).histogram()[255]
+
+
+def _near(px, colour, tol: int = 14) -> bool:
+    return all(abs(a - b) <= tol for a, b in zip(px[:3], colour[:3]))
+
+
+# --- every map, count and stage ------------------------------------------------------------------
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_boards_hands_and_final_render_for_every_map_and_count(game, lang):
+    n = game[0].n
+    names = NAMES[:n]
+    ml = map_layout(game[0].map_id)
+    first, busy = early(game), late(game)
+    for state in (first, busy):
+        img = render_board(GAME.view(state, None), names, lang)
+        assert img.size[0] == BOARD_W and img.height > ml.size[1] + 300 and img.mode == "RGB"
+        for seat in range(n):
+            hand = render_hand(GAME.view(state, seat), names, lang)
+            assert hand.width == HAND_W and hand.height > 400
+    a = render_board(GAME.view(first, None), names, lang).crop((0, 0, *ml.size))
+    b = render_board(GAME.view(busy, None), names, lang).crop((0, 0, *ml.size))
+    assert _changed(a, b) > 0.01 * ml.size[0] * ml.size[1]  # the pieces built since setup show
+    if game[-1].phase == "over":
+        final = render_final(GAME.view(game[-1], None), names, lang)
+        assert final.width == 1100 and final.height > 500
+
+
+def test_the_three_maps_have_their_own_shapes():
+    sizes = {m: map_layout(m).size for m in ("standard", "large", "islands", "islands_large")}
+    assert all(w == BOARD_W for w, _ in sizes.values())
+    # the 5-6 player board has more rows than the 3-4 player board in the same width
+    assert sizes["large"][1] > sizes["standard"][1]
+    assert sizes["islands"] != sizes["standard"] and sizes["islands_large"] != sizes["large"]
+
+
+def test_the_png_twins_encode(four):
+    img = render_board(GAME.view(late(four), None), NAMES[:4], "en")
+    png = to_png(quantize_keeping(img, RENDERER.keep_colours))
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and 20_000 < len(png) < 600_000
+    assert RENDERER.palette_png
+
+
+# --- legibility ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("kind", ["board", "hand", "final"])
+def test_every_text_is_legible_at_400px(kind, lang):
+    states = played(6, "islands", "random", 5) if kind != "final" else played(4, "main", "random", 1)
+    busy = late(states)
+    with recording_text_sizes() as sizes:
+        if kind == "board":
+            img = render_board(GAME.view(busy, None), NAMES, lang)
+        elif kind == "hand":
+            img = render_hand(GAME.view(busy, busy.current), NAMES, lang)
+        else:
+            img = render_final(GAME.view(states[-1], None), NAMES[:4], lang)
+    size, text = sizes.smallest()
+    assert smallest_at(size, img.width) >= MIN_TEXT_PX_AT_400, f"{kind} {lang}: {text!r} is {size} px"
+
+
+# --- colours -------------------------------------------------------------------------------------
+def test_palette_passes_the_colour_vision_check():
+    assert len(PALETTE.players) == GAME.max_players == 6
+    assert {*style.TERRAIN.values(), style.SEA, style.PANEL_BG} <= set(PALETTE.surfaces.values())
+    assert len(PALETTE.categories) >= len(GAME.result(played(4, "main", "random", 1)[-1]).categories)
+    assert problems(PALETTE) == []
+
+
+def test_each_seat_has_its_own_shape():
+    assert len({style.player_marker(s) for s in range(6)}) == 6
+
+
+# --- hidden information --------------------------------------------------------------------------
+def test_a_hidden_hand_is_never_drawn_on_the_public_board(four):
+    state = late(four)
+    public = render_board(GAME.view(state, None), NAMES[:4], "en")
+    for seat in range(4):  # a player's own view draws the same public board
+        assert render_board(GAME.view(state, seat), NAMES[:4], "en").tobytes() == public.tobytes()
+    other = state.clone()  # other cards held, same counts: nothing on the board may change
+    for p in other.players:
+        total = sum(p.hand)
+        p.hand = [total, 0, 0, 0, 0]
+        p.dev = [0, 0, 0, 0, p.dev_cards]
+        p.dev_new = [0] * 5
+    assert render_board(GAME.view(other, None), NAMES[:4], "en").tobytes() == public.tobytes()
+    assert describe_board(GAME.view(other, 1), NAMES[:4], "en") == describe_board(GAME.view(state, 2), NAMES[:4], "en")
+
+
+def test_a_hand_shows_only_its_own_cards_and_refuses_a_spectator(four):
+    state = late(four).clone()
+    seat = 1
+    mine = render_hand(GAME.view(state, seat), NAMES[:4], "en")
+    for i, p in enumerate(state.players):
+        if i != seat:
+            p.hand = [7, 0, 0, 0, 3]
+    assert render_hand(GAME.view(state, seat), NAMES[:4], "en").tobytes() == mine.tobytes()
+    state.players[seat].hand = [3, 2, 1, 0, 4]
+    changed = render_hand(GAME.view(state, seat), NAMES[:4], "en")
+    assert changed.tobytes() != mine.tobytes()
+    with pytest.raises(ValueError):
+        render_hand(GAME.view(state, None), NAMES[:4], "en")
+    assert describe_hand(GAME.view(state, None), NAMES[:4], "en") == ""
+
+
+# --- pieces where they are -----------------------------------------------------------------------
+def _handmade(four) -> CatanState:
+    """The first position of a real game with pieces, buildings and a race set by hand."""
+    s = early(four).clone()
+    s.pieces = {}
+    s.buildings = {}
+    s.last_build, s.last_ride, s.stops = [], [], []
+    for p in s.players:
+        p.loco = None
+    return s
+
+
+def test_parallel_rails_lie_side_by_side_in_their_owners_colours(four):
+    s = _handmade(four)
+    view = GAME.view(s, None)
+    pl = places_of(view)
+    spoke = next(name for name in pl.geo.pieces if pl.kind(name) == "rail")
+    s.pieces = {spoke: [0, 1]}
+    img = render_board(GAME.view(s, None), NAMES[:4], "en")
+    (ax, ay), (bx, by) = pl.piece_ends(spoke)
+    mx, my = ax + (bx - ax) * 0.3, ay + (by - ay) * 0.3  # clear of the token at the centre
+    length = ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
+    nx, ny = -(by - ay) / length, (bx - ax) / length
+    pitch = (board_mod.rail_width(pl.ml) + 4) * 0.92
+    found = set()
+    for sign, seat in ((-1, 0), (1, 1)):
+        x, y = mx + sign * nx * pitch / 2, my + sign * ny * pitch / 2
+        if _near(img.getpixel((round(x), round(y))), style.player_rgb(seat), 30):
+            found.add(seat)
+    assert found == {0, 1}
+
+
+def test_buildings_carry_their_number_colour_and_the_last_build_is_ringed(four):
+    s = _handmade(four)
+    s.buildings = {12: Building(seat=2, kind="settlement"), 20: Building(seat=0, kind="city")}
+    plain = render_board(GAME.view(s, None), NAMES[:4], "en")
+    pl = places_of(GAME.view(s, None))
+    x, y = pl.xy(12)
+    r = board_mod.building_radius()
+    colours = [plain.getpixel((round(x + dx), round(y + r * 0.55))) for dx in (-r * 0.6, r * 0.6)]
+    assert all(_near(c, style.player_rgb(2), 30) for c in colours)
+    s.last_build = ["12"]
+    ringed = render_board(GAME.view(s, None), NAMES[:4], "en")
+    ring = board_mod.POINT_R * 1.9
+    box = (round(x - ring - 16), round(y - ring - 16), round(x + ring + 16), round(y + ring + 16))
+
+    def whites(img: Image.Image) -> int:
+        return _changed(img.crop(box), Image.new("RGB", (box[2] - box[0], box[3] - box[1]), HALO_LIGHT)) * -1 \
+            + (box[2] - box[0]) * (box[3] - box[1])
+
+    assert whites(ringed) > whites(plain) + 100
+
+
+def test_stops_towers_locomotives_and_the_ride_are_drawn(four):
+    s = _handmade(four)
+    s.buildings = {12: Building(seat=2, kind="settlement")}
+    s.race, s.starter, s.stops = True, 2, [12]
+    s.players[0].towers = [12]
+    view = GAME.view(s, None)
+    pl = places_of(view)
+    x, y = pl.xy(12)
+    without = render_board(view, NAMES[:4], "en")
+    r = board_mod.building_radius() + 8
+    assert _near(without.getpixel((round(x + r - 2), round(y))), style.STOP, 40)
+    # the towers still standing: seats 1, 2, 3 (seat 0 collected its own)
+    assert board_mod.towers_left(s, 12) == [1, 2, 3]
+    s.players[3].loco = 12
+    s.last_ride = [12, next(iter(pl.geo.land_of[12]))]
+    with_loco = render_board(GAME.view(s, None), NAMES[:4], "en")
+    assert _changed(without, with_loco) > 400
+    text = describe_board(GAME.view(s, None), NAMES[:4], "en")
+    assert "12" in text and "Bob" in text and "Stop 1" in text
+
+
+# --- alt text ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_alt_text_says_what_the_images_show(four, lang):
+    state = late(four)
+    view = GAME.view(state, None)
+    text = RENDERER.describe_board(view, NAMES[:4], lang)
+    assert 0 < len(text) <= 1024
+    for seat in range(4):
+        assert NAMES[seat] in text
+    summaries = view.seats
+    assert translate(lang, "ce_render.alt.seat", {"seat": 0, "points": summaries[0].points,
+                                                  "cards": summaries[0].cards, "dev": summaries[0].dev_cards,
+                                                  "knights": summaries[0].knights,
+                                                  "towers": summaries[0].towers}, NAMES[:4]) in text
+    if state.dice:
+        assert str(sum(state.dice)) in text
+    for name in state.last_build:
+        assert name in text
+    assert ("盤面" in text) == (lang == "ja")
+
+    seat = state.current
+    hand_text = describe_hand(GAME.view(state, seat), NAMES[:4], lang)
+    hand = state.players[seat].hand
+    assert NAMES[seat] in hand_text and str(sum(hand)) in hand_text
+    for i, res in enumerate(("lumber", "brick", "wool", "grain", "ore")):
+        if hand[i]:
+            assert translate(lang, f"ce.cards.{res}", {"count": hand[i]}) in hand_text
+
+    final_view = GAME.view(four[-1], None)
+    final_text = describe_final(final_view, NAMES[:4], lang)
+    winner = final_view.result.players[0]
+    assert NAMES[winner.seat] in final_text and str(winner.total) in final_text
+    assert final_text.index(NAMES[winner.seat]) < min(final_text.index(NAMES[r.seat])
+                                                      for r in final_view.result.players[1:])
+
+
+def test_catalogs_have_the_same_keys_in_both_languages():
+    folder = ROOT / "data" / "catan_express_render"
+    en = json.loads((folder / "messages.en.json").read_text(encoding="utf-8"))
+    ja = json.loads((folder / "messages.ja.json").read_text(encoding="utf-8"))
+    assert set(en) == set(ja) and all(k.startswith("ce_render.") for k in en)
+    phases = CatanState.model_fields["phase"].annotation.__args__
+    assert {f"ce_render.phase.{p}" for p in phases} <= set(en)
+    assert {f"ce_render.move.{p}" for p in phases} <= set(en)
