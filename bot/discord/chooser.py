@@ -170,12 +170,14 @@ def walk(decision: Decision, path: Sequence[int]) -> Stop:
 # ------------------------------------------------------------------------------ drawing
 def stop_rows(game_id: int, version: int, check: str, path: Sequence[int], options: Sequence[Pick],
               step: str | None, look: Look, lang: str, *, page: int = 0,
-              buttons_at_most: int = BUTTONS_AT_MOST, verbs: Verbs = MOVE_VERBS) -> list[Row]:
-    """The options of one stop: buttons when few, else selects (25 options each, paged)."""
+              buttons_at_most: int = BUTTONS_AT_MOST, verbs: Verbs = MOVE_VERBS,
+              names: Sequence[str] | None = None) -> list[Row]:
+    """The options of one stop: buttons when few, else selects (25 options each, paged).
+    `names` turns seat parameters in the labels ("trade with {seat}") into players' names."""
     if len(options) <= buttons_at_most:
         return _button_rows([
             button(game_id, version, verbs.button, Ref(check, tuple(path), i).arg(),
-                   label=clip(event_text(lang, o.label, None), LABEL_MAX), emoji=look.emoji(o.icon))
+                   label=clip(event_text(lang, o.label, names), LABEL_MAX), emoji=look.emoji(o.icon))
             for i, o in enumerate(options)
         ])
     pages = max(1, -(-len(options) // OPTIONS_PER_PAGE))
@@ -185,8 +187,8 @@ def stop_rows(game_id: int, version: int, check: str, path: Sequence[int], optio
     rows: list[Row] = []
     for start in range(0, len(chunk), OPTIONS_PER_SELECT):
         part = chunk[start:start + OPTIONS_PER_SELECT]
-        entries = [option(event_text(lang, o.label, None), str(first + start + i),
-                          clip(event_text(lang, o.detail, None), OPTION_TEXT_MAX) if o.detail else None,
+        entries = [option(event_text(lang, o.label, names), str(first + start + i),
+                          clip(event_text(lang, o.detail, names), OPTION_TEXT_MAX) if o.detail else None,
                           emoji=look.emoji(o.icon)) for i, o in enumerate(part)]
         low, high = first + start + 1, first + start + len(part)
         placeholder = t(lang, step or "choice.step.move")
@@ -208,7 +210,8 @@ def stop_rows(game_id: int, version: int, check: str, path: Sequence[int], optio
 
 
 def decision_rows(game_id: int, version: int, decision: Decision, look: Look, lang: str, *,
-                  public: bool = False, verbs: Verbs = MOVE_VERBS) -> list[Row]:
+                  public: bool = False, verbs: Verbs = MOVE_VERBS,
+                  names: Sequence[str] | None = None) -> list[Row]:
     """Everything a decision offers at its start: the first step's options, one multi-select
     per group, one button per amount."""
     check = check_of(decision)
@@ -217,7 +220,7 @@ def decision_rows(game_id: int, version: int, decision: Decision, look: Look, la
         first = decision.walk([])
         rows += stop_rows(game_id, version, check, (), first.options, first.step, look, lang,
                           buttons_at_most=PUBLIC_BUTTONS_AT_MOST if public else BUTTONS_AT_MOST,
-                          verbs=verbs)
+                          verbs=verbs, names=names)
     for n, group in enumerate(decision.groups):
         entries = [option(event_text(lang, item.label, None), str(i),
                           clip(event_text(lang, item.detail, None), OPTION_TEXT_MAX) if item.detail else None,
@@ -256,14 +259,14 @@ def public_rows(game_id: int, version: int, menu: PublicMenu | None, look: Look,
     return rows
 
 
-def picked_text(decision: Decision, stop: Stop, lang: str) -> list[str]:
+def picked_text(decision: Decision, stop: Stop, lang: str, names: Sequence[str] | None = None) -> list[str]:
     """What was picked so far, one line a step ("Which route? — Kansas City–Omaha"): the
     picks are the start of some choice's path, which holds their words."""
     made = list(stop.picks)
     choice = next((c for c in decision.choices if [p.value for p in c.path[:len(made)]] == made), None)
     if choice is None:
         return []
-    return [f"{t(lang, p.step)} — **{event_text(lang, p.label, None)}**" for p in choice.path[:len(made)]]
+    return [f"{t(lang, p.step)} — **{event_text(lang, p.label, names)}**" for p in choice.path[:len(made)]]
 
 
 def _button_rows(items: list[discord.ui.Item | None]) -> list[Row]:

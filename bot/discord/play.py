@@ -64,7 +64,8 @@ async def confirm_move(bot: Host, interaction: discord.Interaction, outcome: Out
         except SessionError:
             pv = None
         if pv is not None and pv.game_id == outcome.game_id and pv.decision is not None:
-            rows = chooser.decision_rows(pv.game_id, pv.version, pv.decision, ui_base.get(pv.game), lang)
+            rows = chooser.decision_rows(pv.game_id, pv.version, pv.decision, ui_base.get(pv.game), lang,
+                                         names=pv.names)
             if rows and pv.prompt is not None:
                 lines.append("👉 " + event_text(lang, pv.prompt, pv.names))
             reply.view = make_view(rows)
@@ -115,7 +116,7 @@ async def hand_reply(interaction: discord.Interaction, game_id: int | None = Non
     reply = Reply(content=clip(text, CONTENT_MAX) or t(lang, "discord.hand.title"))
     attach(reply, "hand.png", image)
     if pv.active and pv.decision is not None:
-        reply.view = make_view(chooser.decision_rows(pv.game_id, pv.version, pv.decision, ui, lang))
+        reply.view = make_view(chooser.decision_rows(pv.game_id, pv.version, pv.decision, ui, lang, names=pv.names))
     return reply
 
 
@@ -147,7 +148,7 @@ async def choose_reply(interaction: discord.Interaction, ref: ids.ComponentId, v
     pv, decision, cref = await _menu_for(interaction, ref)
     path, page = chooser.path_and_page(cref, values, picked=ref.verb == "cs", paging=ref.verb == "cp")
     if cref.check == "o":  # "open my menu": everything the decision offers, privately
-        rows = chooser.decision_rows(pv.game_id, pv.version, decision, ui_base.get(pv.game), lang)
+        rows = chooser.decision_rows(pv.game_id, pv.version, decision, ui_base.get(pv.game), lang, names=pv.names)
         lines = ["👉 " + event_text(lang, pv.prompt, pv.names)] if pv.prompt is not None else []
         return Reply(content=join_lines(lines, CONTENT_MAX) or t(lang, "discord.choose.title"),
                      view=make_view(rows))
@@ -156,8 +157,8 @@ async def choose_reply(interaction: discord.Interaction, ref: ids.ComponentId, v
         return await play(interaction, stop.move, expected_version=_expected(cref, ref), game_id=ref.game_id)
     check = chooser.check_of(decision)
     rows = chooser.stop_rows(pv.game_id, pv.version, check, path, stop.options, stop.step,
-                             ui_base.get(pv.game), lang, page=page)
-    lines = chooser.picked_text(decision, stop, lang) + ["👉 " + t(lang, stop.step or "choice.step.move")]
+                             ui_base.get(pv.game), lang, page=page, names=pv.names)
+    lines = chooser.picked_text(decision, stop, lang, pv.names) + ["👉 " + t(lang, stop.step or "choice.step.move")]
     return Reply(content=join_lines(lines, CONTENT_MAX), view=make_view(rows))
 
 

@@ -36,6 +36,22 @@ def nameable_stops(state: CatanState, geo: Geo, seat: int) -> list[int]:
                   if str(pt) in mine and pt not in starts and pt not in state.stops)
 
 
+def reachable(state: CatanState, geo: Geo, start: str) -> set[str]:
+    """Every point a locomotive at `start` could ever get to over the pieces now built
+    (anyone's: others' cost a toll, but they are open to all)."""
+    seen = {start}
+    todo = [start]
+    while todo:
+        at = todo.pop()
+        for piece in geo.at.get(at, ()):
+            if state.pieces.get(piece):
+                to = geo.other_end(piece, at)
+                if to not in seen:
+                    seen.add(to)
+                    todo.append(to)
+    return seen
+
+
 def ends_move_at(state: CatanState, seat: int, point: str) -> bool:
     """CE-9: reaching one of the mover's own towers (a stop not yet collected) ends the move."""
     return point.isdigit() and int(point) in state.stops and int(point) not in state.players[seat].towers

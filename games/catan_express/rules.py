@@ -35,23 +35,23 @@ from games.core.rng import SeededRng
 from games.core.vocabulary import Vocabulary
 from games.catan_express import cards as deckmod
 from games.catan_express import decisions, economy, notation, race
+from games.catan_express.benchmarks import benchmark_lines
+from games.catan_express.bots import BOTS
 from games.catan_express.cards import KINDS, PlayerCards
 from games.catan_express.components import RESOURCES, DevCard, Resource, components
 from games.catan_express.economy import Hand, Holdings
 from games.catan_express.geo import Geo, board_for, geo_for, harbour_kinds
 from games.catan_express.maps import Board, Terrain
-from games.catan_express.models import (Answer, BankTrade, Build, Building, Buy, CatanAction, CatanOptions,
+from games.catan_express.models import (MAX_OFFERS, OFFER_GET_MAX, OFFER_GIVE_MAX, Answer, BankTrade, Build, Building, Buy, CatanAction, CatanOptions,
                                         CatanState, CatanView, Discard, End, Gold, Leg, Monopoly, NameStop, Offer,
                                         Partner, Plenty, PlayerState, Propose, Ride, Roads, Robber, Roll, SeatSummary)
 
-MAX_OFFERS = 3          # offers a player may make in one turn, so every turn ends
-OFFER_GIVE_MAX = 3      # the menus' bounds on an offer's size (a typed offer may not exceed them either)
-OFFER_GET_MAX = 2
 CATEGORIES = ["settlements", "cities", "vp_cards", "chips", "largest_army", "towers", "fastest_driver"]
 
 
 def _ev(key: str, to: tuple[int, ...] | None = None, **params: Any) -> Event:
-    return Event(key=f"ce.ev.{key}", params=params, to=to)
+    # Built unvalidated: the engine makes every event itself, and a move makes several.
+    return Event.model_construct(key=f"ce.ev.{key}", params=params, to=to)
 
 
 def _map_id(n: int, options: CatanOptions) -> str:
@@ -94,7 +94,7 @@ def offers_for(hand: tuple[int, ...]) -> tuple["Propose", ...]:
         for give in _multisets(hand, k):
             free = tuple(0 if g else OFFER_GET_MAX for g in give)
             for m in range(1, OFFER_GET_MAX + 1):
-                out += [Propose(give=give, get=get) for get in _multisets(free, m)]
+                out += [Propose.model_construct(give=give, get=get) for get in _multisets(free, m)]
     return tuple(out)
 
 
@@ -205,10 +205,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
     # ------------------------------------------------------------------ legal moves
     def settlement_spots(self, state: CatanState, geo: Geo) -> list[int]:
         """Free intersections no building neighbours and no rail or ferry touches (CE-4, CE-B6)."""
-        taken = state.buildings
-        return [pt for pt in geo.intersections
-                if pt not in taken and not any(n in taken for n in geo.neighbours[pt])
-                and not self.touched(state, geo, pt)]
+        return [pt for pt in geo.intersections if self._settlement_spot(state, geo, pt)]
 
     def piece_spots(self, state: CatanState, geo: Geo, seat: int, what: str) -> list[str]:
         """Spokes (rails) or coast edges (ferries) sharing a point with the seat's network and
@@ -236,29 +233,30 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         free = state.free_pieces > 0 and seat == state.current and state.phase == "main"
         if not free_only:
             if self.pieces_left(state, seat, "settlement") > 0 and hand.covers(economy.cost("settlement")):
-                out += [Build(what="settlement", at=str(pt)) for pt in self.settlement_spots(state, geo)]
+                out += [_build("settlement", str(pt)) for pt in self.settlement_spots(state, geo)]
             cities = sum(1 for b in state.buildings.values() if b.seat == seat and b.kind == "city")
             if (cities < self.city_cap(state) and self.pieces_left(state, seat, "city") > 0
                     and hand.covers(economy.cost("city"))):
-                out += [Build(what="city", at=str(pt)) for pt, b in sorted(state.buildings.items())
+                out += [_build("city", str(pt)) for pt, b in sorted(state.buildings.items())
                         if b.seat == seat and b.kind == "settlement" and self.touched(state, geo, pt)]
         for what in ("rail", "ferry"):
             if self.pieces_left(state, seat, what) <= 0:
                 continue
             for piece in self.piece_spots(state, geo, seat, what):
                 if hand.covers(self._price(state, seat, what, piece, free)):
-                    out.append(Build(what=what, at=piece))
+                    out.append(_build(what, piece))
         return out
 
     def robber_moves(self, state: CatanState, seat: int, knight: bool) -> list[Robber]:
         board = self.board(state)
         h = self.holdings(state)
+        by_hex = self._buildings_by_hex(state)
         out: list[Robber] = []
         for land in board.land:
             lab = board.label(land.hex)
             if lab == state.robber:
                 continue
-            victims = economy.robbable(h, seat, lab, self._buildings_by_hex(state))
+            victims = economy.robbable(h, seat, lab, by_hex)
             if victims:
                 out += [Robber(hex=lab, victim=v, knight=knight) for v in victims]
             else:
@@ -401,9 +399,8 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
     # ------------------------------------------------------------------ applying
     def apply(self, state: CatanState, seat: int, action: Any) -> ApplyResult:
         if seat not in self.active_players(state):
-            raise IllegalAction("not_your_turn")
-        legal = self._legal(state, seat, action.kind)
-        if action not in legal and not self._allowed_beyond_menu(state, seat, action, legal):
+            raise IllegalAction("not_active", waiting=sorted(self.active_players(state)))
+        if not self.allows(state, seat, action):
             raise self._refusal(state, seat, action)
         s = state.clone()
         s.last = []
@@ -422,20 +419,99 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         s.last = events
         return ApplyResult(state=s, events=events, undoable=undoable)
 
-    def _allowed_beyond_menu(self, state: CatanState, seat: int, action: Any, legal: list[Any]) -> bool:
-        """Moves the menus do not list one by one but the rules allow: a bank trade of several
-        lots at once, and a ride along any legal path (the menus list single legs and one route
-        to each stop)."""
-        if action.kind == "bank" and state.phase == "main" and not state.moving:
+    def allows(self, state: CatanState, seat: int, action: Any) -> bool:
+        """Whether the rules allow `action` by `seat` now (the seat is active). The same answer
+        as membership in `legal_actions`, asked of the rule directly for the kinds with many
+        variants; and wider in two ways the menus are not: a bank trade of several lots at once,
+        and a ride along any legal path (the menus list single legs and one route per stop)."""
+        kind = action.kind
+        phase = state.phase
+        main = phase == "main" and not state.moving
+        p = state.players[seat]
+        if kind == "build":
+            return self._build_allowed(state, seat, action)
+        if kind == "robber":
+            if action.knight:
+                if not ((phase == "roll" or main) and self.can_play(state, seat, DevCard.KNIGHT)):
+                    return False
+            elif phase != "robber":
+                return False
+            return self._robber_allowed(state, seat, action)
+        if kind in ("discard", "gold", "plenty"):
+            cards = Hand(action.cards)
+            if kind == "discard":
+                return phase == "discard" and cards.total == state.discards[seat] and Hand(tuple(p.hand)).covers(cards)
+            if kind == "gold":
+                due = min(state.gold_owed[0][1], sum(state.bank)) if phase == "gold" else -1
+            else:
+                due = (min(components().year_of_plenty_cards, sum(state.bank))
+                       if main and self.can_play(state, seat, DevCard.YEAR_OF_PLENTY) else -1)
+            return cards.total == due and due > 0 and Hand(tuple(state.bank)).covers(cards)
+        if kind == "monopoly":
+            return main and self.can_play(state, seat, DevCard.MONOPOLY)
+        if kind == "bank":
+            if not main:
+                return False
             try:
                 economy.bank_trade(self.holdings(state), seat, Hand(action.give), Hand(action.get),
                                    self.harbours(state, seat))
-                return True
             except IllegalAction:
                 return False
-        if action.kind == "ride" and self.may_ride(state, seat):
-            return self._walk(state.clone(), seat, action, [], dry=True)
-        return False
+            return True
+        if kind == "offer":
+            give, get = action.give, action.get
+            return (main and state.offers_made < MAX_OFFERS and 1 <= sum(give) <= OFFER_GIVE_MAX
+                    and 1 <= sum(get) <= OFFER_GET_MAX and not any(g and w for g, w in zip(give, get))
+                    and Hand(tuple(p.hand)).covers(Hand(give)))
+        if kind == "ride":
+            return self.may_ride(state, seat) and self._walk(state.clone(), seat, action, [], dry=True)
+        return action in self._legal(state, seat, kind)
+
+    def _build_allowed(self, state: CatanState, seat: int, a: Build) -> bool:
+        geo = self.geo(state)
+        phase = state.phase
+        p = state.players[seat]
+        if phase == "setup":
+            if state.setup_rail:
+                return a.what == "rail" and a.at in geo.at.get(str(p.start), ()) and geo.kind[a.at] == "rail"
+            return a.what == "settlement" and a.at.isdigit() and self._settlement_spot(state, geo, int(a.at))
+        if not (phase == "special" or (phase == "main" and not state.moving)):
+            return False
+        if self.pieces_left(state, seat, a.what) <= 0:
+            return False
+        hand = Hand(tuple(p.hand))
+        if a.what in ("settlement", "city"):
+            if not a.at.isdigit() or not hand.covers(economy.cost(a.what)):
+                return False
+            pt = int(a.at)
+            if a.what == "settlement":
+                return self._settlement_spot(state, geo, pt)
+            b = state.buildings.get(pt)
+            cities = sum(1 for x in state.buildings.values() if x.seat == seat and x.kind == "city")
+            return (b is not None and b.seat == seat and b.kind == "settlement" and self.touched(state, geo, pt)
+                    and cities < self.city_cap(state))
+        if geo.kind.get(a.at) != a.what or seat in state.pieces.get(a.at, ()):
+            return False
+        if not any(seat in state.pieces.get(x, ()) for pt in geo.ends[a.at] for x in geo.at.get(pt, ())):
+            return False
+        free = state.free_pieces > 0 and phase == "main"
+        return hand.covers(self._price(state, seat, a.what, a.at, free))
+
+    def _settlement_spot(self, state: CatanState, geo: Geo, pt: int) -> bool:
+        taken = state.buildings
+        return (pt in geo.neighbours and pt not in taken and not any(n in taken for n in geo.neighbours[pt])
+                and not self.touched(state, geo, pt))
+
+    def _robber_allowed(self, state: CatanState, seat: int, a: Robber) -> bool:
+        board = self.board(state)
+        try:
+            h = board.hex_at(a.hex)
+        except ValueError:
+            return False
+        if not board.is_land(h) or a.hex == state.robber:
+            return False
+        victims = economy.robbable(self.holdings(state), seat, a.hex, self._buildings_by_hex(state))
+        return a.victim in victims if victims else a.victim is None
 
     def _refusal(self, state: CatanState, seat: int, action: Any) -> IllegalAction:
         """The most useful reason a move is not allowed now."""
@@ -604,6 +680,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
                 s.gold_owed = [[seat, gold]]
                 s.gold_then = "setup"
                 s.phase = "gold"
+                self._advance_gold(s, events)
             return False
         p_events = len(events)
         s.pieces[a.at] = s.pieces.get(a.at, []) + [seat]
@@ -658,9 +735,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             else:
                 s.phase = "robber"
             return False
-        board = self.board(s)
-        tokens = {board.label(x.hex): x.token for x in board.land if x.token is not None}
-        terrains = {board.label(x.hex): x.terrain.value for x in board.land}
+        tokens, terrains = _yields(s.map_id, s.options.layout, s.seed)
         prod = economy.production(roll, tokens, terrains, s.robber, self._buildings_by_hex(s))
         out = economy.distribute(self.holdings(s), prod.owed)
         self._store(s, out.holdings)
@@ -668,12 +743,12 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         if not prod.owed and not prod.gold:
             events.append(_ev("nothing_produced", total=roll))
         gold = [[g, prod.gold[g]] for g in self._clockwise(s, seat) if prod.gold.get(g)]
+        s.phase = "main"
         if gold:
             s.gold_owed = gold
             s.gold_then = "main"
             s.phase = "gold"
-        else:
-            s.phase = "main"
+            self._advance_gold(s, events)
         return False
 
     def _clockwise(self, s: CatanState, start: int) -> list[int]:
@@ -685,9 +760,17 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         self._store(s, out.holdings)
         events += out.events
         s.gold_owed.pop(0)
+        self._advance_gold(s, events)
+        return False
+
+    def _advance_gold(self, s: CatanState, events: list[Event]) -> None:
+        """Skip owners the empty bank can give nothing (CE-B4: nobody takes what is not
+        there); once nobody is owed, go on where the game was going."""
+        while s.gold_owed and not sum(s.bank):
+            events.append(_ev("gold_none", seat=s.gold_owed[0][0]))
+            s.gold_owed.pop(0)
         if not s.gold_owed:
             s.phase = s.gold_then
-        return False
 
     def _do_discard(self, s: CatanState, seat: int, a: Discard, events: list[Event]) -> bool:
         out = economy.discard(self.holdings(s), seat, Hand(a.cards), s.discards[seat])
@@ -930,6 +1013,10 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         self._after_turn(s, events)
 
     def _after_turn(self, s: CatanState, events: list[Event]) -> None:
+        if s.race and self.race_stuck(s):
+            events.append(_ev("race_stuck"))
+            self._finish(s, events)
+            return
         if s.starter is not None and not s.race:
             # CE-6: the race begins at the end of the turn in which the starter reached 8.
             s.race = True
@@ -939,6 +1026,23 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             self._advance_stops(s, events)
             return
         self._begin_turn(s, (s.current + 1) % s.n)
+
+    def race_stuck(self, s: CatanState) -> bool:
+        """Whether the race can no longer end (a case the rulebook does not foresee): nobody can
+        build another rail or ferry (none left, or only ferries with no coast beside their own
+        network, which only their own pieces could extend), and no locomotive can reach every
+        stop it still needs over the pieces on the board. The game then ends on points, like a
+        race without stops."""
+        geo = self.geo(s)
+        for seat in range(s.n):
+            for what in ("rail", "ferry"):
+                if self.pieces_left(s, seat, what) > 0 and self.piece_spots(s, geo, seat, what):
+                    return False
+        for p in s.players:
+            missing = {str(x) for x in s.stops if x not in p.towers}
+            if p.loco is None or missing <= race.reachable(s, geo, p.loco):
+                return False
+        return True
 
     def _finish(self, s: CatanState, events: list[Event]) -> None:
         s.phase = "over"
@@ -1000,7 +1104,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
                                         stats={"towers": len(p.towers), "knights": p.knights,
                                                "chips": len(p.chips), "starter": state.starter == seat,
                                                "race_winner": state.race_winner == seat}))
-        reason = "race" if state.race_winner is not None else "no_stops"
+        reason = "race" if state.race_winner is not None else ("no_stops" if not state.stops else "race_stuck")
         return Result(players=players, categories=CATEGORIES, label_prefix="ce", reason=reason)
 
     # ------------------------------------------------------------------ notation
@@ -1055,8 +1159,26 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
                 assert self.pieces_left(state, seat, what) >= 0, (seat, what)
 
     def bots(self) -> dict[str, Any]:
-        from games.catan_express.bots import BOTS
         return BOTS
+
+    def benchmarks(self) -> list[str]:
+        """Catan Express's own bench figures (railyard bench catan_express): random games per
+        second, the builder's decision times, apply and view late in the game."""
+        return benchmark_lines(self)
+
+
+@lru_cache(maxsize=1024)
+def _build(what: str, at: str) -> Build:
+    """The move, made once per place: the same builds are listed move after move."""
+    return Build.model_construct(what=what, at=at)
+
+
+@lru_cache(maxsize=64)
+def _yields(map_id: str, layout: str, seed: int) -> tuple[dict[str, int], dict[str, str]]:
+    """A board's number token and terrain per hex label (what production reads every roll)."""
+    board = board_for(map_id, layout, seed)
+    return ({board.label(x.hex): x.token for x in board.land if x.token is not None},
+            {board.label(x.hex): x.terrain.value for x in board.land})
 
 
 def _one(i: int, n: int) -> tuple[int, int, int, int, int]:

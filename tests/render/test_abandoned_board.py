@@ -19,6 +19,7 @@ TURN_KEYS = {
     "ginga": ("gt.render.turn_of",),
     "santa_fe": ("render.sf.track_of", "render.sf.draw_of", "render.sf.buy_of", "render.sf.engineer_of"),
     "steam": ("render.steam.move.first_auction", "render.steam.move.actions"),
+    "catan_express": ("ce_render.move.setup", "ce_render.move.roll", "ce_render.move.main"),
 }
 
 

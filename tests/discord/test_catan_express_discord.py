@@ -1,0 +1,448 @@
+"""Catan Express through the real client on the loopback Discord, with three people: the
+roll button, the private hand, a settlement picked by the point's printed number, offers
+composed as give → get and answered by both other players at once (each in their own private
+menu, in either order), the offerer picking a partner, a 7's private discards by several
+players in any order, the robber and a theft, a stale button, a stranger's click, Japanese.
+
+The game is the real one on its real board. Moves that are not under test (setup, ending
+turns, other players' rolls) are played straight through the session service, as a player
+typing them would; the situations under test are clicked. At the end every public payload
+the fake recorded (posts, edits, embeds, alt texts, public replies) and every log record is
+searched for what only one player was shown (CE-12): hands, discards, the stolen card.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import random
+from typing import Any
+
+from bot.discord.ui.catan_express import cards_line
+from bot.sessions import Actor
+from games.catan_express.components import RESOURCES
+from games.catan_express.notation import cards_text
+from games.catan_express.rules import GAME
+from games.core.i18n import translate
+from tests.discord.conftest import ALICE, BOB, CAROL, CHANNEL, KEN, Harness, find_id
+from tests.discord.test_santa_fe_discord import click_through, key_check, offered, press, text_of
+
+HUMANS = (ALICE, BOB, CAROL)
+NAMES = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol"}
+
+
+def label(key: str, lang: str = "en", names: Any = None, **params: Any) -> str:
+    return translate(lang, key, params, names)
+
+
+class Table:
+    """The game as the test drives it: seats, users, the current state and the post."""
+
+    def __init__(self, h: Harness, game_id: int, user_of: dict[int, int], names: list[str]) -> None:
+        self.h = h
+        self.game_id = game_id
+        self.user_of = user_of
+        self.seat_of = {u: s for s, u in user_of.items()}
+        self.names = names
+        self.rng = random.Random(11)
+        self.private: list[str] = []     # texts only one player was shown
+        self.hands: list[str] = []       # hand lines shown privately
+        self.secret_moves: list[str] = []  # notations whose details are secret
+
+    async def state(self) -> Any:
+        return await self.h.bot.service.rebuild(self.game_id)
+
+    async def version(self) -> int:
+        return (await self.h.bot.service.status(str(CHANNEL))).version
+
+    async def act(self, seat: int, notation: str) -> None:
+        """A move typed by the seat's player (not under test): straight to the service."""
+        user = self.user_of[seat]
+        outcome = await self.h.bot.service.act(str(CHANNEL), Actor(str(user), NAMES[user]), notation)
+        self.h.bot.after_commit(outcome)
+        await self.h.idle()
+
+    def hand_button(self, post: Any) -> str:
+        cid = find_id(post, rf"ry:{self.game_id}:\d+:hand")
+        assert cid, post.custom_ids
+        return cid
+
+    def open_button(self, post: Any) -> str:
+        cid = find_id(post, rf"ry:{self.game_id}:\d+:cb:o:")
+        assert cid, post.custom_ids
+        return cid
+
+
+async def open_game(h: Harness) -> Table:
+    opened = await h.slash(ALICE, "game new", {"game": "catan_express"})
+    assert opened.ephemeral, opened.content
+    lobby = h.lobby()
+    await h.click(lobby, None, BOB, label=label("discord.lobby.join"))
+    await h.click(lobby, None, CAROL, label=label("discord.lobby.join"))
+    await h.click(lobby, None, ALICE, label=label("discord.lobby.start"))
+    status = await h.bot.service.status(str(CHANNEL))
+    assert status.info.game == "catan_express" and status.info.status == "active"
+    user_of = {s.seat: int(s.user_id) for s in status.info.seats}
+    assert set(user_of.values()) == set(HUMANS)
+    return Table(h, status.info.game_id, user_of, list(status.names))
+
+
+def trade_plan(state: Any, seat: int, exclude: frozenset[int] = frozenset()) -> tuple[str, int, int] | None:
+    """An offer of one card for one card of a resource both other players hold (so either may
+    accept): (notation, given resource index, wanted resource index)."""
+    others = [s for s in range(state.n) if s != seat]
+    hand = state.players[seat].hand
+    for want in range(len(RESOURCES)):
+        if want in exclude or not all(state.players[o].hand[want] for o in others):
+            continue
+        for give in range(len(RESOURCES)):
+            if give != want and hand[give]:
+                g = [0] * 5
+                w = [0] * 5
+                g[give], w[want] = 1, 1
+                return f"offer {cards_text(g)} {cards_text(w)}", give, want
+    return None
+
+
+# ------------------------------------------------------------------------------ scenarios
+async def roll_by_button(tb: Table) -> None:
+    h = tb.h
+    state = await tb.state()
+    seat = state.current
+    user = tb.user_of[seat]
+    post = h.last_post()
+    # the post says whose roll it is and how to roll, and its embed names the phase
+    assert label("discord.ce.hint.roll") in post.content, post.content
+    embed = post.embeds[0]
+    assert label("discord.ce.status.roll", "en", tb.names, seat=seat, turn=state.turn) in embed["description"]
+    roll = [e for e in offered(post) if e["label"] == label("ce.menu.roll")]
+    assert len(roll) == 1 and roll[0]["kind"] == "button"
+    assert post.component(roll[0]["custom_id"])["emoji"]["name"] == "🎲"
+    version = await tb.version()
+
+    # someone outside the game: refused, privately, in so many words
+    stranger = await press(h, post, roll[0], KEN)
+    assert stranger.ephemeral and label("error.not_in_game") in text_of(h, stranger), text_of(h, stranger)
+    # a player whose turn it is not, in Japanese: refused, and told whom the game waits on
+    other = next(u for u in HUMANS if u != user)
+    early = await press(h, post, roll[0], other, locale="ja")
+    waiting_ja = label("error.not_active", "ja", waiting=tb.names[seat])
+    assert early.ephemeral and waiting_ja in text_of(h, early), text_of(h, early)
+    assert await tb.version() == version and (await tb.state()).dice == []
+
+    done, steps = await click_through(h, post, user, "roll")
+    assert text_of(h, done).startswith("✅"), text_of(h, done)
+    assert [s["step"] for s in steps] == ["ce.step.action"] and steps[0]["public"]
+    rolled = await tb.state()
+    assert len(rolled.dice) == 2 and rolled.phase != "roll"
+    dice = label("discord.ce.status.dice", dice=" + ".join(map(str, rolled.dice)), total=sum(rolled.dice))
+    assert dice in h.last_post().embeds[0]["description"]
+
+    # the same button again, as the old message still shows it: the board moved on
+    stale = await h.click_as_drawn(post, roll[0]["custom_id"], user)
+    assert stale.ephemeral and label("discord.error.board_changed") in text_of(h, stale), text_of(h, stale)
+    assert (await tb.state()) == rolled
+    # take the old button off again: it was put back on the live message only to be clicked
+    live = h.fake.message(post.id)
+    live.components = [row for row in live.components
+                       if not any(c.get("custom_id") == roll[0]["custom_id"] for c in row.get("components", []))]
+
+
+async def hands_are_private(tb: Table) -> None:
+    """Each player's hand, shown only to them: their own cards, nobody else's."""
+    h = tb.h
+    state = await tb.state()
+    post = h.last_post()
+    lines = {s: cards_line(state.players[s].hand, "en") for s in range(state.n)}
+    for seat, user in tb.user_of.items():
+        lang, locale = ("ja", "ja") if user == BOB else ("en", "en-US")
+        shown = await h.click(post, tb.hand_button(post), user, locale=locale)
+        assert shown.ephemeral and any(a.filename == "hand.png" for a in shown.attachments)
+        text = text_of(h, shown)
+        me = state.players[seat]
+        assert label("discord.ce.hand.resources", lang, count=sum(me.hand)) in text, text
+        mine = cards_line(me.hand, lang)
+        assert mine and mine in text, (mine, text)
+        for other, line in lines.items():
+            if other != seat and line != lines[seat]:
+                assert line not in text
+        if lang == "ja":
+            assert "あなたの資源" in text and "銀行との交換レート" in text, text
+        tb.hands.append(mine)
+
+
+async def trade(tb: Table, plan: tuple[str, int, int], order: tuple[int, int], answers: tuple[bool, bool],
+                partner: int | None) -> None:
+    """`order`: the two answering seats, first to answer first; both open their menus before
+    either answers. `partner`: whom the offerer picks (None: nobody accepted)."""
+    h = tb.h
+    before = await tb.state()
+    offerer = before.current
+    notation, give, want = plan
+    done, steps = await click_through(h, h.last_post(), tb.user_of[offerer], notation)
+    assert text_of(h, done).startswith("✅"), text_of(h, done)
+    assert [s["step"] for s in steps] == ["ce.step.action", "ce.step.give", "ce.step.get"]
+    assert steps[0]["picked"]["label"] == label("ce.menu.offer")
+    assert steps[1]["picked"]["label"] == label(f"ce.cards.{RESOURCES[give].value}", count=1)
+    assert steps[2]["picked"]["label"] == label(f"ce.cards.{RESOURCES[want].value}", count=1)
+    asked = await tb.state()
+    assert asked.phase == "answer" and sorted(GAME.active_players(asked)) == sorted(order)
+
+    post = h.last_post()
+    # answering is secret: the post offers no answer, only a way into one's own menu
+    assert offered(post) == [], post.custom_ids
+    assert label("discord.ce.hint.answer") in post.content
+    first, second = order
+    menus = {}
+    for i, seat in enumerate(order):
+        user = tb.user_of[seat]
+        locale = "ja" if user == BOB else "en-US"
+        button = tb.hand_button(post) if i == 0 else tb.open_button(post)
+        page = await h.click(post, button, user, locale=locale)
+        assert page.ephemeral
+        menus[seat] = page.original
+    for seat, menu in menus.items():
+        lang = "ja" if tb.user_of[seat] == BOB else "en"
+        entries = offered(menu)
+        # both see their own accept / refuse at once, each menu keyed to its seat
+        assert sorted(e["label"] for e in entries) == sorted([label("ce.menu.accept", lang),
+                                                              label("ce.menu.refuse", lang)])
+        assert {e["check"] for e in entries} == {key_check(f"ce.answer.{asked.turn}.{asked.offers_made}.{seat}")}
+        assert all(e["kind"] == "button" for e in entries)
+
+    async def answer(seat: int, accept: bool) -> None:
+        lang = "ja" if tb.user_of[seat] == BOB else "en"
+        word = label("ce.menu.accept" if accept else "ce.menu.refuse", lang)
+        entry = next(e for e in offered(menus[seat]) if e["label"] == word)
+        result = await press(h, menus[seat], entry, tb.user_of[seat], locale="ja" if lang == "ja" else "en-US")
+        assert text_of(h, result).startswith("✅"), text_of(h, result)
+
+    await answer(first, answers[0])
+    middle = await tb.state()
+    assert middle.phase == "answer" and middle.offer.answers == {first: answers[0]}
+    # the public post says that the first has answered, not what
+    field = next(f for f in h.last_post().embeds[0]["fields"] if f["name"].endswith(tb.names[first]))
+    assert label("discord.ce.seat.answered") in field["value"]
+    assert label("discord.ce.seat.accepted") not in field["value"]
+    assert label("discord.ce.seat.refused") not in field["value"]
+    # the second's menu was drawn before the first answered, and still works (its key holds)
+    assert max(e["version"] for e in offered(menus[second])) < await tb.version()
+    await answer(second, answers[1])
+
+    after = await tb.state()
+    if partner is None:
+        assert after.phase == "main" and after.offer is None
+        return
+    assert after.phase == "pick" and partner in GAME.acceptors(after)
+    done, steps = await click_through(h, h.last_post(), tb.user_of[offerer], f"trade @{partner + 1}")
+    assert text_of(h, done).startswith("✅") and [s["step"] for s in steps] == ["ce.step.partner"]
+    traded = await tb.state()
+    assert traded.phase == "main"
+    for seat, sign in ((offerer, 1), (partner, -1)):
+        change = [a - b for a, b in zip(traded.players[seat].hand, before.players[seat].hand)]
+        expected = [0] * 5
+        expected[want] += sign
+        expected[give] -= sign
+        assert change == expected, (seat, change)
+
+
+async def discards_and_theft(tb: Table) -> None:
+    """A 7: everyone over seven cards discards privately, all at once, in any order; then the
+    roller moves the robber and robs."""
+    h = tb.h
+    state = await tb.state()
+    due = dict(state.discards)
+    seats = sorted(due)
+    assert len(seats) >= 2
+    post = h.last_post()
+    assert offered(post) == [] and label("discord.ce.hint.discard") in post.content
+    # everyone opens their menu first, then they discard in the reverse order
+    menus = {}
+    for i, seat in enumerate(seats):
+        page = await h.click(post, tb.hand_button(post) if i % 2 else tb.open_button(post), tb.user_of[seat])
+        assert page.ephemeral
+        menus[seat] = page.original
+        assert {e["check"] for e in offered(page.original)} == {key_check(f"ce.discard.{state.turn}.{seat}")}
+    for n, seat in enumerate(reversed(seats)):
+        now = await tb.state()
+        legal = GAME.legal_actions(now, seat)
+        action = tb.rng.choice(legal)
+        notation = GAME.format_action(action)
+        done, steps = await click_through(h, menus[seat], tb.user_of[seat], notation)
+        assert all(s["step"].startswith("ce.step.discard_") and not s["public"] for s in steps)
+        mine = label("ce.ev.discarded_cards", "en", tb.names, seat=seat,
+                     cards=[{"key": f"ce.cards.{r.value}", "params": {"count": k}}
+                            for r, k in zip(RESOURCES, action.cards) if k])
+        assert "🔒 " + mine in text_of(h, done), text_of(h, done)
+        tb.private.append(mine)
+        tb.secret_moves.append(notation)
+        later = await tb.state()
+        assert sum(later.players[seat].hand) == sum(now.players[seat].hand) - due[seat]
+        if n < len(seats) - 1:
+            # the others still owe theirs: the embed says who, not what anyone discarded
+            fields = {f["name"].removeprefix("👉 "): f["value"] for f in h.last_post().embeds[0]["fields"]}
+            for waiting in seats:
+                owed = waiting in later.discards
+                assert (label("discord.ce.seat.discarding", count=due[waiting]) in fields[tb.names[waiting]]) == owed
+    robbing = await tb.state()
+    assert robbing.phase == "robber"
+    thief = robbing.current
+    moves = [a for a in GAME.legal_actions(robbing, thief) if a.victim is not None]
+    assert moves, "nobody to rob on this board"
+    move = moves[0]
+    victim_hand = list(robbing.players[move.victim].hand)
+    done, steps = await click_through(h, h.last_post(), tb.user_of[thief], GAME.format_action(move))
+    # the hex, then whom to rob (asked only when there is a choice of victims there)
+    asked = [s["step"] for s in steps]
+    assert asked in (["ce.step.hex"], ["ce.step.hex", "ce.step.victim"]), asked
+    after = await tb.state()
+    taken = [a - b for a, b in zip(victim_hand, after.players[move.victim].hand)]
+    assert sum(taken) == 1
+    resource = RESOURCES[taken.index(1)].value
+    stolen = label("ce.ev.robbed_card", "en", tb.names, seat=thief, victim_seat=move.victim,
+                   resource={"key": f"ce.resource.{resource}"})
+    assert "🔒 " + stolen in text_of(h, done), text_of(h, done)  # the thief is told what they took
+    tb.private.append(stolen)
+    robbed = label("ce.ev.robbed", "en", tb.names, seat=thief, victim_seat=move.victim)
+    assert robbed in h.last_post().content, h.last_post().content
+
+
+async def build_by_point(tb: Table, point: str) -> None:
+    h = tb.h
+    state = await tb.state()
+    seat = state.current
+    post = h.last_post()
+    assert label("discord.ce.hint.main") in post.content
+    # the first step's "Build a settlement" carries the house emoji, as a button or an option
+    entry = next(e for e in offered(post) if e["label"] == label("ce.menu.settlement"))
+    component = post.component(entry["custom_id"])
+    if entry["kind"] == "select":
+        component = next(o for o in component["options"] if o["value"] == entry["value"])
+    assert component["emoji"]["name"] == "🏠", component
+    done, steps = await click_through(h, post, tb.user_of[seat], f"build settlement {point}")
+    assert text_of(h, done).startswith("✅"), text_of(h, done)
+    assert [s["step"] for s in steps] == ["ce.step.action", "ce.step.point"]
+    assert steps[0]["picked"]["label"] == label("ce.menu.settlement")
+    # the point is offered by the number printed on the board
+    assert steps[1]["picked"]["label"] == label("ce.pick.point", point=point)
+    built = await tb.state()
+    assert built.buildings[int(point)].seat == seat and built.buildings[int(point)].kind == "settlement"
+
+
+# ------------------------------------------------------------------------------ the game
+def planned(tb: Table, state: Any, seat: int) -> str:
+    """What a player not under test does: the builder bot in setup and on gold, ending the
+    turn in the main phase (hands grow, so a 7 makes several discard), refusing offers."""
+    phase = state.phase
+    if phase in ("setup", "gold", "stops"):
+        return GAME.format_action(GAME.bots()["builder"].choose(GAME, state, seat, tb.rng))
+    if phase == "roll":
+        return "roll"
+    if phase == "discard":
+        action = GAME.legal_actions(state, seat)[0]
+        return GAME.format_action(action)
+    if phase == "robber":
+        return GAME.format_action(GAME.legal_actions(state, seat)[0])
+    if phase == "answer":
+        return "refuse"
+    if phase == "pick":
+        return "withdraw"
+    return "end"
+
+
+async def test_catan_express_on_discord(harness: Harness, fake, caplog) -> None:
+    caplog.set_level(logging.INFO)
+    caplog.set_level(logging.DEBUG, logger="railyard")
+    h = harness
+    tb = await open_game(h)
+    done: set[str] = set()
+    for _ in range(600):
+        state = await tb.state()
+        if state.phase == "over" or done >= {"roll", "trade", "discard", "build"}:
+            break
+        seat = min(GAME.active_players(state))
+        if state.phase == "roll" and "roll" not in done:
+            await roll_by_button(tb)
+            await hands_are_private(tb)
+            done.add("roll")
+            continue
+        if state.phase == "main" and "trade" not in done and not state.moving:
+            plan = trade_plan(state, seat)
+            if plan is not None:
+                first, second = [s for s in range(state.n) if s != seat]
+                # refused by the one who answers first, accepted by the other
+                await trade(tb, plan, (second, first), (False, True), partner=first)
+                again = trade_plan(await tb.state(), seat)
+                if again is not None:
+                    # the other order, both accept: the offerer picks between them
+                    await trade(tb, again, (first, second), (True, True), partner=second)
+                    done.add("trade")
+                    continue
+        if state.phase == "main" and "build" not in done and not state.moving:
+            spots = [a.at for a in GAME.legal_actions(state, seat) if a.kind == "build" and a.what == "settlement"]
+            if spots:
+                await build_by_point(tb, spots[0])
+                done.add("build")
+                continue
+        if state.phase == "discard" and "discard" not in done and len(state.discards) >= 2:
+            await discards_and_theft(tb)
+            done.add("discard")
+            continue
+        notation = planned(tb, state, seat)
+        if state.phase == "discard":
+            tb.secret_moves.append(notation)
+        await tb.act(seat, notation)
+    assert done == {"roll", "trade", "discard", "build"}, done
+
+    # ---------------------------------------------------------------- nothing secret leaked
+    dms = {c.id for c in (fake.dm_channel(u) for u in HUMANS) if c is not None}
+    public = [p for p in fake.public_payloads() if not any(f"/channels/{d}/" in p.path for d in dms)]
+    public_text = "\n".join(json.dumps(p.payload, ensure_ascii=False) for p in public)
+    private_text = "\n".join(json.dumps(p.payload, ensure_ascii=False) for p in fake.ephemeral_payloads())
+    assert len(public) > 20
+    for text in tb.private:
+        assert text in private_text  # it was shown to its player…
+        assert text not in public_text, text  # …and to nobody else
+    for line in tb.hands:
+        assert line in private_text and line not in public_text, line
+    assert label("discord.ce.hand.resources", count=0).split("(")[0] not in public_text
+    history = await h.slash(ALICE, "game log")
+    logged = text_of(h, history) + json.dumps([m.embeds for m in history.messages], ensure_ascii=False)
+    assert history.ephemeral or history.original is not None
+    # the move log everyone may read (the service's history, which /game log pages through)
+    # names a discard as such, never the cards
+    entries = await h.bot.service.history(str(CHANNEL))
+    logged += "\n".join(e.notation for e in entries)
+    assert sum(e.notation == "discard" for e in entries) >= len(tb.secret_moves) >= 2
+    records = "\n".join(r.getMessage() for r in caplog.records)
+    for notation in tb.secret_moves:
+        assert notation.startswith("discard ")
+        assert notation not in public_text and notation not in logged and notation not in records, notation
+    for text in tb.private:
+        assert text not in records
+    fake.assert_clean()
+
+
+async def test_a_japanese_game_speaks_japanese_in_public(harness: Harness, fake) -> None:
+    """A game opened in Japanese: the status embed, the hint under the ping and the menu."""
+    h = harness
+    opened = await h.slash(ALICE, "game new", {"game": "catan_express", "language": "ja"}, locale="ja")
+    assert opened.ephemeral, opened.content
+    lobby = h.lobby()
+    for user in (BOB, CAROL):
+        await h.click(lobby, None, user, label=label("discord.lobby.join", "ja"), locale="ja")
+    await h.click(lobby, None, ALICE, label=label("discord.lobby.start", "ja"), locale="ja")
+    status = await h.bot.service.status(str(CHANNEL))
+    state = await h.bot.service.rebuild(status.info.game_id)
+    names = list(status.names)
+    post = h.last_post()
+    description = post.embeds[0]["description"]
+    assert label("discord.ce.status.setup", "ja", names, seat=state.current, round=1,
+                 what={"key": "ce.piece.settlement"}) in description, description
+    assert label("discord.ce.race.not_yet", "ja", points=8) in description
+    assert label("discord.ce.hint.setup", "ja") in post.content, post.content
+    fields = post.embeds[0]["fields"]
+    assert len(fields) == 3 and all("点" in f["value"] for f in fields), fields
+    # the first settlement is picked by the intersection's number, the menu in Japanese
+    points = [e for e in offered(post) if e["kind"] == "select"]
+    assert points and all(e["placeholder"].startswith(label("ce.step.point", "ja")) for e in points)
+    h.fake.assert_clean()
