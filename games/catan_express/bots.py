@@ -41,7 +41,7 @@ from games.catan_express import economy, race
 from games.catan_express.components import RESOURCES, DevCard, components
 from games.catan_express.geo import Geo
 from games.catan_express.maps import Board
-from games.catan_express.models import (MAX_OFFERS, Answer, BankTrade, Build, Buy, CatanState, Discard, End, Gold, Monopoly,
+from games.catan_express.models import (MAX_OFFERS, OFFER_GET_MAX, OFFER_GIVE_MAX, Answer, BankTrade, Build, Buy, CatanState, Discard, End, Gold, Monopoly,
                                         NameStop, Partner, Plenty, Propose, Ride, Roads, Robber, Roll)
 
 PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
@@ -635,31 +635,58 @@ class RandomBot:
 
     @staticmethod
     def _main(game: Any, state: CatanState, seat: int, rng: random.Random) -> Any:
-        """The main phase from the rules' own generators, kind by kind, listing the offers only
-        when an offer is what it drew: the same moves as `legal_actions`, at a fraction of the
-        cost."""
-        menus: dict[str, Any] = {}
-        for b in game.builds(state, seat):
-            menus.setdefault("build", []).append(b)
-        if game.can_buy(state, seat):
-            menus["buy"] = [Buy()]
-        for a in game.card_plays(state, seat):
-            menus.setdefault(a.kind, []).append(a)
-        trades = game.bank_trades(state, seat)
-        if trades:
-            menus["bank"] = trades
-        if state.offers_made < MAX_OFFERS and sum(state.players[seat].hand) > 0:
-            menus["offer"] = None   # listed only if drawn
-        legs, routes = game.ride_legs(state, seat), game.ride_routes(state, seat)
-        if legs:
-            menus["ride"] = legs
-        if routes:
-            menus["route"] = routes
-        if not menus or rng.random() < END_CHANCE:
+        """The main phase kind by kind from the rules' own generators, listing only the kinds
+        it needs: the kinds in a random order, the first that has a move wins — the same as a
+        uniform draw among the kinds with moves, without listing them all every time."""
+        if rng.random() < END_CHANCE:
             return End()
-        kind = rng.choice(list(menus))
-        options = menus[kind] if menus[kind] is not None else game.offers(state, seat)
-        return rng.choice(options) if options else End()
+        kinds = list(MAIN_KINDS)
+        rng.shuffle(kinds)
+        cards: list[Any] | None = None
+        for kind in kinds:
+            if kind == "build":
+                options = game.builds(state, seat)
+            elif kind == "buy":
+                options = [Buy()] if game.can_buy(state, seat) else []
+            elif kind in CARD_KINDS:
+                if cards is None:
+                    cards = game.card_plays(state, seat)
+                options = [a for a in cards if a.kind == kind]
+            elif kind == "bank":
+                options = game.bank_trades(state, seat)
+            elif kind == "offer":
+                offer = _random_offer(state, seat, rng)
+                options = [offer] if offer is not None else []
+            elif kind == "ride":
+                options = game.ride_legs(state, seat)
+            else:
+                options = game.ride_routes(state, seat)
+            if options:
+                return rng.choice(options)
+        return End()
+
+
+MAIN_KINDS = ("build", "buy", "monopoly", "plenty", "roads", "robber", "bank", "offer", "ride", "route")
+CARD_KINDS = frozenset({"monopoly", "plenty", "roads", "robber"})
+
+
+def _random_offer(state: CatanState, seat: int, rng: random.Random) -> Propose | None:
+    """Some cards of the hand (1–3) for 1–2 cards of other resources: one offer drawn at
+    random within the rules' bounds, without listing the hundreds a hand allows."""
+    hand = state.players[seat].hand
+    if state.offers_made >= MAX_OFFERS or not sum(hand):
+        return None
+    cards = [i for i, n in enumerate(hand) for _ in range(n)]
+    give = [0] * N_RES
+    for i in rng.sample(cards, rng.randint(1, min(OFFER_GIVE_MAX, len(cards)))):
+        give[i] += 1
+    others = [i for i in range(N_RES) if not give[i]]
+    if not others:
+        return None
+    get = [0] * N_RES
+    for _ in range(rng.randint(1, OFFER_GET_MAX)):
+        get[rng.choice(others)] += 1
+    return Propose(give=tuple(give), get=tuple(get))
 
 
 def _kind(action: Any) -> str:

@@ -313,13 +313,13 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         if not self.may_ride(state, seat):
             return []
         geo = self.geo(state)
-        return [Ride(legs=(o.leg,)) for o in race.legs_from(state, geo, seat, str(p.loco), p.hand)]
+        return [Ride.model_construct(legs=(o.leg,)) for o in race.legs_from(state, geo, seat, str(p.loco), p.hand)]
 
     def ride_routes(self, state: CatanState, seat: int) -> list[Ride]:
         if not self.may_ride(state, seat):
             return []
         found = race.routes(state, self.geo(state), seat, self.transfer_stop(state))
-        return [Ride(legs=legs) for legs in found if len(legs) > 1]
+        return [Ride.model_construct(legs=legs) for legs in found if len(legs) > 1]
 
     def may_ride(self, state: CatanState, seat: int) -> bool:
         return (state.race and state.phase == "main" and seat == state.current and state.move_left > 0
@@ -349,7 +349,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
                 return [Build(what="rail", at=piece) for piece in geo.at[str(p.start)] if geo.kind[piece] == "rail"]
             return [Build(what="settlement", at=str(pt)) for pt in self.settlement_spots(state, geo)]
         if phase == "roll":
-            out.append(Roll())
+            out.append(_ROLL)
             if wants("robber") and self.can_play(state, seat, DevCard.KNIGHT):
                 out += self.robber_moves(state, seat, knight=True)
             return out
@@ -369,7 +369,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             return [Partner()] + [Partner(seat=s) for s in self.acceptors(state)]
         if phase == "stops":
             return [NameStop(at=pt) for pt in race.nameable_stops(state, self.geo(state), seat)]
-        out.append(End())
+        out.append(_END)
         if phase == "main" and state.moving:
             if wants("ride"):
                 out += self.ride_legs(state, seat) + self.ride_routes(state, seat)
@@ -377,7 +377,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         if wants("build"):
             out += self.builds(state, seat)
         if wants("buy") and self.can_buy(state, seat):
-            out.append(Buy())
+            out.append(_BUY)
         if phase == "special":
             return out
         if want is None or want in ("monopoly", "plenty", "roads", "robber"):
@@ -412,8 +412,11 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         if out is True:
             undoable = True
         for p in s.players:
-            p.cards = sum(p.hand)
-            p.dev_cards = sum(p.dev) + sum(p.dev_new)
+            # Plain counts kept beside the hands for the public view; written without pydantic's
+            # attribute hook, which costs more than the sums (this runs for every seat every move).
+            d = p.__dict__
+            d["cards"] = sum(p.hand)
+            d["dev_cards"] = sum(p.dev) + sum(p.dev_new)
         s.deck_left = len(s.deck)
         self._check_starter(s, events)
         s.last = events
@@ -725,8 +728,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         events.append(_ev("rolled", seat=seat, dice=list(s.dice), total=roll))
         if s.race:
             s.move_left = max(s.dice)
-        s.history.append({"turn": s.turn, "seat": seat, "roll": roll,
-                          "points": [self.total(s, i) for i in range(s.n)]})
+        s.history.append({"turn": s.turn, "seat": seat, "roll": roll, "points": self.totals(s)})
         if roll == components().robber_roll:
             s.discards = economy.discards_due(self.holdings(s))
             if s.discards:
@@ -736,7 +738,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
                 s.phase = "robber"
             return False
         tokens, terrains = _yields(s.map_id, s.options.layout, s.seed)
-        prod = economy.production(roll, tokens, terrains, s.robber, self._buildings_by_hex(s))
+        prod = economy.production(roll, tokens.get(roll, {}), terrains, s.robber, self._buildings_by_hex(s))
         out = economy.distribute(self.holdings(s), prod.owed)
         self._store(s, out.holdings)
         events += out.events
@@ -982,12 +984,24 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         if s.starter is not None or s.phase in ("setup", "over"):
             return
         goal = components().race_start_points
-        order = self._clockwise(s, s.current)
-        for seat in order:
-            if self.total(s, seat) >= goal:
+        totals = self.totals(s)
+        for seat in self._clockwise(s, s.current):
+            if totals[seat] >= goal:
                 s.starter = seat
-                events.append(_ev("starter", seat=seat, points=self.total(s, seat)))
+                events.append(_ev("starter", seat=seat, points=totals[seat]))
                 return
+
+    def totals(self, s: CatanState) -> list[int]:
+        """Every seat's victory points in one pass (`points` per seat gives the breakdown)."""
+        c = components()
+        out = [len(p.chips) * c.points.victory_point_chip + p.vp_cards * c.points.victory_point_card
+               + len(p.towers) * c.points.water_tower + (c.points.fastest_driver if p.fastest else 0)
+               for p in s.players]
+        for b in s.buildings.values():
+            out[b.seat] += c.points.city if b.kind == "city" else c.points.settlement
+        if s.largest_army is not None:
+            out[s.largest_army] += c.largest_army.points
+        return out
 
     # --- ending turns
     def _do_end(self, s: CatanState, seat: int, a: End, events: list[Event]) -> bool:
@@ -1174,11 +1188,18 @@ def _build(what: str, at: str) -> Build:
 
 
 @lru_cache(maxsize=64)
-def _yields(map_id: str, layout: str, seed: int) -> tuple[dict[str, int], dict[str, str]]:
-    """A board's number token and terrain per hex label (what production reads every roll)."""
+def _yields(map_id: str, layout: str, seed: int) -> tuple[dict[int, dict[str, int]], dict[str, str]]:
+    """A board's hexes by number token, and terrain per hex label (what production reads on
+    every roll: only the hexes of the number rolled)."""
     board = board_for(map_id, layout, seed)
-    return ({board.label(x.hex): x.token for x in board.land if x.token is not None},
-            {board.label(x.hex): x.terrain.value for x in board.land})
+    by_number: dict[int, dict[str, int]] = {}
+    for x in board.land:
+        if x.token is not None:
+            by_number.setdefault(x.token, {})[board.label(x.hex)] = x.token
+    return by_number, {board.label(x.hex): x.terrain.value for x in board.land}
+
+
+_END, _ROLL, _BUY = End(), Roll(), Buy()
 
 
 def _one(i: int, n: int) -> tuple[int, int, int, int, int]:
