@@ -21,13 +21,14 @@ Why it is shaped so
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from games.core.choices import Choice, Decision, Pick
 from games.core.events import Event
 from games.catan_express.components import RESOURCES
 from games.catan_express.economy import Hand, resource_param
-from games.catan_express.notation import cards_text, leg_text
+from games.catan_express.notation import cards_text, format_action, leg_text
 
 
 def _e(key: str, **params: Any) -> Event:
@@ -56,6 +57,9 @@ class _Picks:
         return pick
 
 
+_SHARED = _Picks()  # the picks of the fixed choices below
+
+
 def what(pick: _Picks, value: str) -> Pick:
     return pick("action", value, _e(f"ce.menu.{value}"), icon=value)
 
@@ -81,7 +85,7 @@ def _centre(game: Any, state: Any, pick: _Picks, label: str, step: str = "centre
 
 def path_of(game: Any, state: Any, seat: int, action: Any, pick: _Picks) -> tuple[Pick, ...]:
     kind = action.kind
-    phase = state.phase
+    phase = state.phase if state is not None else None  # None: a fixed choice (FIXED_KINDS)
     if kind == "roll":
         return (what(pick, "roll"),)
     if kind == "end":
@@ -159,6 +163,16 @@ def path_of(game: Any, state: Any, seat: int, action: Any, pick: _Picks) -> tupl
     raise ValueError(f"no menu path for {action!r}")
 
 
+# Moves whose menu path reads nothing from the state: their choices are made once and shared
+# (a big hand offers hundreds of trades, turn after turn).
+FIXED_KINDS = frozenset({"offer", "bank", "plenty", "gold", "monopoly", "roads", "roll", "end", "buy", "answer"})
+
+
+@lru_cache(maxsize=16384)
+def _fixed_choice(action: Any) -> Choice:
+    return Choice(notation=format_action(action), path=path_of(None, None, -1, action, _SHARED))
+
+
 def _discard_choices(game: Any, state: Any, seat: int, legal: list[Any], pick: _Picks) -> list[Choice]:
     """A discard as one step per resource held, "how many lumber?" then "how many brick?", so a
     big hand is not one long list of combinations; a step with one answer left is skipped."""
@@ -182,7 +196,8 @@ def decision(game: Any, state: Any, seat: int) -> Decision:
     if phase == "discard":
         return Decision(seat=seat, key=f"ce.discard.{state.turn}.{seat}", secret=True, prompt=prompt,
                         choices=_discard_choices(game, state, seat, legal, pick))
-    choices = [Choice(notation=game.format_action(a), path=path_of(game, state, seat, a, pick)) for a in legal]
+    choices = [_fixed_choice(a) if a.kind in FIXED_KINDS else
+               Choice(notation=game.format_action(a), path=path_of(game, state, seat, a, pick)) for a in legal]
     key = None
     secret = False
     if phase == "answer":

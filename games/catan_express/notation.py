@@ -39,8 +39,11 @@ _CARD = re.compile(r"(\d+)([a-z]+)")
 _LEG = re.compile(r"([A-Za-z]*\d+)(?:@(\d+):([a-z]+))?")
 
 
+_NAMES = tuple(r.value for r in RESOURCES)
+
+
 def cards_text(counts: tuple[int, ...] | list[int]) -> str:
-    return "+".join(f"{n}{r.value}" for r, n in zip(RESOURCES, counts) if n)
+    return "+".join(f"{n}{name}" for name, n in zip(_NAMES, counts) if n)
 
 
 def parse_cards(text: str) -> tuple[int, int, int, int, int]:
