@@ -526,15 +526,34 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             if not state.deck:
                 return IllegalAction("ce.deck_empty")
             if phase in ("main", "special"):
-                return IllegalAction("ce.cannot_afford", cost=economy.cost("development_card").param(), short=[])
+                return self._short(state, seat, economy.cost("development_card"))
         if kind == "discard" and phase == "discard":
-            return IllegalAction("ce.discard_count", count=state.discards[seat])
+            if Hand(action.cards).total != state.discards[seat]:
+                return IllegalAction("ce.discard_count", count=state.discards[seat])
+            return IllegalAction("ce.not_held")
+        if kind == "gold" and phase == "gold":
+            due = min(state.gold_owed[0][1], sum(state.bank))
+            if Hand(action.cards).total != due:
+                return IllegalAction("ce.gold_count", count=due)
+            return IllegalAction("ce.bank_short", resources=economy.lacking(Hand(tuple(state.bank)), Hand(action.cards)))
+        if kind == "plenty" and phase == "main" and self.can_play(state, seat, DevCard.YEAR_OF_PLENTY):
+            due = min(components().year_of_plenty_cards, sum(state.bank))
+            if Hand(action.cards).total != due:
+                return IllegalAction("ce.plenty_count", count=due)
+            return IllegalAction("ce.bank_short", resources=economy.lacking(Hand(tuple(state.bank)), Hand(action.cards)))
+        if kind == "bank" and phase == "main" and not state.moving:
+            try:
+                economy.bank_trade(self.holdings(state), seat, Hand(action.give), Hand(action.get),
+                                   self.harbours(state, seat))
+            except IllegalAction as exc:
+                return exc
         if kind == "offer" and phase == "main":
             if state.offers_made >= MAX_OFFERS:
                 return IllegalAction("ce.offer_limit", count=MAX_OFFERS)
             return IllegalAction("ce.offer_terms", give=OFFER_GIVE_MAX, get=OFFER_GET_MAX)
         if kind == "roll" and phase != "roll":
-            return IllegalAction("ce.already_rolled" if state.dice else "ce.not_now")
+            rolled = state.dice and seat == state.current and phase in ("main", "gold", "discard", "robber")
+            return IllegalAction("ce.already_rolled" if rolled else "ce.not_now")
         if kind in ("monopoly", "plenty", "roads") or (kind == "robber" and action.knight):
             card = {"monopoly": DevCard.MONOPOLY, "plenty": DevCard.YEAR_OF_PLENTY, "roads": DevCard.ROAD_BUILDING,
                     "robber": DevCard.KNIGHT}[kind]
@@ -543,6 +562,26 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
                             state.players[seat].played_card).play(card)
             except IllegalAction as exc:
                 return exc
+        if kind == "robber" and (phase == "robber" or (action.knight and phase in ("roll", "main"))):
+            board = self.board(state)
+            try:
+                on_land = board.is_land(board.hex_at(action.hex))
+            except ValueError:
+                on_land = False
+            if not on_land:
+                return IllegalAction("ce.robber_on_land", hex=action.hex)
+            if action.hex == state.robber:
+                return IllegalAction("ce.robber_must_move")
+            victims = economy.robbable(self.holdings(state), seat, action.hex, self._buildings_by_hex(state))
+            if action.victim is None:
+                return IllegalAction("ce.robber_must_rob", seats=list(victims))
+            if victims:
+                return IllegalAction("ce.cannot_rob", victim_seat=action.victim)
+            return IllegalAction("ce.nobody_to_rob", hex=action.hex)
+        if kind == "answer" and phase == "answer" and action.accept:
+            return IllegalAction("ce.cannot_accept", cards=Hand(tuple(state.offer.get)).param())
+        if kind == "partner" and phase == "pick" and action.seat is not None:
+            return IllegalAction("ce.not_an_acceptor", partner_seat=action.seat)
         if kind == "ride":
             if not state.race:
                 return IllegalAction("ce.race_not_started")
@@ -592,16 +631,17 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             if self.pieces_left(state, seat, what) <= 0:
                 return IllegalAction("ce.no_pieces_left", what={"key": f"ce.piece.{what}"})
             free = state.free_pieces > 0 and state.phase == "main"
-            price = self._price(state, seat, what, at, free)
-            hand = Hand(tuple(state.players[seat].hand))
-            return IllegalAction("ce.cannot_afford", cost=price.param(),
-                                 short=Hand(tuple(max(0, a - b) for a, b in zip(price.counts, hand.counts))).param())
+            return self._short(state, seat, self._price(state, seat, what, at, free))
         if state.phase == "setup":
             return IllegalAction("ce.not_now")
-        price = economy.cost(what)
+        return self._short(state, seat, economy.cost(what))
+
+    @staticmethod
+    def _short(state: CatanState, seat: int, price: Hand) -> IllegalAction:
+        """A refusal that names the price and the cards missing from the seat's hand."""
         hand = Hand(tuple(state.players[seat].hand))
-        return IllegalAction("ce.cannot_afford", cost=price.param(),
-                             short=Hand(tuple(max(0, a - b) for a, b in zip(price.counts, hand.counts))).param())
+        short = Hand(tuple(max(0, a - b) for a, b in zip(price.counts, hand.counts)))
+        return IllegalAction("ce.cannot_afford", cost=price.param(), short=short.param())
 
     # --- setup and building
     def _do_build(self, s: CatanState, seat: int, a: Build, events: list[Event]) -> bool:
@@ -1138,12 +1178,11 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         return decisions.prompt(self, state, seat)
 
     def public_notation(self, action: Any) -> str:
-        # A discard, a gold choice and an answer name cards or choices the others may not see
-        # (CE-12): the log says only what kind of move it was.
-        if action.kind in ("discard", "gold"):
+        # A discard and an answer name cards or choices the others may not see (CE-12): the
+        # log says only what kind of move it was. (A gold river's cards are told to all, as
+        # production is.)
+        if action.kind in ("discard", "answer"):
             return action.kind
-        if action.kind == "answer":
-            return "answer"
         return self.format_action(action)
 
     def vocabulary(self) -> Vocabulary:
