@@ -9,10 +9,13 @@ Layers
     What never changes for a board layout and language — sea, terrains and their signs,
     harbours — is drawn once, supersampled, and cached with the names that must stay on top
     of the track (tokens, hex labels, intersection numbers, harbour words) as a separate
-    transparent layer. A move then draws, in order: the last-move halos and the rails and
-    ferries (on a copy of the supersampled map, then shrunk), the cached names layer over
-    them, then buildings, stops, locomotives and the robber as small cached anti-aliased
-    patches.
+    transparent layer, and with the two laid together as the empty map at full size. A move
+    then draws, in order: the last-move halos and the rails and ferries (on a copy of the
+    supersampled map), the empty map with only the bands of rows the track touches shrunk
+    from that copy and the names laid over them again, then buildings, stops, locomotives and
+    the robber as small cached anti-aliased patches, and the hex labels from remembered text
+    masks (render/catan_express/stamps.py). Every step gives the pixels the plain way gives
+    (render_board(..., quick=False)); the tests compare the two.
 
 Looks
     A rail is a thick line in its owner's colour on a dark casing from an intersection to a
@@ -34,9 +37,10 @@ from games.catan_express.models import CatanState, CatanView
 from games.core.i18n import translate
 from render.catan_express import style
 from render.catan_express.layout import BOARD_W, MIN_TEXT, MapLayout, Places, map_layout, places
+from render.catan_express.stamps import plain, stamp_text
 from render.kit.chart import draw_marker
 from render.kit.encode import LayerCache
-from render.kit.highlight import halo_lines, halo_spot
+from render.kit.highlight import halo_lines, halo_spot, thickness
 from render.kit.text import draw_text, measure
 
 SS = 2
@@ -83,17 +87,18 @@ def rail_width(ml: MapLayout) -> float:
 
 
 # --- the static layers -----------------------------------------------------------------------------
-_STATIC = LayerCache(maxsize=6)  # about 20 MB per board layout and language
+_STATIC = LayerCache(maxsize=6)  # about 25 MB per board layout and language
 
 
-def static_layers(key: tuple[str, str, int], lang: str) -> tuple[Image.Image, Image.Image]:
-    """(map, names): the map area as RGB at SS times the size (the track is drawn on a copy of
-    it and shrunk, which is several times faster than shrinking a transparent layer), and the
-    names to lay over the track as RGBA at full size."""
+def static_layers(key: tuple[str, str, int], lang: str) -> tuple[Image.Image, Image.Image, Image.Image]:
+    """(map, names, flat): the map area as RGB at SS times the size (the track is drawn on a copy
+    of it and shrunk, which is several times faster than shrinking a transparent layer), the
+    names to lay over the track as RGBA at full size, and the empty map as it looks with no
+    track (map shrunk, names laid over): only the bands the track touches are redrawn on it."""
     return _STATIC.get(("ce-map", key, lang), lambda: _build_static(key, lang))
 
 
-def _build_static(key: tuple[str, str, int], lang: str) -> tuple[Image.Image, Image.Image]:
+def _build_static(key: tuple[str, str, int], lang: str) -> tuple[Image.Image, Image.Image, Image.Image]:
     pl = places(*key)
     board, ml = pl.board, pl.ml
     w, h = ml.size
@@ -134,7 +139,9 @@ def _build_static(key: tuple[str, str, int], lang: str) -> tuple[Image.Image, Im
     for n in pl.geo.intersections:
         draw_text(names, pl.xy(n), str(n), MIN_TEXT if n < 100 else MIN_TEXT - 1, style.POINT_TEXT + (255,),
                   bold=True, anchor="mm")
-    return big, names
+    flat = big.reduce(SS)
+    flat.paste(names, (0, 0), names)
+    return big, names, flat
 
 
 def _token_text(img: Image.Image, c: Point, number: int, s: float) -> None:
@@ -230,42 +237,120 @@ def _harbour_text(img: Image.Image, hb, box, lang: str) -> None:
 
 
 # --- the whole board -------------------------------------------------------------------------------
-def render_board(view: CatanView, names: Sequence[str], lang: str = "en") -> Image.Image:
+def render_board(view: CatanView, names: Sequence[str], lang: str = "en", quick: bool = True) -> Image.Image:
+    """The board; quick=False draws it the plain way (no shrinking by bands, no remembered text
+    or key), the reference the tests hold the quick way to."""
+    if not quick:
+        with plain():
+            return _render_board(view, names, lang, False)
+    return _render_board(view, names, lang, True)
+
+
+def _render_board(view: CatanView, names: Sequence[str], lang: str, quick: bool) -> Image.Image:
     from render.catan_express.sidebar import draw_panel, panel_height
 
     state = view.state
     key = layout_key(state, board_seed(view))
     ml = map_layout(state.map_id)
     img = Image.new("RGB", (BOARD_W, ml.size[1] + 2 + panel_height(view)), style.PANEL_BG)
-    draw_map(img, view, key, lang)
+    draw_map(img, view, key, lang, quick)
     d = ImageDraw.Draw(img)
     d.rectangle((0, ml.size[1], BOARD_W, ml.size[1] + 2), fill=style.DIVIDER)
     draw_panel(img, view, names, lang, ml.size[1] + 2)
     return img
 
 
-def render_map(view: CatanView, lang: str = "en") -> Image.Image:
+def render_map(view: CatanView, lang: str = "en", quick: bool = True) -> Image.Image:
     """The map alone with every piece (the final image shows it)."""
     key = layout_key(view.state, board_seed(view))
     img = Image.new("RGB", map_layout(view.state.map_id).size, style.SEA)
-    draw_map(img, view, key, lang)
+    if not quick:
+        with plain():
+            draw_map(img, view, key, lang, False)
+        return img
+    draw_map(img, view, key, lang, True)
     return img
 
 
-def draw_map(img: Image.Image, view: CatanView, key, lang: str) -> None:
+def draw_map(img: Image.Image, view: CatanView, key, lang: str, quick: bool = True) -> None:
+    """The map with every piece on img. quick=False shrinks the whole supersampled map and lays
+    the whole names layer over it; the tests hold the quick way to the same pixels."""
     state = view.state
-    big, names = static_layers(key, lang)
+    big, names, flat = static_layers(key, lang)
     pl = places(*key)
     work = big.copy()
     _halos(work, state, pl)
     _pieces(work, state, pl)
-    img.paste(work.reduce(SS), (0, 0))
-    img.paste(names, (0, 0), names)
+    if quick:
+        # Shrinking is 2x2 averaging, so each band of the map can be shrunk on its own: only
+        # the bands the track and halos touch are, the rest comes from the empty map.
+        img.paste(flat, (0, 0))
+        for box in _track_bands(state, pl, flat.size):
+            x0, y0, x1, y1 = box
+            img.paste(work.crop((x0 * SS, y0 * SS, x1 * SS, y1 * SS)).reduce(SS), (x0, y0))
+            part = names.crop(box)
+            img.paste(part, (x0, y0), part)
+    else:
+        img.paste(work.reduce(SS), (0, 0))
+        img.paste(names, (0, 0), names)
     _buildings(img, state, pl)
     _robber(img, state, pl)
     _stops(img, state, pl)
     _locomotives(img, state, pl)
     _hex_labels(img, state, pl)
+
+
+BAND = 24  # rows of the map shrunk together where track lies
+
+
+def _track_bands(state: CatanState, pl: Places, size: tuple[int, int]) -> list[tuple[int, int, int, int]]:
+    """Boxes (in map pixels, even edges) that cover everything _halos and _pieces draw: per band
+    of BAND rows, the runs of columns some piece or halo reaches, with a generous margin."""
+    w, h = size
+    band, edge = thickness(w * SS)
+    tw = rail_width(pl.ml)
+    reach = (tw + 4) * 0.92 * 3 + (tw * 1.4 + 2 * (band + edge) / SS) / 2 + 4  # side by side, halo
+    spans: list[tuple[float, float, float, float]] = []
+    for name, owners in state.pieces.items():
+        ends = pl.piece_ends(name)
+        if ends is not None and owners:
+            (ax, ay), (bx, by) = ends
+            r = reach + (len(owners) - 1) * (tw + 4) * 0.92 / 2
+            spans.append((min(ax, bx) - r, min(ay, by) - r, max(ax, bx) + r, max(ay, by) + r))
+    ride = ride_points(state, pl)
+    for a, b in zip(ride, ride[1:]):
+        spans.append((min(a[0], b[0]) - reach, min(a[1], b[1]) - reach, max(a[0], b[0]) + reach,
+                      max(a[1], b[1]) + reach))
+    for name in state.last_build:
+        ends = pl.piece_ends(name)
+        if ends is not None:
+            (ax, ay), (bx, by) = ends
+            spans.append((min(ax, bx) - reach, min(ay, by) - reach, max(ax, bx) + reach, max(ay, by) + reach))
+        elif pl.xy(name) is not None:
+            x, y = pl.xy(name)
+            r = POINT_R * 1.9 + (band + edge) / SS + 4
+            spans.append((x - r, y - r, x + r, y + r))
+    rows: list[list[tuple[int, int]]] = [[] for _ in range((h + BAND - 1) // BAND)]
+    for x0, y0, x1, y1 in spans:
+        c0, c1 = max(0, int(x0) & ~1), min(w, (math.ceil(x1) + 1) & ~1)
+        if c1 <= c0:
+            continue
+        for r in range(max(0, int(y0) // BAND), min(len(rows), math.ceil(y1) // BAND + 1)):
+            rows[r].append((c0, c1))
+    boxes = []
+    for r, runs in enumerate(rows):
+        top, bottom = r * BAND, min(h, (r + 1) * BAND)
+        start = end = None
+        for c0, c1 in sorted(runs):
+            if end is not None and c0 <= end + 16:  # a short gap costs less than another crop
+                end = max(end, c1)
+                continue
+            if end is not None:
+                boxes.append((start, top, end, bottom))
+            start, end = c0, c1
+        if end is not None:
+            boxes.append((start, top, end, bottom))
+    return boxes
 
 
 def _scaled(pts: Sequence[Point]) -> list[Point]:
@@ -436,8 +521,8 @@ def label_spot(state: CatanState, pl: Places, h) -> Point:
 
 def _hex_labels(img: Image.Image, state: CatanState, pl: Places) -> None:
     for x in pl.board.land:
-        draw_text(img, label_spot(state, pl, x.hex), pl.board.label(x.hex), LABEL_SIZE, style.LABEL_TEXT, bold=True,
-                  anchor="mm", stroke_width=3, stroke_fill=style.LABEL_HALO)
+        stamp_text(img, label_spot(state, pl, x.hex), pl.board.label(x.hex), LABEL_SIZE, style.LABEL_TEXT, bold=True,
+                   anchor="mm", stroke_width=3, stroke_fill=style.LABEL_HALO)
 
 
 def towers_left(state: CatanState, stop: int) -> list[int]:

@@ -7,20 +7,22 @@ Drawn per move from the view's public parts only. No text is smaller than layout
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from games.catan_express.components import components
 from games.catan_express.models import CatanState, CatanView
 from games.core.i18n import translate
 from render.catan_express import style
 from render.catan_express.layout import BOARD_W, MIN_TEXT
+from render.catan_express.stamps import is_plain, stamp_text
 from render.kit.chart import draw_marker
 from render.kit.ended import ABANDONED_KEY, ABANDONED_SUB_KEY, is_abandoned
 from render.kit.events import public_event_lines
 from render.kit.palette import contrast_text
-from render.kit.text import draw_text, measure, wrap
+from render.kit.text import measure, wrap
 
 PAD = 12
 LEFT, RIGHT = PAD, BOARD_W - PAD
@@ -55,9 +57,14 @@ def draw_panel(img: Image.Image, view: CatanView, names: Sequence[str], lang: st
     rows_bottom = rows_top + HEAD_H + max(view.state.n, 4) * ROW_H
     _seats(img, d, view, names, lang, rows_top)
     _right(img, d, view, names, lang, rows_top, rows_bottom + TEXT + 10)
-    draw_text(img, (LEFT, rows_bottom + 4 + TEXT / 2), translate(lang, "ce_render.marks", {"star": STAR, "flag": FLAG}),
+    stamp_text(img, (LEFT, rows_bottom + 4 + TEXT / 2), translate(lang, "ce_render.marks", {"star": STAR, "flag": FLAG}),
               TEXT, style.MUTED_TEXT, anchor="lm", max_width=SPLIT - LEFT - 16)
-    _legend(img, d, lang, rows_bottom + TEXT + 16)
+    legend_top = rows_bottom + TEXT + 16
+    if not is_plain():  # the key never changes: drawn once per language on the panel's colour
+        key, at = legend_patch(lang, img.height - legend_top)
+        img.paste(key, (at[0], legend_top - KEY_LIFT + at[1]))
+    else:
+        _legend(img, d, lang, legend_top)
 
 
 # --- the banner ----------------------------------------------------------------------------------
@@ -99,9 +106,9 @@ def _banner(img: Image.Image, d: ImageDraw.ImageDraw, view: CatanView, names: Se
         d.polygon([(x, mid - 13), (x + 18, mid), (x, mid + 13)], fill=fg)
         x += 28
     sub_w = min(measure(sub, TEXT)[0], (RIGHT - LEFT) // 2)
-    end = draw_text(img, (x, mid), title, BANNER_SIZE, fg, bold=True, anchor="lm",
+    end = stamp_text(img, (x, mid), title, BANNER_SIZE, fg, bold=True, anchor="lm",
                     max_width=RIGHT - 14 - sub_w - 20 - x)[2]
-    draw_text(img, (RIGHT - 14, mid), sub, TEXT, fg, anchor="rm", max_width=int(RIGHT - 14 - end - 20))
+    stamp_text(img, (RIGHT - 14, mid), sub, TEXT, fg, anchor="rm", max_width=int(RIGHT - 14 - end - 20))
     return top + BANNER_H
 
 
@@ -125,7 +132,7 @@ def _seats(img: Image.Image, d: ImageDraw.ImageDraw, view: CatanView, names: Seq
     state = view.state
     mid = top + HEAD_H // 2
     for key, right in COLUMNS:
-        draw_text(img, (right, mid), translate(lang, f"ce_render.col.{key}"), TEXT, style.MUTED_TEXT, anchor="rm")
+        stamp_text(img, (right, mid), translate(lang, f"ce_render.col.{key}"), TEXT, style.MUTED_TEXT, anchor="rm")
     active = set(view.active) if state.phase != "over" and not is_abandoned(view) else set()
     y = top + HEAD_H
     for seat in range(state.n):
@@ -135,11 +142,11 @@ def _seats(img: Image.Image, d: ImageDraw.ImageDraw, view: CatanView, names: Seq
                                 fill=style.mix(colour, (255, 255, 255), 0.8), outline=colour, width=4)
         row_mid = y + ROW_H / 2
         draw_marker(d, style.player_marker(seat), (LEFT + 20, row_mid), 11, colour, outline=style.CASING, width=2)
-        draw_text(img, (LEFT + 40, row_mid), name_of(names, seat), NAME_SIZE, style.TEXT, bold=True, anchor="lm",
+        stamp_text(img, (LEFT + 40, row_mid), name_of(names, seat), NAME_SIZE, style.TEXT, bold=True, anchor="lm",
                   max_width=COLUMNS[0][1] - 50 - LEFT - 40)
         values = seat_values(view, seat)
         for key, right in COLUMNS:
-            draw_text(img, (right, row_mid), values[key], NAME_SIZE if key == "points" else TEXT, style.TEXT,
+            stamp_text(img, (right, row_mid), values[key], NAME_SIZE if key == "points" else TEXT, style.TEXT,
                       bold=key == "points", anchor="rm")
         y += ROW_H
 
@@ -178,29 +185,45 @@ def _right(img: Image.Image, d: ImageDraw.ImageDraw, view: CatanView, names: Seq
     d.line((SPLIT, top, SPLIT, bottom), fill=style.PANEL_EDGE, width=2)
     die = 40
     label = translate(lang, "ce_render.roll")
-    end = draw_text(img, (x, top + die / 2), label, TEXT, style.MUTED_TEXT, bold=True, anchor="lm")[2]
+    end = stamp_text(img, (x, top + die / 2), label, TEXT, style.MUTED_TEXT, bold=True, anchor="lm")[2]
     if len(state.dice) == 2:
         for k, v in enumerate(state.dice):
             draw_die(d, end + 10 + k * (die + 8), top, die, v)
-        draw_text(img, (end + 10 + 2 * (die + 8) + 4, top + die / 2), f"= {sum(state.dice)}", NAME_SIZE, style.TEXT,
+        stamp_text(img, (end + 10 + 2 * (die + 8) + 4, top + die / 2), f"= {sum(state.dice)}", NAME_SIZE, style.TEXT,
                   bold=True, anchor="lm")
     else:
-        draw_text(img, (end + 10, top + die / 2), "—", TEXT, style.TEXT, anchor="lm")
+        stamp_text(img, (end + 10, top + die / 2), "—", TEXT, style.TEXT, anchor="lm")
     y = top + die + 8
     for line in (part for text in race_lines(view, names, lang) for part in wrap(text, TEXT, width, lang, True)):
-        draw_text(img, (x, y + EVENT_LINE_H / 2), line, TEXT, style.RACE, bold=True, anchor="lm", max_width=width)
+        stamp_text(img, (x, y + EVENT_LINE_H / 2), line, TEXT, style.RACE, bold=True, anchor="lm", max_width=width)
         y += EVENT_LINE_H
     y += 4
-    draw_text(img, (x, y), translate(lang, "ce_render.last_events"), TEXT, style.MUTED_TEXT, bold=True,
+    stamp_text(img, (x, y), translate(lang, "ce_render.last_events"), TEXT, style.MUTED_TEXT, bold=True,
               max_width=width)
     y += TEXT + 10
     room = max(1, int((bottom - y) // EVENT_LINE_H))
     for line in public_event_lines(state.last, names, lang, TEXT, width, room):
-        draw_text(img, (x, y + EVENT_LINE_H // 2), line, TEXT, style.TEXT, anchor="lm", max_width=width)
+        stamp_text(img, (x, y + EVENT_LINE_H // 2), line, TEXT, style.TEXT, anchor="lm", max_width=width)
         y += EVENT_LINE_H
 
 
 # --- the key to the map --------------------------------------------------------------------------
+KEY_LIFT = 40
+
+
+@lru_cache(maxsize=8)
+def legend_patch(lang: str, height: int) -> tuple[Image.Image, tuple[int, int]]:
+    """The key as _legend draws it on an empty panel `height` tall, cut to what it inks, and
+    where that cut lies: pasting it leaves the panel round it as it was. Drawn KEY_LIFT lower
+    than at the panel's top, so int() rounds every coordinate the same way as on the panel
+    (it truncates towards zero, and a patch above the key's top would sit at a negative y)."""
+    patch = Image.new("RGB", (BOARD_W, height + KEY_LIFT), style.PANEL_BG)
+    _legend(patch, ImageDraw.Draw(patch), lang, KEY_LIFT)
+    box = ImageChops.difference(patch, Image.new("RGB", patch.size, style.PANEL_BG)).getbbox()
+    box = box or (0, 0, 1, 1)
+    return patch.crop(box), box[:2]
+
+
 def _legend(img: Image.Image, d: ImageDraw.ImageDraw, lang: str, top: int) -> None:
     """Rail, ferry, stop, the last move's halo: the marks that are not obvious."""
     from render.catan_express import board as b
@@ -210,21 +233,21 @@ def _legend(img: Image.Image, d: ImageDraw.ImageDraw, lang: str, top: int) -> No
     seg = 40
     d.line((x, mid, x + seg, mid), fill=style.CASING, width=12)
     d.line((x, mid, x + seg, mid), fill=style.player_rgb(1), width=8)
-    x = draw_text(img, (x + seg + 8, mid), translate(lang, "ce_render.legend.rail"), TEXT, style.TEXT,
+    x = stamp_text(img, (x + seg + 8, mid), translate(lang, "ce_render.legend.rail"), TEXT, style.TEXT,
                   anchor="lm")[2] + 20
     d.line((x, mid, x + seg, mid), fill=style.CASING, width=12)
     d.line((x, mid, x + seg, mid), fill=style.player_rgb(1), width=8)
     for k in range(3):
         d.line((x + 4 + k * 13, mid, x + 10 + k * 13, mid), fill=style.FERRY_DASH, width=3)
-    x = draw_text(img, (x + seg + 8, mid), translate(lang, "ce_render.legend.ferry"), TEXT, style.TEXT,
+    x = stamp_text(img, (x + seg + 8, mid), translate(lang, "ce_render.legend.ferry"), TEXT, style.TEXT,
                   anchor="lm")[2] + 20
     r = 13
     d.ellipse((x, mid - r, x + 2 * r, mid + r), outline=style.STOP, width=5)
-    x = draw_text(img, (x + 2 * r + 8, mid), translate(lang, "ce_render.legend.stop"), TEXT, style.TEXT,
+    x = stamp_text(img, (x + 2 * r + 8, mid), translate(lang, "ce_render.legend.stop"), TEXT, style.TEXT,
                   anchor="lm")[2] + 20
     patch = b.loco_patch(0)
     img.paste(patch, (int(x), int(mid - patch.height / 2)), patch)
-    x = draw_text(img, (x + patch.width + 6, mid), translate(lang, "ce_render.legend.loco"), TEXT, style.TEXT,
+    x = stamp_text(img, (x + patch.width + 6, mid), translate(lang, "ce_render.legend.loco"), TEXT, style.TEXT,
                   anchor="lm", max_width=int(RIGHT - x - patch.width - 6))[2] + 20
     mid2 = mid + LEGEND_H / 2
     x = LEFT
@@ -232,9 +255,9 @@ def _legend(img: Image.Image, d: ImageDraw.ImageDraw, lang: str, top: int) -> No
     d.line((x, mid2, x + seg, mid2), fill=(255, 255, 255), width=8 + 2 * 6)
     d.line((x, mid2, x + seg, mid2), fill=style.CASING, width=12)
     d.line((x, mid2, x + seg, mid2), fill=style.player_rgb(2), width=8)
-    x = draw_text(img, (x + seg + 8, mid2), translate(lang, "ce_render.legend.last"), TEXT, style.TEXT,
+    x = stamp_text(img, (x + seg + 8, mid2), translate(lang, "ce_render.legend.last"), TEXT, style.TEXT,
                   anchor="lm")[2] + 20
     patch = b.robber_patch(60.0)
     img.paste(patch, (int(x), int(mid2 - patch.height / 2)), patch)
-    draw_text(img, (x + patch.width + 6, mid2), translate(lang, "ce_render.legend.robber"), TEXT, style.TEXT,
+    stamp_text(img, (x + patch.width + 6, mid2), translate(lang, "ce_render.legend.robber"), TEXT, style.TEXT,
               anchor="lm", max_width=int(RIGHT - x - patch.width - 6))

@@ -258,6 +258,98 @@ def test_stops_towers_locomotives_and_the_ride_are_drawn(four):
     assert "12" in text and "Bob" in text and "Stop 1" in text
 
 
+# --- the quick way draws what the plain way draws ------------------------------------------------
+def _busy_by_hand(four) -> CatanState:
+    """A late position with the last move at its busiest: three owners side by side on one spoke,
+    a ferry, a settlement just built and ringed, a ride across the map."""
+    s = late(four).clone()
+    pl = places_of(GAME.view(s, None))
+    spoke = next(name for name in pl.geo.pieces if pl.kind(name) == "rail" and name not in s.pieces)
+    ferry = next((name for name in pl.geo.pieces if pl.kind(name) == "ferry"), None)
+    s.pieces = {**s.pieces, spoke: [0, 1, 3]}
+    if ferry is not None:
+        s.pieces[ferry] = [2]
+    free = next(n for n in pl.geo.intersections if n not in s.buildings)
+    s.buildings = {**s.buildings, free: Building(seat=1, kind="settlement")}
+    s.last_build = [spoke, str(free)] + ([ferry] if ferry else [])
+    s.last_ride = sorted(pl.geo.intersections)[::7][:6]
+    return s
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_quick_board_has_the_plain_boards_pixels(lang):
+    """Shrinking only the bands the track touches, the remembered text masks and the cached key
+    give the same pixels as shrinking the whole map and drawing every word afresh."""
+    cases = [(4, "main", "random", 1), (3, "main", "beginner", 4), (6, "islands", "random", 5)]
+    for n, *rest in cases:
+        states = played(n, *rest)
+        for state in (early(states), states[len(states) // 2], late(states), states[-1]):
+            view = GAME.view(state, None)
+            plain = render_board(view, NAMES[:n], lang, quick=False)
+            twice = [render_board(view, NAMES[:n], lang) for _ in range(2)]  # built, then from the caches
+            assert plain.size == twice[0].size
+            assert _changed(plain, twice[0]) == 0 and _changed(plain, twice[1]) == 0, (n, rest, state.turn)
+    s = _busy_by_hand(played(4, "main", "random", 1))
+    view = GAME.view(s, None)
+    assert _changed(render_board(view, NAMES[:4], lang, quick=False), render_board(view, NAMES[:4], lang)) == 0
+    map_only = board_mod.render_map(view, lang), board_mod.render_map(view, lang, quick=False)
+    assert _changed(*map_only) == 0
+
+
+def test_the_quick_board_still_shows_a_change():
+    """The caches never hide a move: one rail more redraws its band, one chip more its count."""
+    s = late(played(4, "main", "random", 1)).clone()
+    before = render_board(GAME.view(s, None), NAMES[:4], "en")
+    pl = places_of(GAME.view(s, None))
+    spoke = next(name for name in pl.geo.pieces if pl.kind(name) == "rail" and name not in s.pieces)
+    s.pieces = {**s.pieces, spoke: [3]}
+    s.players[2].chips = [*s.players[2].chips, "join:0"]
+    after = render_board(GAME.view(s, None), NAMES[:4], "en")
+    assert _changed(after, render_board(GAME.view(s, None), NAMES[:4], "en", quick=False)) == 0
+    (ax, ay), (bx, by) = pl.piece_ends(spoke)
+    mid = (round(ax + (bx - ax) * 0.3), round(ay + (by - ay) * 0.3))
+    assert _near(after.getpixel(mid), style.player_rgb(3), 30) and not _near(before.getpixel(mid), style.player_rgb(3))
+    panel = (0, map_layout(s.map_id).size[1], BOARD_W, after.height)
+    assert _changed(before.crop(panel), after.crop(panel)) > 0
+
+
+@pytest.mark.parametrize("anchor", ["la", "mm", "lm", "rm", "ms"])
+def test_stamped_text_matches_drawn_text(anchor):
+    """Every sub-pixel offset, a cut to max_width, a halo, both scripts and the box returned."""
+    from render.catan_express.stamps import stamp_text
+    from render.kit.text import draw_text
+
+    cases = [("Alexandra", 20, False, None, 0), ("山田太郎の番", 22, True, None, 0), ("P3 built 14-B", 21, True, 60, 0),
+             ("Q", 21, True, None, 3), ("12", 21, False, None, 0), ("", 21, False, None, 0)]
+    for text, size, bold, width, stroke in cases:
+        for fx, fy in ((0, 0), (0.5, 0.5), (0.25, 0.7), (0.93, 0.125)):
+            xy = (150 + fx, 40 + fy)
+            drawn = Image.new("RGB", (300, 80), style.PANEL_BG)
+            args = (text, size, style.TEXT, bold, anchor, width, stroke, style.LABEL_HALO if stroke else None)
+            box = draw_text(drawn, xy, *args)
+            for _ in range(2):  # from scratch, then from the remembered masks
+                stamped = Image.new("RGB", (300, 80), style.PANEL_BG)
+                assert stamp_text(stamped, xy, *args) == box
+                assert _changed(drawn, stamped) == 0, (text, xy)
+            assert text == "" or _changed(drawn, Image.new("RGB", (300, 80), style.PANEL_BG)) > 0
+    # at the image's edge, text cut off alike
+    drawn = Image.new("RGB", (120, 40), style.PANEL_BG)
+    stamped = drawn.copy()
+    assert draw_text(drawn, (3.5, 2.2), "Christopher", 21, style.TEXT, anchor="mm") == \
+        stamp_text(stamped, (3.5, 2.2), "Christopher", 21, style.TEXT, anchor="mm")
+    assert _changed(drawn, stamped) == 0
+
+
+def test_stamps_note_their_text_for_the_legibility_check():
+    from render.catan_express.stamps import stamp_text
+
+    img = Image.new("RGB", (200, 60), style.PANEL_BG)
+    for _ in range(2):
+        with recording_text_sizes() as sizes:
+            stamp_text(img, (4, 30), "A long name that is cut", 19, style.TEXT, anchor="lm", max_width=80)
+        assert sizes.drawn == [(19, sizes.drawn[0][1])] and sizes.drawn[0][1].endswith("…")
+
+
 # --- alt text ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_alt_text_says_what_the_images_show(four, lang):
