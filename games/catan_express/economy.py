@@ -41,18 +41,24 @@ class Hand:
     @classmethod
     def of(cls, amounts: Mapping[Resource | str, int] | None = None, **more: int) -> "Hand":
         """Hand.of({"ore": 3}) or Hand.of(ore=3, grain=2)."""
-        merged = {Resource(k): v for k, v in {**(amounts or {}), **more}.items()}
-        return cls(tuple(merged.get(r, 0) for r in RESOURCES))
+        counts = [0] * len(RESOURCES)
+        for k, v in {**(amounts or {}), **more}.items():
+            counts[_index(k)] = v
+        return cls(tuple(counts))
 
     @classmethod
     def each(cls, n: int) -> "Hand":
         return cls((n,) * len(RESOURCES))
 
     def __getitem__(self, resource: Resource | str) -> int:
-        return self.counts[RESOURCES.index(Resource(resource))]
+        return self.counts[_index(resource)]
 
     def __add__(self, other: "Hand") -> "Hand":
-        return Hand(tuple(a + b for a, b in zip(self.counts, other.counts)))
+        # Two valid hands add up to a valid one: no need to check again (production, trades and
+        # payments add hands on every move).
+        new = object.__new__(Hand)
+        object.__setattr__(new, "counts", tuple(a + b for a, b in zip(self.counts, other.counts)))
+        return new
 
     def __sub__(self, other: "Hand") -> "Hand":
         return Hand(tuple(a - b for a, b in zip(self.counts, other.counts)))
@@ -81,6 +87,17 @@ class Hand:
     def param(self) -> list[dict]:
         """The hand as an event parameter: one translatable "N lumber" per resource held."""
         return [{"key": f"ce.cards.{r.value}", "params": {"count": n}} for r, n in zip(RESOURCES, self.counts) if n]
+
+
+_INDEX: dict[str, int] = {r.value: i for i, r in enumerate(RESOURCES)}  # a Resource is its own str
+
+
+def _index(resource: Resource | str) -> int:
+    """A resource's place in a hand; ValueError for a name that is not a resource."""
+    try:
+        return _INDEX[resource]
+    except KeyError:
+        raise ValueError(f"{resource!r} is not a resource") from None
 
 
 def resource_param(resource: Resource | str) -> dict:
@@ -247,30 +264,32 @@ def distribute(holdings: Holdings, owed: Mapping[int, Hand]) -> Outcome:
     """Pay what a roll owes, resource by resource (CE-B4): everyone if the bank can, nobody if
     it cannot cover every player owed that resource, except that a single player owed it takes
     what is left. Also used for the second settlement's start cards (one player owed)."""
-    paid: dict[int, Hand] = {s: Hand() for s in owed}
-    bank = holdings.bank
+    paid: dict[int, list[int]] = {s: [0] * len(RESOURCES) for s in owed}
+    bank = list(holdings.bank.counts)
+    seats = sorted(owed)
     events: list[Event] = []
-    for r in RESOURCES:
-        wanting = [s for s in sorted(owed) if owed[s][r]]
+    for i, r in enumerate(RESOURCES):
+        wanting = [s for s in seats if owed[s].counts[i]]
         if not wanting:
             continue
-        total = sum(owed[s][r] for s in wanting)
-        if total <= bank[r]:
-            gets = {s: owed[s][r] for s in wanting}
+        total = sum(owed[s].counts[i] for s in wanting)
+        if total <= bank[i]:
+            gets = {s: owed[s].counts[i] for s in wanting}
         elif len(wanting) == 1:
-            gets = {wanting[0]: bank[r]}
+            gets = {wanting[0]: bank[i]}
             events.append(_ev("shortage_partial", seat=wanting[0], resource=resource_param(r),
-                              owed=total, count=bank[r]))
+                              owed=total, count=bank[i]))
         else:
             gets = {}
-            events.append(_ev("shortage", resource=resource_param(r), owed=total, count=bank[r],
+            events.append(_ev("shortage", resource=resource_param(r), owed=total, count=bank[i],
                               seats=wanting))
         for s, n in gets.items():
-            paid[s] = paid[s] + Hand.of({r: n})
-            bank = bank - Hand.of({r: n})
-    hands = {s: holdings.hand(s) + h for s, h in paid.items()}
-    produced = [_ev("produced", seat=s, cards=h.param()) for s, h in sorted(paid.items()) if h]
-    return Outcome(holdings.with_hands(hands, bank=bank), tuple(produced + events))
+            paid[s][i] += n
+            bank[i] -= n
+    paid_hands = {s: Hand(tuple(h)) for s, h in paid.items()}
+    hands = {s: holdings.hand(s) + h for s, h in paid_hands.items()}
+    produced = [_ev("produced", seat=s, cards=h.param()) for s, h in sorted(paid_hands.items()) if h]
+    return Outcome(holdings.with_hands(hands, bank=Hand(tuple(bank))), tuple(produced + events))
 
 
 def take_gold(holdings: Holdings, seat: int, picks: Hand, owed: int) -> Outcome:

@@ -263,12 +263,15 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
                 out.append(Robber(hex=lab, knight=knight))
         return out
 
-    def _buildings_by_hex(self, state: CatanState) -> dict[str, list[tuple[int, str]]]:
+    def _buildings_by_hex(self, state: CatanState, only: Any = None) -> dict[str, list[tuple[int, str]]]:
+        """Hex label -> the (seat, kind) of each building on its corners; with `only`, just
+        for those hexes (a roll needs the few that produce)."""
         geo = self.geo(state)
         out: dict[str, list[tuple[int, str]]] = {}
         for pt, b in state.buildings.items():
             for lab in geo.land_of[pt]:
-                out.setdefault(lab, []).append((b.seat, b.kind))
+                if only is None or lab in only:
+                    out.setdefault(lab, []).append((b.seat, b.kind))
         return out
 
     def can_play(self, state: CatanState, seat: int, card: DevCard) -> bool:
@@ -420,7 +423,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         s.deck_left = len(s.deck)
         self._check_starter(s, events)
         s.last = events
-        return ApplyResult(state=s, events=events, undoable=undoable)
+        return ApplyResult.model_construct(state=s, events=events, undoable=undoable)
 
     def allows(self, state: CatanState, seat: int, action: Any) -> bool:
         """Whether the rules allow `action` by `seat` now (the seat is active). The same answer
@@ -778,7 +781,8 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
                 s.phase = "robber"
             return False
         tokens, terrains = _yields(s.map_id, s.options.layout, s.seed)
-        prod = economy.production(roll, tokens.get(roll, {}), terrains, s.robber, self._buildings_by_hex(s))
+        rolling = tokens.get(roll, {})
+        prod = economy.production(roll, rolling, terrains, s.robber, self._buildings_by_hex(s, rolling))
         out = economy.distribute(self.holdings(s), prod.owed)
         self._store(s, out.holdings)
         events += out.events
