@@ -37,13 +37,13 @@ from games.catan_express.models import CatanState, CatanView
 from games.core.i18n import translate
 from render.catan_express import style
 from render.catan_express.layout import BOARD_W, MIN_TEXT, MapLayout, Places, map_layout, places
+from render.catan_express.figures import SS, loco_patch, robber_patch
 from render.catan_express.stamps import plain, stamp_text
 from render.kit.chart import draw_marker
 from render.kit.encode import LayerCache
 from render.kit.highlight import halo_lines, halo_spot, thickness
 from render.kit.text import draw_text, measure
 
-SS = 2
 Point = tuple[float, float]
 POINT_R = round(MIN_TEXT * 0.7)       # an intersection's number disc
 LABEL_SIZE = MIN_TEXT
@@ -478,21 +478,6 @@ def _buildings(img: Image.Image, state: CatanState, pl: Places) -> None:
             paste_centred(img, building_patch(b.seat, b.kind, int(n)), xy)
 
 
-@lru_cache(maxsize=8)
-def robber_patch(s: float) -> Image.Image:
-    h = s * 0.62
-    size = int(h + 10)
-    big = Image.new("RGBA", (size * SS, size * SS), (0, 0, 0, 0))
-    d = ImageDraw.Draw(big)
-    c = size * SS / 2
-    u = h * SS / 2
-    d.ellipse((c - 0.3 * u, c - u, c + 0.3 * u, c - 0.4 * u), fill=style.ROBBER, outline=style.ROBBER_EDGE, width=SS * 2)
-    body = [(c - 0.2 * u, c - 0.45 * u), (c + 0.2 * u, c - 0.45 * u), (c + 0.55 * u, c + u), (c - 0.55 * u, c + u)]
-    d.polygon(body, fill=style.ROBBER)
-    d.line(body + body[:1], fill=style.ROBBER_EDGE, width=SS * 2, joint="curve")
-    return big.resize((size, size), Image.Resampling.BOX)
-
-
 def _robber(img: Image.Image, state: CatanState, pl: Places) -> None:
     xy = pl.xy(state.robber)
     if xy is None:
@@ -569,28 +554,6 @@ def _stops(img: Image.Image, state: CatanState, pl: Places) -> None:
         pitch = MIN_TEXT * 0.85
         for k, seat in enumerate(seats):
             paste_centred(img, tower_patch(seat), (x + (k - (len(seats) - 1) / 2) * pitch, y + r + MIN_TEXT * 0.45))
-
-
-@lru_cache(maxsize=16)
-def loco_patch(seat: int) -> Image.Image:
-    """A small locomotive in the seat's colour with the seat's shape on its cab."""
-    w, h = MIN_TEXT * 2.1, MIN_TEXT * 1.45
-    size = (int(w + 8), int(h + 8))
-    big = Image.new("RGBA", (size[0] * SS, size[1] * SS), (0, 0, 0, 0))
-    d = ImageDraw.Draw(big)
-    x0, y0 = 4 * SS, 4 * SS
-    W, H = w * SS, h * SS
-    colour, edge = style.player_rgb(seat), style.CASING
-    ew = 2 * SS
-    d.rectangle((x0 + 0.05 * W, y0 + 0.2 * H, x0 + 0.22 * W, y0 + 0.45 * H), fill=colour, outline=edge, width=ew)
-    d.rounded_rectangle((x0, y0 + 0.42 * H, x0 + 0.62 * W, y0 + 0.8 * H), 3 * SS, fill=colour, outline=edge, width=ew)
-    d.rectangle((x0 + 0.55 * W, y0, x0 + W, y0 + 0.8 * H), fill=colour, outline=edge, width=ew)
-    for wx in (0.15, 0.45, 0.8):
-        r = 0.14 * H
-        d.ellipse((x0 + wx * W - r, y0 + 0.86 * H - r, x0 + wx * W + r, y0 + 0.86 * H + r), fill=edge)
-    draw_marker(d, style.player_marker(seat), (x0 + 0.775 * W, y0 + 0.38 * H), 0.2 * H, style.player_ink(seat),
-                outline=edge, width=SS)
-    return big.resize(size, Image.Resampling.BOX)
 
 
 def _locomotives(img: Image.Image, state: CatanState, pl: Places) -> None:

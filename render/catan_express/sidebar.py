@@ -16,13 +16,14 @@ from games.catan_express.components import components
 from games.catan_express.models import CatanState, CatanView
 from games.core.i18n import translate
 from render.catan_express import style
+from render.catan_express.figures import loco_patch, robber_patch
 from render.catan_express.layout import BOARD_W, MIN_TEXT
 from render.catan_express.stamps import is_plain, stamp_text
 from render.kit.chart import draw_marker
 from render.kit.ended import ABANDONED_KEY, ABANDONED_SUB_KEY, is_abandoned
 from render.kit.events import public_event_lines
-from render.kit.palette import contrast_text
-from render.kit.text import measure, wrap
+from render.kit.banner import draw_banner
+from render.kit.text import wrap
 
 PAD = 12
 LEFT, RIGHT = PAD, BOARD_W - PAD
@@ -98,18 +99,8 @@ def banner_text(view: CatanView, names: Sequence[str], lang: str) -> tuple[str, 
 def _banner(img: Image.Image, d: ImageDraw.ImageDraw, view: CatanView, names: Sequence[str], lang: str,
             top: int) -> int:
     title, sub, bg, arrow = banner_text(view, names, lang)
-    fg = contrast_text(bg)
-    d.rounded_rectangle((LEFT, top, RIGHT, top + BANNER_H), 12, fill=bg)
-    mid = top + BANNER_H // 2
-    x = LEFT + 14
-    if arrow:
-        d.polygon([(x, mid - 13), (x + 18, mid), (x, mid + 13)], fill=fg)
-        x += 28
-    sub_w = min(measure(sub, TEXT)[0], (RIGHT - LEFT) // 2)
-    end = stamp_text(img, (x, mid), title, BANNER_SIZE, fg, bold=True, anchor="lm",
-                    max_width=RIGHT - 14 - sub_w - 20 - x)[2]
-    stamp_text(img, (RIGHT - 14, mid), sub, TEXT, fg, anchor="rm", max_width=int(RIGHT - 14 - end - 20))
-    return top + BANNER_H
+    return draw_banner(img, d, (LEFT, top, RIGHT, top + BANNER_H), title, sub, bg, arrow, title_size=BANNER_SIZE,
+                       text_size=TEXT, sub_room=(RIGHT - LEFT) // 2, text=stamp_text)
 
 
 # --- the seats -----------------------------------------------------------------------------------
@@ -226,8 +217,6 @@ def legend_patch(lang: str, height: int) -> tuple[Image.Image, tuple[int, int]]:
 
 def _legend(img: Image.Image, d: ImageDraw.ImageDraw, lang: str, top: int) -> None:
     """Rail, ferry, stop, the last move's halo: the marks that are not obvious."""
-    from render.catan_express import board as b
-
     mid = top + (LEGEND_H / 2) / 2
     x = LEFT
     seg = 40
@@ -245,7 +234,7 @@ def _legend(img: Image.Image, d: ImageDraw.ImageDraw, lang: str, top: int) -> No
     d.ellipse((x, mid - r, x + 2 * r, mid + r), outline=style.STOP, width=5)
     x = stamp_text(img, (x + 2 * r + 8, mid), translate(lang, "ce_render.legend.stop"), TEXT, style.TEXT,
                   anchor="lm")[2] + 20
-    patch = b.loco_patch(0)
+    patch = loco_patch(0)
     img.paste(patch, (int(x), int(mid - patch.height / 2)), patch)
     x = stamp_text(img, (x + patch.width + 6, mid), translate(lang, "ce_render.legend.loco"), TEXT, style.TEXT,
                   anchor="lm", max_width=int(RIGHT - x - patch.width - 6))[2] + 20
@@ -257,7 +246,7 @@ def _legend(img: Image.Image, d: ImageDraw.ImageDraw, lang: str, top: int) -> No
     d.line((x, mid2, x + seg, mid2), fill=style.player_rgb(2), width=8)
     x = stamp_text(img, (x + seg + 8, mid2), translate(lang, "ce_render.legend.last"), TEXT, style.TEXT,
                   anchor="lm")[2] + 20
-    patch = b.robber_patch(60.0)
+    patch = robber_patch(60.0)
     img.paste(patch, (int(x), int(mid2 - patch.height / 2)), patch)
     stamp_text(img, (x + patch.width + 6, mid2), translate(lang, "ce_render.legend.robber"), TEXT, style.TEXT,
               anchor="lm", max_width=int(RIGHT - x - patch.width - 6))

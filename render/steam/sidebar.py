@@ -16,6 +16,7 @@ from games.steam.components import components
 from games.steam.models import COLOURS, SteamState, SteamView
 from render.kit.ended import ABANDONED_KEY, ABANDONED_SUB_KEY, is_abandoned
 from render.kit.events import public_event_lines
+from render.kit.banner import draw_banner
 from render.kit.palette import contrast_text
 from render.kit.text import draw_text, measure, signed
 from render.steam import marks, style
@@ -109,18 +110,8 @@ def banner_text(view: SteamView, names: Sequence[str], lang: str) -> tuple[str, 
 def _banner(img: Image.Image, d: ImageDraw.ImageDraw, view: SteamView, names: Sequence[str], lang: str,
             top: int) -> int:
     title, sub, bg, arrow = banner_text(view, names, lang)
-    fg = contrast_text(bg)
-    d.rounded_rectangle((LEFT, top, RIGHT, top + BANNER_H), 12, fill=bg)
-    mid = top + BANNER_H // 2
-    x = LEFT + 14
-    if arrow:
-        d.polygon([(x, mid - 13), (x + 18, mid), (x, mid + 13)], fill=fg)
-        x += 28
-    sub_w = min(measure(sub, TEXT)[0], (RIGHT - LEFT) // 2)
-    end = draw_text(img, (x, mid), title, BANNER_SIZE, fg, bold=True, anchor="lm",
-                    max_width=RIGHT - 14 - sub_w - 20 - x)[2]
-    draw_text(img, (RIGHT - 14, mid), sub, TEXT, fg, anchor="rm", max_width=int(RIGHT - 14 - end - 20))
-    return top + BANNER_H
+    return draw_banner(img, d, (LEFT, top, RIGHT, top + BANNER_H), title, sub, bg, arrow, title_size=BANNER_SIZE,
+                       text_size=TEXT, sub_room=(RIGHT - LEFT) // 2, text=draw_text)
 
 
 # --- the players ---------------------------------------------------------------------------------
