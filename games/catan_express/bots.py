@@ -620,6 +620,25 @@ class RandomBot:
     def choose(self, game: Any, state: CatanState, seat: int, rng: random.Random) -> Any:
         if state.phase == "main" and not state.moving:
             return self._main(game, state, seat, rng)
+        if state.phase == "main":
+            # Moving: a step, a route to a stop, or stop here — the routes only when drawn.
+            if rng.random() < END_CHANCE:
+                return End()
+            kinds = ["ride", "route"]
+            rng.shuffle(kinds)
+            for kind in kinds:
+                options = game.ride_legs(state, seat) if kind == "ride" else game.ride_routes(state, seat)
+                if options:
+                    return rng.choice(options)
+            return End()
+        if state.phase == "discard":
+            # Half the hand at random, card by card: a big hand has hundreds of distinct discards.
+            hand = state.players[seat].hand
+            cards = [i for i, n in enumerate(hand) for _ in range(n)]
+            out = [0] * N_RES
+            for i in rng.sample(cards, state.discards[seat]):
+                out[i] += 1
+            return Discard(cards=tuple(out))
         return self.pick(game.legal_actions(state, seat), rng)
 
     @staticmethod

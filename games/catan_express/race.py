@@ -76,12 +76,12 @@ def legs_from(state: CatanState, geo: Geo, seat: int, at: str, hand: list[int]) 
         to = geo.other_end(piece, at)
         kind = geo.kind[piece]
         if seat in owners:
-            out.append(LegOption(Leg.model_construct(to=to), piece, kind))
+            out.append(LegOption(Leg(to=to), piece, kind))
             continue
         for owner in sorted(set(owners)):
             for r, n in zip(RESOURCES, hand):
                 if n:
-                    out.append(LegOption(Leg.model_construct(to=to, payee=owner, resource=r.value), piece, kind))
+                    out.append(LegOption(Leg(to=to, payee=owner, resource=r.value), piece, kind))
     return out
 
 
@@ -127,13 +127,13 @@ def routes(state: CatanState, geo: Geo, seat: int, transfer_stop: bool) -> list[
                 continue
             if seat in owners:
                 pushed += 1
-                heappush(heap, (paid, length + 1, pushed, to, kind, hand, legs + (Leg.model_construct(to=to),)))
+                heappush(heap, (paid, length + 1, pushed, to, kind, hand, legs + (Leg(to=to),)))
                 continue
             if not any(hand):
                 continue
             i = max(range(len(hand)), key=lambda k: (hand[k], -k))
             rest = hand[:i] + (hand[i] - 1,) + hand[i + 1:]
-            leg = Leg.model_construct(to=to, payee=min(owners), resource=RESOURCES[i].value)
+            leg = Leg(to=to, payee=min(owners), resource=RESOURCES[i].value)
             pushed += 1
             heappush(heap, (paid + 1, length + 1, pushed, to, kind, rest, legs + (leg,)))
     return [found[t] for t in sorted(found, key=lambda s: int(s))]

@@ -50,8 +50,7 @@ CATEGORIES = ["settlements", "cities", "vp_cards", "chips", "largest_army", "tow
 
 
 def _ev(key: str, to: tuple[int, ...] | None = None, **params: Any) -> Event:
-    # Built unvalidated: the engine makes every event itself, and a move makes several.
-    return Event.model_construct(key=f"ce.ev.{key}", params=params, to=to)
+    return Event(key=f"ce.ev.{key}", params=params, to=to)
 
 
 def _map_id(n: int, options: CatanOptions) -> str:
@@ -94,7 +93,7 @@ def offers_for(hand: tuple[int, ...]) -> tuple["Propose", ...]:
         for give in _multisets(hand, k):
             free = tuple(0 if g else OFFER_GET_MAX for g in give)
             for m in range(1, OFFER_GET_MAX + 1):
-                out += [Propose.model_construct(give=give, get=get) for get in _multisets(free, m)]
+                out += [Propose(give=give, get=get) for get in _multisets(free, m)]
     return tuple(out)
 
 
@@ -285,7 +284,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         if self.can_play(state, seat, DevCard.YEAR_OF_PLENTY):
             due = min(components().year_of_plenty_cards, sum(state.bank))
             if due:
-                out += [Plenty(cards=m) for m in multisets(tuple(state.bank), due)]
+                out += _card_moves("plenty", tuple(state.bank), due)
         if self.can_play(state, seat, DevCard.ROAD_BUILDING) and state.free_pieces == 0:
             if self.pieces_left(state, seat, "rail") + self.pieces_left(state, seat, "ferry") > 0:
                 out.append(Roads())
@@ -316,13 +315,13 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         if not self.may_ride(state, seat):
             return []
         geo = self.geo(state)
-        return [Ride.model_construct(legs=(o.leg,)) for o in race.legs_from(state, geo, seat, str(p.loco), p.hand)]
+        return [Ride(legs=(o.leg,)) for o in race.legs_from(state, geo, seat, str(p.loco), p.hand)]
 
     def ride_routes(self, state: CatanState, seat: int) -> list[Ride]:
         if not self.may_ride(state, seat):
             return []
         found = race.routes(state, self.geo(state), seat, self.transfer_stop(state))
-        return [Ride.model_construct(legs=legs) for legs in found if len(legs) > 1]
+        return [Ride(legs=legs) for legs in found if len(legs) > 1]
 
     def may_ride(self, state: CatanState, seat: int) -> bool:
         return (state.race and state.phase == "main" and seat == state.current and state.move_left > 0
@@ -358,9 +357,9 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             return out
         if phase == "gold":
             owed = min(state.gold_owed[0][1], sum(state.bank))
-            return [Gold(cards=m) for m in multisets(tuple(state.bank), owed)]
+            return list(_card_moves("gold", tuple(state.bank), owed))
         if phase == "discard":
-            return [Discard(cards=m) for m in multisets(tuple(p.hand), state.discards[seat])]
+            return list(_card_moves("discard", tuple(p.hand), state.discards[seat]))
         if phase == "robber":
             return self.robber_moves(state, seat, knight=False)
         if phase == "answer":
@@ -423,7 +422,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         s.deck_left = len(s.deck)
         self._check_starter(s, events)
         s.last = events
-        return ApplyResult.model_construct(state=s, events=events, undoable=undoable)
+        return ApplyResult(state=s, events=events, undoable=undoable)
 
     def allows(self, state: CatanState, seat: int, action: Any) -> bool:
         """Whether the rules allow `action` by `seat` now (the seat is active). The same answer
@@ -470,7 +469,11 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
                     and 1 <= sum(get) <= OFFER_GET_MAX and not any(g and w for g, w in zip(give, get))
                     and Hand(tuple(p.hand)).covers(Hand(give)))
         if kind == "ride":
-            return self.may_ride(state, seat) and self._walk(state.clone(), seat, action, [], dry=True)
+            if not self.may_ride(state, seat):
+                return False
+            if len(action.legs) == 1:
+                return action in self.ride_legs(state, seat)
+            return self._walk(state.clone(), seat, action, [], dry=True)
         return action in self._legal(state, seat, kind)
 
     def _build_allowed(self, state: CatanState, seat: int, a: Build) -> bool:
@@ -1224,10 +1227,18 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         return benchmark_lines(self)
 
 
+@lru_cache(maxsize=4096)
+def _card_moves(kind: str, limits: tuple[int, ...], size: int) -> tuple[Any, ...]:
+    """Every discard, gold choice or Year of Plenty of `size` cards from `limits` (the hand or
+    the bank), made once per hand: a big hand has hundreds."""
+    model = {"discard": Discard, "gold": Gold, "plenty": Plenty}[kind]
+    return tuple(model(cards=m) for m in _multisets(limits, size))
+
+
 @lru_cache(maxsize=1024)
 def _build(what: str, at: str) -> Build:
     """The move, made once per place: the same builds are listed move after move."""
-    return Build.model_construct(what=what, at=at)
+    return Build(what=what, at=at)
 
 
 @lru_cache(maxsize=64)
