@@ -150,6 +150,19 @@ class CatanState(BaseModel):
         return new
 
 
+    def fork(self) -> "CatanState":
+        """The copy `apply` changes: it shares every list the rules never change in place (they
+        replace a hand, a deck, a queue or a piece's owners with a new list), so only the
+        dicts changed item by item are copied. Cheaper than `clone` by half; use `clone` for a
+        copy to edit freely."""
+        new = _shallow(self)
+        f = new.__dict__
+        f["players"] = [_shallow(p) for p in self.players]
+        f["buildings"] = dict(self.buildings)
+        f["pieces"] = dict(self.pieces)
+        return new
+
+
 def _shallow(model: BaseModel) -> Any:
     """A pydantic model's copy sharing its field values (the caller replaces what it changes)."""
     new = object.__new__(type(model))

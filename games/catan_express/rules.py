@@ -404,7 +404,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             raise IllegalAction("not_active", waiting=sorted(self.active_players(state)))
         if not self.allows(state, seat, action):
             raise self._refusal(state, seat, action)
-        s = state.clone()
+        s = state.fork()
         s.last = []
         events: list[Event] = []
         undoable = False
@@ -473,7 +473,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
                 return False
             if len(action.legs) == 1:
                 return action in self.ride_legs(state, seat)
-            return self._walk(state.clone(), seat, action, [], dry=True)
+            return self._walk(state.fork(), seat, action, [], dry=True)
         return action in self._legal(state, seat, kind)
 
     def _build_allowed(self, state: CatanState, seat: int, a: Build) -> bool:
@@ -687,7 +687,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             if point.isdigit():
                 b = s.buildings.get(int(point))
                 if b is not None and b.seat != seat and f"touch:{point}" not in p.chips:
-                    p.chips.append(f"touch:{point}")
+                    p.chips = p.chips + [f"touch:{point}"]
                     events.append(_ev("chip_touch", seat=seat, owner_seat=b.seat, at=point))
         paired = {tuple(j) for j in s.joined}
         for other in range(s.n):
@@ -695,8 +695,8 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             if other == seat or pair in paired:
                 continue
             if any(other in s.pieces.get(x, ()) for pt in ends for x in geo.at.get(pt, ())):
-                s.joined.append(list(pair))
-                p.chips.append(f"join:{other}")
+                s.joined = s.joined + [list(pair)]
+                p.chips = p.chips + [f"join:{other}"]
                 events.append(_ev("chip_join", seat=seat, other_seat=other))
 
     def _setup_build(self, s: CatanState, seat: int, a: Build, events: list[Event], geo: Geo) -> bool:
@@ -735,7 +735,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         s.pieces[a.at] = s.pieces.get(a.at, []) + [seat]
         self._chips(s, seat, a.at, events, geo)
         events.insert(p_events, _ev("built_free", seat=seat, what={"key": "ce.piece.rail"}, at=a.at))
-        s.last_build.append(a.at)
+        s.last_build = s.last_build + [a.at]
         s.setup_rail = False
         self._next_setup(s)
         return False
@@ -774,7 +774,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         events.append(_ev("rolled", seat=seat, dice=list(s.dice), total=roll))
         if s.race:
             s.move_left = max(s.dice)
-        s.history.append({"turn": s.turn, "seat": seat, "roll": roll, "points": self.totals(s)})
+        s.history = s.history + [{"turn": s.turn, "seat": seat, "roll": roll, "points": self.totals(s)}]
         if roll == components().robber_roll:
             s.discards = economy.discards_due(self.holdings(s))
             if s.discards:
@@ -808,7 +808,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         out = economy.take_gold(self.holdings(s), seat, Hand(a.cards), owed)
         self._store(s, out.holdings)
         events += out.events
-        s.gold_owed.pop(0)
+        s.gold_owed = s.gold_owed[1:]
         self._advance_gold(s, events)
         return False
 
@@ -817,7 +817,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         there); once nobody is owed, go on where the game was going."""
         while s.gold_owed and not sum(s.bank):
             events.append(_ev("gold_none", seat=s.gold_owed[0][0]))
-            s.gold_owed.pop(0)
+            s.gold_owed = s.gold_owed[1:]
         if not s.gold_owed:
             s.phase = s.gold_then
 
@@ -825,7 +825,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         out = economy.discard(self.holdings(s), seat, Hand(a.cards), s.discards[seat])
         self._store(s, out.holdings)
         events += out.events
-        del s.discards[seat]
+        s.discards = {k: v for k, v in s.discards.items() if k != seat}
         if not s.discards:
             s.phase = "robber"
         return False
@@ -836,7 +836,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             cards, played = PlayerCards(seat, tuple(p.dev), tuple(p.dev_new), p.played_card, p.knights).play(
                 DevCard.KNIGHT)
             p.dev, p.played_card, p.knights = list(cards.held), True, cards.knights
-            p.played[KINDS.index(DevCard.KNIGHT)] += 1
+            p.played = _bumped(p.played, KINDS.index(DevCard.KNIGHT))
             events += played
             holder, la = deckmod.largest_army(s.largest_army, {i: q.knights for i, q in enumerate(s.players)}, seat)
             s.largest_army = holder
@@ -857,7 +857,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         p = s.players[seat]
         cards, played = PlayerCards(seat, tuple(p.dev), tuple(p.dev_new), p.played_card).play(card)
         p.dev, p.played_card = list(cards.held), True
-        p.played[KINDS.index(card)] += 1
+        p.played = _bumped(p.played, KINDS.index(card))
         events += played
 
     def _do_monopoly(self, s: CatanState, seat: int, a: Monopoly, events: list[Event]) -> bool:
@@ -907,7 +907,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         return False
 
     def _do_answer(self, s: CatanState, seat: int, a: Answer, events: list[Event]) -> bool:
-        s.offer.answers[seat] = a.accept
+        s.offer = s.offer.model_copy(update={"answers": {**s.offer.answers, seat: a.accept}})
         events.append(_ev("answered", seat=seat))
         if len(s.offer.answers) < s.n - 1:
             return False
@@ -973,9 +973,9 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             s.moved_on = kind
             p.loco = leg.to
             s.move_left -= 1
-            s.last_ride.append(leg.to)
+            s.last_ride = s.last_ride + [leg.to]
             if race.ends_move_at(s, seat, leg.to):
-                p.towers.append(int(leg.to))
+                p.towers = p.towers + [int(leg.to)]
                 s.move_left = 0
                 if not dry:
                     events.append(_ev("tower", seat=seat, at=leg.to, count=len(p.towers), of=len(s.stops)))
@@ -1005,8 +1005,8 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         raise IllegalAction(code, **params)
 
     def _do_stop(self, s: CatanState, seat: int, a: NameStop, events: list[Event]) -> bool:
-        s.stops.append(a.at)
-        s.stop_queue.pop(0)
+        s.stops = s.stops + [a.at]
+        s.stop_queue = s.stop_queue[1:]
         events.append(_ev("stop_named", seat=seat, at=str(a.at), number=len(s.stops)))
         self._advance_stops(s, events)
         return False
@@ -1015,7 +1015,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         geo = self.geo(s)
         while s.stop_queue and not race.nameable_stops(s, geo, s.stop_queue[0]):
             events.append(_ev("no_stop", seat=s.stop_queue[0]))
-            s.stop_queue.pop(0)
+            s.stop_queue = s.stop_queue[1:]
         if s.stop_queue:
             s.phase = "stops"
             return
@@ -1053,7 +1053,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
     # --- ending turns
     def _do_end(self, s: CatanState, seat: int, a: End, events: list[Event]) -> bool:
         if s.phase == "special":
-            s.special_queue.pop(0)
+            s.special_queue = s.special_queue[1:]
             events.append(_ev("special_done", seat=seat))
             if not s.special_queue:
                 self._after_turn(s, events)
@@ -1108,8 +1108,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
     def _finish(self, s: CatanState, events: list[Event]) -> None:
         s.phase = "over"
         s.moving = False
-        s.history.append({"turn": s.turn, "seat": s.current, "roll": None,
-                          "points": [self.total(s, i) for i in range(s.n)]})
+        s.history = s.history + [{"turn": s.turn, "seat": s.current, "roll": None, "points": self.totals(s)}]
         events.append(_ev("game_over"))
 
     # ------------------------------------------------------------------ view and result
@@ -1254,6 +1253,13 @@ def _yields(map_id: str, layout: str, seed: int) -> tuple[dict[int, dict[str, in
 
 
 _END, _ROLL, _BUY = End(), Roll(), Buy()
+
+
+def _bumped(counts: list[int], i: int) -> list[int]:
+    """A new list of counts with one more at `i` (states share lists; see CatanState.fork)."""
+    out = list(counts)
+    out[i] += 1
+    return out
 
 
 def _one(i: int, n: int) -> tuple[int, int, int, int, int]:
