@@ -38,6 +38,7 @@ from games.core.i18n import translate
 from render.catan_express import style
 from render.catan_express.layout import BOARD_W, MIN_TEXT, MapLayout, Places, map_layout, places
 from render.catan_express.figures import SS, loco_patch, robber_patch
+from render.catan_express.sidebar import draw_panel, panel_height
 from render.catan_express.stamps import plain, stamp_text
 from render.kit.chart import draw_marker
 from render.kit.encode import LayerCache
@@ -247,8 +248,6 @@ def render_board(view: CatanView, names: Sequence[str], lang: str = "en", quick:
 
 
 def _render_board(view: CatanView, names: Sequence[str], lang: str, quick: bool) -> Image.Image:
-    from render.catan_express.sidebar import draw_panel, panel_height
-
     state = view.state
     key = layout_key(state, board_seed(view))
     ml = map_layout(state.map_id)
@@ -293,6 +292,7 @@ def draw_map(img: Image.Image, view: CatanView, key, lang: str, quick: bool = Tr
     else:
         img.paste(work.reduce(SS), (0, 0))
         img.paste(names, (0, 0), names)
+    _production(img, state, pl)
     _buildings(img, state, pl)
     _robber(img, state, pl)
     _stops(img, state, pl)
@@ -469,6 +469,21 @@ def building_patch(seat: int, kind: str, number: int) -> Image.Image:
     draw_text(img, (text_at[0] / SS, text_at[1] / SS), text, max(tsize, MIN_TEXT), style.player_ink(seat) + (255,),
               bold=True, anchor="mm")
     return img
+
+
+def _production(img: Image.Image, state: CatanState, pl: Places) -> None:
+    """A thick ring round every token of the number just rolled (the hexes that produced, or
+    would have but for the robber): a shape, so it reads without colour."""
+    if len(state.dice) != 2:
+        return
+    rolled = sum(state.dice)
+    d = ImageDraw.Draw(img)
+    r = token_radius(pl.ml.s) + 5
+    for x in pl.board.land:
+        if x.token == rolled:
+            cx, cy = pl.ml.center(x.hex)
+            d.ellipse((cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3), outline=style.CASING, width=3)
+            d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=style.PRODUCED, width=6)
 
 
 def _buildings(img: Image.Image, state: CatanState, pl: Places) -> None:

@@ -50,6 +50,7 @@ HEX_LINE: RGB = (120, 120, 112)     # between land hexes
 OFF_MAP: RGB = (228, 236, 240)
 LABEL_TEXT: RGB = (40, 40, 44)
 LABEL_HALO: RGB = (255, 255, 255)
+PRODUCED: RGB = (255, 214, 10)  # the ring round the tokens of the number just rolled
 TOKEN: RGB = (252, 246, 228)
 TOKEN_EDGE: RGB = (90, 80, 60)
 TOKEN_TEXT: RGB = (28, 28, 32)
