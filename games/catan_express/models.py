@@ -121,11 +121,11 @@ class CatanState(BaseModel):
     def clone(self) -> "CatanState":
         """A copy whose lists and dicts are the copy's own (what `apply` changes). Built by hand
         rather than with model_copy: apply runs for every move, and this is ten times cheaper."""
-        new = _shallow(self)
+        new = shallow(self)
         f = new.__dict__
         players = []
         for p in self.players:
-            q = _shallow(p)
+            q = shallow(p)
             d = q.__dict__
             for name in ("hand", "dev", "dev_new"):
                 if d[name] is not None:
@@ -144,7 +144,7 @@ class CatanState(BaseModel):
         f["pieces"] = {k: list(v) for k, v in self.pieces.items()}
         f["discards"] = dict(self.discards)
         if self.offer is not None:
-            offer = _shallow(self.offer)
+            offer = shallow(self.offer)
             offer.__dict__["answers"] = dict(self.offer.answers)
             f["offer"] = offer
         return new
@@ -155,15 +155,15 @@ class CatanState(BaseModel):
         replace a hand, a deck, a queue or a piece's owners with a new list), so only the
         dicts changed item by item are copied. Cheaper than `clone` by half; use `clone` for a
         copy to edit freely."""
-        new = _shallow(self)
+        new = shallow(self)
         f = new.__dict__
-        f["players"] = [_shallow(p) for p in self.players]
+        f["players"] = [shallow(p) for p in self.players]
         f["buildings"] = dict(self.buildings)
         f["pieces"] = dict(self.pieces)
         return new
 
 
-def _shallow(model: BaseModel) -> Any:
+def shallow(model: BaseModel) -> Any:
     """A pydantic model's copy sharing its field values (the caller replaces what it changes)."""
     new = object.__new__(type(model))
     object.__setattr__(new, "__dict__", dict(model.__dict__))

@@ -44,8 +44,11 @@ from games.catan_express.geo import Geo, board_for, geo_for, harbour_kinds
 from games.catan_express.maps import Board, Terrain
 from games.catan_express.models import (MAX_OFFERS, OFFER_GET_MAX, OFFER_GIVE_MAX, Answer, BankTrade, Build, Building, Buy, CatanAction, CatanOptions,
                                         CatanState, CatanView, Discard, End, Gold, Leg, Monopoly, NameStop, Offer,
-                                        Partner, Plenty, PlayerState, Propose, Ride, Roads, Robber, Roll, SeatSummary)
+                                        Partner, Plenty, PlayerState, Propose, Ride, Roads, Robber, Roll, SeatSummary, shallow)
 
+# The moves that can change someone's victory points (buildings, a revealed card, Largest Army,
+# chips, towers): only after these can the race's starter appear (CE-6).
+SCORING_KINDS = frozenset({"build", "buy", "robber", "ride"})
 CATEGORIES = ["settlements", "cities", "vp_cards", "chips", "largest_army", "towers", "fastest_driver"]
 
 
@@ -420,7 +423,8 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             d["cards"] = sum(p.hand)
             d["dev_cards"] = sum(p.dev) + sum(p.dev_new)
         s.deck_left = len(s.deck)
-        self._check_starter(s, events)
+        if kind in SCORING_KINDS:
+            self._check_starter(s, events)
         s.last = events
         return ApplyResult(state=s, events=events, undoable=undoable)
 
@@ -468,6 +472,8 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             return (main and state.offers_made < MAX_OFFERS and 1 <= sum(give) <= OFFER_GIVE_MAX
                     and 1 <= sum(get) <= OFFER_GET_MAX and not any(g and w for g, w in zip(give, get))
                     and Hand(tuple(p.hand)).covers(Hand(give)))
+        if kind == "answer":
+            return phase == "answer" and (not action.accept or Hand(tuple(p.hand)).covers(Hand(tuple(state.offer.get))))
         if kind == "ride":
             if not self.may_ride(state, seat):
                 return False
@@ -907,7 +913,9 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         return False
 
     def _do_answer(self, s: CatanState, seat: int, a: Answer, events: list[Event]) -> bool:
-        s.offer = s.offer.model_copy(update={"answers": {**s.offer.answers, seat: a.accept}})
+        offer = shallow(s.offer)
+        offer.__dict__["answers"] = {**s.offer.answers, seat: a.accept}
+        s.offer = offer
         events.append(_ev("answered", seat=seat))
         if len(s.offer.answers) < s.n - 1:
             return False
