@@ -42,9 +42,10 @@ from games.catan_express.components import RESOURCES, DevCard, Resource, compone
 from games.catan_express.economy import Hand, Holdings
 from games.catan_express.geo import Geo, board_for, geo_for, harbour_kinds
 from games.catan_express.maps import Board, Terrain
-from games.catan_express.models import (MAX_OFFERS, OFFER_GET_MAX, OFFER_GIVE_MAX, Answer, BankTrade, Build, Building, Buy, CatanAction, CatanOptions,
-                                        CatanState, CatanView, Discard, End, Gold, Leg, Monopoly, NameStop, Offer,
-                                        Partner, Plenty, PlayerState, Propose, Ride, Roads, Robber, Roll, SeatSummary, shallow)
+from games.catan_express.models import (MAX_OFFERS, OFFER_GET_MAX, OFFER_GIVE_MAX, Answer, BankTrade, Build,
+                                        Building, Buy, CatanAction, CatanOptions, CatanState, CatanView, Discard, End,
+                                        Gold, Leg, Monopoly, NameStop, Offer, Partner, Plenty, PlayerState, Propose,
+                                        Ride, Roads, Robber, Roll, SeatSummary, shallow)
 
 # The moves that can change someone's victory points (buildings, a revealed card, Largest Army,
 # chips, towers): only after these can the race's starter appear (CE-6).
@@ -161,10 +162,15 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
 
     @staticmethod
     def _store(state: CatanState, h: Holdings) -> None:
-        state.bank = list(h.bank.counts)
+        """Write the cards back: the bank, and the hands that changed (a new list each, as
+        `CatanState.fork` expects). Plain fields, written without pydantic's attribute hook,
+        which costs more than the copying here and checks nothing these fields need."""
+        state.__dict__["bank"] = list(h.bank.counts)
         for p, hand in zip(state.players, h.hands):
-            p.hand = list(hand.counts)
-            p.cards = hand.total
+            if tuple(p.hand) != hand.counts:
+                d = p.__dict__
+                d["hand"] = list(hand.counts)
+                d["cards"] = hand.total
 
     def pieces_left(self, state: CatanState, seat: int, what: str) -> int:
         c = components().pieces_per_player
