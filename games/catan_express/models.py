@@ -49,10 +49,16 @@ class _Stored(BaseModel):
     its attribute hook cost about a microsecond a write, a fifth of a cheap move)."""
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if name in type(self).model_fields:
+        names = _FIELD_NAMES.get(type(self))
+        if names is None:
+            names = _FIELD_NAMES[type(self)] = frozenset(type(self).model_fields)
+        if name in names:
             self.__dict__[name] = value
         else:
             super().__setattr__(name, value)
+
+
+_FIELD_NAMES: dict[type, frozenset[str]] = {}  # per model class (pydantic's own lookup is slow)
 
 
 class PlayerState(_Stored):
@@ -179,7 +185,7 @@ def shallow(model: BaseModel) -> Any:
     """A pydantic model's copy sharing its field values (the caller replaces what it changes)."""
     new = object.__new__(type(model))
     object.__setattr__(new, "__dict__", dict(model.__dict__))
-    object.__setattr__(new, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
+    object.__setattr__(new, "__pydantic_fields_set__", model.__pydantic_fields_set__)  # never changed here
     object.__setattr__(new, "__pydantic_extra__", None)
     object.__setattr__(new, "__pydantic_private__", None)
     return new
