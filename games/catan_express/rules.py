@@ -266,9 +266,9 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
                 continue
             victims = economy.robbable(h, seat, lab, by_hex)
             if victims:
-                out += [Robber(hex=lab, victim=v, knight=knight) for v in victims]
+                out += [_robber(lab, v, knight) for v in victims]
             else:
-                out.append(Robber(hex=lab, knight=knight))
+                out.append(_robber(lab, None, knight))
         return out
 
     def _buildings_by_hex(self, state: CatanState, only: Any = None) -> dict[str, list[tuple[int, str]]]:
@@ -1246,6 +1246,11 @@ def _card_moves(kind: str, limits: tuple[int, ...], size: int) -> tuple[Any, ...
     the bank), made once per hand: a big hand has hundreds."""
     model = {"discard": Discard, "gold": Gold, "plenty": Plenty}[kind]
     return tuple(model(cards=m) for m in _multisets(limits, size))
+
+
+@lru_cache(maxsize=2048)
+def _robber(hex_label: str, victim: int | None, knight: bool) -> Robber:
+    return Robber(hex=hex_label, victim=victim, knight=knight)
 
 
 @lru_cache(maxsize=1024)
