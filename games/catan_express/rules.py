@@ -422,12 +422,8 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         out = handler(s, seat, action, events)
         if out is True:
             undoable = True
-        for p in s.players:
-            # Plain counts kept beside the hands for the public view; written without pydantic's
-            # attribute hook, which costs more than the sums (this runs for every seat every move).
-            d = p.__dict__
-            d["cards"] = sum(p.hand)
-            d["dev_cards"] = sum(p.dev) + sum(p.dev_new)
+        # The public counts (CE-12) follow the cards: `_store` counts a hand it writes, and the
+        # moves that change development cards count those.
         s.deck_left = len(s.deck)
         if kind in SCORING_KINDS:
             self._check_starter(s, events)
@@ -848,6 +844,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             cards, played = PlayerCards(seat, tuple(p.dev), tuple(p.dev_new), p.played_card, p.knights).play(
                 DevCard.KNIGHT)
             p.dev, p.played_card, p.knights = list(cards.held), True, cards.knights
+            p.dev_cards -= 1
             p.played = _bumped(p.played, KINDS.index(DevCard.KNIGHT))
             events += played
             holder, la = deckmod.largest_army(s.largest_army, {i: q.knights for i, q in enumerate(s.players)}, seat)
@@ -869,6 +866,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         p = s.players[seat]
         cards, played = PlayerCards(seat, tuple(p.dev), tuple(p.dev_new), p.played_card).play(card)
         p.dev, p.played_card = list(cards.held), True
+        p.dev_cards -= 1
         p.played = _bumped(p.played, KINDS.index(card))
         events += played
 
@@ -900,6 +898,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
                              tuple(DevCard(k) for k in s.deck))
         self._store(s, bought.holdings)
         p.dev, p.dev_new, p.vp_cards = list(bought.cards.held), list(bought.cards.new), bought.cards.points
+        p.dev_cards = sum(p.dev) + sum(p.dev_new)
         s.deck = [k.value for k in bought.deck]
         events += bought.events
         return False
@@ -1227,6 +1226,8 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         deck = c.deck(state.n).size
         held = sum(sum(p.dev) + sum(p.dev_new) + p.vp_cards + sum(p.played) for p in state.players)
         assert len(state.deck) + held == deck, (len(state.deck), held, deck)
+        for seat, p in enumerate(state.players):  # the public counts follow the cards (CE-12)
+            assert p.cards == sum(p.hand) and p.dev_cards == sum(p.dev) + sum(p.dev_new), seat
         for seat in range(state.n):
             for what in ("settlement", "city", "rail", "ferry"):
                 assert self.pieces_left(state, seat, what) >= 0, (seat, what)
