@@ -40,11 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from games import registry
-
-
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+from games.core.stats import percentile
 
 
 async def run_bench(game_name: str = "ticket_to_ride", games: int = 200, moves: int = 200,
@@ -97,9 +93,9 @@ async def run_bench(game_name: str = "ticket_to_ride", games: int = 200, moves: 
                 late_view = views[-2] if len(views) > 1 else views[-1]
                 seed += 1
     print(f"  move end to end (load, validate, apply, commit, render, encode), late game, n={len(samples)}:")
-    print(f"      p50 {_pct(samples, 0.5) * 1000:6.1f} ms   p95 {_pct(samples, 0.95) * 1000:6.1f} ms"
+    print(f"      p50 {percentile(samples, 0.5) * 1000:6.1f} ms   p95 {percentile(samples, 0.95) * 1000:6.1f} ms"
           f"   max {max(samples) * 1000:6.1f} ms   (target p95 ≤ 60 ms)")
-    print(f"  rules apply alone: p50 {_pct(apply_only, 0.5) * 1e6:6.0f} µs")
+    print(f"  rules apply alone: p50 {percentile(apply_only, 0.5) * 1e6:6.0f} µs")
 
     # 2. render + encode alone -------------------------------------------------------
     names = [f"P{i}" for i in range(players)]
@@ -109,8 +105,8 @@ async def run_bench(game_name: str = "ticket_to_ride", games: int = 200, moves: 
         t0 = time.perf_counter()
         png = renderer.board(late_view, names, "en")
         times.append(time.perf_counter() - t0)
-    print(f"  render + encode late-game board: p50 {_pct(times, 0.5) * 1000:6.1f} ms"
-          f"   p95 {_pct(times, 0.95) * 1000:6.1f} ms   PNG {len(png) / 1024:.0f} KiB")
+    print(f"  render + encode late-game board: p50 {percentile(times, 0.5) * 1000:6.1f} ms"
+          f"   p95 {percentile(times, 0.95) * 1000:6.1f} ms   PNG {len(png) / 1024:.0f} KiB")
 
     # 3. random full games per second ------------------------------------------------
     bot = game.bots()["random"]
@@ -360,8 +356,8 @@ async def run_stored_bench(game_name: str = "ticket_to_ride", stored_games: int 
                 posts = sum(len(fake.messages(c, ephemeral=False)) for c in channels)
         print(f"  {len(acks)} moves through /move; the dispatcher delivered {posts} posts meanwhile;"
               f" {len(refused)} moves refused{': ' + refused[0][:80] if refused else ''}")
-    print(f"ack with {stored_games} stored games: p50 {_pct(acks, 0.5) * 1000:.1f} ms,"
-          f" p99 {_pct(acks, 0.99) * 1000:.1f} ms")
+    print(f"ack with {stored_games} stored games: p50 {percentile(acks, 0.5) * 1000:.1f} ms,"
+          f" p99 {percentile(acks, 0.99) * 1000:.1f} ms")
     return 0
 
 
@@ -374,7 +370,7 @@ async def _time_due_query(store: Any, when: str, runs: int = 50) -> None:
         t0 = time.perf_counter()
         await store.due_outbox()
         times.append(time.perf_counter() - t0)
-    print(f"  due-outbox query {when}: p50 {_pct(times, 0.5) * 1000:.2f} ms, max {max(times) * 1000:.2f} ms")
+    print(f"  due-outbox query {when}: p50 {percentile(times, 0.5) * 1000:.2f} ms, max {max(times) * 1000:.2f} ms")
 
 
 async def _settle_startup(bot: Any) -> None:

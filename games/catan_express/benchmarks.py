@@ -15,12 +15,8 @@ import time
 from collections import defaultdict
 from typing import Any
 
+from games.core.stats import percentile
 from games.catan_express.bots import RandomBot
-
-
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
 def random_games(game: Any, games: int = 5, players: int = 4, first_seed: int = 1, menu: bool = True,
@@ -83,14 +79,14 @@ def builder_lines(game: Any, games: int = 4, players: int = 4) -> list[str]:
     every = [x for xs in by_phase.values() for x in xs]
     ms = 1000
     return [
-        f"builder decisions over {games} {players}-player games: p50 {_pct(every, 0.5) * ms:.2f} ms,"
-        f" p95 {_pct(every, 0.95) * ms:.2f} ms, max {max(every) * ms:.1f} ms; by phase (p50/p95 ms): "
-        + ", ".join(f"{ph} {_pct(xs, 0.5) * ms:.2f}/{_pct(xs, 0.95) * ms:.2f}" for ph, xs in sorted(by_phase.items())),
+        f"builder decisions over {games} {players}-player games: p50 {percentile(every, 0.5) * ms:.2f} ms,"
+        f" p95 {percentile(every, 0.95) * ms:.2f} ms, max {max(every) * ms:.1f} ms; by phase (p50/p95 ms): "
+        + ", ".join(f"{ph} {percentile(xs, 0.5) * ms:.2f}/{percentile(xs, 0.95) * ms:.2f}" for ph, xs in sorted(by_phase.items())),
         f"apply at late boards (last quarter of those games, n={len(late_apply)}): p50"
-        f" {_pct(late_apply, 0.5) * ms:.2f} ms, p95 {_pct(late_apply, 0.95) * ms:.2f} ms,"
+        f" {percentile(late_apply, 0.5) * ms:.2f} ms, p95 {percentile(late_apply, 0.95) * ms:.2f} ms,"
         f" max {max(late_apply) * ms:.1f} ms",
-        f"view (with its legal menu) at late boards (n={len(late_view)}): p50 {_pct(late_view, 0.5) * ms:.2f} ms,"
-        f" p95 {_pct(late_view, 0.95) * ms:.2f} ms, max {max(late_view) * ms:.1f} ms",
+        f"view (with its legal menu) at late boards (n={len(late_view)}): p50 {percentile(late_view, 0.5) * ms:.2f} ms,"
+        f" p95 {percentile(late_view, 0.95) * ms:.2f} ms, max {max(late_view) * ms:.1f} ms",
     ]
 
 

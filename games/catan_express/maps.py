@@ -33,9 +33,9 @@ from enum import StrEnum
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict
 
-from games.core.datafile import read_model
+from games.core.datafile import Names, read_model
 from games.catan_express.components import Resource
 from games.core.errors import DataError
 from games.core.hexgrid import Corner, Edge, Hex, Offset, from_offset, label, parse_label
@@ -101,18 +101,6 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class _Named(_Strict):
-    en: str
-    ja: str
-
-    @field_validator("en", "ja")
-    @classmethod
-    def _not_empty(cls, v: str) -> str:
-        if not v.strip():
-            raise ValueError("names must not be empty")
-        return v
-
-
 class _Players(_Strict):
     min: int
     max: int
@@ -132,7 +120,7 @@ class _HarbourSpec(_Strict):
 class _MapFile(_Strict):
     format: int
     id: str
-    title: _Named
+    title: Names
     players: _Players
     legend: list[str] = []  # the codes, explained for whoever edits the file
     source: str

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from heapq import heappop, heappush
+from typing import Iterator
 
 from games.catan_express.components import RESOURCES
 from games.catan_express.geo import Geo
@@ -36,19 +37,25 @@ def nameable_stops(state: CatanState, geo: Geo, seat: int) -> list[int]:
                   if str(pt) in mine and pt not in starts and pt not in state.stops)
 
 
+def lines_at(state: CatanState, geo: Geo, at: str) -> Iterator[tuple[str, list[int], str, str]]:
+    """The built pieces a locomotive at `at` may leave by: (piece, its owners, the point it
+    leads to, rail or ferry)."""
+    for piece in geo.at.get(at, ()):
+        owners = state.pieces.get(piece)
+        if owners:
+            yield piece, owners, geo.other_end(piece, at), geo.kind[piece]
+
+
 def reachable(state: CatanState, geo: Geo, start: str) -> set[str]:
     """Every point a locomotive at `start` could ever get to over the pieces now built
     (anyone's: others' cost a toll, but they are open to all)."""
     seen = {start}
     todo = [start]
     while todo:
-        at = todo.pop()
-        for piece in geo.at.get(at, ()):
-            if state.pieces.get(piece):
-                to = geo.other_end(piece, at)
-                if to not in seen:
-                    seen.add(to)
-                    todo.append(to)
+        for _, _, to, _ in lines_at(state, geo, todo.pop()):
+            if to not in seen:
+                seen.add(to)
+                todo.append(to)
     return seen
 
 
@@ -69,12 +76,7 @@ def legs_from(state: CatanState, geo: Geo, seat: int, at: str, hand: list[int]) 
     an owner; free on the mover's own (or parallel) piece, else 1 resource to one owner, the
     mover's choice of owner and resource."""
     out: list[LegOption] = []
-    for piece in geo.at.get(at, ()):
-        owners = state.pieces.get(piece)
-        if not owners:
-            continue
-        to = geo.other_end(piece, at)
-        kind = geo.kind[piece]
+    for piece, owners, to, kind in lines_at(state, geo, at):
         if seat in owners:
             out.append(LegOption(Leg(to=to), piece, kind))
             continue
@@ -115,12 +117,7 @@ def routes(state: CatanState, geo: Geo, seat: int, transfer_stop: bool) -> list[
         if key in best and best[key] <= (paid, length):
             continue
         best[key] = (paid, length)
-        for piece in geo.at.get(at, ()):
-            owners = state.pieces.get(piece)
-            if not owners:
-                continue
-            to = geo.other_end(piece, at)
-            kind = geo.kind[piece]
+        for _, owners, to, kind in lines_at(state, geo, at):
             if transfer_stop and last and kind != last and to not in targets:
                 continue  # the change would end the move short of a tower
             if to not in targets and ends_move_at(state, seat, to):

@@ -193,22 +193,32 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         kinds = harbour_kinds(state.map_id, state.options.layout, state.seed)
         return {kinds[pt] for pt, b in state.buildings.items() if b.seat == seat and pt in kinds}
 
-    def points(self, state: CatanState, seat: int) -> dict[str, int]:
+    def points_by_seat(self, state: CatanState) -> list[dict[str, int]]:
+        """Every seat's victory points by category (CATEGORIES), in one pass over the board:
+        the one place the points are counted, for the result, the view and the race's start."""
         c = components()
-        p = state.players[seat]
-        mine = [b.kind for b in state.buildings.values() if b.seat == seat]
-        return {
-            "settlements": mine.count("settlement") * c.points.settlement,
-            "cities": mine.count("city") * c.points.city,
-            "vp_cards": p.vp_cards * c.points.victory_point_card,
-            "chips": len(p.chips) * c.points.victory_point_chip,
-            "largest_army": c.largest_army.points if state.largest_army == seat else 0,
-            "towers": len(p.towers) * c.points.water_tower,
-            "fastest_driver": c.points.fastest_driver if p.fastest else 0,
-        }
+        out = [{"settlements": 0, "cities": 0,
+                "vp_cards": p.vp_cards * c.points.victory_point_card,
+                "chips": len(p.chips) * c.points.victory_point_chip,
+                "largest_army": c.largest_army.points if state.largest_army == seat else 0,
+                "towers": len(p.towers) * c.points.water_tower,
+                "fastest_driver": c.points.fastest_driver if p.fastest else 0}
+               for seat, p in enumerate(state.players)]
+        for b in state.buildings.values():
+            if b.kind == "city":
+                out[b.seat]["cities"] += c.points.city
+            else:
+                out[b.seat]["settlements"] += c.points.settlement
+        return out
+
+    def points(self, state: CatanState, seat: int) -> dict[str, int]:
+        return self.points_by_seat(state)[seat]
 
     def total(self, state: CatanState, seat: int) -> int:
         return sum(self.points(state, seat).values())
+
+    def totals(self, state: CatanState) -> list[int]:
+        return [sum(p.values()) for p in self.points_by_seat(state)]
 
     # ------------------------------------------------------------------ legal moves
     def settlement_spots(self, state: CatanState, geo: Geo) -> list[int]:
@@ -1051,18 +1061,6 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
                 events.append(_ev("starter", seat=seat, points=totals[seat]))
                 return
 
-    def totals(self, s: CatanState) -> list[int]:
-        """Every seat's victory points in one pass (`points` per seat gives the breakdown)."""
-        c = components()
-        out = [len(p.chips) * c.points.victory_point_chip + p.vp_cards * c.points.victory_point_card
-               + len(p.towers) * c.points.water_tower + (c.points.fastest_driver if p.fastest else 0)
-               for p in s.players]
-        for b in s.buildings.values():
-            out[b.seat] += c.points.city if b.kind == "city" else c.points.settlement
-        if s.largest_army is not None:
-            out[s.largest_army] += c.largest_army.points
-        return out
-
     # --- ending turns
     def _do_end(self, s: CatanState, seat: int, a: End, events: list[Event]) -> bool:
         if s.phase == "special":
@@ -1144,11 +1142,12 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
 
     def summaries(self, state: CatanState) -> list[SeatSummary]:
         geo = self.geo(state)
+        totals = self.totals(state)
         out = []
         for i, p in enumerate(state.players):
             kinds = [b.kind for b in state.buildings.values() if b.seat == i]
             mine = [geo.kind[x] for x, owners in state.pieces.items() if i in owners]
-            out.append(SeatSummary(points=self.total(state, i), cards=p.cards, dev_cards=p.dev_cards,
+            out.append(SeatSummary(points=totals[i], cards=p.cards, dev_cards=p.dev_cards,
                                    knights=p.knights, towers=len(p.towers), chips=len(p.chips),
                                    settlements=kinds.count("settlement"), cities=kinds.count("city"),
                                    rails=mine.count("rail"), ferries=mine.count("ferry"),
@@ -1159,9 +1158,10 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         """CE-10: most points; ties to the race winner, then the starter, then the nearest to
         the starter clockwise."""
         starter = state.starter if state.starter is not None else 0
+        totals = self.totals(state)
 
         def key(seat: int) -> tuple:
-            return (-self.total(state, seat), seat != state.race_winner, (seat - starter) % state.n)
+            return (-totals[seat], seat != state.race_winner, (seat - starter) % state.n)
 
         return sorted(range(state.n), key=key)
 
@@ -1169,8 +1169,9 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         if state.phase != "over":
             return None
         players = []
+        by_seat = self.points_by_seat(state)
         for rank, seat in enumerate(self.ranking(state), start=1):
-            pts = self.points(state, seat)
+            pts = by_seat[seat]
             lines = [ScoreLine(category=c, points=pts[c]) for c in CATEGORIES]
             p = state.players[seat]
             players.append(PlayerResult(seat=seat, rank=rank, total=sum(pts.values()), lines=lines,

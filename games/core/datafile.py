@@ -9,11 +9,26 @@ import json
 from pathlib import Path
 from typing import TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from games.core.errors import DataError
 
 M = TypeVar("M", bound=BaseModel)
+
+
+class Names(BaseModel):
+    """A thing's name in each language a data file gives it (a city, a map), none empty."""
+
+    model_config = ConfigDict(extra="forbid")
+    en: str
+    ja: str
+
+    @field_validator("en", "ja")
+    @classmethod
+    def _not_empty(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("names must not be empty")
+        return v
 
 
 def read_model(path: Path | str, model: type[M], what: str) -> M:

@@ -15,13 +15,9 @@ import statistics
 import time
 from collections import defaultdict
 
+from games.core.stats import percentile
 from games.steam.delivery_bench import worst_case_report
 from games.steam.maps import MAP_IDS
-
-
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
 def delivery_lines(repeat: int = 3, maps: tuple[str, ...] = MAP_IDS) -> list[str]:
@@ -66,9 +62,9 @@ def game_lines(game, games: int = 3, players: int = 4) -> list[str]:
                 found.append(len(game.deliveries(board, seat)))
                 late.append(time.perf_counter() - t0)
     every = [x for xs in by_phase.values() for x in xs]
-    lines = [f"builder decisions over {games} {players}-player games: p50 {_pct(every, 0.5) * 1000:.1f} ms,"
-             f" p95 {_pct(every, 0.95) * 1000:.1f} ms, max {max(every) * 1000:.1f} ms; by phase (p95): "
-             + ", ".join(f"{ph} {_pct(xs, 0.95) * 1000:.1f}" for ph, xs in sorted(by_phase.items()))]
+    lines = [f"builder decisions over {games} {players}-player games: p50 {percentile(every, 0.5) * 1000:.1f} ms,"
+             f" p95 {percentile(every, 0.95) * 1000:.1f} ms, max {max(every) * 1000:.1f} ms; by phase (p95): "
+             + ", ".join(f"{ph} {percentile(xs, 0.95) * 1000:.1f}" for ph, xs in sorted(by_phase.items()))]
     if late:
         lines.append(f"delivery search on the last delivery phase of those games at locomotive 6: per player p50"
                      f" {statistics.median(late) * 1000:.1f} ms, max {max(late) * 1000:.1f} ms"

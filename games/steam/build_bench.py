@@ -18,6 +18,7 @@ import statistics
 import time
 from dataclasses import dataclass
 
+from games.core.stats import percentile
 from games.steam.building import Build, BuildTurn, apply_build, legal_builds
 from games.steam.maps import SteamMap, steam_map
 from games.steam.tiles import Stock, TileSet, tileset
@@ -57,15 +58,10 @@ def busy_board(seed: int = 7, seats: int = 4, turns: int = 6, map_id: str = "nor
     return Board(m, rails, stock, turns + 1)
 
 
-def _pct(xs: list[float], p: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p * (len(xs) - 1))))]
-
-
 def _line(name: str, wall: list[float], cpu: list[float]) -> str:
     w, c = [x * 1000 for x in wall], [x * 1000 for x in cpu]
-    return (f"{name:<18} p50 {statistics.median(w):6.2f} ms  p95 {_pct(w, 0.95):6.2f} ms"
-            f"   (cpu p50 {statistics.median(c):6.2f}  p95 {_pct(c, 0.95):6.2f})  n={len(w)}")
+    return (f"{name:<18} p50 {statistics.median(w):6.2f} ms  p95 {percentile(w, 0.95):6.2f} ms"
+            f"   (cpu p50 {statistics.median(c):6.2f}  p95 {percentile(c, 0.95):6.2f})  n={len(w)}")
 
 
 def _timed(f):

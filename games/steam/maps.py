@@ -23,9 +23,9 @@ from enum import StrEnum
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from pydantic import BaseModel, field_validator
+from pydantic import BaseModel
 
-from games.core.datafile import read_model
+from games.core.datafile import Names, read_model
 from games.core.errors import DataError
 from games.core.hexgrid import Edge, Hex, Offset, from_offset, label, parse_label
 
@@ -85,31 +85,19 @@ class Feature:
     edges: tuple[Edge, ...] = ()
 
 
-class _Named(BaseModel):
-    en: str
-    ja: str
-
-    @field_validator("en", "ja")
-    @classmethod
-    def _not_empty(cls, v: str) -> str:
-        if not v.strip():
-            raise ValueError("names must not be empty")
-        return v
-
-
 class _PlaceSpec(BaseModel):
     at: str
-    name: _Named
+    name: Names
     cubes: int | None = None
 
 
 class _HexGroup(BaseModel):
-    name: _Named
+    name: Names
     at: list[str]
 
 
 class _EdgeGroup(BaseModel):
-    name: _Named
+    name: Names
     edges: list[str]
 
 
@@ -122,7 +110,7 @@ class _Players(BaseModel):
 class _MapFile(BaseModel):
     format: int
     id: str
-    title: _Named
+    title: Names
     legend: list[str] = []  # the codes, explained for whoever edits the file
     players: _Players
     setup_cubes_fewer_with_3_players: int

@@ -12,7 +12,7 @@ from games.catan_express.components import RESOURCES
 from games.catan_express.models import CatanView
 from games.core.i18n import translate
 from render.catan_express.board import towers_left
-from render.catan_express.final import category_name
+from render.kit.ranking import category_label
 from render.catan_express.hand import COSTED, affordable, own_cards
 from render.catan_express.sidebar import banner_text, race_lines
 from render.kit.alt import alt_text, last_move_sentence
@@ -92,7 +92,7 @@ def describe_final(view: CatanView, names: Sequence[str], lang: str = "en") -> s
     entries = []
     for row in result.players:
         per = row.by_category()
-        parts = [f"{category_name(c, lang)} {per[c]}" for c in result.categories if per.get(c)]
+        parts = [f"{category_label(result, c, lang)} {per[c]}" for c in result.categories if per.get(c)]
         entries.append(translate(lang, "ce_render.alt.rank_entry", {"rank": row.rank, "seat": row.seat,
                                                                     "points": row.total,
                                                                     "detail": _list(lang, parts)}, names))

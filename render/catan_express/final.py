@@ -8,12 +8,12 @@ from typing import Sequence
 from PIL import Image
 
 from games.catan_express.models import CatanView
-from games.core.i18n import has_key, translate
+from games.core.i18n import translate
 from games.core.protocol import Result
 from render.catan_express import style
 from render.catan_express.sidebar import name_of
 from render.kit.chart import score_timeline, stacked_bar_chart
-from render.kit.ranking import RankEntry, RankingLook, chart_rows, render_ranking
+from render.kit.ranking import RankEntry, RankingLook, category_label, chart_rows, render_ranking
 
 LOOK = RankingLook(background=style.PANEL_BG, panel=style.PANEL, panel_edge=style.PANEL_EDGE, text=style.TEXT,
                    muted=style.MUTED_TEXT, swatch_outline=style.CASING, total_size=36)
@@ -31,15 +31,6 @@ CATEGORY_COLOURS: list[tuple[int, int, int]] = [
 ]
 PAD = 24
 TIMELINE_H = 420
-
-
-def category_name(category: str, lang: str) -> str:
-    """A score category's name: the game's catalog ("ce.category.<name>"), then this renderer's
-    ("ce_render.category.<name>"), then the name made readable."""
-    for key in (f"ce.category.{category}", f"ce_render.category.{category}"):
-        if has_key(lang, key) or has_key("en", key):
-            return translate(lang, key)
-    return category.replace("_", " ").capitalize()
 
 
 def points_history(view: CatanView) -> list[list[int]]:
@@ -89,6 +80,6 @@ def breakdown_chart(result: Result, names: Sequence[str], lang: str, size: tuple
     """Per-player stacked bars of the final score, one segment per category."""
     categories = list(result.categories)
     rows = chart_rows(result, lambda seat: name_of(names, seat), style.player_rgb)
-    labels = [category_name(c, lang) for c in categories]
+    labels = [category_label(result, c, lang) for c in categories]
     colours = [CATEGORY_COLOURS[k % len(CATEGORY_COLOURS)] for k in range(len(categories))]
     return stacked_bar_chart(rows, labels, size, title=translate(lang, "ce_render.final.breakdown"), colors=colours)

@@ -68,7 +68,7 @@ class CatanExpressUI(GameUI):
         waiting = {"seats": list(view.active)}
         turn = {"turn": state.turn}
         if phase == "over":
-            reason = "race" if state.race_winner is not None else ("no_stops" if not state.stops else "race_stuck")
+            reason = view.result.reason if view.result is not None else "end"
             return t(lang, "discord.ce.status.over", reason={"key": f"ce.reason.{reason}"})
         if phase == "setup":
             what = "rail" if state.setup_rail else "settlement"
