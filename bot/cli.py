@@ -292,7 +292,8 @@ def run_replay(args: argparse.Namespace) -> int:
     except registry.UnknownGame:
         print(f"{args.file}: unknown game {record.game!r} (known: {', '.join(registry.names())})", file=sys.stderr)
         return 2
-    names = [f"Seat {i + 1}" for i in range(record.players)]
+    names = record.names if record.names and len(record.names) == record.players else [
+        f"Seat {i + 1}" for i in range(record.players)]
     print(f"{record.game}: {len(record.moves)} moves replayed from seed {record.seed}.")
     if result is None:
         print("The record stops before the end of the game.")

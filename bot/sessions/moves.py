@@ -13,7 +13,7 @@ from bot.sessions.models import (
 )
 from bot.store import ActionRow, StaleVersion
 from games.core import Event, IllegalAction
-from games.core.replay import GameRecord
+from games.core.replay import GameRecord, scores
 from games.core.rng import derive
 
 
@@ -201,3 +201,22 @@ class MoveService(ServiceCore):
         moves = self._effective(ld, actions)
         return GameRecord(game=ld.row.game, players=len(ld.seats), options=dict(ld.options),
                           seed=ld.row.seed, moves=[(m.seat, m.notation) for m in moves])
+
+    async def export(self, channel_id: str, actor: Actor) -> tuple[int, GameRecord]:
+        """The channel's last game as a record a player may keep and replay (`railyard
+        replay`): its id and record, with the seats' names and, if it was played out, the
+        result. Only once the game is over: the seed and the moves of a running game would
+        tell a player the deck's order and the others' hands."""
+        ld, actions = await self._read_channel(channel_id, include_closed=True, with_actions=True)
+        if ld.row.status in ("lobby", "active"):
+            raise SessionError("export_not_over")
+        if ld.seat_of(actor.user_id) is None:
+            raise SessionError("export_not_player")
+        if ld.state is None:  # a lobby closed before it started: there are no moves
+            raise SessionError("export_not_over")
+        record = GameRecord(game=ld.row.game, players=len(ld.seats), options=dict(ld.options), seed=ld.row.seed,
+                            moves=[(m.seat, m.notation) for m in self._effective(ld, actions)], names=ld.names)
+        result = ld.game.result(ld.state)
+        if result is not None:
+            record.result = scores(result)
+        return ld.row.id, record

@@ -33,6 +33,8 @@ class GameRecord(BaseModel):
     seed: int
     moves: list[tuple[int, str]]
     result: list[ExpectedScore] | None = None
+    # The seats' names when the record was made (an exported game); replay prints them.
+    names: list[str] | None = None
 
 
 class ReplayError(Exception):

@@ -229,6 +229,19 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
 
         await answer(interaction, work())
 
+    @app_commands.command(name=cmd("discord.cmd.export"), description=cmd("discord.cmd.export.desc"))
+    async def export(self, interaction: discord.Interaction) -> None:
+        async def work() -> Reply:
+            lang = lang_of(interaction)
+            game_id, record = await self.bot.service.export(channel_key(interaction), actor_of(interaction))
+            file = f"railyard-{record.game}-{game_id}.json"
+            reply = Reply(content=t(lang, "discord.export.done", game_id=game_id, file=file,
+                                    game=ui_base.get(record.game).title(lang), moves=len(record.moves)))
+            reply.attach(file, record.model_dump_json(indent=1, exclude_none=True).encode("utf-8"))
+            return reply
+
+        await answer(interaction, work())
+
     # ------------------------------------------------------------------ changing
     @app_commands.command(name=cmd("discord.cmd.undo"), description=cmd("discord.cmd.undo.desc"))
     async def undo(self, interaction: discord.Interaction) -> None:
