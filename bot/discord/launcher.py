@@ -73,7 +73,7 @@ async def _run(settings: Settings, token: str, env: Path) -> int:
     except discord.PrivilegedIntentsRequired:
         return _fail("Discord refused an intent the bot asked for; Railyard needs no privileged intents.", 1)
     except StoreError as exc:
-        return _fail(f"cannot open the database {settings.database}: {exc}")
+        return _fail(f"cannot open the database {settings.database_url}: {exc}")
     except (aiohttp.ClientError, OSError, discord.GatewayNotFound, discord.DiscordServerError) as exc:
         return _fail(f"cannot reach Discord: {exc}", 1)
     return 0

@@ -17,7 +17,7 @@ from typing import Any, Iterable
 import discord
 import pytest
 
-from bot.config import Secret, Settings
+from bot.config import Settings
 from bot.discord.bot import RailyardBot
 from tests.conftest import FakeClock
 from tests.fake_discord import FakeDiscord, FakeMessage, InteractionResult
@@ -54,7 +54,7 @@ class Harness:
 
     # ------------------------------------------------------------------ lifecycle
     def settings(self) -> Settings:
-        return Settings(token=Secret(self.fake.token), database=self.db_path, dev_guild_id=GUILD)
+        return Settings(token=self.fake.token, database=self.db_path, dev_guild_id=GUILD)
 
     async def start(self) -> RailyardBot:
         seeds = iter(range(SEED, SEED + 1000))
