@@ -121,5 +121,4 @@ class LookingService(ServiceCore):
     async def active_game_ids(self) -> list[int]:
         """Every game under way (to let their bots move after a restart)."""
         async with self.store.read() as tx:
-            rows = await tx.fetchall("SELECT id FROM games WHERE status = 'active' ORDER BY id")
-        return [int(r["id"]) for r in rows]
+            return await tx.game_ids(("active",))

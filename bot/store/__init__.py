@@ -1,16 +1,27 @@
-"""SQLite persistence for Railyard (aiosqlite, WAL, numbered migrations)."""
-from bot.store.db import (
+"""Persistence for Railyard: SQLite (aiosqlite, WAL) as the embedded default, PostgreSQL
+(asyncpg) for several processes on one database, behind one interface (`StoreBackend`,
+whose transactions are `StoreTx`), each with its own numbered migrations.
+
+`open_store(url)` opens the store a DATABASE_URL names.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from bot.store.base import (
     OUTBOX_BASE_DELAY,
     OUTBOX_KEEP_DEAD,
     OUTBOX_KEEP_DELIVERED,
     OUTBOX_MAX_DELAY,
+    OUTBOX_PRUNE_BATCH,
     PAUSE_ENV,
     PAUSE_MARKER_ENV,
-    Store,
-    Tx,
+    StoreBackend,
+    StoreTx,
 )
+from bot.store.db import SqliteTx, Store
 from bot.store.errors import ChannelBusy, MigrationError, StaleVersion, StoreError
-from bot.store.migrate import MIGRATIONS_DIR, Migration, load_migrations
+from bot.store.migrate import MIGRATIONS_DIR, MIGRATIONS_PG_DIR, Migration, load_migrations
 from bot.store.models import (
     ActionRow,
     DeliveryContact,
@@ -21,11 +32,51 @@ from bot.store.models import (
     TimerRow,
     UserPrefs,
 )
+from bot.store.pg import PgStore, PgTx, mask_url
+
+# What the service layer annotates its transactions with: the interface, whichever backend.
+Tx = StoreTx
+
+URL_HELP = "DATABASE_URL must start with sqlite:/// or postgresql://"
+# Settings that only a connection pool has; SQLite's Store (one connection) ignores them, so
+# one set of settings serves either URL.
+POOL_OPTIONS = frozenset({"min_size", "max_size", "connect_timeout"})
+
+
+def parse_database_url(url: str) -> tuple[str, str]:
+    """("sqlite", path) or ("postgresql", url) for a DATABASE_URL.
+
+    `sqlite:///relative/path`, `sqlite:////absolute/path` and a bare path (no scheme, as the
+    setting used to be) name a SQLite file; `postgresql://...` and `postgres://...` a
+    PostgreSQL database. Anything else is a StoreError saying what is expected."""
+    url = (url or "").strip()
+    lowered = url.lower()
+    if lowered.startswith("sqlite:///"):
+        path = url[len("sqlite:///"):]
+        if path:
+            return "sqlite", path
+        raise StoreError(f"{URL_HELP}: sqlite:/// needs a file path after it (got {url!r})")
+    if lowered.startswith(("postgresql://", "postgres://")):
+        return "postgresql", url
+    if not url or "://" in url or lowered.startswith("sqlite:"):
+        raise StoreError(f"{URL_HELP} (got {mask_url(url)!r})")
+    return "sqlite", url
+
+
+async def open_store(url: str, **kwargs: Any) -> StoreBackend:
+    """Open (and migrate) the store `url` names; keyword arguments go to `Store` or `PgStore`
+    (`clock` to both; pool sizes to PostgreSQL only)."""
+    kind, target = parse_database_url(url)
+    if kind == "sqlite":
+        return await Store.open(target, **{k: v for k, v in kwargs.items() if k not in POOL_OPTIONS})
+    return await PgStore.open(target, **kwargs)
+
 
 __all__ = [
-    "ActionRow", "ChannelBusy", "DeliveryContact", "GameRow", "MIGRATIONS_DIR", "Migration",
-    "MigrationError", "OUTBOX_BASE_DELAY", "OUTBOX_KEEP_DEAD", "OUTBOX_KEEP_DELIVERED",
-    "OUTBOX_MAX_DELAY", "OutboxPart", "OutboxRow", "PAUSE_ENV", "PAUSE_MARKER_ENV",
-    "SeatRow", "StaleVersion", "Store", "StoreError", "TimerRow", "Tx", "UserPrefs",
-    "load_migrations",
+    "ActionRow", "ChannelBusy", "DeliveryContact", "GameRow", "MIGRATIONS_DIR", "MIGRATIONS_PG_DIR",
+    "Migration", "MigrationError", "OUTBOX_BASE_DELAY", "OUTBOX_KEEP_DEAD", "OUTBOX_KEEP_DELIVERED",
+    "OUTBOX_MAX_DELAY", "OUTBOX_PRUNE_BATCH", "OutboxPart", "OutboxRow", "PAUSE_ENV", "PAUSE_MARKER_ENV",
+    "PgStore", "PgTx", "POOL_OPTIONS", "SeatRow", "SqliteTx", "StaleVersion", "Store", "StoreBackend",
+    "StoreError", "StoreTx", "TimerRow", "Tx", "URL_HELP", "UserPrefs", "load_migrations", "mask_url",
+    "open_store", "parse_database_url",
 ]

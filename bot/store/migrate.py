@@ -1,9 +1,10 @@
-"""Numbered SQL migrations: bot/store/migrations/NNNN_name.sql, applied in order.
+"""Numbered SQL migrations: bot/store/migrations/NNNN_name.sql (SQLite) and
+bot/store/migrations_pg/NNNN_name.sql (PostgreSQL, applied by bot/store/pg.py), in order.
 
-Each file runs in its own transaction together with the bump of `PRAGMA user_version` and
-a row in `schema_migrations`, so a crash leaves the schema at one version or the next. A
-database whose version is newer than the newest file here is refused with a clear error
-(it was written by a newer Railyard; running old code on it could damage it).
+Each file runs in its own transaction together with a row in `schema_migrations` (and, on
+SQLite, the bump of `PRAGMA user_version`), so a crash leaves the schema at one version or
+the next. A database whose version is newer than the newest file here is refused with a
+clear error (it was written by a newer Railyard; running old code on it could damage it).
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import aiosqlite
 from bot.store.errors import MigrationError
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+MIGRATIONS_PG_DIR = Path(__file__).resolve().parent / "migrations_pg"
 _FILE_NAME = re.compile(r"^(\d{4})_([A-Za-z0-9_]+)\.sql$")
 
 
@@ -64,6 +66,19 @@ def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
     return found
 
 
+def refuse_newer(current: int, latest: int) -> None:
+    if current > latest:
+        raise MigrationError(
+            f"the database schema is version {current}, but this Railyard only knows versions up to"
+            f" {latest}. It was written by a newer Railyard: upgrade the code (or restore a backup"
+            " made for this version); the database was not touched."
+        )
+
+
+def failure(migration: Migration, exc: BaseException) -> MigrationError:
+    return MigrationError(f"migration {migration.version:04d}_{migration.name} failed: {exc}")
+
+
 async def _user_version(conn: aiosqlite.Connection) -> int:
     async with conn.execute("PRAGMA user_version") as cursor:
         row = await cursor.fetchone()
@@ -74,12 +89,7 @@ async def migrate(conn: aiosqlite.Connection, migrations: list[Migration], now: 
     """Apply the migrations this database lacks; return the versions applied."""
     latest = migrations[-1].version
     current = await _user_version(conn)
-    if current > latest:
-        raise MigrationError(
-            f"the database schema is version {current}, but this Railyard only knows versions up to"
-            f" {latest}. It was written by a newer Railyard: upgrade the code (or restore a backup"
-            " made for this version); the database was not touched."
-        )
+    refuse_newer(current, latest)
     applied: list[int] = []
     for migration in migrations:
         if migration.version <= current:
@@ -106,9 +116,7 @@ async def migrate(conn: aiosqlite.Connection, migrations: list[Migration], now: 
             if conn.in_transaction:
                 await conn.execute("ROLLBACK")
             if isinstance(exc, Exception) and not isinstance(exc, MigrationError):
-                raise MigrationError(
-                    f"migration {migration.version:04d}_{migration.name} failed: {exc}"
-                ) from exc
+                raise failure(migration, exc) from exc
             raise
         current = migration.version
         applied.append(migration.version)

@@ -1,26 +1,29 @@
-"""Fixtures for the sessions tests: a store on a temp file and a service with a fake clock."""
+"""Fixtures for the sessions tests: a store (SQLite and PostgreSQL: every test that uses it
+runs on both, see tests/support/backends.py) and a service with a fake clock."""
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 import pytest
 import pytest_asyncio
 
 from bot.sessions import Outcome, SessionService
-from bot.store import Store
+from bot.store import StoreBackend
 from tests.support import PLAYERS, make_service
+from tests.support.backends import Backend, backend, pg_server
+
+__all__ = ["backend", "pg_server", "store", "service", "start_game"]
 
 
 @pytest_asyncio.fixture
-async def store(db_path: Path, toy_game: Any):
-    s = await Store.open(db_path)
+async def store(backend: Backend, toy_game: Any):
+    s = await backend.open()
     yield s
     await s.close()
 
 
 @pytest.fixture
-def service(store: Store, clock: Any) -> SessionService:
+def service(store: StoreBackend, clock: Any) -> SessionService:
     return make_service(store, clock)
 
 

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from bot.sessions import Actor, GameSettings, SessionError, SessionService
-from tests.support import ALICE, BOB, CAROL, actor_for, dump_db, open_all
+from tests.support import ALICE, BOB, CAROL, actor_for, open_all
 
 MOD = Actor("u-mod", "Moderator", is_manager=True)
 
@@ -80,9 +80,9 @@ async def test_kick_in_the_lobby_frees_the_seat(service: SessionService) -> None
     assert (await _error(service.kick("c1", BOB, 0))).code == "not_host"
 
 
-async def test_settings_validation(service: SessionService, start_game, db_path) -> None:
+async def test_settings_validation(service: SessionService, start_game, backend) -> None:
     await start_game()
-    before = dump_db(db_path)
+    before = await backend.dump()
     bad = [
         {"reminder_minutes": 5},
         {"reminder_backoff": 0.5},
@@ -97,7 +97,7 @@ async def test_settings_validation(service: SessionService, start_game, db_path)
         err = await _error(service.settings("chan-1", ALICE, **change))
         assert err.code == "bad_setting" and err.params["setting"] == next(iter(change)), change
     assert (await _error(service.settings("chan-1", BOB, reminder_minutes=60))).code == "not_host"
-    assert dump_db(db_path) == before
+    assert await backend.dump() == before
 
     new = await service.settings("chan-1", MOD, reminder_minutes=60, deadline_hours=48,
                                  deadline_action="bot", quiet_hours=[23, 7, "Europe/Paris"])

@@ -1,20 +1,11 @@
 """A game whose stored data cannot be loaded gives game_corrupt — and only that game."""
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from bot.sessions import SessionError, SessionService
 from games import registry
 from tests.support import ALICE, BOB, actor_for, open_all
-
-
-def _sql(db_path, sql: str, *params) -> None:
-    conn = sqlite3.connect(db_path)
-    conn.execute(sql, params)
-    conn.commit()
-    conn.close()
 
 
 async def _expect_corrupt(call, game_id: int) -> None:
@@ -25,10 +16,10 @@ async def _expect_corrupt(call, game_id: int) -> None:
 
 @pytest.mark.parametrize("junk", ["{not json", '{"n": "two"}', '[]', ""])
 async def test_corrupt_snapshot_only_breaks_that_game(
-        junk: str, service: SessionService, start_game, db_path, clock) -> None:
+        junk: str, service: SessionService, start_game, backend, clock) -> None:
     a = await open_all(service, "chan-a", await start_game("chan-a"))
     b = await open_all(service, "chan-b", await start_game("chan-b"))
-    _sql(db_path, "UPDATE games SET snapshot = ? WHERE id = ?", junk, a.game_id)
+    await backend.sql("UPDATE games SET snapshot = ? WHERE id = ?", junk, a.game_id)
 
     mover = actor_for(a, 0)
     for call in (service.act("chan-a", mover, "pass"), service.status("chan-a"),
@@ -50,10 +41,10 @@ async def test_corrupt_snapshot_only_breaks_that_game(
     await service.create("toy", "chan-a", "guild-1", BOB)
 
 
-async def test_unknown_game_name_in_the_database(service: SessionService, start_game, db_path) -> None:
+async def test_unknown_game_name_in_the_database(service: SessionService, start_game, backend) -> None:
     a = await start_game("chan-a")
     b = await start_game("chan-b")
-    _sql(db_path, "UPDATE games SET game = 'chess' WHERE id = ?", a.game_id)
+    await backend.sql("UPDATE games SET game = 'chess' WHERE id = ?", a.game_id)
     await _expect_corrupt(service.act("chan-a", actor_for(a, 0), "open red"), a.game_id)
     await _expect_corrupt(service.status("chan-a"), a.game_id)
     await _expect_corrupt(service.rebuild(a.game_id), a.game_id)
@@ -61,7 +52,7 @@ async def test_unknown_game_name_in_the_database(service: SessionService, start_
     assert (await service.abandon("chan-a", ALICE)).status == "abandoned"
 
 
-async def test_game_module_that_cannot_be_imported(service: SessionService, start_game, db_path) -> None:
+async def test_game_module_that_cannot_be_imported(service: SessionService, start_game, backend) -> None:
     registry.register("broken_game", "tests.support.no_such_module:GAME")
     try:
         with pytest.raises(SessionError) as e:
@@ -69,7 +60,7 @@ async def test_game_module_that_cannot_be_imported(service: SessionService, star
         assert e.value.code == "unknown_game"
         await service.create("toy", "chan-x", "g", ALICE)
         info = await service.lobby("chan-x")
-        _sql(db_path, "UPDATE games SET game = 'broken_game' WHERE id = ?", info.game_id)
+        await backend.sql("UPDATE games SET game = 'broken_game' WHERE id = ?", info.game_id)
         await _expect_corrupt(service.join("chan-x", BOB), info.game_id)
         await _expect_corrupt(service.start("chan-x", ALICE), info.game_id)
     finally:
@@ -77,23 +68,23 @@ async def test_game_module_that_cannot_be_imported(service: SessionService, star
         registry.get.cache_clear()
 
 
-async def test_corrupt_settings_or_options(service: SessionService, start_game, db_path) -> None:
+async def test_corrupt_settings_or_options(service: SessionService, start_game, backend) -> None:
     a = await start_game("chan-a")
-    _sql(db_path, "UPDATE games SET settings = '{\"reminder_minutes\": -5}' WHERE id = ?", a.game_id)
+    await backend.sql("UPDATE games SET settings = '{\"reminder_minutes\": -5}' WHERE id = ?", a.game_id)
     await _expect_corrupt(service.act("chan-a", actor_for(a, 0), "open red"), a.game_id)
     b = await start_game("chan-b")
-    _sql(db_path, "UPDATE games SET options = 'nope' WHERE id = ?", b.game_id)
+    await backend.sql("UPDATE games SET options = 'nope' WHERE id = ?", b.game_id)
     await _expect_corrupt(service.status("chan-b"), b.game_id)
 
 
-async def test_broken_action_log_cannot_be_replayed(service: SessionService, start_game, db_path) -> None:
+async def test_broken_action_log_cannot_be_replayed(service: SessionService, start_game, backend) -> None:
     a = await open_all(service, "chan-a", await start_game("chan-a"))
     await service.act("chan-a", actor_for(a, 0), "pass")
-    _sql(db_path, "UPDATE actions SET notation = 'play 9999' WHERE game_id = ? AND seq = 1", a.game_id)
+    await backend.sql("UPDATE actions SET notation = 'play 9999' WHERE game_id = ? AND seq = 1", a.game_id)
     await _expect_corrupt(service.rebuild(a.game_id), a.game_id)
     await _expect_corrupt(service.undo("chan-a", actor_for(a, 0)), a.game_id)
     # an undo row that does not take back the last move in force
     b = await open_all(service, "chan-b", await start_game("chan-b"))
-    _sql(db_path, "INSERT INTO actions (game_id, seq, seat, kind, notation, undoable, undoes_seq,"
-         " created_at) VALUES (?, 99, 0, 'undo', 'x', 0, 1, 0)", b.game_id)
+    await backend.sql("INSERT INTO actions (game_id, seq, seat, kind, notation, undoable, undoes_seq,"
+                      " created_at) VALUES (?, 99, 0, 'undo', 'x', 0, 1, 0)", b.game_id)
     await _expect_corrupt(service.rebuild(b.game_id), b.game_id)

@@ -1,7 +1,8 @@
 """A process killed in the middle of a move leaves the old state or the new one, never half.
 
-The child processes are real Python interpreters working on the same SQLite file; they are
-killed with SIGKILL (no clean-up of any kind runs)."""
+The child processes are real Python interpreters working on the same database (a SQLite
+file, or a PostgreSQL database: the server rolls back the dead connection's transaction);
+they are killed with SIGKILL (no clean-up of any kind runs)."""
 from __future__ import annotations
 
 import asyncio
@@ -12,8 +13,9 @@ import sys
 import textwrap
 from pathlib import Path
 
-from bot.store import PAUSE_ENV, PAUSE_MARKER_ENV, Store
+from bot.store import PAUSE_ENV, PAUSE_MARKER_ENV
 from tests.support import actor_for, make_service, open_all
+from tests.support.backends import Backend
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -23,12 +25,12 @@ CHILD_PRELUDE = textwrap.dedent(f"""
     from games import registry
     registry.register("toy", "tests.support.toy_game:GAME")
     from bot.sessions import Actor, SessionError, SessionService
-    from bot.store import Store
+    from bot.store import open_store
 """)
 
 ONE_MOVE = CHILD_PRELUDE + textwrap.dedent("""
-    async def main(db, channel, user_id, move):
-        store = await Store.open(db)
+    async def main(url, channel, user_id, move):
+        store = await open_store(url)
         service = SessionService(store)
         await service.act(channel, Actor(user_id, "x"), move)
         print("COMMITTED", flush=True)
@@ -36,9 +38,9 @@ ONE_MOVE = CHILD_PRELUDE + textwrap.dedent("""
 """)
 
 MANY_MOVES = CHILD_PRELUDE + textwrap.dedent("""
-    async def main(db, channel, seed):
+    async def main(url, channel, seed):
         rng = random.Random(int(seed))
-        store = await Store.open(db)
+        store = await open_store(url)
         service = SessionService(store)
         last = None
         while True:
@@ -64,10 +66,10 @@ MANY_MOVES = CHILD_PRELUDE + textwrap.dedent("""
 """)
 
 
-async def _consistent(db_path: Path, toy_game, clock, game_id: int) -> tuple[int, int, int]:
-    """Reopen the file and check that every move is whole: snapshot == replay of the log,
+async def _consistent(backend: Backend, toy_game, clock, game_id: int) -> tuple[int, int, int]:
+    """Reopen the database and check that every move is whole: snapshot == replay of the log,
     one version bump and one outbox row per action row. Returns (version, actions, outbox)."""
-    async with await Store.open(db_path) as store:
+    async with await backend.open() as store:
         service = make_service(store, clock)
         row = await store.get_game(game_id)
         actions = await store.actions(game_id)
@@ -79,8 +81,8 @@ async def _consistent(db_path: Path, toy_game, clock, game_id: int) -> tuple[int
         return row.version, len(actions), len(outbox)
 
 
-async def _setup(db_path: Path, clock, rounds: int = 3):
-    async with await Store.open(db_path) as store:
+async def _setup(backend: Backend, clock, rounds: int = 3):
+    async with await backend.open() as store:
         service = make_service(store, clock)
         from tests.support import ALICE, BOB
 
@@ -91,14 +93,14 @@ async def _setup(db_path: Path, clock, rounds: int = 3):
 
 
 async def test_killed_inside_the_move_transaction_keeps_the_old_state(
-        db_path: Path, tmp_path: Path, toy_game, clock) -> None:
-    out = await _setup(db_path, clock)
-    before = await _consistent(db_path, toy_game, clock, out.game_id)
+        backend: Backend, tmp_path: Path, toy_game, clock) -> None:
+    out = await _setup(backend, clock)
+    before = await _consistent(backend, toy_game, clock, out.game_id)
     mover = actor_for(out, 0)
     marker = tmp_path / "paused"
     env = {**os.environ, PAUSE_ENV: "60", PAUSE_MARKER_ENV: str(marker)}
     child = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", ONE_MOVE, str(db_path), "chan-1", mover.user_id, "pass",
+        sys.executable, "-c", ONE_MOVE, backend.url, "chan-1", mover.user_id, "pass",
         env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     try:
         for _ in range(600):
@@ -115,23 +117,23 @@ async def test_killed_inside_the_move_transaction_keeps_the_old_state(
     assert child.returncode == -signal.SIGKILL
     assert b"COMMITTED" not in await child.stdout.read()
 
-    assert await _consistent(db_path, toy_game, clock, out.game_id) == before
+    assert await _consistent(backend, toy_game, clock, out.game_id) == before
     # the game goes on normally afterwards
-    async with await Store.open(db_path) as store:
+    async with await backend.open() as store:
         service = make_service(store, clock)
         again = await service.act("chan-1", mover, "pass", expected_version=out.version)
         assert again.version == out.version + 1
-    assert (await _consistent(db_path, toy_game, clock, out.game_id))[1] == before[1] + 1
+    assert (await _consistent(backend, toy_game, clock, out.game_id))[1] == before[1] + 1
 
 
 async def test_killed_at_random_moments_never_leaves_half_a_move(
-        db_path: Path, toy_game, clock) -> None:
-    out = await _setup(db_path, clock, rounds=200)
+        backend: Backend, toy_game, clock) -> None:
+    out = await _setup(backend, clock, rounds=200)
     rng = random.Random(7)
     progress = []
     for round_ in range(4):
         child = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", MANY_MOVES, str(db_path), "chan-1", str(round_),
+            sys.executable, "-c", MANY_MOVES, backend.url, "chan-1", str(round_),
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
         try:
             lines = 0
@@ -146,7 +148,7 @@ async def test_killed_at_random_moments_never_leaves_half_a_move(
             if child.returncode is None:
                 child.kill()
             await child.wait()
-        version, actions, _ = await _consistent(db_path, toy_game, clock, out.game_id)
+        version, actions, _ = await _consistent(backend, toy_game, clock, out.game_id)
         # every action row came with exactly one version bump (start + openings before)
         assert version - out.version == actions - 2
         progress.append(actions)

@@ -4,8 +4,7 @@ from __future__ import annotations
 import pytest
 
 from bot.sessions import Actor, SessionError, SessionService
-from bot.store import Store
-from tests.support import ALICE, BOB, CAROL, DAVE, ERIN, dump_db
+from tests.support import ALICE, BOB, CAROL, DAVE, ERIN
 
 
 async def test_create_seats_the_host_and_normalises_locale(service: SessionService) -> None:
@@ -133,10 +132,10 @@ async def test_start_rules(service: SessionService) -> None:
 
 
 async def test_seat_order_is_shuffled_deterministically_from_the_seed(
-        db_path, toy_game, tmp_path, clock) -> None:
+        backend, toy_game, clock) -> None:
     orders = []
     for run in range(2):
-        async with await Store.open(tmp_path / f"run{run}.sqlite3") as store:
+        async with await (await backend.fresh()).open() as store:
             service = SessionService(store, clock=clock, new_seed=lambda: 424242)
             await service.create("toy", "c1", "g1", ALICE)
             for actor in (BOB, CAROL, DAVE):
@@ -149,7 +148,7 @@ async def test_seat_order_is_shuffled_deterministically_from_the_seed(
     # and different seeds give different orders at least sometimes
     seen = set()
     for seed in range(12):
-        async with await Store.open(tmp_path / f"s{seed}.sqlite3") as store:
+        async with await (await backend.fresh()).open() as store:
             service = SessionService(store, clock=clock, new_seed=lambda: seed)
             await service.create("toy", "c1", "g1", ALICE)
             for actor in (BOB, CAROL, DAVE):
@@ -158,20 +157,20 @@ async def test_seat_order_is_shuffled_deterministically_from_the_seed(
     assert len(seen) > 1
 
 
-async def test_refused_lobby_requests_change_nothing(service: SessionService, db_path) -> None:
+async def test_refused_lobby_requests_change_nothing(service: SessionService, backend) -> None:
     await service.create("toy", "c1", "g1", ALICE)
     await service.join("c1", BOB)
-    before = dump_db(db_path)
+    before = await backend.dump()
     for call in (service.join("c1", BOB), service.add_bot("c1", BOB), service.start("c1", BOB),
                  service.remove_bot("c1", ALICE, 1), service.leave("c1", CAROL),
                  service.create("toy", "c1", "g1", CAROL), service.kick("c1", BOB, 0),
                  service.settings("c1", ALICE, reminder_minutes=1)):
         with pytest.raises(SessionError):
             await call
-    assert dump_db(db_path) == before
+    assert await backend.dump() == before
 
 
-async def test_a_lobby_opened_for_n_seats_starts_at_its_stored_n(service: SessionService, db_path) -> None:
+async def test_a_lobby_opened_for_n_seats_starts_at_its_stored_n(service: SessionService, backend) -> None:
     for bad in (1, 5):  # the toy game takes 2–4
         with pytest.raises(SessionError) as e:
             await service.create("toy", "c1", "g1", ALICE, autostart_players=bad)
@@ -182,10 +181,10 @@ async def test_a_lobby_opened_for_n_seats_starts_at_its_stored_n(service: Sessio
     await service.join("c1", BOB)
     assert await service.autostart("c1") is None
     # the size is the lobby's: not a setting to change afterwards
-    before = dump_db(db_path)
+    before = await backend.dump()
     with pytest.raises(SessionError) as e:
         await service.settings("c1", ALICE, autostart_players=2)
-    assert e.value.code == "bad_setting" and dump_db(db_path) == before
+    assert e.value.code == "bad_setting" and await backend.dump() == before
     await service.add_bot("c1", ALICE)
     started = await service.autostart("c1")
     assert started is not None and started.kind == "start" and len(started.names) == 3

@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 
 from bot.sessions import SessionError, SessionService
-from bot.store import Store
+from bot.store import StoreBackend
 from games.core import IllegalAction
-from tests.support import ALICE, BOB, CAROL, actor_for, dump_db, make_service, open_all
+from tests.support import ALICE, BOB, CAROL, actor_for, make_service, open_all
 from tests.support.toy_game import Play
 
 
-async def _outbox_payloads(store: Store, game_id: int) -> list[dict[str, Any]]:
+async def _outbox_payloads(store: StoreBackend, game_id: int) -> list[dict[str, Any]]:
     return [json.loads(r.payload_json) for r in await store.outbox_rows(game_id)]
 
 
@@ -34,11 +34,11 @@ async def test_simultaneous_opening_then_turns(service: SessionService, start_ga
     assert out.version == start.version + 2
 
 
-async def test_refused_moves_change_nothing(service: SessionService, start_game, db_path) -> None:
+async def test_refused_moves_change_nothing(service: SessionService, start_game, backend) -> None:
     start = await start_game()
     out = await open_all(service, "chan-1", start)
     mover, other = actor_for(out, 0), actor_for(out, 1)
-    before = dump_db(db_path)
+    before = await backend.dump()
 
     with pytest.raises(IllegalAction) as e:
         await service.act("chan-1", other, "pass")
@@ -65,7 +65,7 @@ async def test_refused_moves_change_nothing(service: SessionService, start_game,
         await service.undo("chan-1", CAROL)
     assert e.value.code == "not_in_game"
 
-    assert dump_db(db_path) == before
+    assert await backend.dump() == before
     # and the right move with the right version still works
     ok = await service.act("chan-1", mover, "pass", expected_version=out.version)
     assert ok.version == out.version + 1
@@ -81,7 +81,7 @@ async def test_actions_may_be_given_as_models(service: SessionService, start_gam
 
 
 async def test_outbox_rows_are_written_with_the_move_and_stay_public(
-        service: SessionService, start_game, store: Store) -> None:
+        service: SessionService, start_game, store: StoreBackend) -> None:
     start = await start_game()
     out = await open_all(service, "chan-1", start)
     drew = await service.act("chan-1", actor_for(out, 0), "draw")
@@ -109,7 +109,7 @@ async def test_outbox_rows_are_written_with_the_move_and_stay_public(
     assert [e.key for e in history[-1].events] == ["toy.drew"]
 
 
-async def test_a_game_plays_to_its_end(service: SessionService, start_game, store: Store) -> None:
+async def test_a_game_plays_to_its_end(service: SessionService, start_game, store: StoreBackend) -> None:
     out = await open_all(service, "chan-1", await start_game(options={"rounds": 2}))
     while out.status == "active":
         seat = out.waiting[0]
@@ -181,10 +181,10 @@ async def test_bots_move_until_a_human_is_needed(service: SessionService, start_
     assert {h.auto for h in history if h.seat == human_seat} == {None}
 
 
-async def test_bot_games_are_reproducible(tmp_path, toy_game, clock) -> None:
+async def test_bot_games_are_reproducible(backend, toy_game, clock) -> None:
     results = []
     for run in range(2):
-        async with await Store.open(tmp_path / f"bots{run}.sqlite3") as store:
+        async with await (await backend.fresh()).open() as store:
             service = make_service(store, clock)
             await service.create("toy", "c", "g", ALICE, {"rounds": 6})
             for _ in range(3):
@@ -205,8 +205,8 @@ async def test_run_bots_respects_its_limit(service: SessionService, start_game) 
 
 
 async def test_two_processes_same_move_same_version_exactly_one_applies(
-        db_path, toy_game, clock, start_game) -> None:
-    a_store, b_store = await Store.open(db_path), await Store.open(db_path)
+        backend, toy_game, clock, start_game) -> None:
+    a_store, b_store = await backend.open(), await backend.open()
     try:
         a, b = make_service(a_store, clock), make_service(b_store, clock, first_seed=5)
         start = await start_game(svc=a)
@@ -244,8 +244,8 @@ async def test_two_processes_same_move_same_version_exactly_one_applies(
 
 
 async def test_typed_moves_without_a_version_are_retried_after_a_lost_race(
-        db_path, toy_game, clock, start_game) -> None:
-    a_store, b_store = await Store.open(db_path), await Store.open(db_path)
+        backend, toy_game, clock, start_game) -> None:
+    a_store, b_store = await backend.open(), await backend.open()
     try:
         a, b = make_service(a_store, clock), make_service(b_store, clock, first_seed=5)
         start = await start_game(svc=a)
@@ -272,3 +272,11 @@ async def test_typed_moves_without_a_version_are_retried_after_a_lost_race(
     finally:
         await a_store.close()
         await b_store.close()
+
+
+async def test_the_games_under_way_are_listed_for_a_restart(service: SessionService, start_game) -> None:
+    a = await start_game("chan-a")
+    b = await start_game("chan-b")
+    await service.create("toy", "chan-c", "guild-1", ALICE)  # a lobby is not under way
+    await service.abandon("chan-a", ALICE)
+    assert a.game_id != b.game_id and await service.active_game_ids() == [b.game_id]

@@ -4,16 +4,16 @@ rules refuse them, kept across a restart, left out of pings, and what they save 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_asyncio
 
 from bot.sessions import Outcome, SessionError, SessionService
-from bot.store import Store
+from bot.store import StoreBackend
 from games import registry
-from tests.support import ALICE, BOB, CAROL, ERIN, actor_for, dump_db, make_service
+from tests.support import ALICE, BOB, CAROL, ERIN, actor_for, make_service
+from tests.support.backends import Backend
 from tests.support.bid_game import MONEY
 from tests.support.bot_games import bot_steps, count_waits
 
@@ -30,14 +30,14 @@ def bid_games():
 
 
 @pytest_asyncio.fixture
-async def bid_store(db_path: Path, bid_games: None):
-    s = await Store.open(db_path)
+async def bid_store(backend: Backend, bid_games: None):
+    s = await backend.open()
     yield s
     await s.close()
 
 
 @pytest.fixture
-def svc(bid_store: Store, clock: Any) -> SessionService:
+def svc(bid_store: StoreBackend, clock: Any) -> SessionService:
     return make_service(bid_store, clock)
 
 
@@ -48,7 +48,7 @@ async def start_bid(svc: SessionService, game: str = "bid", players: int = 3) ->
     return await svc.start(CHANNEL, ALICE)
 
 
-async def test_an_order_moves_after_another_players_move(svc: SessionService, bid_store: Store) -> None:
+async def test_an_order_moves_after_another_players_move(svc: SessionService, bid_store: StoreBackend) -> None:
     start = await start_bid(svc)
     first, second = actor_for(start, 0), actor_for(start, 1)
     info = await svc.set_order(CHANNEL, second, "bid up to 3")
@@ -79,7 +79,7 @@ async def test_an_order_moves_after_another_players_move(svc: SessionService, bi
     assert await bid_store.standing_orders(start.game_id) == {}
 
 
-async def test_own_move_cancels_orders(svc: SessionService, bid_store: Store) -> None:
+async def test_own_move_cancels_orders(svc: SessionService, bid_store: StoreBackend) -> None:
     start = await start_bid(svc)
     first = actor_for(start, 0)
     await svc.set_order(CHANNEL, actor_for(start, 2), "pass")
@@ -103,9 +103,9 @@ async def test_own_move_cancels_orders(svc: SessionService, bid_store: Store) ->
     assert (await svc.orders_of(CHANNEL, first)).orders == []
 
 
-async def test_refused_orders_change_nothing(svc: SessionService, db_path: Path, toy_game) -> None:
+async def test_refused_orders_change_nothing(svc: SessionService, backend: Backend, toy_game) -> None:
     start = await start_bid(svc)
-    before = dump_db(db_path)
+    before = await backend.dump()
     with pytest.raises(SessionError) as e:
         await svc.set_order(CHANNEL, actor_for(start, 1), "bid whatever you like")
     assert e.value.code == "order_unparsable" and e.value.params == {"text": "bid whatever you like"}
@@ -124,7 +124,7 @@ async def test_refused_orders_change_nothing(svc: SessionService, db_path: Path,
     with pytest.raises(SessionError) as e:
         await svc.cancel_order(CHANNEL, actor_for(start, 1), "pass")
     assert e.value.code == "no_such_order"
-    assert dump_db(db_path) == before
+    assert await backend.dump() == before
     # a game without standing orders says so
     await svc.create("toy", "chan-toy", "guild-1", ALICE, None, "en")
     await svc.join("chan-toy", BOB)
@@ -134,7 +134,7 @@ async def test_refused_orders_change_nothing(svc: SessionService, db_path: Path,
     assert e.value.code == "orders_unsupported"
 
 
-async def test_an_order_the_rules_refuse_is_dropped(svc: SessionService, bid_store: Store) -> None:
+async def test_an_order_the_rules_refuse_is_dropped(svc: SessionService, bid_store: StoreBackend) -> None:
     start = await start_bid(svc, "bid_hasty")
     first, second = actor_for(start, 0), actor_for(start, 1)
     await svc.set_order(CHANNEL, second, "bid up to 3")
@@ -148,16 +148,16 @@ async def test_an_order_the_rules_refuse_is_dropped(svc: SessionService, bid_sto
     assert done.seat == 1 and not done.orders_cancelled
 
 
-async def test_orders_survive_a_restart(db_path: Path, bid_games: None, clock: Any) -> None:
-    store = await Store.open(db_path)
+async def test_orders_survive_a_restart(backend: Backend, bid_games: None, clock: Any) -> None:
+    store = await backend.open()
     svc = make_service(store, clock)
     start = await start_bid(svc)
     await svc.set_order(CHANNEL, actor_for(start, 2), "bid up to 9")
     await store.close()
-    raw = dump_db(db_path)["standing_orders"]
+    raw = (await backend.dump())["standing_orders"]
     assert [(r[0], r[1], json.loads(r[2])) for r in raw] == [(start.game_id, 2, ["bid up to 9"])]
 
-    store = await Store.open(db_path)
+    store = await backend.open()
     try:
         svc = make_service(store, clock, first_seed=5000)
         assert [o.notation for o in (await svc.orders_of(CHANNEL, actor_for(start, 2))).orders] == ["bid up to 9"]
@@ -169,7 +169,7 @@ async def test_orders_survive_a_restart(db_path: Path, bid_games: None, clock: A
         await store.close()
 
 
-async def test_reminders_and_deadlines_leave_order_seats_alone(svc: SessionService, bid_store: Store,
+async def test_reminders_and_deadlines_leave_order_seats_alone(svc: SessionService, bid_store: StoreBackend,
                                                                clock: Any) -> None:
     start = await start_bid(svc)
     await svc.set_order(CHANNEL, actor_for(start, 1), "bid up to 4")
@@ -206,7 +206,7 @@ def test_counting_waits_with_and_without_orders(bid_games: None) -> None:
     assert saved > 0  # some of these auctions went round the table more than once
 
 
-async def test_a_kicked_players_orders_leave_with_them(svc: SessionService, bid_store: Store) -> None:
+async def test_a_kicked_players_orders_leave_with_them(svc: SessionService, bid_store: StoreBackend) -> None:
     start = await start_bid(svc)
     await svc.set_order(CHANNEL, actor_for(start, 2), "pass")
     await svc.set_order(CHANNEL, actor_for(start, 1), "pass")

@@ -1,4 +1,4 @@
-"""Ticket to Ride through the sessions service on a real SQLite file: a whole game with two
+"""Ticket to Ride through the sessions service on a real database (SQLite and PostgreSQL): a whole game with two
 people and a bot, undo within the rules, snapshots equal to replays, nothing private in the
 outbox."""
 import json
@@ -6,7 +6,6 @@ import random
 import re
 
 from bot.sessions import Actor, SessionError, SessionService
-from bot.store import Store
 from games import registry
 
 GAME = registry.get("ticket_to_ride")
@@ -22,12 +21,12 @@ async def _start(store, clock, seed=3):
     return service, outcome
 
 
-async def test_whole_game_with_undo_and_private_information_kept_private(db_path, clock):
+async def test_whole_game_with_undo_and_private_information_kept_private(backend, clock):
     planner = GAME.bots()["planner"]
     rng = random.Random(1)
     secrets: set[str] = set()
     undos = refused = 0
-    async with Store(db_path) as store:
+    async with await backend.open() as store:
         service, outcome = await _start(store, clock)
         by_user = {p.user_id: p for p in PEOPLE}
         while outcome.status == "active":
@@ -79,10 +78,10 @@ async def test_whole_game_with_undo_and_private_information_kept_private(db_path
     assert not leaked, leaked
 
 
-async def test_not_your_turn_names_who_is_waited_on(db_path, clock):
+async def test_not_your_turn_names_who_is_waited_on(backend, clock):
     from games.core.errors import IllegalAction
 
-    async with Store(db_path) as store:
+    async with await backend.open() as store:
         service, outcome = await _start(store, clock)
         await service.run_bots(outcome.game_id)  # the bot chooses its tickets
         private = await service.private_view("chan", "u1")

@@ -3,26 +3,25 @@ the tests move by hand."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from bot.sessions import REMINDER_CAP_SECONDS, SessionError, SessionService
-from bot.store import Store
+from bot.store import StoreBackend
 from tests.support import ALICE, BOB, actor_for, make_service, open_all
 
 MIN = 60.0
 HOUR = 3600.0
 
 
-async def _reminder_timer(store: Store, game_id: int):
+async def _reminder_timer(store: StoreBackend, game_id: int):
     return next(t for t in await store.timers(game_id) if t.kind == "reminder")
 
 
 async def test_reminder_after_the_interval_then_back_off(service: SessionService, start_game,
-                                                         store: Store, clock) -> None:
+                                                         store: StoreBackend, clock) -> None:
     start = await start_game()
     clock.advance(720 * MIN - 1)
     assert await service.due_reminders() == []
@@ -99,7 +98,7 @@ async def test_quiet_hours_move_the_reminder_to_the_morning(service: SessionServ
 
 
 async def test_no_reminders_for_finished_or_abandoned_games(service: SessionService, start_game,
-                                                            store, clock, db_path) -> None:
+                                                            store, clock, backend) -> None:
     a = await start_game("chan-a")
     out = await open_all(service, "chan-b", await start_game("chan-b", options={"rounds": 1}))
     await service.act("chan-b", actor_for(out, 0), "pass")
@@ -108,12 +107,9 @@ async def test_no_reminders_for_finished_or_abandoned_games(service: SessionServ
     await service.abandon("chan-a", ALICE)
     assert await store.timers(a.game_id) == []
     # even a timer left behind (say, by an older version) never pings an ended game
-    conn = sqlite3.connect(db_path)
     for game_id in (a.game_id, done.game_id):
-        conn.execute("INSERT INTO timers (game_id, kind, due_at, attempt, payload)"
-                     " VALUES (?, 'reminder', 0, 0, '{}')", (game_id,))
-    conn.commit()
-    conn.close()
+        await backend.sql("INSERT INTO timers (game_id, kind, due_at, attempt, payload)"
+                          " VALUES (?, 'reminder', 0, 0, '{}')", game_id)
     clock.advance(30 * 24 * HOUR)
     assert await service.due_reminders() == []
     assert await store.timers(a.game_id) == [] and await store.timers(done.game_id) == []
@@ -131,13 +127,13 @@ async def test_no_reminder_when_only_bots_are_awaited(service: SessionService, s
     assert [r.user_ids for r in reminders] == ([waiting] if waiting else [])
 
 
-async def test_reminders_survive_a_restart(db_path, toy_game, clock, start_game) -> None:
-    store = await Store.open(db_path)
+async def test_reminders_survive_a_restart(backend, toy_game, clock, start_game) -> None:
+    store = await backend.open()
     service = make_service(store, clock)
     start = await start_game(svc=service)
     await store.close()
     clock.advance(720 * MIN)
-    async with await Store.open(db_path) as store2:
+    async with await backend.open() as store2:
         fresh = SessionService(store2, clock=clock)
         (reminder,) = await fresh.due_reminders()
         assert reminder.game_id == start.game_id

@@ -1,4 +1,4 @@
-"""A move typed through the sessions service (a real SQLite file): a lenient text is read
+"""A move typed through the sessions service (a real database, SQLite and PostgreSQL): a lenient text is read
 against the mover's legal moves and applied; a wrong one changes nothing and answers with
 suggestions from that player's own moves."""
 from __future__ import annotations
@@ -6,12 +6,11 @@ from __future__ import annotations
 import pytest
 
 from bot.sessions import Actor, SessionService
-from bot.store import Store
+from bot.store import StoreBackend
 from games import registry
 from games.core import IllegalAction
 from games.core.i18n import translate
 from games.ticket_to_ride.models import Claim
-from tests.support import dump_db
 
 GAME = registry.get("ticket_to_ride")
 PEOPLE = [Actor(user_id="u1", name="Alice"), Actor(user_id="u2", name="山田太郎")]
@@ -30,7 +29,7 @@ def _unique_claim(state, seat):
     return None
 
 
-async def _started(store: Store, clock, seed: int):
+async def _started(store: StoreBackend, clock, seed: int):
     service = SessionService(store, clock, new_seed=lambda: seed)
     await service.create("ticket_to_ride", "chan", "guild", PEOPLE[0])
     await service.join("chan", PEOPLE[1])
@@ -42,8 +41,8 @@ async def _started(store: Store, clock, seed: int):
     return service, outcome
 
 
-async def test_a_typed_lenient_claim_is_applied_and_a_wrong_one_changes_nothing(db_path, clock):
-    async with Store(db_path) as store:
+async def test_a_typed_lenient_claim_is_applied_and_a_wrong_one_changes_nothing(backend, clock):
+    async with await backend.open() as store:
         for seed in range(1, 40):  # the first deal where the mover can claim some route one way only
             service, outcome = await _started(store, clock, seed)
             seat = outcome.waiting[0]
@@ -59,7 +58,7 @@ async def test_a_typed_lenient_claim_is_applied_and_a_wrong_one_changes_nothing(
         legal = {GAME.format_action(a) for a in GAME.legal_actions(state, seat)}
 
         # A wrong text: refused with suggestions from the mover's own moves; nothing written.
-        before = dump_db(db_path)
+        before = await backend.dump()
         typo = f"clam {route.b[:-1]}-{route.a}"
         with pytest.raises(IllegalAction) as err:
             await service.act("chan", mover, typo)
@@ -67,7 +66,7 @@ async def test_a_typed_lenient_claim_is_applied_and_a_wrong_one_changes_nothing(
         shown = [line["params"]["notation"] for line in err.value.params["suggestions_lines"]]
         assert shown and set(shown) <= legal and GAME.format_action(claim) in shown
         assert "もしかして" in translate("ja", err.value.message_key, err.value.params)
-        assert dump_db(db_path) == before
+        assert await backend.dump() == before
 
         # The same claim typed loosely: cities reversed, in Japanese, an en dash, no payment.
         ja = {c.name: c.name_ja for c in GAME.board.cities}

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from bot.sessions import SessionError, SessionService
-from bot.store import Store
+from bot.store import StoreBackend
 from games.core import IllegalAction
 from tests.support import actor_for, make_service, open_all
 
@@ -101,7 +101,7 @@ async def test_no_undo_after_the_end(service: SessionService, start_game) -> Non
     assert (await _undo_error(service, actor_for(out, 1))).code == "no_game_here"
 
 
-async def _assert_snapshot_matches_replay(service: SessionService, store: Store, toy_game, game_id: int) -> None:
+async def _assert_snapshot_matches_replay(service: SessionService, store: StoreBackend, toy_game, game_id: int) -> None:
     row = await store.get_game(game_id)
     stored = toy_game.load_state(row.snapshot)
     rebuilt = await service.rebuild(game_id)
@@ -111,9 +111,9 @@ async def _assert_snapshot_matches_replay(service: SessionService, store: Store,
 
 @pytest.mark.parametrize("seed", range(8))
 async def test_snapshot_equals_replay_after_random_moves_and_undos(
-        seed: int, tmp_path, toy_game, clock) -> None:
+        seed: int, backend, toy_game, clock) -> None:
     rng = random.Random(seed)
-    async with await Store.open(tmp_path / "replay.sqlite3") as store:
+    async with await backend.open() as store:
         service = make_service(store, clock, first_seed=seed * 7919)
         players = 2 + seed % 3
         from tests.support import PLAYERS

@@ -1,44 +1,96 @@
-"""Numbered migrations: fresh databases get them all, reopening is a no-op, a newer
-database is refused, and a failing migration leaves the previous version intact."""
+"""Numbered migrations, on both backends: fresh databases get them all (once, however many
+processes start together), reopening is a no-op, a newer database is refused, and a
+failing migration leaves the previous version intact. Both schemas end up the same."""
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
+import asyncpg
 import pytest
 
-from bot.store import MigrationError, Store, load_migrations
+from bot.store import MIGRATIONS_PG_DIR, MigrationError, Store, StoreBackend, load_migrations
 from bot.store.migrate import migrate, split_statements
+from bot.store.pg import migrate_pg
+from tests.support.backends import Backend
 
-EXPECTED_TABLES = {"games", "seats", "actions", "timers", "outbox", "user_prefs", "schema_migrations"}
+EXPECTED_TABLES = {"games", "seats", "actions", "timers", "outbox", "user_prefs", "schema_migrations",
+                   "outbox_parts", "delivery_notices", "live_boards", "standing_orders"}
+POSTGRES_ONLY = pytest.mark.parametrize("backend", ["postgres"], indirect=True)
 
 
-async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
-    store = await Store.open(db_path)
+def _migrations(backend: Backend):
+    return load_migrations(MIGRATIONS_PG_DIR) if backend.kind == "postgres" else load_migrations()
+
+
+async def _schema(store: StoreBackend) -> tuple[dict[str, list[str]], set[str]]:
+    """Table -> column names (in order), and the index names, whichever backend."""
+    async with store.read() as tx:
+        if store.kind == "sqlite":
+            tables = [r["name"] for r in await tx.fetchall(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+            columns = {t: [r["name"] for r in await tx.fetchall(f"PRAGMA table_info({t})")] for t in tables}
+            indexes = {r["name"] for r in await tx.fetchall(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")}
+        else:
+            rows = await tx.fetchall(
+                "SELECT table_name, column_name FROM information_schema.columns"
+                " WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position")
+            columns = {}
+            for r in rows:
+                columns.setdefault(r["table_name"], []).append(r["column_name"])
+            # the indexes a CREATE INDEX made (not those behind PRIMARY KEY / UNIQUE constraints)
+            indexes = {r["indexname"] for r in await tx.fetchall(
+                "SELECT indexname FROM pg_indexes i WHERE schemaname = current_schema() AND NOT EXISTS"
+                " (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)")}
+    return columns, indexes
+
+
+async def test_fresh_database_gets_every_migration(backend: Backend) -> None:
+    store = await backend.open()  # nothing applied before
     try:
-        migrations = load_migrations()
+        migrations = _migrations(backend)
         assert store.applied_migrations == [m.version for m in migrations]
         assert await store.schema_version() == migrations[-1].version
+        columns, _ = await _schema(store)
         async with store.read() as tx:
-            tables = {r["name"] for r in await tx.fetchall(
-                "SELECT name FROM sqlite_master WHERE type = 'table'")}
             recorded = await tx.fetchall("SELECT version, name FROM schema_migrations ORDER BY version")
-        assert EXPECTED_TABLES <= tables
+        assert EXPECTED_TABLES <= set(columns)
         assert [(r["version"], r["name"]) for r in recorded] == [(m.version, m.name) for m in migrations]
     finally:
         await store.close()
 
 
-async def test_reopening_is_a_no_op(db_path: Path) -> None:
-    await (await Store.open(db_path)).close()
-    before = sqlite3.connect(db_path).execute("SELECT COUNT(*) FROM schema_migrations").fetchone()
-    store = await Store.open(db_path)
+@POSTGRES_ONLY
+async def test_both_backends_end_with_the_same_schema(tmp_path: Path, backend: Backend) -> None:
+    """PostgreSQL's one migration gives what SQLite's four give: same tables, same columns
+    in the same order, same named indexes (the shared statements rely on it)."""
+    async with await Store.open(tmp_path / "reference.sqlite3") as reference, await backend.open() as store:
+        assert await _schema(store) == await _schema(reference)
+
+
+async def test_reopening_is_a_no_op(backend: Backend) -> None:
+    await (await backend.open()).close()
+    before = len((await backend.dump())["schema_migrations"])
+    store = await backend.open()
     try:
         assert store.applied_migrations == []
-        after = sqlite3.connect(db_path).execute("SELECT COUNT(*) FROM schema_migrations").fetchone()
-        assert before == after
+        assert len((await backend.dump())["schema_migrations"]) == before == len(_migrations(backend))
     finally:
         await store.close()
+
+
+async def test_processes_starting_together_migrate_once(backend: Backend) -> None:
+    stores = await asyncio.gather(*(backend.open() for _ in range(4)))
+    try:
+        # each migration applied by exactly one of them (which one may differ per file)
+        applied = sorted(v for s in stores for v in s.applied_migrations)
+        assert applied == [m.version for m in _migrations(backend)]
+        assert len((await backend.dump())["schema_migrations"]) == len(_migrations(backend))
+    finally:
+        for s in stores:
+            await s.close()
 
 
 async def test_connection_pragmas(db_path: Path) -> None:
@@ -90,6 +142,41 @@ async def test_failing_migration_rolls_back_to_the_previous_version(tmp_path: Pa
     async with aiosqlite.connect(path, isolation_level=None) as conn:
         assert await migrate(conn, load_migrations(folder), now=2.0) == [2]
         assert await migrate(conn, load_migrations(folder), now=3.0) == []
+
+
+@POSTGRES_ONLY
+async def test_newer_postgresql_database_is_refused_clearly_and_left_alone(backend: Backend) -> None:
+    await (await backend.open()).close()
+    await backend.sql("INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'future', 0)")
+    with pytest.raises(MigrationError) as info:
+        await backend.open()
+    message = str(info.value)
+    assert "99" in message and "newer" in message
+    assert [r[0] for r in (await backend.dump())["schema_migrations"]][-1] == 99
+
+
+@POSTGRES_ONLY
+async def test_failing_postgresql_migration_rolls_back_to_the_previous_version(
+        backend: Backend, tmp_path: Path) -> None:
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    (folder / "0001_first.sql").write_text("CREATE TABLE a (x INTEGER);\n")
+    (folder / "0002_broken.sql").write_text(
+        "CREATE TABLE b (y INTEGER);\nINSERT INTO no_such_table VALUES (1);\n")
+    conn = await asyncpg.connect(backend.url)
+    try:
+        with pytest.raises(MigrationError, match="0002_broken"):
+            await migrate_pg(conn, load_migrations(folder), now=1.0)
+        tables = {r[0] for r in await conn.fetch(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")}
+        assert "a" in tables and "b" not in tables
+        assert await conn.fetchval("SELECT MAX(version) FROM schema_migrations") == 1
+        # the lock is let go after a failure: the fixed file applies on the next start
+        (folder / "0002_broken.sql").write_text("CREATE TABLE b (y INTEGER);\n")
+        assert await migrate_pg(conn, load_migrations(folder), now=2.0) == [2]
+        assert await migrate_pg(conn, load_migrations(folder), now=3.0) == []
+    finally:
+        await conn.close()
 
 
 def test_migration_files_must_be_numbered_without_gaps(tmp_path: Path) -> None:

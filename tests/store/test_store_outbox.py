@@ -1,56 +1,60 @@
 """The outbox in the store: the due query goes through an index whatever the number of
 delivered rows, a row given up lets its game's later posts through and queues one notice
-for the host, sent parts are kept, and finished rows are pruned."""
+for the host, sent parts are kept, and finished rows are pruned. On both backends, except
+the query plans, which each backend's planner makes its own way (one test each)."""
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
-from bot.store import OUTBOX_KEEP_DEAD, OUTBOX_KEEP_DELIVERED, Store, load_migrations
+import pytest
+
+from bot.store import OUTBOX_KEEP_DEAD, OUTBOX_KEEP_DELIVERED, Store, StoreBackend, load_migrations
 from bot.store.migrate import MIGRATIONS_DIR
+from tests.support.backends import Backend
 
 DAY = 86400.0
 
 
-async def _new_game(store: Store, channel: str = "c1", host: str = "u1", locale: str = "en") -> int:
+async def _new_game(store: StoreBackend, channel: str = "c1", host: str = "u1", locale: str = "en") -> int:
     async with store.write() as tx:
         return await tx.insert_game(game="toy", guild_id="g", channel_id=channel, host_user_id=host,
                                     locale=locale, options={}, settings={}, seed=7, now=1.0)
 
 
-async def _plan(store: Store, sql: str, params: tuple = ()) -> list[str]:
+async def _plan(store: StoreBackend, sql: str, params: tuple = ()) -> list[str]:
     async with store.read() as tx:
         return [r["detail"] for r in await tx.fetchall("EXPLAIN QUERY PLAN " + sql, params)]
 
 
-DUE_SQL = (
-    "SELECT id FROM outbox o INDEXED BY outbox_due"
-    " WHERE o.delivered_at IS NULL AND o.dead = 0 AND o.next_attempt_at <= ?"
-    " AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.game_id = o.game_id"
-    "   AND p.delivered_at IS NULL AND p.dead = 0 AND p.id < o.id)"
-    " ORDER BY o.id LIMIT ?"
-)
+async def _long_history(store: StoreBackend) -> tuple[list[int], int]:
+    """Many delivered rows (what a long-running bot has) and a few pending ones, with fresh
+    statistics: the first pending row of each of three games, and a later one of the first."""
+    games = [await _new_game(store, f"c{i}") for i in range(3)]
+    async with store.write() as tx:
+        for n in range(300):
+            row = await tx.add_outbox(games[n % 3], "move", {"view": "x" * 500}, 1.0)
+            await tx.mark_delivered(row, 2.0)
+        pending = [await tx.add_outbox(g, "move", {"n": 1}, 3.0) for g in games]
+        later = await tx.add_outbox(games[0], "move", {"n": 2}, 3.0)
+    await tx_analyze(store)
+    return pending, later
 
 
 async def test_the_due_query_walks_only_pending_rows_through_indexes(db_path: Path) -> None:
     async with await Store.open(db_path) as store:
-        games = [await _new_game(store, f"c{i}") for i in range(3)]
-        async with store.write() as tx:
-            # many delivered rows (what a long-running bot has), a few pending ones
-            for n in range(300):
-                row = await tx.add_outbox(games[n % 3], "move", {"view": "x" * 500}, 1.0)
-                await tx.mark_delivered(row, 2.0)
-            pending = [await tx.add_outbox(g, "move", {"n": 1}, 3.0) for g in games]
-            later = await tx.add_outbox(games[0], "move", {"n": 2}, 3.0)
-        await tx_analyze(store)
+        pending, later = await _long_history(store)
 
-        plan = await _plan(store, DUE_SQL, (10.0, 50))
+        async with store.read() as tx:
+            due_sql = tx.due_outbox_sql("o.id")  # the store's own query
+        plan = await _plan(store, due_sql, (10.0, 50))
         # the outer rows come from the partial index of pending rows in id order (no
         # table scan, no sort), the "older pending row of this game?" check from another
         assert plan[0] == "SCAN o USING INDEX outbox_due", plan
         assert any("SEARCH p USING INDEX outbox_by_game" in step for step in plan), plan
         assert not any("TEMP B-TREE" in step for step in plan), plan
-        # the query the store really runs is this one (same text, same plan)
         assert [r.id for r in await store.due_outbox(10.0)] == pending
         assert later not in [r.id for r in await store.due_outbox(10.0)]
 
@@ -62,15 +66,15 @@ async def test_the_due_query_walks_only_pending_rows_through_indexes(db_path: Pa
         assert in_index == 4
 
 
-async def tx_analyze(store: Store) -> None:
+async def tx_analyze(store: StoreBackend) -> None:
     """Statistics as `PRAGMA optimize` would gather them in production: the plan must not
     depend on their absence."""
     async with store.write() as tx:
         await tx.execute("ANALYZE")
 
 
-async def test_a_row_given_up_lets_the_games_later_rows_through_and_tells_the_host_once(db_path: Path) -> None:
-    async with await Store.open(db_path) as store:
+async def test_a_row_given_up_lets_the_games_later_rows_through_and_tells_the_host_once(backend: Backend) -> None:
+    async with await backend.open() as store:
         game = await _new_game(store, host="h1", locale="ja")
         async with store.write() as tx:
             first = await tx.add_outbox(game, "move", {"n": 1}, 1.0)
@@ -101,8 +105,8 @@ async def test_a_row_given_up_lets_the_games_later_rows_through_and_tells_the_ho
         assert kinds.count("notice") == 3
 
 
-async def test_delivery_contact_prefers_the_hosts_own_language(db_path: Path) -> None:
-    async with await Store.open(db_path) as store:
+async def test_delivery_contact_prefers_the_hosts_own_language(backend: Backend) -> None:
+    async with await backend.open() as store:
         game = await _new_game(store, host="h1", locale="en")
         contact = await store.delivery_contact(game)
         assert (contact.host_user_id, contact.channel_id, contact.locale) == ("h1", "c1", "en")
@@ -111,8 +115,8 @@ async def test_delivery_contact_prefers_the_hosts_own_language(db_path: Path) ->
         assert await store.delivery_contact(game + 1) is None
 
 
-async def test_parts_are_kept_per_row_and_go_with_it(db_path: Path) -> None:
-    async with await Store.open(db_path) as store:
+async def test_parts_are_kept_per_row_and_go_with_it(backend: Backend) -> None:
+    async with await backend.open() as store:
         game = await _new_game(store)
         async with store.write() as tx:
             row = await tx.add_outbox(game, "reminder", {}, 1.0)
@@ -128,8 +132,8 @@ async def test_parts_are_kept_per_row_and_go_with_it(db_path: Path) -> None:
         assert await store.outbox_parts(row) == {}  # deleted with its row (cascade)
 
 
-async def test_pruning_keeps_pending_and_recent_rows(db_path: Path) -> None:
-    async with await Store.open(db_path) as store:
+async def test_pruning_keeps_pending_and_recent_rows(backend: Backend) -> None:
+    async with await backend.open() as store:
         game = await _new_game(store)
         now = 100 * DAY
         async with store.write() as tx:
@@ -153,11 +157,13 @@ async def test_pruning_keeps_pending_and_recent_rows(db_path: Path) -> None:
         left = {r.id for r in await store.outbox_rows()}
         assert left == {recent, young_dead, pending}
 
+
+async def test_pruning_reads_only_the_finished_rows_index(db_path: Path) -> None:
+    async with await Store.open(db_path) as store:
         # the pruning query finds its rows through the index, not by reading the table
-        plan = await _plan(store, (
-            "SELECT id FROM outbox INDEXED BY outbox_finished WHERE (delivered_at IS NOT NULL OR dead = 1)"
-            " AND COALESCE(delivered_at, next_attempt_at) < ? AND (delivered_at IS NOT NULL OR next_attempt_at < ?)"
-            " LIMIT ?"), (1.0, 1.0, 5))
+        async with store.read() as tx:
+            prune_sql = tx.prune_sql()
+        plan = await _plan(store, prune_sql, (1.0, 1.0, 5))
         assert plan == ["SEARCH outbox USING INDEX outbox_finished (<expr><?)"], plan
 
 
@@ -187,3 +193,40 @@ async def test_upgrading_a_version_1_database_keeps_its_outbox_working(db_path: 
         assert [r.id for r in await store.due_outbox(10.0)] == [3]
         assert await store.prune_outbox(10 * DAY) == 2
         assert [r.id for r in await store.outbox_rows()] == [3, 4]
+
+
+def _scans(plan: dict[str, Any]) -> list[tuple[str, str, str | None]]:
+    """(node type, alias, index) of every scan in a PostgreSQL JSON plan."""
+    found = []
+    if "Relation Name" in plan:
+        found.append((plan["Node Type"], plan.get("Alias", ""), plan.get("Index Name")))
+    for child in plan.get("Plans", []):
+        found += _scans(child)
+    return found
+
+
+async def _pg_plan(store: StoreBackend, sql: str, params: tuple) -> list[tuple[str, str, str | None]]:
+    async with store.read() as tx:
+        (row,) = await tx.fetchall("EXPLAIN (FORMAT JSON) " + sql, params)
+    (plan,) = json.loads(next(iter(row.values())))
+    return _scans(plan["Plan"])
+
+
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+async def test_postgresql_plans_the_due_and_prune_queries_on_the_partial_indexes(backend: Backend) -> None:
+    """PostgreSQL takes no index hints: with a history of delivered rows and fresh
+    statistics, its planner must still reach the outbox only through the partial indexes
+    (pending rows for the due query, finished rows for pruning), never a table scan."""
+    async with await backend.open() as store:
+        pending, _ = await _long_history(store)
+        async with store.read() as tx:
+            due_sql, prune_sql = tx.due_outbox_sql("o.id"), tx.prune_sql()
+
+        due = await _pg_plan(store, due_sql, (10.0, 50))
+        assert {alias for _, alias, _ in due} == {"o", "p"}, due
+        assert all(kind.startswith("Index") and index in ("outbox_due", "outbox_by_game")
+                   for kind, _, index in due), due
+        assert [r.id for r in await store.due_outbox(10.0)] == pending
+
+        prune = await _pg_plan(store, prune_sql, (1.0, 1.0, 5))
+        assert prune == [("Index Scan", "outbox", "outbox_finished")], prune

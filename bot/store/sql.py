@@ -1,0 +1,681 @@
+"""The statements of the store, written once for both backends.
+
+Every statement here is plain SQL that SQLite (3.35 or newer: RETURNING) and PostgreSQL
+both accept, with `?` placeholders; the PostgreSQL transaction rewrites them to `$1, $2 ...`
+(bot/store/pg.py). What differs between the two is behind four small hooks a backend's
+transaction class provides:
+
+- `_fetch` / `_fetchone` / `_exec`: run a statement (rows, one row, changed-row count);
+- `_index(name)`: SQLite's `INDEXED BY` hint for the outbox queries whose plan matters
+  (PostgreSQL has no hints; its planner picks the same partial indexes, see the tests);
+- `_lock`: appended to a read of one game or outbox row inside a write transaction.
+  SQLite's BEGIN IMMEDIATE already makes a write transaction the only writer of the whole
+  file, so it is empty there. PostgreSQL writes run at READ COMMITTED, so there it is
+  `FOR NO KEY UPDATE`: the second of two writers of one game waits at its first read of
+  the game until the first commits, then reads the game as the first left it - the same
+  serial order SQLite gives, which the read-then-write methods below (next action seq,
+  next join order, the outbox back-off) rely on. The version guard in `update_game` stays
+  the check that a change was decided on the state it was applied to.
+- `_guarded()`: a block whose failure must not end the transaction (a savepoint on
+  PostgreSQL, where any error aborts the rest of a transaction; nothing on SQLite).
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from contextlib import AbstractAsyncContextManager, nullcontext
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from bot.store.base import (
+    NOTICE_EVERY,
+    OUTBOX_KEEP_DEAD,
+    OUTBOX_KEEP_DELIVERED,
+    OUTBOX_PRUNE_BATCH,
+    PAUSE_ENV,
+    PAUSE_MARKER_ENV,
+    StoreTx,
+    dumps,
+    retry_delay,
+)
+from bot.store.errors import ChannelBusy, StaleVersion, StoreError
+from bot.store.models import (
+    ActionRow,
+    DeliveryContact,
+    GameRow,
+    OutboxPart,
+    OutboxRow,
+    SeatRow,
+    TimerRow,
+    UserPrefs,
+)
+
+Row = Mapping[str, Any]  # sqlite3.Row or asyncpg.Record: both index by name and position
+
+GAME_COLUMNS = (
+    "id, game, guild_id, channel_id, status, host_user_id, locale, options AS options_json,"
+    " settings AS settings_json, seed, version, snapshot, created_at, updated_at, last_move_at"
+)
+ACTION_COLUMNS = (
+    "game_id, seq, seat, kind, notation, events AS events_json, undoable, actor_user_id, auto,"
+    " undoes_seq, created_at"
+)
+OUTBOX_COLUMNS = (
+    "id, game_id, created_at, kind, payload AS payload_json, attempts, next_attempt_at,"
+    " delivered_at, last_error, dead"
+)
+TIMER_COLUMNS = "game_id, kind, due_at, attempt, payload AS payload_json"
+# update_game(**fields) name -> column
+UPDATABLE = {
+    "status": "status",
+    "host_user_id": "host_user_id",
+    "locale": "locale",
+    "options_json": "options",
+    "settings_json": "settings",
+    "snapshot": "snapshot",
+    "last_move_at": "last_move_at",
+}
+# the one-open-game-per-channel index (0001 in both migration folders)
+CHANNEL_INDEX = "games_one_open_per_channel"
+
+
+def _marks(n: int) -> str:
+    return ", ".join("?" for _ in range(n))
+
+
+class SqlTx:
+    """Statements inside one transaction. Only valid inside a store's `read()` / `write()`."""
+
+    writable: bool
+    _lock: str = ""
+
+    # --- the backend's part ------------------------------------------------------------
+    async def _fetch(self, sql: str, params: Sequence[Any]) -> list[Row]:
+        raise NotImplementedError
+
+    async def _fetchone(self, sql: str, params: Sequence[Any]) -> Row | None:
+        raise NotImplementedError
+
+    async def _exec(self, sql: str, params: Sequence[Any]) -> int:
+        raise NotImplementedError
+
+    def _index(self, name: str) -> str:
+        return ""
+
+    def _guarded(self) -> AbstractAsyncContextManager[Any]:
+        return nullcontext()
+
+    def _is_channel_busy(self, exc: BaseException) -> bool:
+        """Is `exc` the one-open-game-per-channel index refusing an insert?"""
+        raise NotImplementedError
+
+    # --- plumbing ----------------------------------------------------------------------
+    async def _all(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        return await self._fetch(sql, tuple(params))
+
+    async def _one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        return await self._fetchone(sql, tuple(params))
+
+    def _require_writable(self) -> None:
+        if not self.writable:
+            raise StoreError("write attempted inside a read transaction")
+
+    async def _run(self, sql: str, params: Iterable[Any] = ()) -> int:
+        self._require_writable()
+        return await self._exec(sql, tuple(params))
+
+    async def _returning(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        """A write statement with a RETURNING clause: its (first) row."""
+        self._require_writable()
+        return await self._fetchone(sql, tuple(params))
+
+    # --- games -------------------------------------------------------------------------
+    async def insert_game(self, *, game: str, guild_id: str | None, channel_id: str, host_user_id: str,
+                          locale: str, options: Any, settings: Any, seed: int, now: float) -> int:
+        self._require_writable()
+        try:
+            async with self._guarded():
+                row = await self._returning(
+                    "INSERT INTO games (game, guild_id, channel_id, status, host_user_id, locale,"
+                    " options, settings, seed, version, snapshot, created_at, updated_at)"
+                    " VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, 0, NULL, ?, ?) RETURNING id",
+                    (game, guild_id, channel_id, host_user_id, locale, dumps(options),
+                     dumps(settings), seed, now, now),
+                )
+        except Exception as exc:
+            if self._is_channel_busy(exc):
+                raise ChannelBusy(channel_id) from exc
+            raise
+        assert row is not None
+        return int(row[0])
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        row = await self._one(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?{self._lock}", (game_id,))
+        return GameRow(**dict(row)) if row else None
+
+    async def open_game(self, channel_id: str) -> GameRow | None:
+        """The lobby or active game of a channel, if any."""
+        row = await self._one(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ?"
+            f" AND status IN ('lobby', 'active'){self._lock}",
+            (channel_id,),
+        )
+        return GameRow(**dict(row)) if row else None
+
+    async def latest_game(self, channel_id: str) -> GameRow | None:
+        """The most recently created game of a channel, whatever its status."""
+        row = await self._one(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1{self._lock}",
+            (channel_id,),
+        )
+        return GameRow(**dict(row)) if row else None
+
+    async def games_of_user(self, user_id: str, guild_id: str | None = None,
+                            statuses: tuple[str, ...] = ("active",)) -> list[GameRow]:
+        sql = (
+            f"SELECT {', '.join('g.' + c.strip() for c in GAME_COLUMNS.split(','))}"
+            f" FROM games g WHERE g.status IN ({_marks(len(statuses))})"
+            " AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?)"
+        )
+        params: list[Any] = [*statuses, user_id]
+        if guild_id is not None:
+            sql += " AND g.guild_id = ?"
+            params.append(guild_id)
+        sql += " ORDER BY g.id"
+        return [GameRow(**dict(r)) for r in await self._all(sql, params)]
+
+    async def game_ids(self, statuses: tuple[str, ...] = ("active",)) -> list[int]:
+        """The ids of every game in one of these statuses, oldest first."""
+        rows = await self._all(
+            f"SELECT id FROM games WHERE status IN ({_marks(len(statuses))}) ORDER BY id", statuses)
+        return [int(r[0]) for r in rows]
+
+    async def update_game(self, game_id: int, expected_version: int, now: float, **fields: Any) -> int:
+        """Change a game and bump its version, only if it is still at `expected_version`.
+
+        Raises StaleVersion otherwise (the caller's transaction must then be rolled back,
+        which the store's `write()` does when the exception leaves it). Returns the new
+        version."""
+        sets = ["version = version + 1", "updated_at = ?"]
+        params: list[Any] = [now]
+        for name, value in fields.items():
+            column = UPDATABLE.get(name)
+            if column is None:
+                raise StoreError(f"games.{name} cannot be updated")
+            sets.append(f"{column} = ?")
+            params.append(dumps(value) if column in ("options", "settings") else value)
+        params += [game_id, expected_version]
+        changed = await self._run(f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?", params)
+        if changed != 1:
+            row = await self._one("SELECT version FROM games WHERE id = ?", (game_id,))
+            raise StaleVersion(game_id, expected_version, int(row[0]) if row else None)
+        return expected_version + 1
+
+    async def require_version(self, game_id: int, expected_version: int) -> None:
+        """Raise StaleVersion unless the game is still at `expected_version`, without bumping
+        it: for a write that depends on the game as it was read but changes nothing others
+        see (a player's standing orders)."""
+        row = await self._one(f"SELECT version FROM games WHERE id = ?{self._lock}", (game_id,))
+        current = int(row[0]) if row else None
+        if current != expected_version:
+            raise StaleVersion(game_id, expected_version, current)
+
+    # --- seats -------------------------------------------------------------------------
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        rows = await self._all(
+            "SELECT game_id, seat, user_id, bot, display_name, joined FROM seats"
+            " WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        )
+        return [SeatRow(**dict(r)) for r in rows]
+
+    async def _insert_seat(self, game_id: int, seat: SeatRow) -> None:
+        await self._run(
+            "INSERT INTO seats (game_id, seat, user_id, bot, display_name, joined) VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, seat.seat, seat.user_id, seat.bot, seat.display_name, seat.joined),
+        )
+
+    async def add_seat(self, game_id: int, seat: int, *, user_id: str | None, bot: str | None,
+                       display_name: str) -> SeatRow:
+        row = await self._one("SELECT COALESCE(MAX(joined), 0) FROM seats WHERE game_id = ?", (game_id,))
+        new = SeatRow(game_id=game_id, seat=seat, user_id=user_id, bot=bot, display_name=display_name,
+                      joined=int(row[0]) + 1 if row else 1)
+        await self._insert_seat(game_id, new)
+        return new
+
+    async def replace_seats(self, game_id: int, seats: list[SeatRow]) -> None:
+        """Rewrite all seats of a game (renumbering after a leave, shuffling at start)."""
+        await self._run("DELETE FROM seats WHERE game_id = ?", (game_id,))
+        for s in seats:
+            await self._insert_seat(game_id, s)
+
+    async def update_seat(self, game_id: int, seat: int, *, user_id: str | None, bot: str | None,
+                          display_name: str) -> None:
+        changed = await self._run(
+            "UPDATE seats SET user_id = ?, bot = ?, display_name = ? WHERE game_id = ? AND seat = ?",
+            (user_id, bot, display_name, game_id, seat),
+        )
+        if changed != 1:
+            raise StoreError(f"game {game_id} has no seat {seat}")
+
+    # --- actions -----------------------------------------------------------------------
+    async def actions(self, game_id: int) -> list[ActionRow]:
+        rows = await self._all(f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
+        return [ActionRow(**dict(r)) for r in rows]
+
+    async def append_action(self, game_id: int, *, seat: int, kind: str, notation: str, events: Any,
+                            undoable: bool, actor_user_id: str | None, now: float, auto: str | None = None,
+                            undoes_seq: int | None = None) -> int:
+        row = await self._one("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", (game_id,))
+        seq = int(row[0]) + 1 if row else 1
+        await self._run(
+            "INSERT INTO actions (game_id, seq, seat, kind, notation, events, undoable,"
+            " actor_user_id, auto, undoes_seq, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, seq, seat, kind, notation, dumps(events), int(bool(undoable)),
+             actor_user_id, auto, undoes_seq, now),
+        )
+        return seq
+
+    # --- standing orders -----------------------------------------------------------------
+    async def standing_orders(self, game_id: int) -> dict[int, list[str]]:
+        """Seat -> its standing orders (seats without any are absent)."""
+        rows = await self._all("SELECT seat, orders FROM standing_orders WHERE game_id = ? ORDER BY seat",
+                               (game_id,))
+        out: dict[int, list[str]] = {}
+        for r in rows:
+            try:
+                orders = json.loads(r["orders"])
+            except ValueError:
+                orders = None
+            # a row that is not a list of strings stands for no orders: the player sets
+            # them again, which is better than a game that cannot move
+            if isinstance(orders, list) and orders and all(isinstance(o, str) for o in orders):
+                out[int(r["seat"])] = orders
+        return out
+
+    async def set_standing_orders(self, game_id: int, seat: int, orders: list[str], now: float) -> None:
+        """Replace a seat's standing orders; an empty list removes the row."""
+        if not orders:
+            await self.clear_standing_orders(game_id, seat)
+            return
+        await self._run(
+            "INSERT INTO standing_orders (game_id, seat, orders, updated_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (game_id, seat) DO UPDATE SET orders = excluded.orders,"
+            " updated_at = excluded.updated_at",
+            (game_id, seat, dumps(list(orders)), now),
+        )
+
+    async def clear_standing_orders(self, game_id: int, seat: int | None = None) -> int:
+        """Remove a seat's standing orders (every seat's without `seat`); how many rows went."""
+        if seat is None:
+            return await self._run("DELETE FROM standing_orders WHERE game_id = ?", (game_id,))
+        return await self._run("DELETE FROM standing_orders WHERE game_id = ? AND seat = ?", (game_id, seat))
+
+    # --- timers ------------------------------------------------------------------------
+    async def set_timer(self, game_id: int, kind: str, due_at: float, attempt: int = 0,
+                        payload: Any = None) -> None:
+        await self._run(
+            "INSERT INTO timers (game_id, kind, due_at, attempt, payload) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (game_id, kind) DO UPDATE SET due_at = excluded.due_at,"
+            " attempt = excluded.attempt, payload = excluded.payload",
+            (game_id, kind, due_at, attempt, dumps(payload if payload is not None else {})),
+        )
+
+    async def get_timer(self, game_id: int, kind: str) -> TimerRow | None:
+        row = await self._one(f"SELECT {TIMER_COLUMNS} FROM timers WHERE game_id = ? AND kind = ?",
+                              (game_id, kind))
+        return TimerRow(**dict(row)) if row else None
+
+    async def timers(self, game_id: int) -> list[TimerRow]:
+        rows = await self._all(f"SELECT {TIMER_COLUMNS} FROM timers WHERE game_id = ? ORDER BY kind", (game_id,))
+        return [TimerRow(**dict(r)) for r in rows]
+
+    async def delete_timers(self, game_id: int, kind: str | None = None) -> None:
+        if kind is None:
+            await self._run("DELETE FROM timers WHERE game_id = ?", (game_id,))
+        else:
+            await self._run("DELETE FROM timers WHERE game_id = ? AND kind = ?", (game_id, kind))
+
+    async def due_timers(self, kind: str, now: float, limit: int = 200) -> list[TimerRow]:
+        rows = await self._all(
+            f"SELECT {TIMER_COLUMNS} FROM timers WHERE kind = ? AND due_at <= ?"
+            " ORDER BY due_at, game_id LIMIT ?",
+            (kind, now, limit),
+        )
+        return [TimerRow(**dict(r)) for r in rows]
+
+    # --- outbox ------------------------------------------------------------------------
+    async def add_outbox(self, game_id: int | None, kind: str, payload: Any, now: float) -> int:
+        row = await self._returning(
+            "INSERT INTO outbox (game_id, created_at, kind, payload, attempts, next_attempt_at)"
+            " VALUES (?, ?, ?, ?, 0, ?) RETURNING id",
+            (game_id, now, kind, dumps(payload), now),
+        )
+        assert row is not None
+        return int(row[0])
+
+    async def get_outbox(self, outbox_id: int) -> OutboxRow | None:
+        row = await self._one(f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE id = ?{self._lock}", (outbox_id,))
+        return OutboxRow(**dict(row)) if row else None
+
+    async def outbox_rows(self, game_id: int | None = None) -> list[OutboxRow]:
+        if game_id is None:
+            rows = await self._all(f"SELECT {OUTBOX_COLUMNS} FROM outbox ORDER BY id")
+        else:
+            rows = await self._all(f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE game_id = ? ORDER BY id",
+                                   (game_id,))
+        return [OutboxRow(**dict(r)) for r in rows]
+
+    def due_outbox_sql(self, columns: str = OUTBOX_COLUMNS) -> str:
+        """The due query (also what the plan tests look at)."""
+        return (
+            f"SELECT {columns} FROM outbox o{self._index('outbox_due')}"
+            " WHERE o.delivered_at IS NULL AND o.dead = 0 AND o.next_attempt_at <= ?"
+            " AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.game_id = o.game_id"
+            "   AND p.delivered_at IS NULL AND p.dead = 0 AND p.id < o.id)"
+            " ORDER BY o.id LIMIT ?"
+        )
+
+    async def due_outbox(self, now: float, limit: int = 50) -> list[OutboxRow]:
+        """Undelivered rows whose retry time has come, oldest first. Only the oldest pending
+        row of each game is returned, so one game's posts are never delivered out of order
+        (a row given up no longer counts as pending: the game's later posts go on).
+
+        Both scans use partial indexes that hold only the rows still to deliver (outbox_due
+        in id order, outbox_by_game for the "nothing older pending" check), so the cost does
+        not grow with the delivered rows of every game ever played."""
+        rows = await self._all(self.due_outbox_sql(), (now, limit))
+        return [OutboxRow(**dict(r)) for r in rows]
+
+    async def mark_delivered(self, outbox_id: int, now: float) -> None:
+        await self._run(
+            "UPDATE outbox SET delivered_at = ?, last_error = NULL WHERE id = ? AND delivered_at IS NULL",
+            (now, outbox_id),
+        )
+
+    async def mark_failed(self, outbox_id: int, error: str, now: float, *, retry_after: float | None = None,
+                          permanent: bool = False) -> OutboxRow | None:
+        """Record a failed delivery. The next attempt waits 5 s, 10 s, 20 s ... capped at
+        15 minutes (or `retry_after`, e.g. Discord's rate-limit hint, if longer). How many
+        attempts a row gets is the caller's policy: `permanent` gives it up now (see
+        `give_up`, which also tells the host)."""
+        row = await self.get_outbox(outbox_id)
+        if row is None or row.delivered_at is not None:
+            return row
+        attempts = row.attempts + 1
+        delay = retry_delay(attempts, retry_after)
+        # a dead row keeps the time it was given up in next_attempt_at (pruning goes by it)
+        updated = await self._returning(
+            "UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, dead = ?"
+            f" WHERE id = ? RETURNING {OUTBOX_COLUMNS}",
+            (attempts, now if permanent else now + delay, error[:2000], int(permanent), outbox_id),
+        )
+        return OutboxRow(**dict(updated)) if updated else None
+
+    async def give_up(self, outbox_id: int, error: str, now: float, *,
+                      notice: tuple[int, str, Any] | None = None,
+                      notice_every: float = NOTICE_EVERY) -> int | None:
+        """Mark a row dead (it no longer holds its game's later posts back) and, in the same
+        transaction, queue `notice` = (game_id, problem, payload) as a new row of kind
+        'notice' unless that game's host was told about that problem in the last
+        `notice_every` seconds. Returns the notice's row id, if one was queued."""
+        await self.mark_failed(outbox_id, error, now, permanent=True)
+        if notice is None:
+            return None
+        game_id, problem, payload = notice
+        return await self.queue_notice(game_id, problem, payload, now, notice_every=notice_every)
+
+    async def queue_notice(self, game_id: int, problem: str, payload: Any, now: float, *,
+                           notice_every: float = NOTICE_EVERY) -> int | None:
+        """Queue a message to a game's host about a delivery problem, at most once per game
+        and problem every `notice_every` seconds. Notices have no game_id of their own: they
+        must not queue behind (or hold up) the game's posts.
+
+        One statement decides and records "told now", so two processes meeting the same
+        problem at once queue one notice: the second waits on the first's row and then
+        finds it too recent."""
+        told = await self._returning(
+            "INSERT INTO delivery_notices (game_id, problem, notified_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id, problem) DO UPDATE SET notified_at = excluded.notified_at"
+            " WHERE ? - delivery_notices.notified_at >= ? RETURNING notified_at",
+            (game_id, problem, now, now, notice_every),
+        )
+        if told is None:
+            return None
+        return await self.add_outbox(None, "notice", payload, now)
+
+    async def delivery_contact(self, game_id: int) -> DeliveryContact | None:
+        """Who to tell about a game's delivery problems, where, and in which language."""
+        row = await self._one(
+            "SELECT g.id AS game_id, g.game, g.guild_id, g.channel_id, g.host_user_id,"
+            " COALESCE(p.locale, g.locale) AS locale FROM games g"
+            " LEFT JOIN user_prefs p ON p.user_id = g.host_user_id WHERE g.id = ?",
+            (game_id,),
+        )
+        return DeliveryContact(**dict(row)) if row else None
+
+    async def pending_posts_after(self, game_id: int, after_id: int, limit: int = 50) -> list[OutboxRow]:
+        """A game's rows still to deliver that come after `after_id`, oldest first: the run
+        that a live-board step may deliver together with its first row."""
+        rows = await self._all(
+            f"SELECT {OUTBOX_COLUMNS} FROM outbox{self._index('outbox_due')}"
+            " WHERE id > ? AND game_id = ? AND delivered_at IS NULL AND dead = 0 ORDER BY id LIMIT ?",
+            (after_id, game_id, limit),
+        )
+        return [OutboxRow(**dict(r)) for r in rows]
+
+    async def live_board(self, game_id: int) -> str | None:
+        row = await self._one("SELECT board_json FROM live_boards WHERE game_id = ?", (game_id,))
+        return str(row[0]) if row else None
+
+    async def set_live_board(self, game_id: int, board_json: str, now: float) -> None:
+        await self._run(
+            "INSERT INTO live_boards (game_id, board_json, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id) DO UPDATE SET board_json = excluded.board_json,"
+            " updated_at = excluded.updated_at",
+            (game_id, board_json, now),
+        )
+
+    async def outbox_parts(self, outbox_id: int) -> dict[str, OutboxPart]:
+        rows = await self._all(
+            "SELECT part, outcome, message_id, done_at FROM outbox_parts WHERE outbox_id = ?", (outbox_id,))
+        return {r["part"]: OutboxPart(**dict(r)) for r in rows}
+
+    async def record_part(self, outbox_id: int, part: str, outcome: str, now: float,
+                          message_id: str | None = None) -> None:
+        await self._run(
+            "INSERT INTO outbox_parts (outbox_id, part, outcome, message_id, done_at) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (outbox_id, part) DO UPDATE SET outcome = excluded.outcome,"
+            " message_id = excluded.message_id, done_at = excluded.done_at",
+            (outbox_id, part, outcome, message_id, now),
+        )
+
+    def prune_sql(self) -> str:
+        """The rows `prune_outbox` deletes (also what the plan tests look at)."""
+        return (
+            f"SELECT id FROM outbox{self._index('outbox_finished')}"
+            " WHERE (delivered_at IS NOT NULL OR dead = 1)"
+            " AND COALESCE(delivered_at, next_attempt_at) < ?"
+            " AND (delivered_at IS NOT NULL OR next_attempt_at < ?) LIMIT ?"
+        )
+
+    async def prune_outbox(self, now: float, *, keep_delivered: float = OUTBOX_KEEP_DELIVERED,
+                           keep_dead: float = OUTBOX_KEEP_DEAD, batch: int = OUTBOX_PRUNE_BATCH) -> int:
+        """Delete up to `batch` finished rows older than their keep time (their parts go
+        with them); return how many. Found through the outbox_finished index, so a call
+        does not read the rows it keeps (except dead ones still inside their week, which
+        are few)."""
+        return await self._run(f"DELETE FROM outbox WHERE id IN ({self.prune_sql()})",
+                               (now - keep_delivered, now - keep_dead, batch))
+
+    # --- user preferences ----------------------------------------------------------------
+    async def get_prefs(self, user_id: str) -> UserPrefs:
+        row = await self._one("SELECT user_id, dm_reminders, locale FROM user_prefs WHERE user_id = ?",
+                              (user_id,))
+        return UserPrefs(**dict(row)) if row else UserPrefs(user_id=user_id)
+
+    async def prefs_for(self, user_ids: Iterable[str]) -> dict[str, UserPrefs]:
+        ids = list(dict.fromkeys(user_ids))
+        if not ids:
+            return {}
+        rows = await self._all(
+            f"SELECT user_id, dm_reminders, locale FROM user_prefs WHERE user_id IN ({_marks(len(ids))})", ids)
+        found = {r["user_id"]: UserPrefs(**dict(r)) for r in rows}
+        return {uid: found.get(uid) or UserPrefs(user_id=uid) for uid in ids}
+
+    async def set_prefs(self, user_id: str, *, dm_reminders: bool | None = None,
+                        locale: str | None = None) -> UserPrefs:
+        """Change the preferences given (None keeps the stored one); one statement, so two
+        changes of different preferences at once both stay."""
+        dm = None if dm_reminders is None else int(dm_reminders)
+        row = await self._returning(
+            "INSERT INTO user_prefs (user_id, dm_reminders, locale) VALUES (?, COALESCE(?, 0), ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET"
+            " dm_reminders = COALESCE(?, user_prefs.dm_reminders), locale = COALESCE(?, user_prefs.locale)"
+            " RETURNING user_id, dm_reminders, locale",
+            (user_id, dm, locale, dm, locale),
+        )
+        assert row is not None
+        return UserPrefs(**dict(row))
+
+    # --- raw access (tests, maintenance) -------------------------------------------------
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[dict[str, Any]]:
+        return [dict(r) for r in await self._all(sql, params)]
+
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+        return await self._run(sql, params)
+
+
+class StoreCommon:
+    """What both stores do the same way around their transactions: the test pause before
+    COMMIT, `async with`, and the shortcuts (one statement group in its own transaction,
+    `now` taken from the store's clock when not given)."""
+
+    _clock: Callable[[], float]
+
+    def _init_common(self, clock: Callable[[], float]) -> None:
+        self._clock = clock
+        self._pause_in_tx = float(os.environ.get(PAUSE_ENV) or 0)
+        self._pause_marker = os.environ.get(PAUSE_MARKER_ENV)
+        self.applied_migrations: list[int] = []
+
+    def read(self) -> AbstractAsyncContextManager[StoreTx]:
+        raise NotImplementedError
+
+    def write(self) -> AbstractAsyncContextManager[StoreTx]:
+        raise NotImplementedError
+
+    async def connect(self) -> None:
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+    @classmethod
+    async def open(cls, target: Any, **kwargs: Any) -> Any:
+        store = cls(target, **kwargs)
+        await store.connect()
+        return store
+
+    async def __aenter__(self) -> Any:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.close()
+
+    async def _pause_before_commit(self) -> None:
+        if self._pause_in_tx:
+            if self._pause_marker:
+                Path(self._pause_marker).write_text(str(os.getpid()))
+            await asyncio.sleep(self._pause_in_tx)
+
+    def _now(self, now: float | None) -> float:
+        return self._clock() if now is None else now
+
+    # --- shortcuts -----------------------------------------------------------------------
+    async def get_game(self, game_id: int) -> GameRow | None:
+        async with self.read() as tx:
+            return await tx.get_game(game_id)
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        async with self.read() as tx:
+            return await tx.seats(game_id)
+
+    async def actions(self, game_id: int) -> list[ActionRow]:
+        async with self.read() as tx:
+            return await tx.actions(game_id)
+
+    async def standing_orders(self, game_id: int) -> dict[int, list[str]]:
+        async with self.read() as tx:
+            return await tx.standing_orders(game_id)
+
+    async def timers(self, game_id: int) -> list[TimerRow]:
+        async with self.read() as tx:
+            return await tx.timers(game_id)
+
+    async def outbox_rows(self, game_id: int | None = None) -> list[OutboxRow]:
+        async with self.read() as tx:
+            return await tx.outbox_rows(game_id)
+
+    async def due_outbox(self, now: float | None = None, limit: int = 50) -> list[OutboxRow]:
+        async with self.read() as tx:
+            return await tx.due_outbox(self._now(now), limit)
+
+    async def mark_delivered(self, outbox_id: int, now: float | None = None) -> None:
+        async with self.write() as tx:
+            await tx.mark_delivered(outbox_id, self._now(now))
+
+    async def mark_failed(self, outbox_id: int, error: str, now: float | None = None, *,
+                          retry_after: float | None = None, permanent: bool = False) -> OutboxRow | None:
+        async with self.write() as tx:
+            return await tx.mark_failed(outbox_id, error, self._now(now), retry_after=retry_after,
+                                        permanent=permanent)
+
+    async def give_up(self, outbox_id: int, error: str, now: float | None = None, *,
+                      notice: tuple[int, str, Any] | None = None,
+                      notice_every: float = NOTICE_EVERY) -> int | None:
+        async with self.write() as tx:
+            return await tx.give_up(outbox_id, error, self._now(now), notice=notice, notice_every=notice_every)
+
+    async def queue_notice(self, game_id: int, problem: str, payload: Any, now: float | None = None, *,
+                           notice_every: float = NOTICE_EVERY) -> int | None:
+        async with self.write() as tx:
+            return await tx.queue_notice(game_id, problem, payload, self._now(now), notice_every=notice_every)
+
+    async def delivery_contact(self, game_id: int) -> DeliveryContact | None:
+        async with self.read() as tx:
+            return await tx.delivery_contact(game_id)
+
+    async def pending_posts_after(self, game_id: int, after_id: int, limit: int = 50) -> list[OutboxRow]:
+        async with self.read() as tx:
+            return await tx.pending_posts_after(game_id, after_id, limit)
+
+    async def live_board(self, game_id: int) -> str | None:
+        async with self.read() as tx:
+            return await tx.live_board(game_id)
+
+    async def outbox_parts(self, outbox_id: int) -> dict[str, OutboxPart]:
+        async with self.read() as tx:
+            return await tx.outbox_parts(outbox_id)
+
+    async def record_part(self, outbox_id: int, part: str, outcome: str, now: float | None = None,
+                          message_id: str | None = None) -> None:
+        async with self.write() as tx:
+            await tx.record_part(outbox_id, part, outcome, self._now(now), message_id)
+
+    async def prune_outbox(self, now: float | None = None, **kwargs: Any) -> int:
+        """One batch of `prune_outbox` in its own short transaction; call again while it
+        returns a positive count (yielding in between lets moves through)."""
+        async with self.write() as tx:
+            return await tx.prune_outbox(self._now(now), **kwargs)
+
+    async def get_prefs(self, user_id: str) -> UserPrefs:
+        async with self.read() as tx:
+            return await tx.get_prefs(user_id)
+
+    async def set_prefs(self, user_id: str, *, dm_reminders: bool | None = None,
+                        locale: str | None = None) -> UserPrefs:
+        async with self.write() as tx:
+            return await tx.set_prefs(user_id, dm_reminders=dm_reminders, locale=locale)
