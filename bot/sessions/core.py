@@ -298,6 +298,7 @@ class ServiceCore:
             )
         if status == "finished":
             await tx.delete_timers(row.id)
+            await tx.clear_standing_orders(row.id)
             waiting: list[int] = []
         else:
             await self._reset_timers(tx, row.id, ld.settings, now)

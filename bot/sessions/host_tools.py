@@ -37,6 +37,7 @@ class HostTools(ServiceCore):
             seats = await tx.seats(row.id)
             version = await tx.update_game(row.id, row.version, now, status="abandoned")
             await tx.delete_timers(row.id)
+            await tx.clear_standing_orders(row.id)
             if row.status == "active":
                 post = AbandonedPost(
                     game_id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, game=row.game,

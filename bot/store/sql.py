@@ -509,6 +509,24 @@ class SqlTx:
         return await self._run(f"DELETE FROM outbox WHERE id IN ({self.prune_sql()})",
                                (now - keep_delivered, now - keep_dead, batch))
 
+    # --- retention -------------------------------------------------------------------------
+    async def idle_lobbies(self, before: float, limit: int = 100) -> list[int]:
+        """Lobbies nobody has touched (joined, left, changed) since `before`, oldest first."""
+        rows = await self._all("SELECT id FROM games WHERE status = 'lobby' AND updated_at < ?"
+                               " ORDER BY updated_at LIMIT ?", (before, limit))
+        return [int(r["id"]) for r in rows]
+
+    async def forget_live_boards(self, before: float, limit: int = OUTBOX_PRUNE_BATCH) -> int:
+        """Delete up to `limit` live boards of games closed (finished or abandoned) before
+        `before` whose posts have all gone out; return how many. A live board is only read
+        to deliver a game's next post, and a closed game's last one is out."""
+        return await self._run(
+            "DELETE FROM live_boards WHERE game_id IN (SELECT l.game_id FROM live_boards l"
+            " JOIN games g ON g.id = l.game_id WHERE g.status IN ('finished', 'abandoned') AND g.updated_at < ?"
+            " AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.game_id = g.id AND o.delivered_at IS NULL"
+            " AND o.dead = 0) LIMIT ?)",
+            (before, limit))
+
     # --- user preferences ----------------------------------------------------------------
     async def get_prefs(self, user_id: str) -> UserPrefs:
         row = await self._one("SELECT user_id, dm_reminders, locale FROM user_prefs WHERE user_id = ?",

@@ -1,0 +1,59 @@
+"""Retention: what a long-running deployment lets go of, so the database grows with the games
+played and not with everything that ever happened around them.
+
+* A finished game keeps its row (snapshot, result), its seats and its action log forever:
+  that is the game, what `/game export` and `railyard replay` need. Its timers and standing
+  orders go when it ends (sessions/core.py, host_tools.py); its delivered outbox rows after
+  the keep time (`OutboxDispatcher.prune`); its live board once it is closed and its last
+  post is out (`forget_live_boards` here).
+* A lobby that never starts is closed (abandoned) after `lobby_expiry_days` without a join,
+  leave or change, with a line in its channel saying so.
+
+Several processes may run these at once: each lobby is closed under the version guard, so
+a lobby that someone joins or starts in that moment is left alone, and a lobby is closed once.
+"""
+from __future__ import annotations
+
+from bot.sessions.core import ServiceCore, log
+from bot.sessions.posting import AbandonedPost
+from bot.store import StaleVersion
+from games.core import Event
+
+DAY = 24 * 3600.0
+SWEEP_BATCH = 100  # lobbies closed per call; the caller calls again while it returns a full batch
+
+
+class RetentionService(ServiceCore):
+    async def expire_lobbies(self, idle_days: float, limit: int = SWEEP_BATCH) -> list[int]:
+        """Close the lobbies idle for `idle_days`; return their ids."""
+        now = self.clock()
+        before = now - idle_days * DAY
+        async with self.store.read() as tx:
+            candidates = await tx.idle_lobbies(before, limit)
+        closed: list[int] = []
+        for game_id in candidates:
+            try:
+                async with self.store.write() as tx:
+                    row = await tx.get_game(game_id)
+                    if row is None or row.status != "lobby" or row.updated_at >= before:
+                        continue  # started, joined or closed since the list was read
+                    seats = await tx.seats(game_id)
+                    version = await tx.update_game(game_id, row.version, now, status="abandoned")
+                    await tx.delete_timers(game_id)
+                    post = AbandonedPost(
+                        game_id=game_id, channel_id=row.channel_id, guild_id=row.guild_id, game=row.game,
+                        version=version, locale=row.locale, names=[s.display_name for s in seats],
+                        events=[Event(key="session.lobby_expired", params={"days": round(idle_days)})],
+                    )
+                    await tx.add_outbox(game_id, "abandoned", post.model_dump(mode="json"), now)
+            except StaleVersion:
+                continue  # another process closed it, or someone joined just then
+            closed.append(game_id)
+        if closed:
+            log.info("closed %d lobbies idle for %s days: %s", len(closed), idle_days, closed)
+        return closed
+
+    async def forget_live_boards(self, keep_seconds: float) -> int:
+        """Delete the live boards of games closed more than `keep_seconds` ago (one batch)."""
+        async with self.store.write() as tx:
+            return await tx.forget_live_boards(self.clock() - keep_seconds)
