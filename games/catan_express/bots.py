@@ -33,15 +33,16 @@ The random bot
 from __future__ import annotations
 
 import random
-from collections import deque
+from collections import Counter, deque
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 from games.catan_express import economy, race
 from games.catan_express.components import RESOURCES, DevCard, components
 from games.catan_express.geo import Geo
 from games.catan_express.maps import Board
-from games.catan_express.models import (MAX_OFFERS, OFFER_GET_MAX, OFFER_GIVE_MAX, Answer, BankTrade, Build, Buy, CatanState, Discard, End, Gold, Monopoly,
+from games.catan_express.models import (MAX_OFFERS, OFFER_GET_MAX, OFFER_GIVE_MAX, Answer, BankTrade, Build, Buy, CatanState, Discard, End, Gold, Menu, Monopoly,
                                         NameStop, Partner, Plenty, Propose, Ride, Roads, Robber, Roll)
 
 PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
@@ -613,25 +614,35 @@ class BuilderBot:
 
 # ---------------------------------------------------------------------------------- the random bot
 class RandomBot:
-    """A uniformly random kind of move, then a uniformly random move of that kind."""
+    """A uniformly random kind of move, then a uniformly random move of that kind.
+
+    It draws from `rng` exactly as `random.Random`'s own choice and shuffle would (the same
+    games for the same seed), through `_below` and `_shuffle`: the random player runs whole
+    games in the benchmarks and fuzzers, where the library's layers of calls showed up."""
 
     name = "random"
 
     def choose(self, game: Any, state: CatanState, seat: int, rng: random.Random) -> Any:
-        if state.phase == "main" and not state.moving:
+        phase = state.phase
+        if phase == "main" and not state.moving:
             return self._main(game, state, seat, rng)
-        if state.phase == "main":
+        if phase in ONE_KIND_PHASES:
+            # `pick` without the sorting: the one kind drawn, then a move.
+            legal = game.legal_actions(state, seat)
+            _below(rng, 1)
+            return legal[_below(rng, len(legal))]
+        if phase == "main":
             # Moving: a step, a route to a stop, or stop here — the routes only when drawn.
             if rng.random() < END_CHANCE:
-                return End()
+                return _END
             kinds = ["ride", "route"]
-            rng.shuffle(kinds)
+            _shuffle(rng, kinds)
             for kind in kinds:
                 options = game.ride_legs(state, seat) if kind == "ride" else game.ride_routes(state, seat)
                 if options:
-                    return rng.choice(options)
-            return End()
-        if state.phase == "discard":
+                    return options[_below(rng, len(options))]
+            return _END
+        if phase == "discard":
             # Half the hand at random, card by card: a big hand has hundreds of distinct discards.
             hand = state.players[seat].hand
             cards = [i for i, n in enumerate(hand) for _ in range(n)]
@@ -643,14 +654,34 @@ class RandomBot:
 
     @staticmethod
     def pick(legal: list[Any], rng: random.Random) -> Any:
-        """One of `legal`: a kind first, then a move of that kind."""
-        by_kind: dict[str, list[Any]] = {}
-        for a in legal:
-            by_kind.setdefault(_kind(a), []).append(a)
-        kinds = [k for k in by_kind if k != "end"]
-        if "end" in by_kind and (not kinds or rng.random() < END_CHANCE):
-            return by_kind["end"][0]
-        return rng.choice(by_kind[rng.choice(kinds)])
+        """One of `legal`: a kind first, then a move of that kind (rides to a stop a kind of
+        their own, see `_kind`)."""
+        if isinstance(legal, Menu) and legal.runs_hold():
+            return _pick_by_runs(legal, rng)
+        # Counted and found with the list's own (compiled) methods: an offer menu is hundreds long.
+        names = list(map(_KIND_OF, legal))
+        counts = Counter(names)  # in order of first appearance, as the kinds are drawn
+        if "ride" in counts:
+            i = -1
+            try:
+                while True:
+                    i = names.index("ride", i + 1)
+                    names[i] = _kind(legal[i])
+            except ValueError:
+                counts = Counter(names)
+        ends = counts.pop("end", 0)
+        kinds = list(counts)
+        if ends and (not kinds or rng.random() < END_CHANCE):
+            return legal[names.index("end")]
+        kind = kinds[_below(rng, len(kinds))]
+        n = counts[kind]
+        j = _below(rng, n)
+        first = names.index(kind)
+        try:
+            names.index(kind, first + n)
+        except ValueError:
+            return legal[first + j]  # none after the first n places: the kind's moves are one run
+        return [a for a, k in zip(legal, names) if k == kind][j]
 
     @staticmethod
     def _main(game: Any, state: CatanState, seat: int, rng: random.Random) -> Any:
@@ -658,15 +689,15 @@ class RandomBot:
         it needs: the kinds in a random order, the first that has a move wins — the same as a
         uniform draw among the kinds with moves, without listing them all every time."""
         if rng.random() < END_CHANCE:
-            return End()
+            return _END
         kinds = list(MAIN_KINDS)
-        rng.shuffle(kinds)
+        _shuffle(rng, kinds)
         cards: list[Any] | None = None
         for kind in kinds:
             if kind == "build":
                 options = game.builds(state, seat)
             elif kind == "buy":
-                options = [Buy()] if game.can_buy(state, seat) else []
+                options = [_BUY] if game.can_buy(state, seat) else []
             elif kind in CARD_KINDS:
                 if cards is None:
                     cards = game.card_plays(state, seat)
@@ -681,12 +712,61 @@ class RandomBot:
             else:
                 options = game.ride_routes(state, seat)
             if options:
-                return rng.choice(options)
-        return End()
+                return options[_below(rng, len(options))]
+        return _END
 
 
 MAIN_KINDS = ("build", "buy", "monopoly", "plenty", "roads", "robber", "bank", "offer", "ride", "route")
 CARD_KINDS = frozenset({"monopoly", "plenty", "roads", "robber"})
+# The phases whose moves are all of one kind, neither "end" nor a ride (rules._legal).
+ONE_KIND_PHASES = frozenset({"answer", "pick", "gold", "robber", "stops", "setup"})
+_END, _BUY = End(), Buy()
+_KIND_OF = attrgetter("kind")
+
+
+def _below(rng: random.Random, n: int) -> int:
+    """rng._randbelow(n) of random.Random: what its choice, shuffle and randint draw with."""
+    if n <= 0:
+        raise IndexError("nothing to choose from")
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+def _shuffle(rng: random.Random, items: list[Any]) -> None:
+    """rng.shuffle(items), drawing the same numbers."""
+    bits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        items[i], items[j] = items[j], items[i]
+
+
+def _pick_by_runs(legal: Menu, rng: random.Random) -> Any:
+    """RandomBot.pick on a menu that says where each kind's moves lie (the same draws)."""
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for kind, start, stop in legal.runs:
+        if kind == "ride":  # steps and routes, told apart move by move
+            for i in range(start, stop):
+                spans.setdefault(_kind(legal[i]), []).append((i, i + 1))
+        else:
+            spans.setdefault(kind, []).append((start, stop))
+    ends = spans.pop("end", None)
+    kinds = list(spans)
+    if ends is not None and (not kinds or rng.random() < END_CHANCE):
+        return legal[ends[0][0]]
+    chosen = spans[kinds[_below(rng, len(kinds))]]
+    j = _below(rng, sum(stop - start for start, stop in chosen))
+    for start, stop in chosen:
+        if j < stop - start:
+            return legal[start + j]
+        j -= stop - start
+    raise AssertionError("a draw below the count lies in a span")
 
 
 def _random_offer(state: CatanState, seat: int, rng: random.Random) -> Propose | None:
@@ -695,17 +775,29 @@ def _random_offer(state: CatanState, seat: int, rng: random.Random) -> Propose |
     hand = state.players[seat].hand
     if state.offers_made >= MAX_OFFERS or not sum(hand):
         return None
-    cards = [i for i, n in enumerate(hand) for _ in range(n)]
+    cards = _cards(tuple(hand))
     give = [0] * N_RES
-    for i in rng.sample(cards, rng.randint(1, min(OFFER_GIVE_MAX, len(cards)))):
+    for i in rng.sample(cards, 1 + _below(rng, min(OFFER_GIVE_MAX, len(cards)))):
         give[i] += 1
     others = [i for i in range(N_RES) if not give[i]]
     if not others:
         return None
     get = [0] * N_RES
-    for _ in range(rng.randint(1, OFFER_GET_MAX)):
-        get[rng.choice(others)] += 1
-    return Propose(give=tuple(give), get=tuple(get))
+    for _ in range(1 + _below(rng, OFFER_GET_MAX)):
+        get[others[_below(rng, len(others))]] += 1
+    return _propose(tuple(give), tuple(get))
+
+
+@lru_cache(maxsize=4096)
+def _cards(hand: tuple[int, ...]) -> tuple[int, ...]:
+    """One resource index per card of the hand, in resource order (what a random pick draws from)."""
+    return tuple(i for i, n in enumerate(hand) for _ in range(n))
+
+
+@lru_cache(maxsize=4096)
+def _propose(give: tuple[int, ...], get: tuple[int, ...]) -> Propose:
+    """An offer, made once per terms (a frozen value)."""
+    return Propose(give=give, get=get)
 
 
 def _kind(action: Any) -> str:

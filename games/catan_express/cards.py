@@ -20,12 +20,13 @@ from games.core.events import Event
 from games.core.rng import SeededRng
 from games.catan_express.components import DevCard, Resource, components
 from games.catan_express.economy import Hand, Holdings, Outcome, lacking, cost, pay, resource_param
+from games.catan_express.models import event
 
 KINDS: tuple[DevCard, ...] = tuple(DevCard)
 
 
 def _ev(key: str, to: tuple[int, ...] | None = None, **params) -> Event:
-    return Event(key=f"ce.ev.{key}", params=params, to=to)
+    return event(f"ce.ev.{key}", params, to)
 
 
 def card_param(card: DevCard) -> dict:

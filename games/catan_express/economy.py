@@ -23,6 +23,7 @@ from games.core.errors import IllegalAction
 from games.core.events import Event
 from games.core.rng import SeededRng
 from games.catan_express.components import GOLD, RESOURCES, Costed, Resource, components
+from games.catan_express.models import event
 
 
 # --- a hand of resource cards -------------------------------------------------------------
@@ -53,32 +54,37 @@ class Hand:
     def __getitem__(self, resource: Resource | str) -> int:
         return self.counts[_index(resource)]
 
+    # Hands are added and taken apart on every move, so the five counts are spelled out.
     def __add__(self, other: "Hand") -> "Hand":
-        # Two valid hands add up to a valid one: no need to check again (production, trades and
-        # payments add hands on every move).
-        new = object.__new__(Hand)
-        object.__setattr__(new, "counts", tuple(a + b for a, b in zip(self.counts, other.counts)))
-        return new
+        # Two valid hands add up to a valid one: no need to check again.
+        a0, a1, a2, a3, a4 = self.counts
+        b0, b1, b2, b3, b4 = other.counts
+        return hand_of((a0 + b0, a1 + b1, a2 + b2, a3 + b3, a4 + b4))
 
     def __sub__(self, other: "Hand") -> "Hand":
-        return Hand(tuple(a - b for a, b in zip(self.counts, other.counts)))
+        a0, a1, a2, a3, a4 = self.counts
+        b0, b1, b2, b3, b4 = other.counts
+        counts = (a0 - b0, a1 - b1, a2 - b2, a3 - b3, a4 - b4)
+        if min(counts) < 0:
+            raise ValueError(f"a hand is {len(RESOURCES)} counts, none negative: {counts}")
+        return hand_of(counts)
 
     def __bool__(self) -> bool:
-        return self.total > 0
+        return any(self.counts)
 
     @property
     def total(self) -> int:
         return sum(self.counts)
 
     def covers(self, other: "Hand") -> bool:
-        return all(a >= b for a, b in zip(self.counts, other.counts))
+        return covers(self.counts, other.counts)
 
     def only(self, resource: Resource | str) -> "Hand":
         return Hand.of({resource: self[resource]})
 
     def resources(self) -> tuple[Resource, ...]:
         """The resources with at least one card."""
-        return tuple(r for r, n in zip(RESOURCES, self.counts) if n)
+        return tuple([r for r, n in zip(RESOURCES, self.counts) if n])
 
     def cards(self) -> tuple[Resource, ...]:
         """One entry per card, in resource order (what a blind draw picks from)."""
@@ -86,7 +92,34 @@ class Hand:
 
     def param(self) -> list[dict]:
         """The hand as an event parameter: one translatable "N lumber" per resource held."""
-        return [{"key": f"ce.cards.{r.value}", "params": {"count": n}} for r, n in zip(RESOURCES, self.counts) if n]
+        return cards_param(self.counts)
+
+
+_HAND_NEW = object.__new__
+_HAND_SET = object.__setattr__
+
+
+def hand_of(counts: tuple[int, ...]) -> Hand:
+    """A Hand of counts the caller knows are five and none negative (a stored hand, the bank,
+    a sum of hands), made without the check: the rules make several every move."""
+    new = _HAND_NEW(Hand)
+    _HAND_SET(new, "counts", counts)
+    return new
+
+
+def covers(have: tuple[int, ...] | list[int], need: tuple[int, ...] | list[int]) -> bool:
+    """Whether counts `have` hold at least counts `need`, resource by resource."""
+    a0, a1, a2, a3, a4 = have
+    b0, b1, b2, b3, b4 = need
+    return a0 >= b0 and a1 >= b1 and a2 >= b2 and a3 >= b3 and a4 >= b4
+
+
+_CARD_KEYS = tuple(f"ce.cards.{r.value}" for r in RESOURCES)
+
+
+def cards_param(counts: tuple[int, ...] | list[int]) -> list[dict]:
+    """Counts as an event parameter (Hand.param)."""
+    return [{"key": k, "params": {"count": n}} for k, n in zip(_CARD_KEYS, counts) if n]
 
 
 _INDEX: dict[str, int] = {r.value: i for i, r in enumerate(RESOURCES)}  # a Resource is its own str
@@ -105,7 +138,7 @@ def resource_param(resource: Resource | str) -> dict:
 
 
 def _ev(key: str, to: tuple[int, ...] | None = None, **params) -> Event:
-    return Event(key=f"ce.ev.{key}", params=params, to=to)
+    return event(f"ce.ev.{key}", params, to)
 
 
 # --- the bank and the hands ---------------------------------------------------------------
@@ -129,7 +162,7 @@ class Holdings:
         return self.hands[seat]
 
     def with_hands(self, changes: Mapping[int, Hand], bank: Hand | None = None) -> "Holdings":
-        hands = tuple(changes.get(s, h) for s, h in enumerate(self.hands))
+        hands = tuple([changes.get(s, h) for s, h in enumerate(self.hands)])
         return Holdings(self.bank if bank is None else bank, hands)
 
     def totals(self) -> Hand:
@@ -241,10 +274,10 @@ def production(roll: int, tokens: Mapping[Hashable, int], terrains: Mapping[Hash
     1 card per settlement and 2 per city on its corners; a gold river gives as many choices.
     A 7 produces nothing."""
     c = components()
-    owed: dict[int, Hand] = {}
+    owed: dict[int, list[int]] = {}
     gold: dict[int, int] = {}
     if roll == c.robber_roll:
-        return Production(owed, gold)
+        return Production({}, gold)
     for hex_, number in tokens.items():
         if number != roll or hex_ == robber:
             continue
@@ -256,25 +289,41 @@ def production(roll: int, tokens: Mapping[Hashable, int], terrains: Mapping[Hash
             if yields == GOLD:
                 gold[seat] = gold.get(seat, 0) + n
             else:
-                owed[seat] = owed.get(seat, Hand()) + Hand.of({yields: n})
-    return Production(dict(sorted(owed.items())), dict(sorted(gold.items())))
+                counts = owed.get(seat)
+                if counts is None:
+                    counts = owed[seat] = [0] * len(RESOURCES)
+                counts[_index(yields)] += n
+    return Production({s: hand_of(tuple(owed[s])) for s in sorted(owed)}, dict(sorted(gold.items())))
 
 
 def distribute(holdings: Holdings, owed: Mapping[int, Hand]) -> Outcome:
     """Pay what a roll owes, resource by resource (CE-B4): everyone if the bank can, nobody if
     it cannot cover every player owed that resource, except that a single player owed it takes
     what is left. Also used for the second settlement's start cards (one player owed)."""
+    bank, paid, events = share_out(holdings.bank.counts, {s: h.counts for s, h in owed.items()})
+    hands = {s: hand_of(tuple(a + b for a, b in zip(holdings.hands[s].counts, h))) for s, h in paid.items()}
+    return Outcome(holdings.with_hands(hands, bank=hand_of(tuple(bank))), tuple(events))
+
+
+def share_out(bank_counts: Sequence[int], owed: Mapping[int, Sequence[int]]) -> tuple[list[int], dict[int, list[int]], list[Event]]:
+    """`distribute` on counts: the bank after paying, what each seat owed is paid, and the
+    events (each seat's cards produced, then any shortage). The engine calls it on every roll."""
     paid: dict[int, list[int]] = {s: [0] * len(RESOURCES) for s in owed}
-    bank = list(holdings.bank.counts)
+    bank = list(bank_counts)
     seats = sorted(owed)
     events: list[Event] = []
     for i, r in enumerate(RESOURCES):
-        wanting = [s for s in seats if owed[s].counts[i]]
+        wanting = [s for s in seats if owed[s][i]]
         if not wanting:
             continue
-        total = sum(owed[s].counts[i] for s in wanting)
+        if len(wanting) == 1 and owed[wanting[0]][i] <= bank[i]:
+            n = owed[wanting[0]][i]
+            paid[wanting[0]][i] += n
+            bank[i] -= n
+            continue
+        total = sum(owed[s][i] for s in wanting)
         if total <= bank[i]:
-            gets = {s: owed[s].counts[i] for s in wanting}
+            gets = {s: owed[s][i] for s in wanting}
         elif len(wanting) == 1:
             gets = {wanting[0]: bank[i]}
             events.append(_ev("shortage_partial", seat=wanting[0], resource=resource_param(r),
@@ -286,10 +335,8 @@ def distribute(holdings: Holdings, owed: Mapping[int, Hand]) -> Outcome:
         for s, n in gets.items():
             paid[s][i] += n
             bank[i] -= n
-    paid_hands = {s: Hand(tuple(h)) for s, h in paid.items()}
-    hands = {s: holdings.hand(s) + h for s, h in paid_hands.items()}
-    produced = [_ev("produced", seat=s, cards=h.param()) for s, h in sorted(paid_hands.items()) if h]
-    return Outcome(holdings.with_hands(hands, bank=Hand(tuple(bank))), tuple(produced + events))
+    produced = [_ev("produced", seat=s, cards=cards_param(paid[s])) for s in seats if any(paid[s])]
+    return bank, paid, produced + events
 
 
 def take_gold(holdings: Holdings, seat: int, picks: Hand, owed: int) -> Outcome:
@@ -357,7 +404,7 @@ def trade_ratio(resource: Resource | str, harbours: Collection[str] = ()) -> int
     """Cards of `resource` given to the bank for one card: 4, 3 with a generic harbour, 2 with
     that resource's harbour. `harbours` names the kinds the player has a building on."""
     ratios = components().bank_trade
-    if Resource(resource).value in harbours:
+    if (resource.value if isinstance(resource, Resource) else Resource(resource).value) in harbours:
         return ratios.resource_harbour
     if GENERIC_HARBOUR in harbours:
         return ratios.generic_harbour
@@ -367,9 +414,9 @@ def trade_ratio(resource: Resource | str, harbours: Collection[str] = ()) -> int
 def _check_sides(give: Hand, get: Hand, empty_code: str) -> None:
     if not give or not get:
         raise IllegalAction(empty_code)
-    both = set(give.resources()) & set(get.resources())
+    both = [r for r, g, w in zip(RESOURCES, give.counts, get.counts) if g and w]
     if both:
-        raise IllegalAction("ce.trade_same_resource", resources=[resource_param(r) for r in sorted(both, key=RESOURCES.index)])
+        raise IllegalAction("ce.trade_same_resource", resources=[resource_param(r) for r in both])
 
 
 def bank_trade(holdings: Holdings, seat: int, give: Hand, get: Hand, harbours: Collection[str] = ()) -> Outcome:
@@ -377,11 +424,13 @@ def bank_trade(holdings: Holdings, seat: int, give: Hand, get: Hand, harbours: C
     (8 lumber for 2 ore), each resource given in whole lots."""
     _check_sides(give, get, "ce.trade_empty")
     lots = 0
-    for r in give.resources():
+    for r, n in zip(RESOURCES, give.counts):
+        if not n:
+            continue
         ratio = trade_ratio(r, harbours)
-        if give[r] % ratio:
+        if n % ratio:
             raise IllegalAction("ce.trade_ratio", resource=resource_param(r), ratio=ratio)
-        lots += give[r] // ratio
+        lots += n // ratio
     if lots != get.total:
         raise IllegalAction("ce.trade_unbalanced", lots=lots, count=get.total)
     _need(holdings, seat, give)

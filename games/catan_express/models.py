@@ -137,10 +137,13 @@ class CatanState(_Stored):
     history: list[dict[str, Any]] = Field(default_factory=list)  # per turn: the roll and VP, for the final post
 
     def clone(self) -> "CatanState":
-        """A copy whose lists and dicts are the copy's own (what `apply` changes). Built by hand
-        rather than with model_copy: apply runs for every move, and this is ten times cheaper."""
+        """A copy whose lists and dicts are the copy's own, to edit freely (tests, the view).
+        Built by hand rather than with model_copy: ten times cheaper. The rules' derived facts
+        stay behind (see `fork`): whoever edits the copy changes what they were derived from."""
         new = shallow(self)
         f = new.__dict__
+        f.pop("_derived", None)
+        f.pop("_owned", None)
         players = []
         for p in self.players:
             q = shallow(p)
@@ -167,28 +170,119 @@ class CatanState(_Stored):
             f["offer"] = offer
         return new
 
-
     def fork(self) -> "CatanState":
-        """The copy `apply` changes: it shares every list the rules never change in place (they
-        replace a hand, a deck, a queue or a piece's owners with a new list), so only the
-        dicts changed item by item are copied. Cheaper than `clone` by half; use `clone` for a
-        copy to edit freely."""
+        """The copy `apply` changes, copied on write: it shares every list and dict with its
+        parent, and the rules replace what they change rather than change it in place (a
+        hand, a queue, the pieces: `own` for a player, a new dict for the pieces or the
+        buildings). Facts the rules derive from the pieces and buildings (kept beside the
+        fields, never serialised) come along while those dicts are the same objects."""
         new = shallow(self)
-        f = new.__dict__
-        f["players"] = [shallow(p) for p in self.players]
-        f["buildings"] = dict(self.buildings)
-        f["pieces"] = dict(self.pieces)
+        new.__dict__["_owned"] = 0   # the seats whose PlayerState this fork has copied (a bit each)
         return new
+
+    def own(self, seat: int) -> "PlayerState":
+        """The seat's PlayerState, this state's own to change: a fork copies it on the first
+        change; a state made any other way owns all its players."""
+        f = self.__dict__
+        owned = f.get("_owned")
+        players = f["players"]
+        if owned is None or owned >> seat & 1:
+            return players[seat]
+        if not owned:  # the first change: the list of players becomes the fork's own too
+            players = f["players"] = list(players)
+        p = players[seat] = shallow(players[seat])
+        f["_owned"] = owned | 1 << seat
+        return p
+
+
+class Menu(list):
+    """Legal moves, listed kind by kind, that also say where each kind's moves lie: `runs`
+    holds (kind, start, stop) in order, covering the list. A player drawing a kind first (the
+    random bot) reads the runs instead of every move of a menu hundreds of offers long. It is
+    a list like any other (a copy is a plain list). `runs_hold` notices a change of length or
+    of the kinds where runs begin and end, not every change: a menu changed in place is best
+    not handed to a reader of its runs."""
+
+    __slots__ = ("runs",)
+    runs: list[tuple[str, int, int]]
+
+    @classmethod
+    def empty(cls) -> "Menu":
+        menu = cls()
+        menu.runs = []
+        return menu
+
+    @classmethod
+    def of(cls, kind: str, moves: Any) -> "Menu":
+        """A menu of moves all of `kind`."""
+        menu = cls(moves)
+        menu.runs = [(kind, 0, len(menu))] if menu else []
+        return menu
+
+    def add(self, kind: str, moves: Any) -> None:
+        """Moves all of `kind`."""
+        if moves:
+            start = len(self)
+            self.extend(moves)
+            self.runs.append((kind, start, len(self)))
+
+    def add_kinds(self, moves: Any) -> None:
+        """Moves of several kinds, each kind's together."""
+        for move in moves:
+            runs = self.runs
+            if runs and runs[-1][0] == move.kind and runs[-1][2] == len(self):
+                runs[-1] = (move.kind, runs[-1][1], len(self) + 1)
+            else:
+                runs.append((move.kind, len(self), len(self) + 1))
+            self.append(move)
+
+    def runs_hold(self) -> bool:
+        """Whether `runs` still describes the list (nobody added, removed or moved a move)."""
+        runs = getattr(self, "runs", None)
+        if runs is None:
+            return False
+        at = 0
+        for kind, start, stop in runs:
+            if start != at or stop <= start or self[start].kind != kind or self[stop - 1].kind != kind:
+                return False
+            at = stop
+        return at == len(self)
+
+
+_new = object.__new__
+_set = object.__setattr__
 
 
 def shallow(model: BaseModel) -> Any:
     """A pydantic model's copy sharing its field values (the caller replaces what it changes)."""
-    new = object.__new__(type(model))
-    object.__setattr__(new, "__dict__", dict(model.__dict__))
-    object.__setattr__(new, "__pydantic_fields_set__", model.__pydantic_fields_set__)  # never changed here
-    object.__setattr__(new, "__pydantic_extra__", None)
-    object.__setattr__(new, "__pydantic_private__", None)
+    new = _new(type(model))
+    _set(new, "__dict__", dict(model.__dict__))
+    _set(new, "__pydantic_fields_set__", model.__pydantic_fields_set__)  # never changed here
+    _set(new, "__pydantic_extra__", None)
+    _set(new, "__pydantic_private__", None)
     return new
+
+
+def made(cls: type[BaseModel], fields: dict[str, Any], given: set[str]) -> Any:
+    """A model from values the caller vouches for: every field in `fields`, of its declared
+    type, `given` the names passed (what pydantic would record as set). Validating each of
+    the thousands of small values a game makes (events, offers) cost more than the move; the
+    values are the same, so the dump and the equality are too."""
+    new = _new(cls)
+    _set(new, "__dict__", fields)
+    _set(new, "__pydantic_fields_set__", given)
+    _set(new, "__pydantic_extra__", None)
+    _set(new, "__pydantic_private__", None)
+    return new
+
+
+_EVENT_SET = {"key", "params", "to"}
+
+
+def event(key: str, params: dict[str, Any], to: tuple[int, ...] | None = None) -> Event:
+    """An Event built without validation (see `made`): `params` a fresh dict of JSON values,
+    `to` None or a tuple of seats."""
+    return made(Event, {"key": key, "params": params, "to": to}, _EVENT_SET)
 
 
 # --- moves ---------------------------------------------------------------------------------

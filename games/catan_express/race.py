@@ -11,12 +11,16 @@ Why it is shaped so
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from heapq import heappop, heappush
 from typing import Iterator
 
 from games.catan_express.components import RESOURCES
 from games.catan_express.geo import Geo
 from games.catan_express.models import CatanState, Leg
+
+
+_NAMES = tuple(r.value for r in RESOURCES)
 
 
 def network_points(state: CatanState, geo: Geo, seat: int) -> set[str]:
@@ -64,6 +68,13 @@ def ends_move_at(state: CatanState, seat: int, point: str) -> bool:
     return point.isdigit() and int(point) in state.stops and int(point) not in state.players[seat].towers
 
 
+@lru_cache(maxsize=8192)
+def leg(to: str, payee: int | None = None, resource: str | None = None) -> Leg:
+    """A leg, made once per (point, payee, resource): legs are frozen values, listed and searched
+    over again on every move of the race."""
+    return Leg(to=to, payee=payee, resource=resource) if payee is not None or resource is not None else Leg(to=to)
+
+
 @dataclass(frozen=True, slots=True)
 class LegOption:
     leg: Leg
@@ -78,12 +89,12 @@ def legs_from(state: CatanState, geo: Geo, seat: int, at: str, hand: list[int]) 
     out: list[LegOption] = []
     for piece, owners, to, kind in lines_at(state, geo, at):
         if seat in owners:
-            out.append(LegOption(Leg(to=to), piece, kind))
+            out.append(LegOption(leg(to), piece, kind))
             continue
         for owner in sorted(set(owners)):
-            for r, n in zip(RESOURCES, hand):
+            for r, n in zip(_NAMES, hand):
                 if n:
-                    out.append(LegOption(Leg(to=to, payee=owner, resource=r.value), piece, kind))
+                    out.append(LegOption(leg(to, owner, r), piece, kind))
     return out
 
 
@@ -101,36 +112,54 @@ def routes(state: CatanState, geo: Geo, seat: int, transfer_stop: bool) -> list[
     if not targets:
         return []
     hand0 = tuple(p.hand or (0,) * len(RESOURCES))
-    # Search states: (paid legs, length, tie-break, point, last kind, hand, legs)
-    heap: list = [(0, 0, 0, start, state.moved_on or "", hand0, ())]
-    pushed = 0  # a tie-break, so the heap never compares two legs
+    move_left = state.move_left
+    pieces, at_map, ends, kind_of = state.pieces, geo.at, geo.ends, geo.kind
+    # Search states: (paid legs, length, tie-break, point, last kind, hand, path), the path a
+    # chain (previous path, point, payee, resource) turned into legs only for the routes found.
+    # Reaching one of the mover's towers ends a move (CE-9), and those are the targets: a path
+    # stops at the first it reaches.
+    heap: list = [(0, 0, 0, start, state.moved_on or "", hand0, None)]
+    pushed = 0  # a tie-break, so the heap never compares two paths
     best: dict[tuple[str, str], tuple[int, int]] = {}
-    found: dict[str, tuple[Leg, ...]] = {}
+    found: dict[str, tuple] = {}
     while heap:
-        paid, length, _, at, last, hand, legs = heappop(heap)
-        if at in targets and legs:
-            found.setdefault(at, legs)
+        paid, length, _, at, last, hand, path = heappop(heap)
+        if at in targets and path is not None:
+            if at not in found:
+                found[at] = path
             continue
-        if length >= state.move_left:
+        if length >= move_left:
             continue
         key = (at, last)
-        if key in best and best[key] <= (paid, length):
+        seen = best.get(key)
+        if seen is not None and seen <= (paid, length):
             continue
         best[key] = (paid, length)
-        for _, owners, to, kind in lines_at(state, geo, at):
+        for piece in at_map.get(at, ()):
+            owners = pieces.get(piece)
+            if not owners:
+                continue
+            a, b = ends[piece]
+            to = b if a == at else a
+            kind = kind_of[piece]
             if transfer_stop and last and kind != last and to not in targets:
                 continue  # the change would end the move short of a tower
-            if to not in targets and ends_move_at(state, seat, to):
-                continue
+            pushed += 1
             if seat in owners:
-                pushed += 1
-                heappush(heap, (paid, length + 1, pushed, to, kind, hand, legs + (Leg(to=to),)))
+                heappush(heap, (paid, length + 1, pushed, to, kind, hand, (path, to, None, None)))
                 continue
             if not any(hand):
                 continue
-            i = max(range(len(hand)), key=lambda k: (hand[k], -k))
+            i = hand.index(max(hand))  # the most held, the first resource on a tie
             rest = hand[:i] + (hand[i] - 1,) + hand[i + 1:]
-            leg = Leg(to=to, payee=min(owners), resource=RESOURCES[i].value)
-            pushed += 1
-            heappush(heap, (paid + 1, length + 1, pushed, to, kind, rest, legs + (leg,)))
-    return [found[t] for t in sorted(found, key=lambda s: int(s))]
+            heappush(heap, (paid + 1, length + 1, pushed, to, kind, rest, (path, to, min(owners), _NAMES[i])))
+    return [_legs(found[t]) for t in sorted(found, key=int)]
+
+
+def _legs(path: tuple) -> tuple[Leg, ...]:
+    out = []
+    while path is not None:
+        path, to, payee, resource = path
+        out.append(leg(to, payee, resource))
+    return tuple(reversed(out))
+

@@ -3,8 +3,17 @@ rulings CE-B1 … CE-B7, CE-M1 … CE-M3, CE-1 … CE-12).
 
 The engine strings together the pure modules beside it — economy.py (resource cards and the
 bank), cards.py (the development deck), geo.py / rail.py (the rail graph), race.py (stops and
-locomotives) — over the stored state of models.py. `apply` clones the state, changes the clone
-and returns it with the move's events.
+locomotives) — over the stored state of models.py. `apply` forks the state (copied on write,
+CatanState.fork), changes the fork and returns it with the move's events.
+
+Speed
+    Random players play whole games here (the benchmarks, the fuzzers), at more moves a second
+    than catanatron's engine (versus.py measures both). So `apply` asks the rule for the one
+    move it is given (`allows`) instead of listing the menu; board facts that change only with
+    the pieces and buildings are derived once per position (derived.py); the moves a menu lists
+    again and again are made once and shared (frozen values), and events and results are made
+    without pydantic's validation of values the engine made itself (models.made). A test
+    (tests/games/test_ce_shortcuts.py) holds each shortcut to the plain rule it stands for.
 
 Phases
     setup    snake order (CE-B6, CE-3): a settlement; in the second round also the start cards
@@ -22,6 +31,7 @@ Phases
 """
 from __future__ import annotations
 
+import random
 from functools import lru_cache
 from typing import Any
 
@@ -31,7 +41,7 @@ from games.core.choices import Decision
 from games.core.errors import IllegalAction
 from games.core.events import Event
 from games.core.protocol import ApplyResult, Game, PlayerResult, Result, ScoreLine
-from games.core.rng import SeededRng
+from games.core.rng import SeededRng, derive
 from games.core.vocabulary import Vocabulary
 from games.catan_express import cards as deckmod
 from games.catan_express import decisions, economy, notation, race
@@ -39,13 +49,14 @@ from games.catan_express.benchmarks import benchmark_lines
 from games.catan_express.bots import BOTS
 from games.catan_express.cards import KINDS, PlayerCards
 from games.catan_express.components import RESOURCES, DevCard, Resource, components
-from games.catan_express.economy import Hand, Holdings
+from games.catan_express.derived import Derived, derived
+from games.catan_express.economy import Hand, Holdings, covers, hand_of
 from games.catan_express.geo import Geo, board_for, geo_for, harbour_kinds
 from games.catan_express.maps import Board, Terrain
 from games.catan_express.models import (MAX_OFFERS, OFFER_GET_MAX, OFFER_GIVE_MAX, Answer, BankTrade, Build,
                                         Building, Buy, CatanAction, CatanOptions, CatanState, CatanView, Discard, End,
                                         Gold, Leg, Monopoly, NameStop, Offer, Partner, Plenty, PlayerState, Propose,
-                                        Ride, Roads, Robber, Roll, SeatSummary, shallow)
+                                        Menu, Ride, Roads, Robber, Roll, SeatSummary, event, made, shallow)
 
 # The moves that can change someone's victory points (buildings, a revealed card, Largest Army,
 # chips, towers): only after these can the race's starter appear (CE-6).
@@ -54,7 +65,7 @@ CATEGORIES = ["settlements", "cities", "vp_cards", "chips", "largest_army", "tow
 
 
 def _ev(key: str, to: tuple[int, ...] | None = None, **params: Any) -> Event:
-    return Event(key=f"ce.ev.{key}", params=params, to=to)
+    return event(f"ce.ev.{key}", params, to)
 
 
 def _map_id(n: int, options: CatanOptions) -> str:
@@ -72,6 +83,8 @@ def multisets(limits: tuple[int, ...], size: int) -> tuple[tuple[int, ...], ...]
 
 @lru_cache(maxsize=8192)
 def _multisets(limits: tuple[int, ...], size: int) -> tuple[tuple[int, ...], ...]:
+    if len(limits) == 5:
+        return _multisets5(limits, size)
     out: list[tuple[int, ...]] = []
 
     def rec(i: int, left: int, acc: tuple[int, ...]) -> None:
@@ -87,18 +100,47 @@ def _multisets(limits: tuple[int, ...], size: int) -> tuple[tuple[int, ...], ...
     return tuple(out)
 
 
-@lru_cache(maxsize=4096)
+def _multisets5(limits: tuple[int, ...], size: int) -> tuple[tuple[int, ...], ...]:
+    """_multisets of five counts, the recursion unrolled (a discard from a big hand lists a
+    thousand), in the same order."""
+    if size > sum(limits):
+        return ()
+    l0, l1, l2, l3, l4 = limits
+    out = []
+    for a in range(min(size, l0), -1, -1):
+        r1 = size - a
+        for b in range(min(r1, l1), -1, -1):
+            r2 = r1 - b
+            for c in range(min(r2, l2), -1, -1):
+                r3 = r2 - c
+                for d in range(min(r3, l3), max(r3 - l4, 0) - 1, -1):
+                    out.append((a, b, c, d, r3 - d))
+    return tuple(out)
+
+
 def offers_for(hand: tuple[int, ...]) -> tuple["Propose", ...]:
     """Every offer a hand can make within the menus' bounds: 1 to OFFER_GIVE_MAX of its cards
     for 1 to OFFER_GET_MAX cards of resources it does not give (no gifts, no like for like).
-    The moves are frozen values, so one hand's list is built once and shared."""
-    out = []
+    The moves are frozen values, so the list is built once per hand and shared; and since no
+    offer gives more than OFFER_GIVE_MAX of a resource, hands alike up to that many of each
+    share one list (a thousand lists at most)."""
+    return _offers(tuple([n if n < OFFER_GIVE_MAX else OFFER_GIVE_MAX for n in hand]))
+
+
+@lru_cache(maxsize=2048)
+def _offers(hand: tuple[int, ...]) -> tuple["Propose", ...]:
+    out: list[Propose] = []
     for k in range(1, OFFER_GIVE_MAX + 1):
         for give in _multisets(hand, k):
-            free = tuple(0 if g else OFFER_GET_MAX for g in give)
-            for m in range(1, OFFER_GET_MAX + 1):
-                out += [Propose(give=give, get=get) for get in _multisets(free, m)]
+            out += _offers_giving(give)
     return tuple(out)
+
+
+@lru_cache(maxsize=256)
+def _offers_giving(give: tuple[int, ...]) -> tuple["Propose", ...]:
+    """The offers giving exactly `give`, in the menus' order."""
+    free = tuple(0 if g else OFFER_GET_MAX for g in give)
+    return tuple(Propose(give=give, get=get) for m in range(1, OFFER_GET_MAX + 1) for get in _multisets(free, m))
 
 
 class CatanExpress(Game[CatanState, Any, CatanView]):
@@ -145,41 +187,51 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         if phase == "over":
             return frozenset()
         if phase == "gold":
-            return frozenset((state.gold_owed[0][0],))
+            return _SEAT[state.gold_owed[0][0]]
         if phase == "discard":
             return frozenset(state.discards)
         if phase == "answer":
-            return frozenset(s for s in range(state.n) if s != state.current and s not in state.offer.answers)
+            answered = state.offer.answers
+            return frozenset([s for s in range(state.n) if s != state.current and s not in answered])
         if phase == "special":
-            return frozenset((state.special_queue[0],))
+            return _SEAT[state.special_queue[0]]
         if phase == "stops":
-            return frozenset((state.stop_queue[0],))
-        return frozenset((state.current,))
+            return _SEAT[state.stop_queue[0]]
+        return _SEAT[state.current]
 
     # ------------------------------------------------------------------ facts
+    def _dv(self, state: CatanState) -> Derived:
+        """The facts derived from the state's pieces and buildings (derived.py)."""
+        return derived(state, self.geo)
+
     def holdings(self, state: CatanState) -> Holdings:
-        return Holdings(Hand(tuple(state.bank)), tuple(Hand(tuple(p.hand)) for p in state.players))
+        return Holdings(hand_of(tuple(state.bank)), tuple([hand_of(tuple(p.hand)) for p in state.players]))
+
+    @staticmethod
+    def _add_cards(state: CatanState, seat: int, counts: Any) -> None:
+        """Add `counts` (none negative) to the seat's hand (the bank is the caller's)."""
+        d = state.own(seat).__dict__
+        a0, a1, a2, a3, a4 = d["hand"]
+        b0, b1, b2, b3, b4 = counts
+        d["hand"] = [a0 + b0, a1 + b1, a2 + b2, a3 + b3, a4 + b4]
+        d["cards"] = a0 + b0 + a1 + b1 + a2 + b2 + a3 + b3 + a4 + b4
 
     @staticmethod
     def _store(state: CatanState, h: Holdings) -> None:
-        """Write the cards back: the bank, and the hands that changed (a new list each, as
-        `CatanState.fork` expects). Plain fields, written without pydantic's attribute hook,
-        which costs more than the copying here and checks nothing these fields need."""
+        """Write the cards back: the bank, and the hands that changed (a new list each, in the
+        state's own copy of the player, as `CatanState.fork` expects). Plain fields, written
+        without pydantic's attribute hook, which costs more than the copying here and checks
+        nothing these fields need."""
         state.__dict__["bank"] = list(h.bank.counts)
-        for p, hand in zip(state.players, h.hands):
-            if tuple(p.hand) != hand.counts:
-                d = p.__dict__
-                d["hand"] = list(hand.counts)
-                d["cards"] = hand.total
+        for seat, (p, hand) in enumerate(zip(state.players, h.hands)):
+            counts = hand.counts
+            if tuple(p.hand) != counts:
+                d = state.own(seat).__dict__
+                d["hand"] = list(counts)
+                d["cards"] = sum(counts)
 
     def pieces_left(self, state: CatanState, seat: int, what: str) -> int:
-        c = components().pieces_per_player
-        if what in ("rail", "ferry"):
-            geo = self.geo(state)
-            used = sum(1 for piece, owners in state.pieces.items() if seat in owners and geo.kind[piece] == what)
-        else:
-            used = sum(1 for b in state.buildings.values() if b.seat == seat and b.kind == what)
-        return c[what] - used
+        return components().pieces_per_player[what] - self._dv(state).used(seat)[what]
 
     def city_cap(self, state: CatanState) -> int:
         c = components()
@@ -187,15 +239,24 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
 
     def touched(self, state: CatanState, geo: Geo, point: int) -> bool:
         """Whether any rail or ferry ends at this intersection (CE-4)."""
-        return any(state.pieces.get(piece) for piece in geo.at.get(str(point), ()))
+        return str(point) in self._dv(state).touched()
 
     def harbours(self, state: CatanState, seat: int) -> set[str]:
-        kinds = harbour_kinds(state.map_id, state.options.layout, state.seed)
-        return {kinds[pt] for pt, b in state.buildings.items() if b.seat == seat and pt in kinds}
+        return set(self._harbours(state, seat))
+
+    def _harbours(self, state: CatanState, seat: int) -> frozenset[str]:
+        memo = self._dv(state).memo
+        out = memo.get(("harbours", seat))
+        if out is None:
+            kinds = harbour_kinds(state.map_id, state.options.layout, state.seed)
+            out = memo["harbours", seat] = frozenset(kinds[pt] for pt, b in state.buildings.items()
+                                                     if b.seat == seat and pt in kinds)
+        return out
 
     def points_by_seat(self, state: CatanState) -> list[dict[str, int]]:
         """Every seat's victory points by category (CATEGORIES), in one pass over the board:
-        the one place the points are counted, for the result, the view and the race's start."""
+        the one place the points are counted by category, for the result, the view and the
+        final post (`totals` adds the same numbers up without naming them)."""
         c = components()
         out = [{"settlements": 0, "cities": 0,
                 "vp_cards": p.vp_cards * c.points.victory_point_card,
@@ -215,113 +276,147 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         return self.points_by_seat(state)[seat]
 
     def total(self, state: CatanState, seat: int) -> int:
-        return sum(self.points(state, seat).values())
+        return self.totals(state)[seat]
 
     def totals(self, state: CatanState) -> list[int]:
-        return [sum(p.values()) for p in self.points_by_seat(state)]
+        """Every seat's victory points: the sums of `points_by_seat`, with the buildings' share
+        kept with the board's derived facts (every roll records them for the final post)."""
+        vp_card, chip, tower, army_points, fastest, settlement, city = _POINTS
+        army = state.largest_army
+        built = self._dv(state).building_points(settlement, city)
+        out = []
+        for seat, p in enumerate(state.players):
+            t = p.vp_cards * vp_card + len(p.chips) * chip + len(p.towers) * tower
+            if seat < len(built):
+                t += built[seat]
+            if army == seat:
+                t += army_points
+            if p.fastest:
+                t += fastest
+            out.append(t)
+        return out
 
     # ------------------------------------------------------------------ legal moves
     def settlement_spots(self, state: CatanState, geo: Geo) -> list[int]:
         """Free intersections no building neighbours and no rail or ferry touches (CE-4, CE-B6)."""
-        return [pt for pt in geo.intersections if self._settlement_spot(state, geo, pt)]
+        return list(self._dv(state).settlement_spots())
 
     def piece_spots(self, state: CatanState, geo: Geo, seat: int, what: str) -> list[str]:
         """Spokes (rails) or coast edges (ferries) sharing a point with the seat's network and
         not already holding one of the seat's pieces (CE-2)."""
-        net = race.network_points(state, geo, seat)
-        out = []
-        seen = set()
-        for point in sorted(net, key=_point_key):
-            for piece in geo.at.get(point, ()):
-                if piece in seen or geo.kind[piece] != what:
-                    continue
-                seen.add(piece)
-                if seat not in state.pieces.get(piece, ()):
-                    out.append(piece)
-        return out
+        return list(self._dv(state).spots(seat, what))
 
     def _price(self, state: CatanState, seat: int, what: str, at: str, free: bool) -> Hand:
         owners = sorted(set(state.pieces.get(at, ()))) if what in ("rail", "ferry") else []
         return economy.build_price(what, owners, free=free)  # type: ignore[arg-type]
 
     def builds(self, state: CatanState, seat: int, *, free_only: bool = False) -> list[Build]:
-        geo = self.geo(state)
-        hand = Hand(tuple(state.players[seat].hand))
+        dv = self._dv(state)
+        memo = dv.memo
+        hand = state.players[seat].hand
         out: list[Build] = []
-        free = state.free_pieces > 0 and seat == state.current and state.phase == "main"
+        used = dv.used(seat)
+        stock = components().pieces_per_player
         if not free_only:
-            if self.pieces_left(state, seat, "settlement") > 0 and hand.covers(economy.cost("settlement")):
-                out += [_build("settlement", str(pt)) for pt in self.settlement_spots(state, geo)]
-            cities = sum(1 for b in state.buildings.values() if b.seat == seat and b.kind == "city")
-            if (cities < self.city_cap(state) and self.pieces_left(state, seat, "city") > 0
-                    and hand.covers(economy.cost("city"))):
-                out += [_build("city", str(pt)) for pt, b in sorted(state.buildings.items())
-                        if b.seat == seat and b.kind == "settlement" and self.touched(state, geo, pt)]
+            if stock["settlement"] > used["settlement"] and covers(hand, _COST["settlement"]):
+                moves = memo.get("settlements")
+                if moves is None:
+                    moves = memo["settlements"] = tuple(_build("settlement", str(pt)) for pt in dv.settlement_spots())
+                out += moves
+            if (used["city"] < self.city_cap(state) and stock["city"] > used["city"]
+                    and covers(hand, _COST["city"])):
+                moves = memo.get(("cities", seat))
+                if moves is None:
+                    touched = dv.touched()
+                    moves = memo["cities", seat] = tuple(
+                        _build("city", str(pt)) for pt, b in sorted(state.buildings.items())
+                        if b.seat == seat and b.kind == "settlement" and str(pt) in touched)
+                out += moves
+        free = state.free_pieces > 0 and seat == state.current and state.phase == "main"
         for what in ("rail", "ferry"):
-            if self.pieces_left(state, seat, what) <= 0:
+            # The price (CE-2, economy.build_price): the cost (none with Road Building) and
+            # one parallel fee per owner already there, by the number of owners; a hand short
+            # of the cost alone can pay for no spot.
+            base = _NOTHING if free else _COST[what]
+            if stock[what] <= used[what] or not covers(hand, base):
                 continue
-            for piece in self.piece_spots(state, geo, seat, what):
-                if hand.covers(self._price(state, seat, what, piece, free)):
-                    out.append(_build(what, piece))
+            spots = memo.get(("spots", seat, what))
+            if spots is None:
+                pieces = state.pieces
+                spots = memo["spots", seat, what] = tuple((len(set(pieces.get(piece) or ())), _build(what, piece))
+                                                          for piece in dv.spots(seat, what))
+            out += [move for owners, move in spots if not owners or covers(hand, _with_fees(base, owners))]
         return out
 
     def robber_moves(self, state: CatanState, seat: int, knight: bool) -> list[Robber]:
-        board = self.board(state)
-        h = self.holdings(state)
-        by_hex = self._buildings_by_hex(state)
+        dv = self._dv(state)
+        players = state.players
+        # Each hex's moves follow from the buildings and who holds cards: made once for those,
+        # the robber's own hex left out as it moves.
+        key = ("robber", seat, knight, tuple([any(p.hand) for p in players]))
+        by_label = dv.memo.get(key)
+        if by_label is None:
+            by_hex = dv.by_hex()
+            by_label = []
+            for lab in _land_labels(state.map_id, state.options.layout, state.seed):
+                victims = _victims(players, seat, by_hex.get(lab, ()))
+                by_label.append((lab, [_robber(lab, v, knight) for v in victims] if victims
+                                 else [_robber(lab, None, knight)]))
+            dv.memo[key] = by_label
+        robber = state.robber
         out: list[Robber] = []
-        for land in board.land:
-            lab = board.label(land.hex)
-            if lab == state.robber:
-                continue
-            victims = economy.robbable(h, seat, lab, by_hex)
-            if victims:
-                out += [_robber(lab, v, knight) for v in victims]
-            else:
-                out.append(_robber(lab, None, knight))
+        for lab, moves in by_label:
+            if lab != robber:
+                out += moves
         return out
 
     def _buildings_by_hex(self, state: CatanState, only: Any = None) -> dict[str, list[tuple[int, str]]]:
         """Hex label -> the (seat, kind) of each building on its corners; with `only`, just
-        for those hexes (a roll needs the few that produce)."""
-        geo = self.geo(state)
-        out: dict[str, list[tuple[int, str]]] = {}
-        for pt, b in state.buildings.items():
-            for lab in geo.land_of[pt]:
-                if only is None or lab in only:
-                    out.setdefault(lab, []).append((b.seat, b.kind))
-        return out
+        for those hexes."""
+        by_hex = self._dv(state).by_hex()
+        if only is None:
+            return by_hex
+        return {lab: v for lab, v in by_hex.items() if lab in only}
 
     def can_play(self, state: CatanState, seat: int, card: DevCard) -> bool:
         p = state.players[seat]
-        return not p.played_card and p.dev[KINDS.index(card)] > 0
+        return not p.played_card and p.dev[_KIND_AT[card]] > 0
 
     def card_plays(self, state: CatanState, seat: int) -> list[Any]:
         out: list[Any] = []
-        if self.can_play(state, seat, DevCard.MONOPOLY):
-            out += [Monopoly(resource=r.value) for r in RESOURCES]
-        if self.can_play(state, seat, DevCard.YEAR_OF_PLENTY):
+        p = state.players[seat]
+        if p.played_card:
+            return out
+        dev = p.dev
+        if dev[_KIND_AT[DevCard.MONOPOLY]] > 0:
+            out += _MONOPOLIES
+        if dev[_KIND_AT[DevCard.YEAR_OF_PLENTY]] > 0:
             due = min(components().year_of_plenty_cards, sum(state.bank))
             if due:
                 out += _card_moves("plenty", tuple(state.bank), due)
-        if self.can_play(state, seat, DevCard.ROAD_BUILDING) and state.free_pieces == 0:
+        if dev[_KIND_AT[DevCard.ROAD_BUILDING]] > 0 and state.free_pieces == 0:
             if self.pieces_left(state, seat, "rail") + self.pieces_left(state, seat, "ferry") > 0:
-                out.append(Roads())
-        if self.can_play(state, seat, DevCard.KNIGHT):
+                out.append(_ROADS)
+        if dev[_KIND_AT[DevCard.KNIGHT]] > 0:
             out += self.robber_moves(state, seat, knight=True)
         return out
 
     def bank_trades(self, state: CatanState, seat: int) -> list[BankTrade]:
         hand = state.players[seat].hand
-        ports = self.harbours(state, seat)
+        bank = state.bank
+        ratios = None
         out = []
-        for i, r in enumerate(RESOURCES):
-            ratio = economy.trade_ratio(r, ports)
+        for i in range(len(RESOURCES)):
+            if hand[i] < _LEAST_RATIO:
+                continue
+            if ratios is None:
+                ratios = _ratios(self._harbours(state, seat))
+            ratio = ratios[i]
             if hand[i] < ratio:
                 continue
             for j in range(len(RESOURCES)):
-                if j != i and state.bank[j]:
-                    out.append(BankTrade(give=_one(i, ratio), get=_one(j, 1)))
+                if j != i and bank[j]:
+                    out.append(_bank_trade(i, ratio, j))
         return out
 
     def offers(self, state: CatanState, seat: int) -> list[Propose]:
@@ -333,14 +428,28 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         p = state.players[seat]
         if not self.may_ride(state, seat):
             return []
-        geo = self.geo(state)
-        return [Ride(legs=(o.leg,)) for o in race.legs_from(state, geo, seat, str(p.loco), p.hand)]
+        dv = self._dv(state)
+        # The legs follow from the pieces, the point and which resources the seat holds.
+        key = ("legs", seat, p.loco, tuple([n > 0 for n in p.hand]))
+        rides = dv.memo.get(key)
+        if rides is None:
+            rides = dv.memo[key] = tuple(_ride(o.leg) for o in race.legs_from(state, dv.geo, seat, str(p.loco), p.hand))
+        return list(rides)
 
     def ride_routes(self, state: CatanState, seat: int) -> list[Ride]:
         if not self.may_ride(state, seat):
             return []
-        found = race.routes(state, self.geo(state), seat, self.transfer_stop(state))
-        return [Ride(legs=legs) for legs in found if len(legs) > 1]
+        dv = self._dv(state)
+        p = state.players[seat]
+        # The search reads the pieces and these alone (race.routes); a turn lists it again and again.
+        key = ("routes", seat, p.loco, state.move_left, state.moved_on, tuple(p.hand or ()), tuple(p.towers),
+               tuple(state.stops), self.transfer_stop(state))
+        rides = dv.memo.get(key)
+        if rides is None:
+            found = race.routes(state, dv.geo, seat, self.transfer_stop(state))
+            rides = dv.memo[key] = tuple(made(Ride, {"kind": "ride", "legs": legs}, _LEGS_SET)
+                                         for legs in found if len(legs) > 1)
+        return list(rides)
 
     def may_ride(self, state: CatanState, seat: int) -> bool:
         return (state.race and state.phase == "main" and seat == state.current and state.move_left > 0
@@ -352,103 +461,127 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
     def legal_actions(self, state: CatanState, seat: int) -> list[Any]:
         return self._legal(state, seat, None)
 
+    def _is_active(self, state: CatanState, seat: int) -> bool:
+        """`seat in active_players(state)`, without building the set."""
+        phase = state.phase
+        if phase == "answer":
+            return 0 <= seat < state.n and seat != state.current and seat not in state.offer.answers
+        if phase == "over":
+            return False
+        if phase == "gold":
+            return state.gold_owed[0][0] == seat
+        if phase == "discard":
+            return seat in state.discards
+        if phase == "special":
+            return state.special_queue[0] == seat
+        if phase == "stops":
+            return state.stop_queue[0] == seat
+        return state.current == seat
+
     def _legal(self, state: CatanState, seat: int, want: str | None) -> list[Any]:
         """The legal moves of `seat`, or only those of kind `want` (what `apply` checks a move
         against: an offer's hundreds of variants need not be listed to check a build)."""
-        if seat not in self.active_players(state):
-            return []
+        if not self._is_active(state, seat):
+            return Menu.empty()
 
         def wants(kind: str) -> bool:
             return want is None or want == kind
 
         phase = state.phase
         p = state.players[seat]
-        out: list[Any] = []
+        if phase == "answer":
+            return Menu.of("answer", _ANSWERS if covers(p.hand, state.offer.get) else _REFUSAL)
         if phase == "setup":
-            geo = self.geo(state)
+            geo = self._dv(state).geo
             if state.setup_rail:
-                return [Build(what="rail", at=piece) for piece in geo.at[str(p.start)] if geo.kind[piece] == "rail"]
-            return [Build(what="settlement", at=str(pt)) for pt in self.settlement_spots(state, geo)]
-        if phase == "roll":
-            out.append(_ROLL)
-            if wants("robber") and self.can_play(state, seat, DevCard.KNIGHT):
-                out += self.robber_moves(state, seat, knight=True)
-            return out
+                return Menu.of("build", [_build("rail", piece) for piece in geo.at[str(p.start)]
+                                         if geo.kind[piece] == "rail"])
+            return Menu.of("build", [_build("settlement", str(pt)) for pt in self._dv(state).settlement_spots()])
         if phase == "gold":
             owed = min(state.gold_owed[0][1], sum(state.bank))
-            return list(_card_moves("gold", tuple(state.bank), owed))
+            return Menu.of("gold", _card_moves("gold", tuple(state.bank), owed))
         if phase == "discard":
-            return list(_card_moves("discard", tuple(p.hand), state.discards[seat]))
+            return Menu.of("discard", _card_moves("discard", tuple(p.hand), state.discards[seat]))
         if phase == "robber":
-            return self.robber_moves(state, seat, knight=False)
-        if phase == "answer":
-            out = [Answer(accept=False)]
-            if Hand(tuple(p.hand)).covers(Hand(tuple(state.offer.get))):
-                out.insert(0, Answer(accept=True))
-            return out
+            return Menu.of("robber", self.robber_moves(state, seat, knight=False))
         if phase == "pick":
-            return [Partner()] + [Partner(seat=s) for s in self.acceptors(state)]
+            return Menu.of("partner", [_WITHDRAW] + [_partner(s) for s in self.acceptors(state)])
         if phase == "stops":
-            return [NameStop(at=pt) for pt in race.nameable_stops(state, self.geo(state), seat)]
-        out.append(_END)
+            return Menu.of("stop", [_stop(pt) for pt in race.nameable_stops(state, self._dv(state).geo, seat)])
+        if phase == "roll":
+            out = Menu.of("roll", _ROLLS)
+            if wants("robber") and self.can_play(state, seat, DevCard.KNIGHT):
+                out.add("robber", self.robber_moves(state, seat, knight=True))
+            return out
+        out = Menu.of("end", _ENDS)
         if phase == "main" and state.moving:
             if wants("ride"):
-                out += self.ride_legs(state, seat) + self.ride_routes(state, seat)
+                out.add("ride", self.ride_legs(state, seat) + self.ride_routes(state, seat))
             return out
         if wants("build"):
-            out += self.builds(state, seat)
+            out.add("build", self.builds(state, seat))
         if wants("buy") and self.can_buy(state, seat):
-            out.append(_BUY)
+            out.add("buy", _BUYS)
         if phase == "special":
             return out
         if want is None or want in ("monopoly", "plenty", "roads", "robber"):
-            out += self.card_plays(state, seat)
+            out.add_kinds(self.card_plays(state, seat))
         if wants("bank"):
-            out += self.bank_trades(state, seat)
-        if wants("offer"):
-            out += self.offers(state, seat)
+            out.add("bank", self.bank_trades(state, seat))
+        if wants("offer") and state.offers_made < MAX_OFFERS:
+            out.add("offer", offers_for(tuple(p.hand)))
         if wants("ride"):
-            out += self.ride_legs(state, seat) + self.ride_routes(state, seat)
+            out.add("ride", self.ride_legs(state, seat) + self.ride_routes(state, seat))
         return out
 
     def can_buy(self, state: CatanState, seat: int) -> bool:
-        return bool(state.deck) and Hand(tuple(state.players[seat].hand)).covers(economy.cost("development_card"))
+        return bool(state.deck) and covers(state.players[seat].hand, _COST["development_card"])
 
     def acceptors(self, state: CatanState) -> list[int]:
         return sorted(s for s, yes in state.offer.answers.items() if yes) if state.offer else []
 
     # ------------------------------------------------------------------ applying
     def apply(self, state: CatanState, seat: int, action: Any) -> ApplyResult:
-        if seat not in self.active_players(state):
+        if not self._is_active(state, seat):
             raise IllegalAction("not_active", waiting=sorted(self.active_players(state)))
         if not self.allows(state, seat, action):
             raise self._refusal(state, seat, action)
         s = state.fork()
-        s.last = []
         events: list[Event] = []
-        undoable = False
         kind = action.kind
-        handler = getattr(self, f"_do_{kind}")
-        out = handler(s, seat, action, events)
-        if out is True:
-            undoable = True
+        undoable = _HANDLERS[kind](self, s, seat, action, events) is True
         # The public counts (CE-12) follow the cards: `_store` counts a hand it writes, and the
         # moves that change development cards count those.
-        s.deck_left = len(s.deck)
+        f = s.__dict__
+        f["deck_left"] = len(f["deck"])
         if kind in SCORING_KINDS:
             self._check_starter(s, events)
-        s.last = events
-        return ApplyResult(state=s, events=events, undoable=undoable)
+        f["last"] = events
+        return made(ApplyResult, {"state": s, "events": list(events), "undoable": undoable}, _RESULT_SET)
 
     def allows(self, state: CatanState, seat: int, action: Any) -> bool:
         """Whether the rules allow `action` by `seat` now (the seat is active). The same answer
-        as membership in `legal_actions`, asked of the rule directly for the kinds with many
-        variants; and wider in two ways the menus are not: a bank trade of several lots at once,
-        and a ride along any legal path (the menus list single legs and one route per stop)."""
+        as membership in `legal_actions`, asked of the rule directly (the menus need not be
+        listed to check one move); and wider in two ways the menus are not: a bank trade of
+        several lots at once, and a ride along any legal path (the menus list single legs and
+        one route per stop)."""
         kind = action.kind
         phase = state.phase
+        if kind == "answer":
+            return phase == "answer" and (not action.accept or covers(state.players[seat].hand, state.offer.get))
+        if kind == "end":
+            return phase == "main" or phase == "special"
+        if kind == "roll":
+            return phase == "roll"
         main = phase == "main" and not state.moving
         p = state.players[seat]
+        if kind == "offer":
+            give, get = action.give, action.get
+            return (main and state.offers_made < MAX_OFFERS and 1 <= sum(give) <= OFFER_GIVE_MAX
+                    and 1 <= sum(get) <= OFFER_GET_MAX and not any(g and w for g, w in zip(give, get))
+                    and covers(p.hand, Hand(give).counts))
+        if kind == "partner":
+            return phase == "pick" and (action.seat is None or action.seat in self.acceptors(state))
         if kind == "build":
             return self._build_allowed(state, seat, action)
         if kind == "robber":
@@ -461,41 +594,63 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         if kind in ("discard", "gold", "plenty"):
             cards = Hand(action.cards)
             if kind == "discard":
-                return phase == "discard" and cards.total == state.discards[seat] and Hand(tuple(p.hand)).covers(cards)
+                return phase == "discard" and cards.total == state.discards[seat] and covers(p.hand, cards.counts)
             if kind == "gold":
                 due = min(state.gold_owed[0][1], sum(state.bank)) if phase == "gold" else -1
             else:
                 due = (min(components().year_of_plenty_cards, sum(state.bank))
                        if main and self.can_play(state, seat, DevCard.YEAR_OF_PLENTY) else -1)
-            return cards.total == due and due > 0 and Hand(tuple(state.bank)).covers(cards)
+            return cards.total == due and due > 0 and covers(state.bank, cards.counts)
+        if kind == "buy":
+            return (phase == "special" or main) and self.can_buy(state, seat)
         if kind == "monopoly":
             return main and self.can_play(state, seat, DevCard.MONOPOLY)
+        if kind == "roads":
+            return (main and self.can_play(state, seat, DevCard.ROAD_BUILDING) and state.free_pieces == 0
+                    and self.pieces_left(state, seat, "rail") + self.pieces_left(state, seat, "ferry") > 0)
         if kind == "bank":
-            if not main:
+            # Whether economy.bank_trade would take it (`_do_bank` makes the trade through it).
+            give, get = Hand(action.give).counts, Hand(action.get).counts
+            if not main or not any(give) or not any(get) or any(g and w for g, w in zip(give, get)):
                 return False
-            try:
-                economy.bank_trade(self.holdings(state), seat, Hand(action.give), Hand(action.get),
-                                   self.harbours(state, seat))
-            except IllegalAction:
-                return False
-            return True
-        if kind == "offer":
-            give, get = action.give, action.get
-            return (main and state.offers_made < MAX_OFFERS and 1 <= sum(give) <= OFFER_GIVE_MAX
-                    and 1 <= sum(get) <= OFFER_GET_MAX and not any(g and w for g, w in zip(give, get))
-                    and Hand(tuple(p.hand)).covers(Hand(give)))
-        if kind == "answer":
-            return phase == "answer" and (not action.accept or Hand(tuple(p.hand)).covers(Hand(tuple(state.offer.get))))
+            lots = 0
+            for n, ratio in zip(give, _ratios(self._harbours(state, seat))):
+                if n:
+                    if n % ratio:
+                        return False
+                    lots += n // ratio
+            return lots == sum(get) and covers(p.hand, give) and covers(state.bank, get)
         if kind == "ride":
             if not self.may_ride(state, seat):
                 return False
             if len(action.legs) == 1:
-                return action in self.ride_legs(state, seat)
+                return self._leg_allowed(state, seat, action.legs[0])
             return self._walk(state.fork(), seat, action, [], dry=True)
+        if kind == "stop":
+            return phase == "stops" and action.at in race.nameable_stops(state, self._dv(state).geo, seat)
         return action in self._legal(state, seat, kind)
 
+    def _leg_allowed(self, state: CatanState, seat: int, leg: Leg) -> bool:
+        """Whether one leg from the locomotive is on the menu (`ride_legs`, race.legs_from):
+        along a built piece to `leg.to`; free on one the seat owns, else paid with a card the
+        seat holds to one of the piece's owners."""
+        geo = self._dv(state).geo
+        p = state.players[seat]
+        at = str(p.loco)
+        for piece in geo.at.get(at, ()):
+            owners = state.pieces.get(piece)
+            if not owners or geo.other_end(piece, at) != leg.to:
+                continue
+            if seat in owners:
+                if leg.payee is None and leg.resource is None:
+                    return True
+            elif leg.payee in owners and leg.resource in _RESOURCE_AT and p.hand[_RESOURCE_AT[leg.resource]]:
+                return True
+        return False
+
     def _build_allowed(self, state: CatanState, seat: int, a: Build) -> bool:
-        geo = self.geo(state)
+        dv = self._dv(state)
+        geo = dv.geo
         phase = state.phase
         p = state.players[seat]
         if phase == "setup":
@@ -506,23 +661,24 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             return False
         if self.pieces_left(state, seat, a.what) <= 0:
             return False
-        hand = Hand(tuple(p.hand))
+        hand = p.hand
         if a.what in ("settlement", "city"):
-            if not a.at.isdigit() or not hand.covers(economy.cost(a.what)):
+            if not a.at.isdigit() or not covers(hand, _COST[a.what]):
                 return False
             pt = int(a.at)
             if a.what == "settlement":
                 return self._settlement_spot(state, geo, pt)
             b = state.buildings.get(pt)
-            cities = sum(1 for x in state.buildings.values() if x.seat == seat and x.kind == "city")
             return (b is not None and b.seat == seat and b.kind == "settlement" and self.touched(state, geo, pt)
-                    and cities < self.city_cap(state))
+                    and dv.used(seat)["city"] < self.city_cap(state))
         if geo.kind.get(a.at) != a.what or seat in state.pieces.get(a.at, ()):
             return False
-        if not any(seat in state.pieces.get(x, ()) for pt in geo.ends[a.at] for x in geo.at.get(pt, ())):
+        net = dv.network(seat)
+        if not any(pt in net for pt in geo.ends[a.at]):
             return False
         free = state.free_pieces > 0 and phase == "main"
-        return hand.covers(self._price(state, seat, a.what, a.at, free))
+        owners = state.pieces.get(a.at)
+        return covers(hand, _with_fees(_NOTHING if free else _COST[a.what], len(set(owners)) if owners else 0))
 
     def _settlement_spot(self, state: CatanState, geo: Geo, pt: int) -> bool:
         taken = state.buildings
@@ -530,15 +686,14 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
                 and not self.touched(state, geo, pt))
 
     def _robber_allowed(self, state: CatanState, seat: int, a: Robber) -> bool:
-        board = self.board(state)
-        try:
-            h = board.hex_at(a.hex)
-        except ValueError:
-            return False
-        if not board.is_land(h) or a.hex == state.robber:
-            return False
-        victims = economy.robbable(self.holdings(state), seat, a.hex, self._buildings_by_hex(state))
-        return a.victim in victims if victims else a.victim is None
+        if a.hex in _land_label_set(state.map_id, state.options.layout, state.seed):
+            if a.hex == state.robber:
+                return False
+            victims = _victims(state.players, seat, self._dv(state).by_hex().get(a.hex, ()))
+            return a.victim in victims if victims else a.victim is None
+        # Only a land hex's label as printed: the notation writes those, and a label written
+        # otherwise ("c3") would be stored as typed and then match no hex when it produces.
+        return False
 
     def _refusal(self, state: CatanState, seat: int, action: Any) -> IllegalAction:
         """The most useful reason a move is not allowed now."""
@@ -568,7 +723,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         if kind == "bank" and phase == "main" and not state.moving:
             try:
                 economy.bank_trade(self.holdings(state), seat, Hand(action.give), Hand(action.get),
-                                   self.harbours(state, seat))
+                                   self._harbours(state, seat))
             except IllegalAction as exc:
                 return exc
         if kind == "offer" and phase == "main":
@@ -587,12 +742,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             except IllegalAction as exc:
                 return exc
         if kind == "robber" and (phase == "robber" or (action.knight and phase in ("roll", "main"))):
-            board = self.board(state)
-            try:
-                on_land = board.is_land(board.hex_at(action.hex))
-            except ValueError:
-                on_land = False
-            if not on_land:
+            if action.hex not in _land_label_set(state.map_id, state.options.layout, state.seed):
                 return IllegalAction("ce.robber_on_land", hex=action.hex)
             if action.hex == state.robber:
                 return IllegalAction("ce.robber_must_move")
@@ -669,7 +819,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
 
     # --- setup and building
     def _do_build(self, s: CatanState, seat: int, a: Build, events: list[Event]) -> bool:
-        geo = self.geo(s)
+        geo = self._dv(s).geo
         if s.phase == "setup":
             return self._setup_build(s, seat, a, events, geo)
         free = a.what in ("rail", "ferry") and s.free_pieces > 0 and s.phase == "main"
@@ -683,13 +833,12 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         return True
 
     def _place(self, s: CatanState, seat: int, a: Build, events: list[Event], geo: Geo) -> None:
-        if a.what == "settlement":
-            s.buildings[int(a.at)] = Building(seat=seat, kind="settlement")
-        elif a.what == "city":
-            s.buildings[int(a.at)] = Building(seat=seat, kind="city")
+        # A new dict, never a change in place: the parent state shares it (CatanState.fork).
+        if a.what in ("settlement", "city"):
+            s.buildings = {**s.buildings, int(a.at): _building(seat, a.what)}
         else:
             parallel = bool(s.pieces.get(a.at))
-            s.pieces[a.at] = s.pieces.get(a.at, []) + [seat]
+            s.pieces = {**s.pieces, a.at: s.pieces.get(a.at, []) + [seat]}
             self._chips(s, seat, a.at, events, geo)
             if parallel:
                 events.append(_ev("built_parallel", seat=seat, what={"key": f"ce.piece.{a.what}"}, at=a.at))
@@ -699,7 +848,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
     def _chips(self, s: CatanState, seat: int, piece: str, events: list[Event], geo: Geo) -> None:
         """CE-5: a chip for each other player's building the network comes to touch (once per
         building), and for each other player's network it comes to join (once per pair)."""
-        p = s.players[seat]
+        p = s.own(seat)
         ends = geo.ends[piece]
         for point in ends:
             if point.isdigit():
@@ -718,10 +867,10 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
                 events.append(_ev("chip_join", seat=seat, other_seat=other))
 
     def _setup_build(self, s: CatanState, seat: int, a: Build, events: list[Event], geo: Geo) -> bool:
-        p = s.players[seat]
+        p = s.own(seat)
         if a.what == "settlement":
             pt = int(a.at)
-            s.buildings[pt] = Building(seat=seat, kind="settlement")
+            s.buildings = {**s.buildings, pt: _building(seat, "settlement")}
             events.append(_ev("built", seat=seat, what={"key": "ce.piece.settlement"}, at=a.at))
             s.last_build = [a.at]
             if s.setup_pos < s.n:
@@ -750,7 +899,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
                 self._advance_gold(s, events)
             return False
         p_events = len(events)
-        s.pieces[a.at] = s.pieces.get(a.at, []) + [seat]
+        s.pieces = {**s.pieces, a.at: s.pieces.get(a.at, []) + [seat]}
         self._chips(s, seat, a.at, events, geo)
         events.insert(p_events, _ev("built_free", seat=seat, what={"key": "ce.piece.rail"}, at=a.at))
         s.last_build = s.last_build + [a.at]
@@ -768,31 +917,34 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
 
     # --- turns
     def _begin_turn(self, s: CatanState, seat: int) -> None:
-        s.current = seat
-        s.turn += 1
-        s.phase = "roll"
-        s.dice = []
-        s.free_pieces = 0
-        s.moving = False
-        s.move_left = 0
-        s.moved_on = None
-        s.offer = None
-        s.offers_made = 0
-        p = s.players[seat]
+        f = s.__dict__  # plain fields, written straight (see models._Stored)
+        f["current"] = seat
+        f["turn"] += 1
+        f["phase"] = "roll"
+        f["dice"] = []
+        f["free_pieces"] = 0
+        f["moving"] = False
+        f["move_left"] = 0
+        f["moved_on"] = None
+        f["offer"] = None
+        f["offers_made"] = 0
         # Cards bought in an earlier turn (a special building turn too) become playable now.
-        p.dev = [a + b for a, b in zip(p.dev, p.dev_new)]
-        p.dev_new = [0] * len(KINDS)
-        p.played_card = False
+        p = s.players[seat]
+        if p.played_card or any(p.dev_new):
+            p = s.own(seat)
+            p.dev = [a + b for a, b in zip(p.dev, p.dev_new)]
+            p.dev_new = [0] * len(KINDS)
+            p.played_card = False
 
     def _do_roll(self, s: CatanState, seat: int, a: Roll, events: list[Event]) -> bool:
-        rng = SeededRng(s.seed, s.draws, "ce.dice")
-        s.draws += 1
-        s.dice = [rng.randint(1, 6), rng.randint(1, 6)]
-        roll = sum(s.dice)
-        events.append(_ev("rolled", seat=seat, dice=list(s.dice), total=roll))
-        if s.race:
-            s.move_left = max(s.dice)
-        s.history = s.history + [{"turn": s.turn, "seat": seat, "roll": roll, "points": self.totals(s)}]
+        f = s.__dict__  # plain fields, written straight (see models._Stored)
+        dice = f["dice"] = _dice(f["seed"], f["draws"])
+        f["draws"] += 1
+        roll = dice[0] + dice[1]
+        events.append(_ev("rolled", seat=seat, dice=list(dice), total=roll))
+        if f["race"]:
+            f["move_left"] = max(dice)
+        f["history"] = f["history"] + [{"turn": f["turn"], "seat": seat, "roll": roll, "points": self.totals(s)}]
         if roll == components().robber_roll:
             s.discards = economy.discards_due(self.holdings(s))
             if s.discards:
@@ -801,12 +953,30 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             else:
                 s.phase = "robber"
             return False
-        tokens, terrains = _yields(s.map_id, s.options.layout, s.seed)
-        rolling = tokens.get(roll, {})
-        prod = economy.production(roll, rolling, terrains, s.robber, self._buildings_by_hex(s, rolling))
-        out = economy.distribute(self.holdings(s), prod.owed)
-        self._store(s, out.holdings)
-        events += out.events
+        # What a roll produces depends on the buildings, the robber and the number alone.
+        memo = self._dv(s).memo
+        known = memo.get(("production", s.robber, roll))
+        if known is None:
+            tokens, terrains = _yields(s.map_id, s.options.layout, s.seed)
+            prod = economy.production(roll, tokens.get(roll, {}), terrains, s.robber, self._dv(s).by_hex())
+            owed = {k: h.counts for k, h in prod.owed.items()}
+            known = memo["production", s.robber, roll] = (prod, owed, tuple(map(sum, zip(_NOTHING, *owed.values()))))
+        prod, owed, total = known
+        if owed:
+            bank = f["bank"]
+            if covers(bank, total):
+                # The bank covers everyone (economy.share_out's common case: no shortage).
+                f["bank"] = [b - t for b, t in zip(bank, total)]
+                for k, got in owed.items():
+                    self._add_cards(s, k, got)
+                    events.append(_ev("produced", seat=k, cards=economy.cards_param(got)))
+            else:
+                bank, paid, produced = economy.share_out(bank, owed)
+                f["bank"] = bank
+                for k, got in paid.items():
+                    if any(got):
+                        self._add_cards(s, k, got)
+                events += produced
         if not prod.owed and not prod.gold:
             events.append(_ev("nothing_produced", total=roll))
         gold = [[g, prod.gold[g]] for g in self._clockwise(s, seat) if prod.gold.get(g)]
@@ -850,7 +1020,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
 
     def _do_robber(self, s: CatanState, seat: int, a: Robber, events: list[Event]) -> bool:
         if a.knight:
-            p = s.players[seat]
+            p = s.own(seat)
             cards, played = PlayerCards(seat, tuple(p.dev), tuple(p.dev_new), p.played_card, p.knights).play(
                 DevCard.KNIGHT)
             p.dev, p.played_card, p.knights = list(cards.held), True, cards.knights
@@ -873,7 +1043,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         return False
 
     def _play(self, s: CatanState, seat: int, card: DevCard, events: list[Event]) -> None:
-        p = s.players[seat]
+        p = s.own(seat)
         cards, played = PlayerCards(seat, tuple(p.dev), tuple(p.dev_new), p.played_card).play(card)
         p.dev, p.played_card = list(cards.held), True
         p.dev_cards -= 1
@@ -902,10 +1072,10 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         return False
 
     def _do_buy(self, s: CatanState, seat: int, a: Buy, events: list[Event]) -> bool:
-        p = s.players[seat]
+        p = s.own(seat)
         bought = deckmod.buy(self.holdings(s), PlayerCards(seat, tuple(p.dev), tuple(p.dev_new), p.played_card,
                                                            p.knights, p.vp_cards),
-                             tuple(DevCard(k) for k in s.deck))
+                             tuple([_CARD_OF[k] for k in s.deck]))
         self._store(s, bought.holdings)
         p.dev, p.dev_new, p.vp_cards = list(bought.cards.held), list(bought.cards.new), bought.cards.points
         p.dev_cards = sum(p.dev) + sum(p.dev_new)
@@ -915,33 +1085,35 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
 
     # --- trading
     def _do_bank(self, s: CatanState, seat: int, a: BankTrade, events: list[Event]) -> bool:
-        out = economy.bank_trade(self.holdings(s), seat, Hand(a.give), Hand(a.get), self.harbours(s, seat))
+        out = economy.bank_trade(self.holdings(s), seat, Hand(a.give), Hand(a.get), self._harbours(s, seat))
         self._store(s, out.holdings)
         events += out.events
         return True
 
     def _do_offer(self, s: CatanState, seat: int, a: Propose, events: list[Event]) -> bool:
-        s.offer = Offer(give=list(a.give), get=list(a.get))
-        s.offers_made += 1
-        s.phase = "answer"
-        events.append(_ev("offered", seat=seat, gave=Hand(a.give).param(), got=Hand(a.get).param()))
+        f = s.__dict__  # plain fields, written straight (see models._Stored)
+        f["offer"] = made(Offer, {"give": list(a.give), "get": list(a.get), "answers": {}}, _OFFER_SET)
+        f["offers_made"] += 1
+        f["phase"] = "answer"
+        events.append(_ev("offered", seat=seat, gave=economy.cards_param(a.give), got=economy.cards_param(a.get)))
         return False
 
     def _do_answer(self, s: CatanState, seat: int, a: Answer, events: list[Event]) -> bool:
-        offer = shallow(s.offer)
-        offer.__dict__["answers"] = {**s.offer.answers, seat: a.accept}
-        s.offer = offer
+        f = s.__dict__  # plain fields, written straight (see models._Stored); every offer has n - 1 answers
+        offer = shallow(f["offer"])
+        answers = offer.__dict__["answers"] = {**f["offer"].answers, seat: a.accept}
+        f["offer"] = offer
         events.append(_ev("answered", seat=seat))
-        if len(s.offer.answers) < s.n - 1:
+        if len(answers) < f["n"] - 1:
             return False
-        yes = self.acceptors(s)
-        no = sorted(x for x, v in s.offer.answers.items() if not v)
+        yes = sorted([x for x, v in answers.items() if v])
+        no = sorted([x for x, v in answers.items() if not v])
         events.append(_ev("answers", accepted=yes, refused=no))
         if yes:
-            s.phase = "pick"
+            f["phase"] = "pick"
         else:
-            s.offer = None
-            s.phase = "main"
+            f["offer"] = None
+            f["phase"] = "main"
         return False
 
     def _do_partner(self, s: CatanState, seat: int, a: Partner, events: list[Event]) -> bool:
@@ -964,8 +1136,8 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
     def _walk(self, s: CatanState, seat: int, a: Ride, events: list[Event], dry: bool) -> bool:
         """Carry out (or, `dry`, only check) a ride leg by leg. A dry walk answers whether it is
         legal; a real one raises on the first illegal leg (apply checked it already)."""
-        geo = self.geo(s)
-        p = s.players[seat]
+        geo = self._dv(s).geo
+        p = s.own(seat)
         if not s.moving:
             s.moving = True
             s.last_ride = [p.loco]
@@ -1074,9 +1246,10 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
 
     def _end_turn(self, s: CatanState, seat: int, events: list[Event]) -> None:
         events.append(_ev("turn_ended", seat=seat))
-        s.free_pieces = 0
-        s.moving = False
-        s.move_left = 0
+        f = s.__dict__  # plain fields, written straight (see models._Stored)
+        f["free_pieces"] = 0
+        f["moving"] = False
+        f["move_left"] = 0
         if s.n >= 5:
             # CE-B7: the others build in turn before the next player's turn.
             s.special_queue = [(seat + k) % s.n for k in range(1, s.n)]
@@ -1105,14 +1278,21 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         network, which only their own pieces could extend), and no locomotive can reach every
         stop it still needs over the pieces on the board. The game then ends on points, like a
         race without stops."""
-        geo = self.geo(s)
-        for seat in range(s.n):
-            for what in ("rail", "ferry"):
-                if self.pieces_left(s, seat, what) > 0 and self.piece_spots(s, geo, seat, what):
-                    return False
+        dv = self._dv(s)
+        geo = dv.geo
+        memo = dv.memo  # both questions are about the pieces alone
+        if "can_build" not in memo:
+            memo["can_build"] = any(self.pieces_left(s, seat, what) > 0 and dv.spots(seat, what)
+                                    for seat in range(s.n) for what in ("rail", "ferry"))
+        if memo["can_build"]:
+            return False
         for p in s.players:
-            missing = {str(x) for x in s.stops if x not in p.towers}
-            if p.loco is None or missing <= race.reachable(s, geo, p.loco):
+            if p.loco is None:
+                return False
+            reach = memo.get(("reachable", p.loco))
+            if reach is None:
+                reach = memo["reachable", p.loco] = race.reachable(s, geo, p.loco)
+            if {str(x) for x in s.stops if x not in p.towers} <= reach:
                 return False
         return True
 
@@ -1242,12 +1422,21 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         return benchmark_lines(self)
 
 
-@lru_cache(maxsize=4096)
 def _card_moves(kind: str, limits: tuple[int, ...], size: int) -> tuple[Any, ...]:
     """Every discard, gold choice or Year of Plenty of `size` cards from `limits` (the hand or
-    the bank), made once per hand: a big hand has hundreds."""
-    model = {"discard": Discard, "gold": Gold, "plenty": Plenty}[kind]
-    return tuple(model(cards=m) for m in _multisets(limits, size))
+    the bank), made once per hand (a big hand has hundreds); counts above `size` allow no more
+    than `size` itself, so hands alike up to that share the list."""
+    return _card_moves_capped(kind, tuple([n if n < size else size for n in limits]), size)
+
+
+@lru_cache(maxsize=4096)
+def _card_moves_capped(kind: str, limits: tuple[int, ...], size: int) -> tuple[Any, ...]:
+    return tuple(_card_move(kind, m) for m in _multisets(limits, size))
+
+
+@lru_cache(maxsize=32768)
+def _card_move(kind: str, cards: tuple[int, ...]) -> Any:
+    return _CARD_MODELS[kind](cards=cards)
 
 
 @lru_cache(maxsize=2048)
@@ -1274,6 +1463,7 @@ def _yields(map_id: str, layout: str, seed: int) -> tuple[dict[int, dict[str, in
 
 
 _END, _ROLL, _BUY = End(), Roll(), Buy()
+_ENDS, _ROLLS, _BUYS = (_END,), (_ROLL,), (_BUY,)
 
 
 def _bumped(counts: list[int], i: int) -> list[int]:
@@ -1289,9 +1479,121 @@ def _one(i: int, n: int) -> tuple[int, int, int, int, int]:
     return tuple(counts)  # type: ignore[return-value]
 
 
-def _point_key(name: str) -> tuple[int, int, str]:
-    return (0, int(name), "") if name.isdigit() else (1, 0, name)
+# Facts of the rulebook's tables, looked up on every move: costs as counts, the points
+# (a card, a chip, a tower, Largest Army, Fastest Driver, a settlement, a city), indexes.
+_COST = {k: economy.cost(k).counts for k in ("settlement", "city", "development_card", "rail", "ferry")}
+_NOTHING = (0,) * len(RESOURCES)
+_P = components().points
+_POINTS = (_P.victory_point_card, _P.victory_point_chip, _P.water_tower, components().largest_army.points,
+           _P.fastest_driver, _P.settlement, _P.city)
+_KIND_AT = {k: i for i, k in enumerate(KINDS)}
+_CARD_OF = {k.value: k for k in DevCard}
+_RESOURCE_AT = {r.value: i for i, r in enumerate(RESOURCES)}
 
+# Moves listed again and again, made once (they are frozen values, so states and menus share
+# them), and the names pydantic records as set for the models made without validation
+# (models.made).
+_MONOPOLIES = tuple(Monopoly(resource=r.value) for r in RESOURCES)
+_ROADS = Roads()
+_YES, _NO = Answer(accept=True), Answer(accept=False)
+_ANSWERS, _REFUSAL = (_YES, _NO), (_NO,)
+_WITHDRAW = Partner()
+_CARD_MODELS = {"discard": Discard, "gold": Gold, "plenty": Plenty}
+_LEGS_SET = {"legs"}
+_OFFER_SET = {"give", "get"}
+_RESULT_SET = {"state", "events", "undoable"}
+
+
+class _Seats(dict):
+    """seat -> frozenset((seat,)), made once per seat (who is to move, on every move)."""
+
+    def __missing__(self, seat: int) -> frozenset[int]:
+        out = self[seat] = frozenset((seat,))
+        return out
+
+
+_SEAT = _Seats()
+
+
+@lru_cache(maxsize=256)
+def _with_fees(base: tuple[int, ...], owners: int) -> tuple[int, ...]:
+    """A piece's price: `base` plus the parallel fee for each of `owners` (economy.build_price)."""
+    return tuple(b + owners * f for b, f in zip(base, economy.parallel_fee().counts))
+
+
+@lru_cache(maxsize=64)
+def _building(seat: int, kind: str) -> Building:
+    """A building, made once per seat and kind (frozen, so states share it)."""
+    return Building(seat=seat, kind=kind)
+
+
+@lru_cache(maxsize=64)
+def _partner(seat: int) -> Partner:
+    return Partner(seat=seat)
+
+
+@lru_cache(maxsize=1024)
+def _stop(at: int) -> NameStop:
+    return NameStop(at=at)
+
+
+@lru_cache(maxsize=4096)
+def _ride_of(to: str, payee: int | None, resource: str | None) -> Ride:
+    return Ride(legs=(race.leg(to, payee, resource),))
+
+
+def _ride(leg: Leg) -> Ride:
+    """The one-leg ride, made once per leg: the same steps are listed turn after turn."""
+    return _ride_of(leg.to, leg.payee, leg.resource)
+
+
+@lru_cache(maxsize=64)
+def _land_labels(map_id: str, layout: str, seed: int) -> tuple[str, ...]:
+    """The land hexes' labels in the board's order (where the robber may go)."""
+    board = board_for(map_id, layout, seed)
+    return tuple(board.label(x.hex) for x in board.land)
+
+
+@lru_cache(maxsize=64)
+def _land_label_set(map_id: str, layout: str, seed: int) -> frozenset[str]:
+    return frozenset(_land_labels(map_id, layout, seed))
+
+
+def _victims(players: list[PlayerState], thief: int, on_hex: Any) -> tuple[int, ...]:
+    """economy.robbable from the stored hands: others on the hex holding a card."""
+    return tuple(sorted({s for s, _ in on_hex if s != thief and any(players[s].hand)}))
+
+
+_LEAST_RATIO = min(economy.trade_ratio(r, kinds) for r in RESOURCES
+                   for kinds in ((), (economy.GENERIC_HARBOUR,), (r.value,)))
+
+
+@lru_cache(maxsize=256)
+def _ratios(harbours: frozenset[str]) -> tuple[int, ...]:
+    """Each resource's bank trade ratio for a seat with buildings on these harbours."""
+    return tuple(economy.trade_ratio(r, harbours) for r in RESOURCES)
+
+
+@lru_cache(maxsize=1024)
+def _bank_trade(give: int, ratio: int, get: int) -> BankTrade:
+    return BankTrade(give=_one(give, ratio), get=_one(get, 1))
+
+
+def _dice(seed: int, draws: int) -> list[int]:
+    """Two dice from (seed, draws): SeededRng(seed, draws, "ce.dice").randint(1, 6) twice, its
+    draws spelled out (randint(1, 6) is 1 + randbelow(6)) as a roll happens every turn."""
+    bits = random.Random(derive(seed, draws, "ce.dice")).getrandbits
+    out = []
+    for _ in range(2):
+        r = bits(3)
+        while r >= 6:
+            r = bits(3)
+        out.append(1 + r)
+    return out
+
+
+# Each kind of move's handler (CatanExpress._do_<kind>), looked up once.
+_HANDLERS = {name[len("_do_"):]: fn for name, fn in vars(CatanExpress).items() if name.startswith("_do_")}
 
 GAME = CatanExpress()
 
