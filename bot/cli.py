@@ -9,8 +9,10 @@
         the log, the final breakdown and the timelapse's size and time.
     railyard replay FILE            re-run a recorded game (JSON) and print its result
     railyard bench [game]           speed figures (see bot/bench.py)
-    railyard run                    start the Discord bot (settings from .env)
+    railyard run [--shard-ids IDS --shard-count N]
+                                    start the Discord bot (settings from .env)
     railyard sync [--dev]           register the slash commands with Discord (an explicit step)
+    railyard doctor [--offline]     check the settings, the database and the bot's permissions
 """
 from __future__ import annotations
 
@@ -72,9 +74,20 @@ def main(argv: list[str] | None = None) -> int:
 
     run = sub.add_parser("run", help="start the Discord bot (token and settings from .env)")
     run.add_argument("--env", type=Path, default=Path(".env"), help="settings file (default .env)")
+    run.add_argument("--shard-ids", metavar="IDS", default=None,
+                     help="the shards this process serves, like 0,1 or 0-3 (overrides RAILYARD_SHARD_IDS; "
+                          "needs a shard count)")
+    run.add_argument("--shard-count", metavar="N", default=None,
+                     help="the total number of shards across every process (overrides RAILYARD_SHARD_COUNT)")
     sync = sub.add_parser("sync", help="register the slash commands with Discord")
     sync.add_argument("--env", type=Path, default=Path(".env"), help="settings file (default .env)")
     sync.add_argument("--dev", action="store_true", help="only in RAILYARD_DEV_GUILD_ID (instant)")
+
+    doctor = sub.add_parser("doctor", help="check the settings, the database and the bot's permissions; print what to fix")
+    doctor.add_argument("--env", type=Path, default=Path(".env"), help="settings file (default .env)")
+    doctor.add_argument("--channels", type=int, default=50,
+                        help="how many channels with open games to check, most recently moved first (default 50)")
+    doctor.add_argument("--offline", action="store_true", help="skip the checks that ask Discord")
 
     args = parser.parse_args(argv)
     tune_gc()
@@ -90,6 +103,10 @@ def main(argv: list[str] | None = None) -> int:
                 return asyncio.run(run_stored_bench(args.game, stored_games=args.stored_games, moves=args.moves))
             return asyncio.run(run_bench(args.game, games=args.games, moves=args.moves,
                                          timelapse_games=args.timelapse_games))
+        if args.command == "doctor":
+            from bot.discord.doctor import main_doctor
+
+            return main_doctor(args)
         if args.command in ("run", "sync"):
             from bot.discord import launcher  # the only part of Railyard that imports discord
 

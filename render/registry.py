@@ -14,7 +14,9 @@ imported on first use, so one broken renderer cannot stop the others from loadin
 A renderer whose images are flat-coloured may set `palette_png = True`: its PNGs are then
 reduced to a 256-colour palette first. For a 1800x1000 board that halves the encoding time
 (quantise ~14 ms + encode ~7 ms, against ~38 ms for RGB at zlib level 1) and the file size,
-with no visible difference (mean error under 2/255 per channel).
+with no visible difference (mean error under 2/255 per channel). A board marked with
+`render.kit.encode.drawn_on` maps onto the palette kept with its static layer instead of
+being quantised afresh (render.kit.encode.few_colours).
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ from typing import Any, Protocol, Sequence
 from PIL import Image
 
 from games.catalog import entries
-from render.kit.encode import quantize_keeping, to_png
+from render.kit.encode import few_colours, to_png
 
 # name -> "module:attribute"
 _RENDERERS: dict[str, str] = {name: entry.renderer for name, entry in entries().items()}
@@ -88,11 +90,7 @@ class GameRenderer:
 
     def encode(self, img: Image.Image) -> bytes:
         if getattr(self._images, "palette_png", False) and img.mode == "RGB":
-            keep = getattr(self._images, "keep_colours", ())
-            if keep:
-                img = quantize_keeping(img, keep)
-            else:
-                img = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+            img = few_colours(img, self._images)  # a board maps onto its layer's palette (render.kit.encode)
         return to_png(img)
 
     def __repr__(self) -> str:

@@ -1,10 +1,17 @@
 """RailyardBot: the discord.py Bot subclass (RoboDanny's shape).
 
-`setup_hook` opens the Store and the SessionService, installs the command translator
-(Japanese localizations), registers the restart-proof components, loads the extension list
-below and starts the outbox dispatcher; the timer loop lives in the `timers` extension. The
+`setup_hook` opens the Store and the SessionService, starts the render pool (`render_workers`
+worker processes that draw and encode the images, render/pool.py; 0 draws them in threads),
+installs the command translator (Japanese localizations), registers the restart-proof
+components, loads the extension list below and starts the outbox dispatcher; the timer loop lives in the `timers` extension. The
 development guild (RAILYARD_DEV_GUILD_ID) gets the commands synced on start; a global sync
 only happens through `railyard sync`.
+
+The bot is discord.py's AutoShardedBot: it serves the shards its settings name
+(RAILYARD_SHARD_IDS of RAILYARD_SHARD_COUNT, or `railyard run --shard-ids/--shard-count`), or
+with neither every shard Discord recommends, in this one process. Nothing else depends on the
+shard an interaction came on: every answer and post is a REST call, which works from any
+process, and the games live in the shared database.
 """
 from __future__ import annotations
 
@@ -28,7 +35,9 @@ from bot.discord.play import on_component
 from bot.discord.text import CatalogTranslator
 from bot.discord.ui.components import GameButton, GameSelect
 from bot.sessions import Outcome, SessionService
-from bot.store import Store
+from render import pool as render_pool
+from render.pool import RenderPool
+from bot.store import StoreBackend, open_store
 
 log = logging.getLogger("railyard.discord")
 
@@ -37,9 +46,14 @@ INITIAL_EXTENSIONS: tuple[str, ...] = (
     "bot.discord.cogs.move",
     "bot.discord.cogs.orders",
     "bot.discord.cogs.timers",
+    "bot.discord.cogs.housekeeping",
 )
 
 ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+
+# Discord lets a bot start one gateway session per 5 seconds (max_concurrency 1): the pause
+# before each IDENTIFY after this process's first, as discord.py's default hook makes it.
+IDENTIFY_INTERVAL = 5.0
 
 
 class RailyardTree(app_commands.CommandTree):
@@ -65,8 +79,8 @@ class RailyardTree(app_commands.CommandTree):
         await report_error(interaction, error)
 
 
-class RailyardBot(commands.Bot):
-    store: Store
+class RailyardBot(commands.AutoShardedBot):
+    store: StoreBackend
     service: SessionService
     outbox: OutboxDispatcher
 
@@ -79,8 +93,14 @@ class RailyardBot(commands.Bot):
         background: bool = True,
         sync_dev_guild: bool = True,
         commands_only: bool = False,
+        identify_interval: float = IDENTIFY_INTERVAL,
+        render_workers: int = 0,
         **options: Any,
     ) -> None:
+        if settings.shard_count is not None:  # else discord.py asks Discord how many (/gateway/bot)
+            options.setdefault("shard_count", settings.shard_count)
+            if settings.shard_ids is not None:  # else all of them: 0 .. count - 1
+                options.setdefault("shard_ids", list(settings.shard_ids))
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; slash commands need no other intent
         options.setdefault("max_ratelimit_timeout", 30.0)  # longer waits come back to the outbox
@@ -98,6 +118,10 @@ class RailyardBot(commands.Bot):
         self.background = background  # start the outbox and timer loops (tests may not)
         self.sync_dev_guild = sync_dev_guild
         self.commands_only = commands_only  # `railyard sync`: no database, no loops
+        self.identify_interval = identify_interval  # a loopback Discord needs no pause
+        # worker processes that draw and encode the images (render/pool.py); 0: threads
+        self.render_workers = render_workers
+        self.render_pool = RenderPool(0)
         self._bot_runs: dict[int, asyncio.Task[None]] = {}
         self._bot_again: set[int] = set()
 
@@ -106,8 +130,11 @@ class RailyardBot(commands.Bot):
         if self.commands_only:
             self.background = False
         else:
-            self.store = await Store.open(self.settings.database, clock=self.clock)
+            self.store = await open_store(self.settings.database_url.get_secret_value(), clock=self.clock)
             self.service = SessionService(self.store, clock=self.clock, new_seed=self._new_seed)
+            self.render_pool = RenderPool(self.render_workers)
+            self.render_pool.start()  # the workers warm up while the bot logs in
+            render_pool.install(self.render_pool)
         await self.tree.set_translator(CatalogTranslator())
         self.add_dynamic_items(GameButton, GameSelect)
         for extension in INITIAL_EXTENSIONS:
@@ -131,8 +158,27 @@ class RailyardBot(commands.Bot):
         self.tree.copy_global_to(guild=guild)
         return await self.tree.sync(guild=guild)
 
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        if not initial and self.identify_interval > 0:
+            await asyncio.sleep(self.identify_interval)
+
+    @property
+    def served_shards(self) -> tuple[int, ...]:
+        """The shard ids this process serves (empty until Discord said how many, when the
+        settings name none)."""
+        if self.shard_ids is not None:
+            return tuple(self.shard_ids)
+        return tuple(range(self.shard_count or 0))
+
+    def shards_text(self) -> str:
+        ids = self.served_shards
+        if not ids:
+            return "the shards Discord recommends"
+        return f"shard{'s' if len(ids) > 1 else ''} {_ranges(ids)} of {self.shard_count}"
+
     async def on_ready(self) -> None:
-        log.info("connected as %s (%s) to %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+        log.info("connected as %s (%s) to %d servers on %s", self.user, getattr(self.user, "id", "?"),
+                 len(self.guilds), self.shards_text())
 
     async def on_game_component(self, interaction: discord.Interaction, ref: Any, values: list[str]) -> None:
         """Every Railyard button and select lands here (see bot.discord.ui.components)."""
@@ -199,6 +245,22 @@ class RailyardBot(commands.Bot):
             with contextlib.suppress(BaseException):
                 await task
         await super().close()
+        render_pool.uninstall(self.render_pool)
+        await self.render_pool.close()  # after the outbox: no picture is being drawn any more
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()
+
+
+def _ranges(ids: tuple[int, ...]) -> str:
+    """0,1,2,5 -> "0-2,5": the form RAILYARD_SHARD_IDS takes."""
+    parts: list[str] = []
+    start = prev = ids[0]
+    for shard in (*ids[1:], None):
+        if shard is not None and shard == prev + 1:
+            prev = shard
+            continue
+        parts.append(str(start) if start == prev else f"{start}-{prev}")
+        if shard is not None:
+            start = prev = shard
+    return ",".join(parts)

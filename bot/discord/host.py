@@ -11,11 +11,13 @@ from typing import Any, Protocol
 
 import discord
 
+from bot.config import Settings
 from bot.sessions import Outcome, SessionService
 
 
 class Host(Protocol):
     service: SessionService
+    settings: Settings
 
     def clock(self) -> float: ...
 

@@ -18,7 +18,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.config import ConfigError, Settings, load_settings
+from bot.config import ConfigError, Settings, load_settings, parse_shard_ids
 
 log = logging.getLogger("railyard.discord.launcher")
 
@@ -37,6 +37,36 @@ def _settings(args: argparse.Namespace) -> tuple[Settings, str]:
     return settings, settings.require_token()
 
 
+def with_shard_flags(settings: Settings, shard_ids: str | None, shard_count: str | None) -> Settings:
+    """The settings with `railyard run --shard-ids/--shard-count` in place of
+    RAILYARD_SHARD_IDS/RAILYARD_SHARD_COUNT (a flag not given keeps the setting), checked as
+    the settings are: ids below the count, a count whenever ids are named. ConfigError
+    (one line) names the flag or setting at fault."""
+    if shard_ids is None and shard_count is None:
+        return settings
+    count, count_name = settings.shard_count, "RAILYARD_SHARD_COUNT"
+    if shard_count is not None:
+        text, count_name = shard_count.strip(), "--shard-count"
+        if not text.isdigit() or int(text) < 1:
+            raise ConfigError(f"--shard-count must be a whole number of shards (1 or more), not {text!r}")
+        count = int(text)
+    ids, ids_name = settings.shard_ids, "RAILYARD_SHARD_IDS"
+    if shard_ids is not None:
+        ids_name = "--shard-ids"
+        try:
+            ids = parse_shard_ids(shard_ids.strip())
+        except ValueError as exc:
+            raise ConfigError(f"--shard-ids {exc}: write ids like 0,1 or a range like 0-3") from None
+    if ids is not None:
+        if count is None:
+            raise ConfigError(f"{ids_name} needs --shard-count (or RAILYARD_SHARD_COUNT): the total number "
+                              "of shards across every process")
+        if ids[-1] >= count:
+            raise ConfigError(f"{ids_name} has shard {ids[-1]}, but with {count_name} {count} the ids run "
+                              f"from 0 to {count - 1}")
+    return settings.model_copy(update={"shard_ids": ids, "shard_count": count})
+
+
 def setup_logging(level: str) -> None:
     discord.utils.setup_logging(level=getattr(logging, level, logging.INFO), root=True)
 
@@ -45,6 +75,7 @@ def main_run(args: argparse.Namespace) -> int:
     """Start the bot and run until stopped (Ctrl+C or SIGTERM)."""
     try:
         settings, token = _settings(args)
+        settings = with_shard_flags(settings, getattr(args, "shard_ids", None), getattr(args, "shard_count", None))
     except ConfigError as exc:
         return _fail(str(exc))
     setup_logging(settings.log_level)
@@ -58,7 +89,8 @@ async def _run(settings: Settings, token: str, env: Path) -> int:
     from bot.discord.bot import RailyardBot
     from bot.store import StoreError
 
-    bot = RailyardBot(settings)
+    bot = RailyardBot(settings, render_workers=settings.render_workers)
+    log.info("starting; this process serves %s", bot.shards_text())
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         try:
@@ -72,6 +104,14 @@ async def _run(settings: Settings, token: str, env: Path) -> int:
         return _fail(BAD_TOKEN.format(env=env))
     except discord.PrivilegedIntentsRequired:
         return _fail("Discord refused an intent the bot asked for; Railyard needs no privileged intents.", 1)
+    except discord.ConnectionClosed as exc:
+        if exc.code == 4010:  # invalid shard: an id outside the count, or counts that disagree
+            return _fail(f"Discord refused {bot.shards_text()} (4010 invalid shard): every process must use "
+                         "the same RAILYARD_SHARD_COUNT, with its RAILYARD_SHARD_IDS below it.")
+        if exc.code == 4011:  # sharding required
+            return _fail("Discord requires more shards for this many servers (4011): leave RAILYARD_SHARD_COUNT "
+                         "empty to use Discord's recommendation, or raise it.")
+        return _fail(f"Discord closed the connection ({exc.code}): {exc.reason or 'no reason given'}", 1)
     except StoreError as exc:
         return _fail(f"cannot open the database {settings.database_url}: {exc}")
     except (aiohttp.ClientError, OSError, discord.GatewayNotFound, discord.DiscordServerError) as exc:

@@ -33,12 +33,30 @@ without them; a 403 on a post with files (Attach Files missing) is re-sent witho
 and the host is told. The post itself, with its text and buttons, still goes out.
 
 Duplicates: interaction replies never show a public post (they only say "done" privately),
-so each post has exactly one sender, this task; rows are delivered one at a time per game
-under one lock; the parts of a row that went out are stored (`outbox_parts`), so neither a
-retry nor a restart sends a reminder's DM twice; and every message carries a nonce derived
-from the row and the part, with `enforce_nonce`, so Discord itself drops a repeat of a
-message whose success we never heard about (a timeout after Discord created it, or a crash
-just after sending).
+so each post has exactly one sender, this task - in one process or in several on one
+database. Three things together make every part of a row go out once:
+
+* claims: a dispatcher delivers only rows it has claimed (`Deliveries.claim`: the oldest due
+  row of each game, marked with this process's owner id and a lease of
+  RAILYARD_LEASE_SECONDS). No other process takes a row while its lease runs, and the
+  holder renews the leases of its running deliveries every third of a lease, so a long
+  delivery (a final post drawing its timelapse) keeps its rows. A game's later rows are
+  never claimed while an earlier one is pending, so one game's posts keep their order
+  across processes. Recording a part or an outcome checks the claim first: a process whose
+  lease ran out and whose row was taken over records nothing (ClaimLost), stops, and says
+  so in its log; a renewal that finds a row taken over cancels that delivery.
+* parts: the parts of a row that went out are stored (`outbox_parts`) before the next part
+  goes, so neither a retry nor a takeover sends a reminder's DM twice.
+* nonces: every message carries a nonce derived from the row and the part, with
+  `enforce_nonce`, so Discord itself drops a repeat of a message whose success we never
+  heard about.
+
+A process killed with SIGKILL mid-delivery leaves its rows claimed; its leases run out
+(nobody renews them), another process claims the rows, counts the interrupted attempt (the
+composer then delivers such a row on its own) and delivers them. A part the dead process
+had sent but not stored yet is sent again with the same nonce, and Discord answers with the
+message it already made: nothing is lost, nothing shows twice. A clean stop (SIGTERM) gives
+its unfinished rows back at once instead of leaving them to the lease.
 
 Finished rows are pruned (`Store.prune_outbox`): a delivered row is kept a day, a dead one
 a week, so the outbox stays the size of what is in flight, not of every post ever made.
@@ -60,7 +78,9 @@ from PIL import Image, UnidentifiedImageError
 
 from bot.discord.host import Host
 from bot.discord.replies import Reply
-from bot.sessions.delivery import OutboxPart, OutboxRow
+from bot.sessions.delivery import ClaimLost, OutboxPart, OutboxRow
+from render import pool as render_pool
+from render.kit.encode import shrink_files
 
 
 log = logging.getLogger("railyard.discord.outbox")
@@ -72,8 +92,8 @@ MISSING_PERMISSIONS = 50013
 # send_messages. Listed in this order in the host's notice.
 POST_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files")
 
-# What a row's outcome was, for the flush loop.
-DELIVERED, RETRY, DEAD = "delivered", "retry", "dead"
+# What a row's outcome was, for the flush loop (LOST: another process took the row over).
+DELIVERED, RETRY, DEAD, LOST = "delivered", "retry", "dead", "lost"
 
 
 # ==================================================================================
@@ -292,7 +312,8 @@ class Courier:
                     reply = still
                 log.warning("outbox #%s: %s too large for Discord; sending smaller images",
                             self.row.id, ", ".join(n for n, _ in reply.files))
-                smaller = await asyncio.to_thread(shrink_images, reply)
+                files = await render_pool.current().call(shrink_files, reply.files, route=self.row.game_id)
+                smaller = dataclasses.replace(reply, files=files)
                 try:
                     return await where.send(nonce=nonce, **smaller.new_kwargs())
                 except discord.HTTPException as again:
@@ -344,19 +365,9 @@ def without_animations(reply: Reply) -> Reply | None:
 
 def shrink_images(reply: Reply, scale: float = 0.5) -> Reply:
     """The reply with every image scaled by `scale` (a quarter of the pixels at 0.5) and
-    re-encoded; anything that is not an image is kept as it is."""
-    files: list[tuple[str, bytes]] = []
-    for name, data in reply.files:
-        try:
-            with Image.open(io.BytesIO(data)) as image:
-                size = (max(1, int(image.width * scale)), max(1, int(image.height * scale)))
-                small = image.resize(size, Image.Resampling.LANCZOS)
-                out = io.BytesIO()
-                small.save(out, format=image.format or "PNG", optimize=True)
-            files.append((name, out.getvalue()))
-        except (UnidentifiedImageError, OSError):  # not an image we can read: send as it is
-            files.append((name, data))
-    return dataclasses.replace(reply, files=files)
+    re-encoded; anything that is not an image is kept as it is (render.kit.encode.shrink_files,
+    which the courier runs in the render pool)."""
+    return dataclasses.replace(reply, files=shrink_files(reply.files, scale))
 
 
 # ==================================================================================
@@ -365,15 +376,20 @@ def shrink_images(reply: Reply, scale: float = 0.5) -> Reply:
 class OutboxDispatcher:
     def __init__(self, bot: Host, composer: Composer, *, poll_seconds: float = 5.0,
                  concurrency: int = 4, policy: RetryPolicy | None = None,
-                 prune_seconds: float = 600.0) -> None:
+                 prune_seconds: float = 600.0, lease_seconds: float | None = None) -> None:
         self.bot = bot
         self.poll_seconds = poll_seconds
         self.prune_seconds = prune_seconds
         self.policy = policy or RetryPolicy()
         self.composer = composer
+        if lease_seconds is None:  # the bot's setting (RAILYARD_LEASE_SECONDS)
+            lease_seconds = bot.settings.lease_seconds
+        self.lease = float(lease_seconds)
+        self.concurrency = concurrency
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
         self._limit = asyncio.Semaphore(concurrency)
+        self.lost = 0
         self._task: asyncio.Task[None] | None = None
         self._prune_task: asyncio.Task[None] | None = None
         self.delivered = 0
@@ -426,7 +442,7 @@ class OutboxDispatcher:
         millions of rows to go through). Returns how many were deleted."""
         total = 0
         while True:
-            removed = await self.bot.service.deliveries.prune()
+            removed = await self.bot.service.deliveries.prune(self.bot.settings.outbox_keep_hours * 3600.0)
             total += removed
             if not removed:
                 break
@@ -443,17 +459,34 @@ class OutboxDispatcher:
         and a game whose row is still going (a final post drawing its timelapse takes
         seconds) holds back no other game's posts, new ones included (`wake` or the poll
         looks for them while it runs). A game whose row failed waits for its back-off,
-        outside this round."""
+        outside this round.
+
+        Rows are claimed (see the module docstring), no more at a time than there are
+        delivery slots free, so that with several processes the rows spread over all of
+        them instead of queueing in the first that looked. While rows run, their leases
+        are renewed every third of a lease; a row claimed but not started (its lane was
+        still busy), or cut short by a stop, is given back at once."""
         total = 0
+        deliveries = self.bot.service.deliveries
         async with self._lock:
             running: dict[Any, asyncio.Task[str]] = {}
+            rows: dict[Any, int] = {}  # lane -> the id of the row its task delivers
             failed: set[Any] = set()
+            keeper = asyncio.create_task(self._keep_claims(running, rows), name="railyard-outbox-leases")
             try:
                 while True:
-                    for row in await self.bot.service.deliveries.due():
+                    free = self.concurrency - len(running)
+                    claimed = await deliveries.claim(self.lease, limit=free) if free > 0 else []
+                    unused: list[int] = []
+                    for row in claimed:
                         lane = row.game_id if row.game_id is not None else ("row", row.id)
                         if lane not in running and lane not in failed:
                             running[lane] = asyncio.create_task(self._deliver_one(row))
+                            rows[lane] = row.id
+                        elif rows.get(lane) != row.id:
+                            unused.append(row.id)
+                    if unused:
+                        await deliveries.release(unused)
                     if not running:
                         break
                     woken = asyncio.ensure_future(self._wake.wait())
@@ -465,17 +498,48 @@ class OutboxDispatcher:
                         woken.cancel()
                     for lane, task in list(running.items()):
                         if task.done():
-                            del running[lane]
-                            outcome = task.result()
+                            row_id = rows[lane]
+                            # (an unexpected error leaves the lane in place: the finally gives its row back)
+                            outcome = LOST if task.cancelled() else task.result()
+                            del running[lane], rows[lane]
                             total += outcome == DELIVERED
                             if outcome == RETRY:
                                 failed.add(lane)
+                            elif outcome == LOST:
+                                self.lost += 1
+                                log.warning("outbox #%s: taken over by another process; left to it", row_id)
             finally:
+                keeper.cancel()
                 for task in running.values():
                     task.cancel()
                 if running:
                     await asyncio.gather(*running.values(), return_exceptions=True)
+                with contextlib.suppress(asyncio.CancelledError):
+                    await keeper
+                if rows:  # cut short (a stop, or a failure of this loop): anyone may take them now
+                    with contextlib.suppress(Exception):
+                        await deliveries.release(rows.values(), interrupted="interrupted: the dispatcher stopped")
         return total
+
+    async def _keep_claims(self, running: Mapping[Any, asyncio.Task[str]], rows: Mapping[Any, int]) -> None:
+        """Renew the leases of the rows being delivered every third of a lease. A row the
+        renewal finds held by another process was taken over (this one stalled past its
+        lease): its delivery is cancelled, so it sends nothing more."""
+        while True:
+            await asyncio.sleep(self.lease / 3)
+            held = {lane: row_id for lane, row_id in rows.items() if lane in running and not running[lane].done()}
+            if not held:
+                continue
+            try:
+                lost = await self.bot.service.deliveries.renew(held.values(), self.lease)
+            except Exception:  # noqa: BLE001 - try again next time; the lease has two more thirds
+                log.exception("could not renew the outbox leases")
+                continue
+            for lane, row_id in held.items():
+                task = running.get(lane)
+                if row_id in lost and task is not None and not task.done():
+                    log.warning("outbox #%s: lease lost to another process; stopping its delivery", row_id)
+                    task.cancel()
 
     async def _deliver_one(self, row: OutboxRow) -> str:
         async with self._limit:
@@ -486,9 +550,20 @@ class OutboxDispatcher:
                 await self.composer.compose(row, courier)
             except asyncio.CancelledError:
                 raise
+            except ClaimLost as lost:
+                log.warning("outbox #%s: %s; its delivery stops here", row.id, lost)
+                return LOST
             except Exception as exc:  # noqa: BLE001 - every failure is classified and kept
-                return await self._failed(row, courier, exc)
-            await deliveries.delivered(row.id)
+                try:
+                    return await self._failed(row, courier, exc)
+                except ClaimLost as lost:
+                    log.warning("outbox #%s failed, but %s; not recorded", row.id, lost)
+                    return LOST
+            try:
+                await deliveries.delivered(row.id)
+            except ClaimLost as lost:
+                log.warning("outbox #%s went out, but %s; not recorded", row.id, lost)
+                return LOST
             self.delivered += 1
             for problem, channel_id in courier.degraded:
                 await self._notify(row, problem, channel_id)

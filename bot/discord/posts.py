@@ -1,8 +1,10 @@
 """What Railyard's messages look like: turn posts, the final post, status, lobby.
 
 All builders return a `Reply` (content, embeds, PNG files, view). Images are rendered off
-the event loop (`asyncio.to_thread`). A renderer failure is logged and the message goes out
-without its image: a drawing bug must never hold a game's posts back.
+the event loop: in the bot's render pool (render/pool.py: worker processes, each game's
+images always in the same one) when it has workers, else in a thread. A renderer failure is
+logged and the message goes out without its image: a drawing bug must never hold a game's
+posts back.
 """
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ from bot.sessions import GameInfo, PublicMenu, StatusInfo
 from bot.sessions.posting import GamePost
 from games import registry
 from games.core import Result
+from render import pool as render_pool
 from render.kit.ended import abandoned, is_abandoned
 
 log = logging.getLogger("railyard.discord.posts")
@@ -47,22 +50,19 @@ class Picture:
 
 
 def _draw(game: str, kind: str, view: Any, names: list[str], lang: str) -> Picture:
-    from render import registry as renderers
-
-    renderer = renderers.get(game)
-    data = getattr(renderer, kind)(view, names, lang)
-    try:
-        description = renderer.describe(kind, view, names, lang) or ""
-    except Exception:  # noqa: BLE001 - a wording bug must not cost the picture
-        log.exception("describing the %s of a %s game failed", kind, game)
-        description = ""
-    return Picture(data, description)
+    """The picture drawn in this process (a thread of it)."""
+    return Picture(*render_pool.draw_picture(game, kind, view, names, lang))
 
 
-async def render_picture(game: str, kind: str, view: Any, names: Sequence[str], lang: str) -> Picture | None:
-    """`kind` is board / hand / final: the image with its alt text, drawn off the event loop.
+async def render_picture(game: str, kind: str, view: Any, names: Sequence[str], lang: str, *,
+                         game_id: int | None = None) -> Picture | None:
+    """`kind` is board / hand / final: the image with its alt text, drawn off the event loop
+    (in the render pool's worker for `game_id` when the bot has workers, else in a thread).
     None (logged) if the renderer fails."""
+    pool = render_pool.current()
     try:
+        if pool.in_processes:
+            return Picture(*await pool.draw(game, kind, view, list(names), lang, route=game_id))
         return await asyncio.to_thread(_draw, game, kind, view, list(names), lang)
     except Exception:  # noqa: BLE001 - a drawing bug must not stop the post
         log.exception("rendering the %s of a %s game failed", kind, game)
@@ -151,8 +151,10 @@ async def game_post(post: GamePost, *, events: Sequence[Any] | None = None,
     reply = Reply()
     if finished:
         result = post.result or view.result
-        board = attach(reply, "board.png", await render_picture(game_name, "board", view, names, lang))
-        chart = attach(reply, "final.png", await render_picture(game_name, "final", view, names, lang))
+        board = attach(reply, "board.png", await render_picture(game_name, "board", view, names, lang,
+                                                                game_id=post.game_id))
+        chart = attach(reply, "final.png", await render_picture(game_name, "final", view, names, lang,
+                                                                game_id=post.game_id))
         if timelapse is not None:
             attach(reply, timelapse[0], timelapse[1])
         lines.append("🏁 " + t(lang, "discord.result.announce"))
@@ -166,7 +168,8 @@ async def game_post(post: GamePost, *, events: Sequence[Any] | None = None,
         lines.append(f"➡️ {waiting_ping} {ui.waiting_hint(view, lang)}")
     board = None
     if view is not None and draw_board:
-        board = attach(reply, "board.png", await render_picture(game_name, "board", view, names, lang))
+        board = attach(reply, "board.png", await render_picture(game_name, "board", view, names, lang,
+                                                                game_id=post.game_id))
     if view is not None:
         # an edit keeps the message's picture, which the embed still shows
         shown = "board.png" if board or (not draw_board and has_picture) else None
@@ -220,10 +223,12 @@ async def status_reply(status: StatusInfo, lang: str, *, note: str | None = None
     names = status.names
     reply = Reply()
     if status.result is not None or info.status == "finished":
-        board = attach(reply, "board.png", await render_picture(info.game, "board", view, names, lang))
+        board = attach(reply, "board.png", await render_picture(info.game, "board", view, names, lang,
+                                                                game_id=info.game_id))
         chart = None
         if status.result is not None:
-            chart = attach(reply, "final.png", await render_picture(info.game, "final", view, names, lang))
+            chart = attach(reply, "final.png", await render_picture(info.game, "final", view, names, lang,
+                                                                    game_id=info.game_id))
             reply.embeds = result_embeds(ui, status.result, names, lang, game_id=info.game_id,
                                          chart=chart, board=board)
         lines.append(t(lang, "discord.status.finished"))
@@ -235,7 +240,8 @@ async def status_reply(status: StatusInfo, lang: str, *, note: str | None = None
         view = abandoned(view)
     elif status.waiting:
         lines.append(t(lang, "discord.status.waiting", {"seats": status.waiting}, names))
-    board = attach(reply, "board.png", await render_picture(info.game, "board", view, names, lang))
+    board = attach(reply, "board.png", await render_picture(info.game, "board", view, names, lang,
+                                                            game_id=info.game_id))
     reply.embeds = fit_embeds([status_embed(ui, view, names, lang, game_id=info.game_id,
                                             version=status.version, image=board)])
     reply.content = "\n".join(lines) or None

@@ -40,8 +40,27 @@ task = asyncio.create_task(client.connect()); await fake.wait_ready(client)`` ..
 ------------------------------------
 token, application_id (= bot user id), bot_name, owner_id,
 heartbeat_interval_ms (41250), ack_deadline (3.0 s), token_lifetime (900 s),
-quiet_period (0.3 s), response_timeout (5 s), attachment_size_limit (10 MiB).
+quiet_period (0.3 s), response_timeout (5 s), attachment_size_limit (10 MiB),
+shards (1: the shard count ``/gateway/bot`` recommends).
 All are also plain attributes and may be changed mid-test (e.g. ``fake.ack_deadline = 0.3``).
+
+Shards
+------
+Several gateway sessions may be live at once (one process serving shards 0-1, another 2-3,
+or all of them in one ``AutoShardedClient``), each IDENTIFYing with ``[shard_id,
+shard_count]`` (none: ``[0, 1]``). Guild events go only to the sessions whose shard is
+``(guild_id >> 22) % shard_count`` (Discord's formula): READY's guild list, GUILD_CREATE,
+channel/thread/message events and INTERACTION_CREATE (to the newest such session); DMs go to
+shard 0. An IDENTIFY whose id is not below its count, or whose count disagrees with the
+live sessions', is closed with 4010 (recorded in ``shard_rejections``). An interaction whose
+shard no session serves reaches nobody: its ``InteractionResult.shard`` is None and it times
+out unanswered (Discord: "The application did not respond"); otherwise ``shard`` and
+``session_id`` say where it went. ``guild_id_on_shard(shard, count)`` gives an unused guild id
+on that shard, ``shard_of(guild_id, count)`` the formula, ``live_shards`` the live sessions'
+``(id, count)``, ``session_for(guild_id)`` the session that would get it.
+Another process can be pointed at the fake with ``point_discord_at(fake.api_base,
+fake.gateway_url)`` (what ``patched()`` does); ``python -m bot.loopback.bot_process`` runs the
+real bot that way (see that module).
 
 World
 -----
@@ -76,7 +95,8 @@ permissions=None, require_synced=True, wait=True, timeout=None, quiet=None) -> I
 ``await submit_modal(result, {custom_id: text}, user_id=None)`` answers a type-9 modal.
 ``await user_message(channel_id, user_id, content) -> FakeMessage`` (MESSAGE_CREATE).
 ``await settle(quiet=None, timeout=None)`` waits until the bot is quiet.
-``await disconnect_gateway(code=4000)`` drops the socket (client RESUMEs).
+``await disconnect_gateway(code=4000, shard=None)`` drops the newest socket, or the one
+serving ``shard`` (the client RESUMEs).
 ``advance_time(seconds)`` moves the fake clock (token expiry, ack deadline).
 
 ``InteractionResult`` (live; it keeps updating): ``callback`` (CallbackRecord: type,
@@ -85,7 +105,8 @@ shown: the callback, or after a defer the first edit / follow-up), ``rejected_ca
 (FakeMessage made by type 4/5, or the component message for 6/7), ``followups``,
 ``edits`` (payloads), ``messages``, ``attachments``, ``ephemeral``, ``content``,
 ``deferred``, ``choices``, ``ack_latency``, ``channel_messages`` (messages posted
-through channel routes while waiting), ``payload`` (the INTERACTION_CREATE sent).
+through channel routes while waiting), ``payload`` (the INTERACTION_CREATE sent), ``shard`` /
+``session_id`` / ``delivered`` (which gateway session got it, see Shards).
 Collection: wait for the callback (up to ack_deadline + 0.5 s), after a type-5
 defer wait for the edit/first follow-up, then until no request for ``quiet_period``.
 Like Discord, the first follow-up after a type-5 defer EDITS the loading message (it
@@ -114,6 +135,11 @@ message=None, is_global=False, body=None, after=False, match=None)``; route is c
 a ``{...}`` template; ``match(RecordedRequest) -> bool`` narrows it to some requests.
 ``after=True`` is a lost response: the request is carried out, then answered with the
 failure (a retry is then a real duplicate).
+``stall(method, route, *, times=1, match=None) -> Stall`` holds back the answers of the next
+matching successful requests (carried out first: the message exists) until
+``stall.release()``; ``await stall.reached(timeout)`` returns the first held request, and
+``stall.requests`` lists them. The sender just waits, so a test can kill a bot process
+mid-delivery at a moment it picked. Held answers do not count as activity for ``settle``.
 Nonces: a channel post with ``nonce`` + ``enforce_nonce`` that repeats one of the bot's
 posts in that channel within ``nonce_window`` (300 s) gets the earlier message back and
 creates nothing (recorded in ``nonce_repeats``), as Discord does.
@@ -163,9 +189,20 @@ from .models import (
     UploadedFile,
     Violation,
 )
-from .server import DEFAULT_APPLICATION_ID, DEFAULT_TOKEN, FakeDiscord, GatewaySession, fast_http_retries
+from .server import (
+    CLOSE_INVALID_SHARD,
+    DEFAULT_APPLICATION_ID,
+    DEFAULT_TOKEN,
+    FakeDiscord,
+    GatewaySession,
+    Stall,
+    fast_http_retries,
+    point_discord_at,
+    shard_for_guild,
+)
 
 __all__ = [
+    "CLOSE_INVALID_SHARD",
     "CallbackRecord",
     "DEFAULT_APPLICATION_ID",
     "DEFAULT_TOKEN",
@@ -182,8 +219,11 @@ __all__ = [
     "MessagePayloadRecord",
     "Problem",
     "RecordedRequest",
+    "Stall",
     "UploadedFile",
     "Violation",
     "fast_http_retries",
     "permission_value",
+    "point_discord_at",
+    "shard_for_guild",
 ]

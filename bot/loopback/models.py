@@ -532,6 +532,12 @@ class InteractionResult:
     #: accepted callback if it carried the message (types 4, 7, 8, 9), else the first
     #: edit / follow-up after a defer (5, 6). None while the user still waits.
     answered_mono: Optional[float] = None
+    #: The shard of the gateway session the INTERACTION_CREATE went to (the session serving
+    #: the guild's shard; DMs go to shard 0), and that session's id. None when no connected
+    #: session serves that shard: nobody got it, and Discord would show the user "The
+    #: application did not respond" once the acknowledgement deadline passed.
+    shard: Optional[int] = None
+    session_id: Optional[str] = None
 
     @property
     def callback_type(self) -> Optional[int]:
@@ -540,6 +546,11 @@ class InteractionResult:
     @property
     def responded(self) -> bool:
         return self.callback is not None
+
+    @property
+    def delivered(self) -> bool:
+        """Whether a connected session (a bot process) was sent this interaction."""
+        return self.shard is not None
 
     @property
     def deferred(self) -> bool:
@@ -586,5 +597,6 @@ class InteractionResult:
     def __repr__(self) -> str:
         return (
             f"<InteractionResult id={self.id} type={self.type} callback={self.callback_type} "
-            f"ephemeral={self.ephemeral} followups={len(self.followups)} rejected={len(self.rejected_callbacks)}>"
+            f"ephemeral={self.ephemeral} followups={len(self.followups)} rejected={len(self.rejected_callbacks)} "
+            f"shard={self.shard}>"
         )

@@ -46,6 +46,10 @@ DEFAULT_TOKEN = "fake-discord-token.railyard.tests"
 DEFAULT_APPLICATION_ID = 900000000000000001
 DEFAULT_OWNER_ID = 900000000000000002
 
+# Discord's gateway close code for an IDENTIFY whose shard is invalid (an id outside the
+# count, or a count that disagrees with the bot's other sessions)
+CLOSE_INVALID_SHARD = 4010
+
 # gateway intents we look at
 INTENT_GUILD_MEMBERS = 1 << 1
 INTENT_GUILD_MESSAGES = 1 << 9
@@ -113,6 +117,49 @@ class _Failure:
     match: Optional[Callable[[RecordedRequest], bool]] = None  # only requests it accepts
 
 
+class Stall:
+    """Requests whose answers are held back (``FakeDiscord.stall``): each is carried out (a
+    message IS created) and then not answered until ``release()``, as when Discord did the
+    work but its answer is slow to come. The sender waits meanwhile, as long as it would
+    for Discord; a test can kill it then, "mid-delivery", at a moment it chose."""
+
+    def __init__(self, method: str, route: str, match: Optional[Callable[[RecordedRequest], bool]],
+                 times: int) -> None:
+        self.method = method.upper()
+        self.route = route
+        self.pattern = _template_regex(route)
+        self.match = match
+        self.remaining = times
+        #: the requests held (or held and released), in arrival order
+        self.requests: List[RecordedRequest] = []
+        self._reached = asyncio.Event()
+        self._released = asyncio.Event()
+
+    def _takes(self, method: str, path: str, rec: RecordedRequest) -> bool:
+        return (self.remaining > 0 and method == self.method and bool(self.pattern.match(path))
+                and (self.match is None or self.match(rec)))
+
+    async def _hold(self, rec: RecordedRequest) -> None:
+        self.remaining -= 1
+        self.requests.append(rec)
+        self._reached.set()
+        await self._released.wait()
+
+    @property
+    def held(self) -> bool:
+        """A request has been taken and its answer is still held."""
+        return bool(self.requests) and not self._released.is_set()
+
+    async def reached(self, timeout: float) -> RecordedRequest:
+        """The first held request, once one came (asyncio.TimeoutError after ``timeout``)."""
+        await asyncio.wait_for(self._reached.wait(), timeout)
+        return self.requests[0]
+
+    def release(self) -> None:
+        """Answer the held requests (a sender that died meanwhile never reads the answer)."""
+        self._released.set()
+
+
 class _Route:
     def __init__(self, method: str, template: str, handler: Callable[..., Awaitable[Reply]], auth: bool = True):
         self.method = method
@@ -121,6 +168,38 @@ class _Route:
         self.auth = auth
         pattern = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", template)
         self.regex = re.compile("^" + pattern + "$")
+
+
+def shard_for_guild(guild_id: int, shard_count: int) -> int:
+    """The shard that serves a guild: Discord's documented ``(guild_id >> 22) % shard_count``."""
+    return (int(guild_id) >> 22) % shard_count
+
+
+@contextlib.contextmanager
+def point_discord_at(api_base: str, gateway_url: str):
+    """Point discord.py's REST base and default gateway at a loopback Discord; restored on exit.
+
+    ``api_base`` is the REST root (``http://127.0.0.1:PORT/api/v10``), ``gateway_url`` the
+    websocket (``ws://127.0.0.1:PORT/gateway``). Used by ``FakeDiscord.patched()`` in the
+    process that runs the fake, and by ``bot.loopback.bot_process`` in another one."""
+    import discord.gateway
+    import discord.http
+    import yarl
+
+    route_cls = discord.http.Route
+    ws_cls = discord.gateway.DiscordWebSocket
+    if "BASE" not in vars(route_cls) or "DEFAULT_GATEWAY" not in vars(ws_cls):
+        raise RuntimeError(
+            "discord.py no longer has Route.BASE / DiscordWebSocket.DEFAULT_GATEWAY; the fake harness needs updating"
+        )
+    old_base, old_gateway = route_cls.BASE, ws_cls.DEFAULT_GATEWAY
+    route_cls.BASE = api_base.rstrip("/")
+    ws_cls.DEFAULT_GATEWAY = yarl.URL(gateway_url.rstrip("/") + "/")
+    try:
+        yield
+    finally:
+        route_cls.BASE = old_base
+        ws_cls.DEFAULT_GATEWAY = old_gateway
 
 
 def _template_regex(route: str) -> re.Pattern:
@@ -165,6 +244,19 @@ class GatewaySession:
     async def dispatch(self, event: str, data: Any) -> None:
         await self.send(0, data, event)
 
+    @property
+    def live(self) -> bool:
+        """IDENTIFYed (or RESUMEd) and still connected: events may be sent to it."""
+        return self.identified and self.open
+
+    def serves(self, guild_id: Optional[int]) -> bool:
+        """Whether Discord would send this session the events of ``guild_id`` (None: a DM,
+        which only shard 0 receives)."""
+        shard_id, shard_count = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return shard_for_guild(guild_id, shard_count) == shard_id
+
 
 class FakeDiscord:
     """A loopback fake of Discord for the real discord.py client.  See package docs."""
@@ -183,8 +275,13 @@ class FakeDiscord:
         response_timeout: float = 5.0,
         attachment_size_limit: int = limits.DEFAULT_ATTACHMENT_SIZE_LIMIT,
         host: str = "127.0.0.1",
+        shards: int = 1,
     ) -> None:
+        if shards < 1:
+            raise ValueError(f"shards must be 1 or more, not {shards}")
         self.token = token
+        #: the shard count /gateway/bot recommends (a client given no count uses it)
+        self.shards = shards
         self.application_id = application_id
         self.application_flags = 0
         self.heartbeat_interval_ms = heartbeat_interval_ms
@@ -219,6 +316,8 @@ class FakeDiscord:
         self.command_syncs: List[Tuple[Optional[int], list]] = []
         self.gateway_events: List[Tuple[str, Any]] = []
         self.gateway_received: List[dict] = []
+        #: IDENTIFYs closed with 4010 (invalid shard): (the shard asked for, why)
+        self.shard_rejections: List[Tuple[Any, str]] = []
         self.injected: List[RecordedRequest] = []
         #: channel posts answered with an earlier message because their nonce repeated one
         #: (``enforce_nonce``): Discord's own guard against a retried post being doubled.
@@ -233,6 +332,7 @@ class FakeDiscord:
         self._command_ids: Dict[Tuple[Optional[int], int, str], int] = {}
         self._command_creates: Dict[Optional[int], int] = {}
         self._failures: List[_Failure] = []
+        self._stalls: List[Stall] = []
         self._sessions: List[GatewaySession] = []
         self._known_sessions: Dict[str, GatewaySession] = {}
         self._time_offset = 0.0
@@ -258,6 +358,8 @@ class FakeDiscord:
         return self
 
     async def close(self) -> None:
+        for stall in self._stalls:  # no handler may outlive the fake waiting for a release
+            stall.release()
         for session in list(self._sessions):
             if not session.ws.closed:
                 with contextlib.suppress(Exception):
@@ -288,26 +390,10 @@ class FakeDiscord:
     @contextlib.contextmanager
     def patched(self):
         """Point discord.py's REST base and default gateway at this fake; always restored."""
-        import discord.gateway
-        import discord.http
-        import yarl
-
-        route_cls = discord.http.Route
-        ws_cls = discord.gateway.DiscordWebSocket
-        if "BASE" not in vars(route_cls) or "DEFAULT_GATEWAY" not in vars(ws_cls):
-            raise RuntimeError(
-                "discord.py no longer has Route.BASE / DiscordWebSocket.DEFAULT_GATEWAY; the fake harness needs updating"
-            )
         if self.port is None:
             raise RuntimeError("FakeDiscord is not started (use `async with FakeDiscord() as fake`)")
-        old_base, old_gateway = route_cls.BASE, ws_cls.DEFAULT_GATEWAY
-        route_cls.BASE = self.api_base
-        ws_cls.DEFAULT_GATEWAY = yarl.URL(self.gateway_url + "/")
-        try:
+        with point_discord_at(self.api_base, self.gateway_url):
             yield self
-        finally:
-            route_cls.BASE = old_base
-            ws_cls.DEFAULT_GATEWAY = old_gateway
 
     @contextlib.asynccontextmanager
     async def running(self, client: Any, *, token: Optional[str] = None, ready_timeout: float = 10.0):
@@ -581,6 +667,16 @@ class FakeDiscord:
                 return _reply(failure.status, body)
         return None
 
+    def stall(self, method: str, route: str, *, times: int = 1,
+              match: Optional[Callable[[RecordedRequest], bool]] = None) -> Stall:
+        """Hold back the answers to the next ``times`` successful requests matching ``method``
+        and ``route`` (concrete or a ``{...}`` template; ``match`` narrows it further) until
+        the returned ``Stall`` is released. The requests are carried out first. A held
+        answer is not activity: ``settle`` and the quiet periods do not wait for it."""
+        stall = Stall(method, route, match, times)
+        self._stalls.append(stall)
+        return stall
+
     @property
     def pending_failures(self) -> List[Tuple[str, str, int, int]]:
         return [(f.method, f.route, f.status, f.remaining) for f in self._failures if f.remaining > 0]
@@ -669,9 +765,46 @@ class FakeDiscord:
     @property
     def active_session(self) -> Optional[GatewaySession]:
         for session in reversed(self._sessions):
-            if session.identified and session.open:
+            if session.live:
                 return session
         return None
+
+    @property
+    def live_sessions(self) -> List[GatewaySession]:
+        """Every connected, IDENTIFYed session, oldest first."""
+        return [s for s in self._sessions if s.live]
+
+    @property
+    def live_shards(self) -> List[Tuple[int, int]]:
+        """``(shard_id, shard_count)`` of every live session, sorted."""
+        return sorted((s.shard[0], s.shard[1]) for s in self.live_sessions)
+
+    def session_for(self, guild_id: Optional[int]) -> Optional[GatewaySession]:
+        """The live session that gets ``guild_id``'s interactions (None: a DM), the newest if
+        several serve its shard; None if no connected client serves that shard."""
+        for session in reversed(self._sessions):
+            if session.live and session.serves(guild_id):
+                return session
+        return None
+
+    @staticmethod
+    def shard_of(guild_id: int, shard_count: int) -> int:
+        """Which of ``shard_count`` shards serves ``guild_id`` (Discord's formula)."""
+        return shard_for_guild(guild_id, shard_count)
+
+    def guild_id_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """A guild id not used yet (nor its default channel ``id + 1``) that lands on
+        ``shard_id`` of ``shard_count``: for tests that need guilds on different shards."""
+        if not 0 <= shard_id < shard_count:
+            raise ValueError(f"shard {shard_id} is not one of 0..{shard_count - 1}")
+        # the part above the low 22 bits is a snowflake's timestamp: start at a plausible one
+        stamp = 1 << 40
+        stamp += (shard_id - stamp) % shard_count
+        while True:
+            guild_id = stamp << 22
+            if guild_id not in self.guilds and not {guild_id, guild_id + 1} & self.channels.keys():
+                return guild_id
+            stamp += shard_count
 
     @property
     def identify_payloads(self) -> List[dict]:
@@ -798,6 +931,14 @@ class FakeDiscord:
                     reply = _err(401, 0, "401: Unauthorized")
                 else:
                     reply = await route.handler(rec, **params)
+                    stall = next((st for st in self._stalls if 200 <= reply[0] < 300 and st._takes(method, path, rec)),
+                                 None)
+                    if stall is not None:
+                        self._inflight -= 1
+                        try:
+                            await stall._hold(rec)
+                        finally:
+                            self._inflight += 1
                     if 200 <= reply[0] < 300:
                         lost = self._take_failure(method, path, rec, after=True)
                         if lost is not None:
@@ -848,14 +989,22 @@ class FakeDiscord:
             if (d or {}).get("token") != self.token:
                 await session.ws.close(code=4004, message=b"Authentication failed.")
                 return
+            shard = d.get("shard") or [0, 1]
+            problem = self._shard_problem(shard)
+            if problem is not None:
+                self.shard_rejections.append((shard, problem))
+                session.closed = True
+                await session.ws.close(code=CLOSE_INVALID_SHARD, message=b"Invalid shard.")
+                return
             session.identify_payload = d
             session.intents = int(d.get("intents", 0) or 0)
-            session.shard = list(d.get("shard") or [0, 1])
+            session.shard = [int(shard[0]), int(shard[1])]
             session.session_id = uuid.uuid4().hex
             self._known_sessions[session.session_id] = session
             await session.dispatch("READY", self._ready_payload(session))
             for guild in self.guilds.values():
-                await session.dispatch("GUILD_CREATE", self._guild_create_payload(guild, session))
+                if session.serves(guild.id):
+                    await session.dispatch("GUILD_CREATE", self._guild_create_payload(guild, session))
             session.identified = True
         elif op == 6:
             old = self._known_sessions.get((d or {}).get("session_id"))
@@ -863,6 +1012,7 @@ class FakeDiscord:
                 await session.send(9, False)
                 return
             session.session_id = old.session_id
+            session.shard = list(old.shard)
             session.intents = old.intents
             session.identify_payload = old.identify_payload
             session.seq = old.seq
@@ -873,12 +1023,25 @@ class FakeDiscord:
             await self._member_chunk(session, d or {})
         # op 3 (presence), 4 (voice) etc. are recorded only
 
+    def _shard_problem(self, shard: Any) -> Optional[str]:
+        """Why Discord would refuse an IDENTIFY's ``[shard_id, shard_count]`` (None: fine)."""
+        if (not isinstance(shard, (list, tuple)) or len(shard) != 2
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in shard)):
+            return f"shard must be [shard_id, shard_count], not {shard!r}"
+        shard_id, shard_count = shard
+        if shard_count < 1 or not 0 <= shard_id < shard_count:
+            return f"shard id {shard_id} is not below the shard count {shard_count}"
+        counts = {s.shard[1] for s in self.live_sessions}
+        if counts and counts != {shard_count}:
+            return f"shard count {shard_count} disagrees with the live sessions' {sorted(counts)}"
+        return None
+
     def _ready_payload(self, session: GatewaySession) -> dict:
         user = dict(self.bot_user.payload(), verified=True, mfa_enabled=False, flags=0, email=None, locale="en-US")
         return {
             "v": 10,
             "user": user,
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds.values()],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds.values() if session.serves(g.id)],
             "session_id": session.session_id,
             "resume_gateway_url": self.gateway_url,
             "shard": session.shard,
@@ -923,13 +1086,20 @@ class FakeDiscord:
         await session.dispatch("GUILD_MEMBERS_CHUNK", payload)
 
     async def _broadcast(self, event: str, data: Any, intent: int = 0) -> None:
+        """Send a guild event (its ``guild_id`` says which) to every session serving that
+        guild's shard; an event without a guild goes to shard 0, like a DM."""
+        raw = data.get("guild_id") if isinstance(data, dict) else None
+        guild_id = int(raw) if raw else None
         for session in list(self._sessions):
-            if session.identified and session.open and (intent == 0 or session.intents & intent):
+            if session.live and session.serves(guild_id) and (intent == 0 or session.intents & intent):
                 await session.dispatch(event, data)
 
-    async def disconnect_gateway(self, *, code: int = 4000) -> None:
-        """Drop the active gateway connection (the client will RESUME)."""
-        session = self.active_session
+    async def disconnect_gateway(self, *, code: int = 4000, shard: Optional[int] = None) -> None:
+        """Drop the active gateway connection, or the one serving ``shard`` (the client will RESUME)."""
+        if shard is None:
+            session = self.active_session
+        else:
+            session = next((s for s in reversed(self._sessions) if s.live and s.shard[0] == shard), None)
         if session is not None:
             await session.ws.close(code=code, message=b"fake discord disconnect")
             session.closed = True
@@ -971,7 +1141,7 @@ class FakeDiscord:
     async def _h_gateway_bot(self, rec: RecordedRequest) -> Reply:
         return _reply(200, {
             "url": self.gateway_url,
-            "shards": 1,
+            "shards": self.shards,
             "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
         })
 
@@ -1333,7 +1503,7 @@ class FakeDiscord:
                 data["member"] = member.payload(with_user=False)
         intent = INTENT_GUILD_MESSAGES if channel.guild_id is not None else INTENT_DIRECT_MESSAGES
         for session in list(self._sessions):
-            if not (session.identified and session.open and session.intents & intent):
+            if not (session.live and session.serves(channel.guild_id) and session.intents & intent):
                 continue
             event = dict(data)
             visible = (session.intents & INTENT_MESSAGE_CONTENT or channel.type == DM
@@ -1770,19 +1940,25 @@ class FakeDiscord:
 
     async def dispatch_interaction(self, payload: dict, *, channel: FakeChannel, user_id: int,
                                    component_message: Optional[FakeMessage] = None) -> InteractionResult:
-        """Send a prepared INTERACTION_CREATE to the active client; returns the live record."""
-        session = self.active_session
-        if session is None:
+        """Send a prepared INTERACTION_CREATE to the client serving its guild's shard (a DM:
+        shard 0); returns the live record. With clients connected but none serving that shard
+        nobody gets it (``InteractionResult.shard`` stays None) and it times out unanswered."""
+        if self.active_session is None:
             raise RuntimeError("no client is connected to the fake gateway (await fake.wait_ready() first)")
+        guild_id = int(payload["guild_id"]) if payload.get("guild_id") else None
+        session = self.session_for(guild_id)
         ir = InteractionResult(
             id=int(payload["id"]), token=payload["token"], type=payload["type"], payload=payload,
-            guild_id=int(payload["guild_id"]) if payload.get("guild_id") else None, channel_id=channel.id, user_id=user_id,
+            guild_id=guild_id, channel_id=channel.id, user_id=user_id,
             dispatched_at=self.now(), dispatched_mono=self._mono(), component_message=component_message,
+            shard=session.shard[0] if session is not None else None,
+            session_id=session.session_id if session is not None else None,
         )
         self.interactions.append(ir)
         self._interactions_by_id[ir.id] = ir
         self._interactions_by_token[ir.token] = ir
-        await session.dispatch("INTERACTION_CREATE", payload)
+        if session is not None:
+            await session.dispatch("INTERACTION_CREATE", payload)
         return ir
 
     async def _collect(self, ir: InteractionResult, *, timeout: Optional[float], quiet: Optional[float], follow: bool) -> InteractionResult:

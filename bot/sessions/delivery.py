@@ -1,27 +1,64 @@
-"""The outbox as the Discord dispatcher sees it: what is due, what went out, what to give up.
+"""The outbox as the Discord dispatcher sees it: what to deliver, what went out, what to give up.
 
 The adapter delivers what the sessions service wrote; this is its only way to the rows, so
 data flows one way (Discord adapter → sessions → store). Each method is one short
 transaction; the ones that record a step's outcome write everything about it at once (the
 parts sent and the failure; the live board and every row the step delivered).
+
+Several bot processes may deliver from one database. Each `Deliveries` has an owner id
+(`owner`: host, pid and a random part, one per process since the bot builds one service)
+under which it claims the rows it delivers (`claim`, with a lease it renews while a delivery
+runs). Everything that records a row's outcome first checks that no other process holds the
+row now, and raises ClaimLost (writing nothing) if one does: this process's lease ran out
+and the row was taken over, so the outcome is the other process's to record.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+import os
+import secrets
+import socket
+from typing import Any, Callable, Iterable, Sequence
 
-from bot.store import DeliveryContact, OutboxPart, OutboxRow, Store
+from bot.store import CLAIM_LEASE, ClaimLost, DeliveryContact, OutboxPart, OutboxRow, Store
 
 SentPart = tuple[str, str, "str | None"]  # (part, outcome, message id)
 
 
+def new_owner() -> str:
+    """An owner id for claims: which machine and process hold a row (for a person reading
+    the database), and a random part, so a restarted process with a recycled pid is
+    never taken for the one that died."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
 class Deliveries:
-    def __init__(self, store: Store, clock: Callable[[], float]) -> None:
+    def __init__(self, store: Store, clock: Callable[[], float], *, owner: str | None = None,
+                 lease: float = CLAIM_LEASE) -> None:
         self.store = store
         self.clock = clock
+        self.owner = owner or new_owner()
+        # the lease for callers that name none (RAILYARD_LEASE_SECONDS is the bot's)
+        self.lease = lease
 
     # ------------------------------------------------------------------ reading
     async def due(self) -> list[OutboxRow]:
+        """What is due now, held by anyone or not (a look; delivering takes `claim`)."""
         return await self.store.due_outbox(self.clock())
+
+    async def claim(self, lease: float | None = None, limit: int = 50) -> list[OutboxRow]:
+        """Take up to `limit` due rows for this process until now + lease (see
+        Store.claim_outbox): no other process delivers them while the lease runs."""
+        return await self.store.claim_outbox(self.owner, self.clock(), lease or self.lease, limit)
+
+    async def renew(self, row_ids: Iterable[int], lease: float | None = None) -> set[int]:
+        """Extend the leases on rows being delivered; returns the ids another process took
+        over meanwhile (this one's lease ran out first), whose deliveries must stop."""
+        return set(await self.store.renew_claims(self.owner, row_ids, self.clock(), lease or self.lease))
+
+    async def release(self, row_ids: Iterable[int], *, interrupted: str | None = None) -> int:
+        """Give rows back unfinished (claimed but not started, or cut short: `interrupted`
+        says why, and counts as an attempt)."""
+        return await self.store.release_claims(self.owner, row_ids, interrupted=interrupted)
 
     async def pending_after(self, game_id: int, row_id: int) -> list[OutboxRow]:
         return await self.store.pending_posts_after(game_id, row_id)
@@ -37,38 +74,53 @@ class Deliveries:
 
     # ------------------------------------------------------------------ recording
     async def record_parts(self, row_id: int, parts: Sequence[SentPart]) -> None:
-        """Parts of a row sent so far, before the next one goes (a retry skips them)."""
+        """Parts of a row sent so far, before the next one goes (a retry skips them). Also
+        the check, before each further part, that the row is still this process's."""
         async with self.store.write() as tx:
+            await tx.require_claim(row_id, self.owner)
             await self._record(tx, row_id, parts)
 
     async def delivered(self, row_id: int) -> None:
-        await self.store.mark_delivered(row_id, self.clock())
+        await self.store.mark_delivered(row_id, self.clock(), self.owner)
 
     async def retry_later(self, row_id: int, parts: Sequence[SentPart], error: str,
                           retry_after: float | None) -> None:
         async with self.store.write() as tx:
+            await tx.require_claim(row_id, self.owner)
             await self._record(tx, row_id, parts)
-            await tx.mark_failed(row_id, error, self.clock(), retry_after=retry_after)
+            await tx.mark_failed(row_id, error, self.clock(), retry_after=retry_after, owner=self.owner)
 
     async def give_up(self, row_id: int, parts: Sequence[SentPart], error: str, *,
                       notice: tuple[int, str, dict[str, Any]] | None, notice_every: float) -> None:
         async with self.store.write() as tx:
+            await tx.require_claim(row_id, self.owner)
             await self._record(tx, row_id, parts)
-            await tx.give_up(row_id, error, self.clock(), notice=notice, notice_every=notice_every)
+            await tx.give_up(row_id, error, self.clock(), notice=notice, notice_every=notice_every,
+                             owner=self.owner)
 
     async def finish_step(self, game_id: int, live_board_json: str, row_ids: Sequence[int]) -> None:
-        """A live-board step went out: its board and every row it delivered, in one write."""
+        """A live-board step went out: its board and every row it delivered, in one write.
+        The first row is the one this process claimed (the others come after it and nobody
+        can claim them while it is pending): if another process holds it now, nothing is
+        written (ClaimLost). A step with no rows (closing an abandoned game's board) writes
+        the board alone: its row is finished by `delivered`, which checks."""
         async with self.store.write() as tx:
+            if row_ids:
+                await tx.require_claim(row_ids[0], self.owner)
             await tx.set_live_board(game_id, live_board_json, self.clock())
             for row_id in row_ids:
-                await tx.mark_delivered(row_id, self.clock())
+                await tx.mark_delivered(row_id, self.clock(), self.owner)
 
     async def queue_notice(self, game_id: int, problem: str, payload: dict[str, Any], *,
                            notice_every: float) -> None:
         await self.store.queue_notice(game_id, problem, payload, self.clock(), notice_every=notice_every)
 
-    async def prune(self) -> int:
-        return await self.store.prune_outbox(self.clock())
+    async def prune(self, keep_delivered: float | None = None) -> int:
+        """One batch of finished rows past their keep time (`keep_delivered` seconds for a
+        delivered row, RAILYARD_OUTBOX_KEEP_HOURS; the store's default without it)."""
+        if keep_delivered is None:
+            return await self.store.prune_outbox(self.clock())
+        return await self.store.prune_outbox(self.clock(), keep_delivered=keep_delivered)
 
     async def _record(self, tx: Any, row_id: int, parts: Sequence[SentPart]) -> None:
         now = self.clock()
@@ -76,4 +128,5 @@ class Deliveries:
             await tx.record_part(row_id, part, outcome, now, message_id)
 
 
-__all__ = ["Deliveries", "DeliveryContact", "OutboxPart", "OutboxRow", "SentPart"]
+__all__ = ["CLAIM_LEASE", "ClaimLost", "Deliveries", "DeliveryContact", "OutboxPart", "OutboxRow", "SentPart",
+           "new_owner"]

@@ -1,7 +1,14 @@
-"""Timers: reminders for whoever the game waits on, and deadlines that move for late players."""
+"""Timers: reminders for whoever the game waits on, and deadlines that move for late players.
+
+Several processes may run these sweeps on one database at the same time. Each sweep claims
+the due timers it fires (`claim_timers`, under the process's owner id with a lease), so a
+timer is fired by one process; firing checks the claim in the transaction that fires it
+(`hold_timer`), and rescheduling or deleting the timer ends the claim. A process that dies
+holding a claim just leaves it to run out: the timer is then due for the others again. A
+reminder is written to the outbox in the same transaction that reschedules it, so it is
+posted once whoever fires it; a deadline's moves are guarded by the game's version.
+"""
 from __future__ import annotations
-
-
 
 from bot.sessions.core import log
 from bot.sessions.errors import SessionError
@@ -20,16 +27,18 @@ class TimerService(OrderService):
     # ==================================================================================
     # timers
     # ==================================================================================
-    async def due_reminders(self) -> list[Reminder]:
-        """Reminders due now. Each is also written to the outbox (kind 'reminder') in the
+    async def due_reminders(self, lease: float | None = None) -> list[Reminder]:
+        """Reminders due now, claimed for this process for `lease` seconds (the service's
+        default without one). Each is also written to the outbox (kind 'reminder') in the
         transaction that schedules the next one, so a crash cannot lose or repeat it."""
         now = self.clock()
-        async with self.store.read() as tx:
-            timers = await tx.due_timers("reminder", now)
+        owner = self.deliveries.owner
+        async with self.store.write() as tx:
+            timers = await tx.claim_timers("reminder", owner, now, lease or self.deliveries.lease)
         reminders: list[Reminder] = []
         for timer in timers:
             try:
-                reminder = await self._fire_reminder(timer.game_id, now)
+                reminder = await self._fire_reminder(timer.game_id, now, owner)
             except Exception:  # noqa: BLE001 - one game's trouble must not stop the others
                 log.exception("reminder for game %s failed", timer.game_id)
                 continue
@@ -37,12 +46,19 @@ class TimerService(OrderService):
                 reminders.append(reminder)
         return reminders
 
-    async def _fire_reminder(self, game_id: int, now: float) -> Reminder | None:
+    async def _fire_reminder(self, game_id: int, now: float, owner: str) -> Reminder | None:
         async with self.store.write() as tx:
-            timer = await tx.get_timer(game_id, "reminder")
-            if timer is None or timer.due_at > now:
-                return None  # a move reset it meanwhile
+            # the game before its timer, as a move locks them (PostgreSQL: no deadlock)
             row = await tx.get_game(game_id)
+            timer = await tx.hold_timer(game_id, "reminder", owner)
+            if timer is None:
+                # a move reset it meanwhile (which ends the claim), or this process was too
+                # slow and another one took it over after the lease ran out
+                log.info("reminder of game %s: no longer this process's to fire", game_id)
+                return None
+            if timer.due_at > now:
+                await tx.release_timer(game_id, "reminder", owner)
+                return None
             if row is None or row.status != "active":
                 await tx.delete_timers(game_id)
                 return None
@@ -84,34 +100,40 @@ class TimerService(OrderService):
                 outbox_id=outbox_id,
             )
 
-    async def run_deadlines(self) -> list[Outcome]:
-        """For every game whose deadline passed: play one timeout move (or the first bot's
-        choice, per settings) for each human seat it waits on. Each move is announced with a
-        public 'session.timeout_move' event first in its events."""
+    async def run_deadlines(self, lease: float | None = None) -> list[Outcome]:
+        """For every game whose deadline passed (claimed for this process for `lease`
+        seconds): play one timeout move (or the first bot's choice, per settings) for each
+        human seat it waits on. Each move is announced with a public 'session.timeout_move'
+        event first in its events."""
         now = self.clock()
-        async with self.store.read() as tx:
-            timers = await tx.due_timers("deadline", now)
+        owner = self.deliveries.owner
+        async with self.store.write() as tx:
+            timers = await tx.claim_timers("deadline", owner, now, lease or self.deliveries.lease)
         outcomes: list[Outcome] = []
         for timer in timers:
             try:
-                outcomes += await self._fire_deadline(timer.game_id, now)
+                outcomes += await self._fire_deadline(timer.game_id, now, owner)
             except SessionError as exc:
                 log.error("deadline for game %s: %s", timer.game_id, exc)
-                await self._postpone_deadline(timer.game_id, now + REMINDER_CAP_SECONDS)
+                await self._postpone_deadline(timer.game_id, now + REMINDER_CAP_SECONDS, owner)
             except Exception:  # noqa: BLE001
                 log.exception("deadline for game %s failed", timer.game_id)
         return outcomes
 
-    async def _postpone_deadline(self, game_id: int, due_at: float) -> None:
+    async def _postpone_deadline(self, game_id: int, due_at: float, owner: str) -> None:
         async with self.store.write() as tx:
-            if await tx.get_timer(game_id, "deadline") is not None:
+            if await tx.hold_timer(game_id, "deadline", owner) is not None:
                 await tx.set_timer(game_id, "deadline", due_at)
 
-    async def _fire_deadline(self, game_id: int, now: float) -> list[Outcome]:
+    async def _fire_deadline(self, game_id: int, now: float, owner: str) -> list[Outcome]:
         async with self.store.read() as tx:
             timer = await tx.get_timer(game_id, "deadline")
             row = await tx.get_game(game_id)
-        if timer is None or timer.due_at > now or row is None:
+        if timer is None or timer.claimed_by != owner:
+            return []  # reset by a move (which ends the claim), or taken over
+        if timer.due_at > now or row is None:
+            async with self.store.write() as tx:
+                await tx.release_timer(game_id, "deadline", owner)
             return []
         if row.status != "active":
             async with self.store.write() as tx:
@@ -157,8 +179,9 @@ class TimerService(OrderService):
             except StaleVersion:
                 return outcomes  # a player moved just now; their move reset the timers
         if not outcomes and ld.settings.deadline_hours:
-            await self._postpone_deadline(game_id, now + ld.settings.deadline_hours * 3600.0)
+            await self._postpone_deadline(game_id, now + ld.settings.deadline_hours * 3600.0, owner)
         elif not outcomes:
             async with self.store.write() as tx:
-                await tx.delete_timers(game_id, "deadline")
+                if await tx.hold_timer(game_id, "deadline", owner) is not None:
+                    await tx.delete_timers(game_id, "deadline")
         return outcomes

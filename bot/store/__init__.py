@@ -3,12 +3,25 @@
 whose transactions are `StoreTx`), each with its own numbered migrations.
 
 `open_store(url)` opens the store a DATABASE_URL names.
+
+Several processes on one database (PostgreSQL, or SQLite on one machine) share the outbox
+and the timers through claims: a process takes the rows it is about to deliver
+(`claim_outbox`) and the timers it is about to fire (`claim_timers`) under its owner id
+with a lease (`claimed_by`, `claimed_until`, migration 0005 / PostgreSQL 0002). Nobody else
+takes a row while the lease runs; the holder renews it while a delivery runs
+(`renew_claims`) and clears it by finishing the row (`mark_delivered`, `mark_failed`,
+`give_up`) or rescheduling the timer (`set_timer`). Given the owner, finishing refuses a row
+another process has taken over (ClaimLost, nothing written). A process killed with SIGKILL
+just stops renewing: its rows and timers are free again once its lease has run out, and the
+process that takes a row over counts the interrupted attempt (the row may be out in part,
+which the message nonces cover, see bot/discord/outbox.py).
 """
 from __future__ import annotations
 
 from typing import Any
 
 from bot.store.base import (
+    CLAIM_LEASE,
     OUTBOX_BASE_DELAY,
     OUTBOX_KEEP_DEAD,
     OUTBOX_KEEP_DELIVERED,
@@ -20,7 +33,7 @@ from bot.store.base import (
     StoreTx,
 )
 from bot.store.db import SqliteTx, Store
-from bot.store.errors import ChannelBusy, MigrationError, StaleVersion, StoreError
+from bot.store.errors import ChannelBusy, ClaimLost, MigrationError, StaleVersion, StoreError
 from bot.store.migrate import MIGRATIONS_DIR, MIGRATIONS_PG_DIR, Migration, load_migrations
 from bot.store.models import (
     ActionRow,
@@ -73,7 +86,7 @@ async def open_store(url: str, **kwargs: Any) -> StoreBackend:
 
 
 __all__ = [
-    "ActionRow", "ChannelBusy", "DeliveryContact", "GameRow", "MIGRATIONS_DIR", "MIGRATIONS_PG_DIR",
+    "ActionRow", "ChannelBusy", "CLAIM_LEASE", "ClaimLost", "DeliveryContact", "GameRow", "MIGRATIONS_DIR", "MIGRATIONS_PG_DIR",
     "Migration", "MigrationError", "OUTBOX_BASE_DELAY", "OUTBOX_KEEP_DEAD", "OUTBOX_KEEP_DELIVERED",
     "OUTBOX_MAX_DELAY", "OUTBOX_PRUNE_BATCH", "OutboxPart", "OutboxRow", "PAUSE_ENV", "PAUSE_MARKER_ENV",
     "PgStore", "PgTx", "POOL_OPTIONS", "SeatRow", "SqliteTx", "StaleVersion", "Store", "StoreBackend",

@@ -30,3 +30,16 @@ class ChannelBusy(StoreError):
     def __init__(self, channel_id: str) -> None:
         super().__init__(f"channel {channel_id} already has an open game")
         self.channel_id = channel_id
+
+
+class ClaimLost(StoreError):
+    """A process tried to finish (mark delivered, failed, given up, record a part of) an
+    outbox row that another process holds now: its own lease ran out and the other took the
+    row over. Nothing was written (the transaction was rolled back); the row is the other
+    process's to finish. `holder` is the owner id that holds it now."""
+
+    def __init__(self, outbox_id: int, owner: str, holder: str | None) -> None:
+        super().__init__(f"outbox row {outbox_id}: held by {holder}, not by {owner}")
+        self.outbox_id = outbox_id
+        self.owner = owner
+        self.holder = holder

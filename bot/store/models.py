@@ -77,6 +77,9 @@ class TimerRow(BaseModel):
     due_at: float
     attempt: int
     payload_json: str
+    # the process that is firing it now, and until when (see claim_timers in sql.py)
+    claimed_by: str | None = None
+    claimed_until: float | None = None
 
 
 class OutboxRow(BaseModel):
@@ -90,6 +93,9 @@ class OutboxRow(BaseModel):
     delivered_at: float | None
     last_error: str | None
     dead: bool
+    # the process delivering it now, and until when its lease runs (see claim_outbox)
+    claimed_by: str | None = None
+    claimed_until: float | None = None
 
     @property
     def payload(self) -> dict[str, Any]:

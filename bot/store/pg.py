@@ -121,6 +121,11 @@ class PgTx(SqlTx):
     def _guarded(self) -> AbstractAsyncContextManager[Any]:
         return self._conn.transaction()  # nested: a savepoint
 
+    def _skip_locked(self, alias: str) -> str:
+        # what the UPDATE of a claim takes anyway, and weaker than FOR UPDATE: an
+        # outbox_parts insert (a foreign key's KEY SHARE lock) never waits for a claim
+        return f" FOR NO KEY UPDATE OF {alias} SKIP LOCKED"
+
     def _is_channel_busy(self, exc: BaseException) -> bool:
         return isinstance(exc, asyncpg.UniqueViolationError) and exc.constraint_name == CHANNEL_INDEX
 

@@ -18,6 +18,21 @@ transaction class provides:
   the check that a change was decided on the state it was applied to.
 - `_guarded()`: a block whose failure must not end the transaction (a savepoint on
   PostgreSQL, where any error aborts the rest of a transaction; nothing on SQLite).
+- `_skip_locked(alias)`: appended to the inner SELECT of a claim (outbox rows, timers).
+  PostgreSQL: `FOR NO KEY UPDATE OF <alias> SKIP LOCKED`, so two processes claiming at the
+  same moment each lock what they take and pass over what the other is taking, instead of
+  waiting for it or taking it too (a row the other claimed and committed meanwhile is
+  re-checked against the claim's WHERE, and its fresh lease excludes it). SQLite: empty,
+  the write transaction already holds the whole file.
+
+Claims: several processes may share one database, and exactly one of them delivers an outbox
+row or fires a timer. `claim_outbox` / `claim_timers` mark what they return as held by the
+caller's owner id (`claimed_by`) until `now + lease` (`claimed_until`); a process renews
+its outbox leases while a delivery runs (`renew_claims`); finishing a row (`mark_delivered`,
+`mark_failed`, `give_up`) or rescheduling a timer (`set_timer`) clears the claim. Given
+`owner`, the finishing methods refuse (ClaimLost, nothing written) a row another process
+holds: the caller's lease ran out and the row was taken over. Times are the callers' clocks
+(Unix seconds), so the processes' clocks must agree to well within a lease.
 """
 from __future__ import annotations
 
@@ -29,6 +44,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from bot.store.base import (
+    CLAIM_LEASE,
     NOTICE_EVERY,
     OUTBOX_KEEP_DEAD,
     OUTBOX_KEEP_DELIVERED,
@@ -39,7 +55,7 @@ from bot.store.base import (
     dumps,
     retry_delay,
 )
-from bot.store.errors import ChannelBusy, StaleVersion, StoreError
+from bot.store.errors import ChannelBusy, ClaimLost, StaleVersion, StoreError
 from bot.store.models import (
     ActionRow,
     DeliveryContact,
@@ -63,9 +79,9 @@ ACTION_COLUMNS = (
 )
 OUTBOX_COLUMNS = (
     "id, game_id, created_at, kind, payload AS payload_json, attempts, next_attempt_at,"
-    " delivered_at, last_error, dead"
+    " delivered_at, last_error, dead, claimed_by, claimed_until"
 )
-TIMER_COLUMNS = "game_id, kind, due_at, attempt, payload AS payload_json"
+TIMER_COLUMNS = "game_id, kind, due_at, attempt, payload AS payload_json, claimed_by, claimed_until"
 # update_game(**fields) name -> column
 UPDATABLE = {
     "status": "status",
@@ -105,6 +121,9 @@ class SqlTx:
 
     def _guarded(self) -> AbstractAsyncContextManager[Any]:
         return nullcontext()
+
+    def _skip_locked(self, alias: str) -> str:
+        return ""
 
     def _is_channel_busy(self, exc: BaseException) -> bool:
         """Is `exc` the one-open-game-per-channel index refusing an insert?"""
@@ -318,7 +337,8 @@ class SqlTx:
         await self._run(
             "INSERT INTO timers (game_id, kind, due_at, attempt, payload) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (game_id, kind) DO UPDATE SET due_at = excluded.due_at,"
-            " attempt = excluded.attempt, payload = excluded.payload",
+            " attempt = excluded.attempt, payload = excluded.payload,"
+            " claimed_by = NULL, claimed_until = NULL",
             (game_id, kind, due_at, attempt, dumps(payload if payload is not None else {})),
         )
 
@@ -338,12 +358,48 @@ class SqlTx:
             await self._run("DELETE FROM timers WHERE game_id = ? AND kind = ?", (game_id, kind))
 
     async def due_timers(self, kind: str, now: float, limit: int = 200) -> list[TimerRow]:
+        """The timers of `kind` due at `now`, claimed or not (a look, not a claim)."""
         rows = await self._all(
             f"SELECT {TIMER_COLUMNS} FROM timers WHERE kind = ? AND due_at <= ?"
             " ORDER BY due_at, game_id LIMIT ?",
             (kind, now, limit),
         )
         return [TimerRow(**dict(r)) for r in rows]
+
+    def claim_timers_sql(self) -> str:
+        """The claim of due timers (also what the plan tests look at): through timers_due,
+        skipping those another process holds on a lease still running."""
+        return (
+            "UPDATE timers SET claimed_by = ?, claimed_until = ? WHERE kind = ? AND game_id IN ("
+            " SELECT t.game_id FROM timers t WHERE t.kind = ? AND t.due_at <= ?"
+            " AND (t.claimed_until IS NULL OR t.claimed_until <= ?)"
+            f" ORDER BY t.due_at, t.game_id LIMIT ?{self._skip_locked('t')})"
+            f" RETURNING {TIMER_COLUMNS}"
+        )
+
+    async def claim_timers(self, kind: str, owner: str, now: float, lease: float,
+                           limit: int = 200) -> list[TimerRow]:
+        """Claim up to `limit` timers of `kind` due at `now` that nobody holds (or whose
+        holder's lease has run out) for `owner` until `now + lease`; earliest first. Firing
+        one is then `owner`'s alone (`hold_timer`); `set_timer` and `delete_timers` end the
+        claim, `release_timer` gives it back unfired."""
+        self._require_writable()
+        rows = await self._all(self.claim_timers_sql(), (owner, now + lease, kind, kind, now, now, limit))
+        timers = [TimerRow(**dict(r)) for r in rows]
+        return sorted(timers, key=lambda t: (t.due_at, t.game_id))
+
+    async def hold_timer(self, game_id: int, kind: str, owner: str) -> TimerRow | None:
+        """The timer if `owner` holds it (locked on PostgreSQL until the transaction ends, so
+        a move's reset waits); None if nobody does or another process took it over."""
+        row = await self._one(
+            f"SELECT {TIMER_COLUMNS} FROM timers WHERE game_id = ? AND kind = ? AND claimed_by = ?{self._lock}",
+            (game_id, kind, owner))
+        return TimerRow(**dict(row)) if row else None
+
+    async def release_timer(self, game_id: int, kind: str, owner: str) -> None:
+        """Give a timer `owner` holds back unfired (due as it was)."""
+        await self._run("UPDATE timers SET claimed_by = NULL, claimed_until = NULL"
+                        " WHERE game_id = ? AND kind = ? AND claimed_by = ?", (game_id, kind, owner))
 
     # --- outbox ------------------------------------------------------------------------
     async def add_outbox(self, game_id: int | None, kind: str, payload: Any, now: float) -> int:
@@ -384,22 +440,111 @@ class SqlTx:
 
         Both scans use partial indexes that hold only the rows still to deliver (outbox_due
         in id order, outbox_by_game for the "nothing older pending" check), so the cost does
-        not grow with the delivered rows of every game ever played."""
+        not grow with the delivered rows of every game ever played.
+
+        A look only: what a dispatcher delivers it takes with `claim_outbox`."""
         rows = await self._all(self.due_outbox_sql(), (now, limit))
         return [OutboxRow(**dict(r)) for r in rows]
 
-    async def mark_delivered(self, outbox_id: int, now: float) -> None:
+    def claim_outbox_sql(self) -> str:
+        """The claim (also what the plan tests look at): the due query's rows that nobody
+        holds on a running lease, marked as the caller's. Taking over a row whose holder's
+        lease ran out counts as a failed attempt (the holder died or stalled mid-delivery,
+        possibly after sending a part), which also tells the composer the row may be out
+        in part already."""
+        return (
+            "UPDATE outbox SET"
+            " attempts = attempts + CASE WHEN claimed_by IS NULL THEN 0 ELSE 1 END,"
+            " last_error = CASE WHEN claimed_by IS NULL THEN last_error"
+            "  ELSE 'the lease of ' || claimed_by || ' ran out before the delivery finished' END,"
+            " claimed_by = ?, claimed_until = ?"
+            f" WHERE id IN (SELECT o.id FROM outbox o{self._index('outbox_due')}"
+            " WHERE o.delivered_at IS NULL AND o.dead = 0 AND o.next_attempt_at <= ?"
+            " AND (o.claimed_until IS NULL OR o.claimed_until <= ?)"
+            " AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.game_id = o.game_id"
+            "   AND p.delivered_at IS NULL AND p.dead = 0 AND p.id < o.id)"
+            f" ORDER BY o.id LIMIT ?{self._skip_locked('o')})"
+            f" RETURNING {OUTBOX_COLUMNS}"
+        )
+
+    async def claim_outbox(self, owner: str, now: float, lease: float, limit: int = 50) -> list[OutboxRow]:
+        """Claim up to `limit` rows to deliver for `owner` until `now + lease`, oldest first:
+        the rows `due_outbox` picks (the oldest pending row of each game, back-off
+        respected) that nobody holds or whose holder's lease has run out.
+
+        A game's later row is never claimed while an earlier one is pending, held or not,
+        so one game's posts keep their order across processes; a live-board step that
+        delivers the rows after its own (bot/sessions/live.py) does so under the claim of
+        the first, which nobody else can claim meanwhile."""
+        self._require_writable()
+        rows = await self._all(self.claim_outbox_sql(), (owner, now + lease, now, now, limit))
+        return sorted((OutboxRow(**dict(r)) for r in rows), key=lambda r: r.id)
+
+    async def renew_claims(self, owner: str, ids: Iterable[int], now: float, lease: float) -> list[int]:
+        """Extend `owner`'s leases on these rows to `now + lease` (the heartbeat of a long
+        delivery). Returns the ids another process holds now: taken over after this one's
+        lease ran out, so their deliveries must stop. (A row finished meanwhile is neither
+        renewed nor returned.)"""
+        self._require_writable()
+        wanted = list(dict.fromkeys(int(i) for i in ids))
+        if not wanted:
+            return []
+        renewed = {int(r[0]) for r in await self._all(
+            f"UPDATE outbox SET claimed_until = ? WHERE claimed_by = ? AND id IN ({_marks(len(wanted))})"
+            " AND delivered_at IS NULL AND dead = 0 RETURNING id",
+            (now + lease, owner, *wanted))}
+        rest = [i for i in wanted if i not in renewed]
+        if not rest:
+            return []
+        rows = await self._all(
+            f"SELECT id FROM outbox WHERE id IN ({_marks(len(rest))}) AND claimed_by IS NOT NULL AND claimed_by <> ?",
+            (*rest, owner))
+        return sorted(int(r[0]) for r in rows)
+
+    async def release_claims(self, owner: str, ids: Iterable[int], *, interrupted: str | None = None) -> int:
+        """Give back rows `owner` holds without finishing them (claimed but not started, or
+        a delivery cut short by a shutdown), so another process may take them at once
+        instead of after the lease. `interrupted` (why) counts the release as a failed
+        attempt: the row may be out in part. Returns how many were released."""
+        wanted = list(dict.fromkeys(int(i) for i in ids))
+        if not wanted:
+            return 0
+        sets = "claimed_by = NULL, claimed_until = NULL"
+        params: list[Any] = []
+        if interrupted is not None:
+            sets += ", attempts = attempts + 1, last_error = ?"
+            params.append(interrupted[:2000])
+        return await self._run(
+            f"UPDATE outbox SET {sets} WHERE claimed_by = ? AND id IN ({_marks(len(wanted))})",
+            (*params, owner, *wanted))
+
+    async def require_claim(self, outbox_id: int, owner: str) -> None:
+        """Raise ClaimLost if another process holds the row (locking it on PostgreSQL until
+        the transaction ends). A row `owner` holds, or nobody holds, may be finished."""
+        row = await self._one(f"SELECT claimed_by FROM outbox WHERE id = ?{self._lock}", (outbox_id,))
+        holder = row[0] if row is not None else None
+        if holder is not None and holder != owner:
+            raise ClaimLost(outbox_id, owner, holder)
+
+    async def mark_delivered(self, outbox_id: int, now: float, owner: str | None = None) -> None:
+        """The row went out; its claim ends. With `owner`, ClaimLost if another process holds it."""
+        if owner is not None:
+            await self.require_claim(outbox_id, owner)
         await self._run(
-            "UPDATE outbox SET delivered_at = ?, last_error = NULL WHERE id = ? AND delivered_at IS NULL",
+            "UPDATE outbox SET delivered_at = ?, last_error = NULL, claimed_by = NULL, claimed_until = NULL"
+            " WHERE id = ? AND delivered_at IS NULL",
             (now, outbox_id),
         )
 
     async def mark_failed(self, outbox_id: int, error: str, now: float, *, retry_after: float | None = None,
-                          permanent: bool = False) -> OutboxRow | None:
+                          permanent: bool = False, owner: str | None = None) -> OutboxRow | None:
         """Record a failed delivery. The next attempt waits 5 s, 10 s, 20 s ... capped at
         15 minutes (or `retry_after`, e.g. Discord's rate-limit hint, if longer). How many
         attempts a row gets is the caller's policy: `permanent` gives it up now (see
-        `give_up`, which also tells the host)."""
+        `give_up`, which also tells the host). The claim ends (the retry is anyone's); with
+        `owner`, ClaimLost if another process holds the row."""
+        if owner is not None:
+            await self.require_claim(outbox_id, owner)
         row = await self.get_outbox(outbox_id)
         if row is None or row.delivered_at is not None:
             return row
@@ -407,20 +552,21 @@ class SqlTx:
         delay = retry_delay(attempts, retry_after)
         # a dead row keeps the time it was given up in next_attempt_at (pruning goes by it)
         updated = await self._returning(
-            "UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, dead = ?"
-            f" WHERE id = ? RETURNING {OUTBOX_COLUMNS}",
+            "UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, dead = ?,"
+            f" claimed_by = NULL, claimed_until = NULL WHERE id = ? RETURNING {OUTBOX_COLUMNS}",
             (attempts, now if permanent else now + delay, error[:2000], int(permanent), outbox_id),
         )
         return OutboxRow(**dict(updated)) if updated else None
 
     async def give_up(self, outbox_id: int, error: str, now: float, *,
                       notice: tuple[int, str, Any] | None = None,
-                      notice_every: float = NOTICE_EVERY) -> int | None:
+                      notice_every: float = NOTICE_EVERY, owner: str | None = None) -> int | None:
         """Mark a row dead (it no longer holds its game's later posts back) and, in the same
         transaction, queue `notice` = (game_id, problem, payload) as a new row of kind
         'notice' unless that game's host was told about that problem in the last
-        `notice_every` seconds. Returns the notice's row id, if one was queued."""
-        await self.mark_failed(outbox_id, error, now, permanent=True)
+        `notice_every` seconds. Returns the notice's row id, if one was queued. With
+        `owner`, ClaimLost (and nothing queued) if another process holds the row."""
+        await self.mark_failed(outbox_id, error, now, permanent=True, owner=owner)
         if notice is None:
             return None
         game_id, problem, payload = notice
@@ -641,21 +787,42 @@ class StoreCommon:
         async with self.read() as tx:
             return await tx.due_outbox(self._now(now), limit)
 
-    async def mark_delivered(self, outbox_id: int, now: float | None = None) -> None:
+    async def claim_outbox(self, owner: str, now: float | None = None, lease: float = CLAIM_LEASE,
+                           limit: int = 50) -> list[OutboxRow]:
         async with self.write() as tx:
-            await tx.mark_delivered(outbox_id, self._now(now))
+            return await tx.claim_outbox(owner, self._now(now), lease, limit)
+
+    async def renew_claims(self, owner: str, ids: Iterable[int], now: float | None = None,
+                           lease: float = CLAIM_LEASE) -> list[int]:
+        async with self.write() as tx:
+            return await tx.renew_claims(owner, ids, self._now(now), lease)
+
+    async def release_claims(self, owner: str, ids: Iterable[int], *, interrupted: str | None = None) -> int:
+        async with self.write() as tx:
+            return await tx.release_claims(owner, ids, interrupted=interrupted)
+
+    async def claim_timers(self, kind: str, owner: str, now: float | None = None, lease: float = CLAIM_LEASE,
+                           limit: int = 200) -> list[TimerRow]:
+        async with self.write() as tx:
+            return await tx.claim_timers(kind, owner, self._now(now), lease, limit)
+
+    async def mark_delivered(self, outbox_id: int, now: float | None = None, owner: str | None = None) -> None:
+        async with self.write() as tx:
+            await tx.mark_delivered(outbox_id, self._now(now), owner)
 
     async def mark_failed(self, outbox_id: int, error: str, now: float | None = None, *,
-                          retry_after: float | None = None, permanent: bool = False) -> OutboxRow | None:
+                          retry_after: float | None = None, permanent: bool = False,
+                          owner: str | None = None) -> OutboxRow | None:
         async with self.write() as tx:
             return await tx.mark_failed(outbox_id, error, self._now(now), retry_after=retry_after,
-                                        permanent=permanent)
+                                        permanent=permanent, owner=owner)
 
     async def give_up(self, outbox_id: int, error: str, now: float | None = None, *,
                       notice: tuple[int, str, Any] | None = None,
-                      notice_every: float = NOTICE_EVERY) -> int | None:
+                      notice_every: float = NOTICE_EVERY, owner: str | None = None) -> int | None:
         async with self.write() as tx:
-            return await tx.give_up(outbox_id, error, self._now(now), notice=notice, notice_every=notice_every)
+            return await tx.give_up(outbox_id, error, self._now(now), notice=notice, notice_every=notice_every,
+                                    owner=owner)
 
     async def queue_notice(self, game_id: int, problem: str, payload: Any, now: float | None = None, *,
                            notice_every: float = NOTICE_EVERY) -> int | None:

@@ -41,7 +41,7 @@ from render.catan_express.figures import SS, loco_patch, robber_patch
 from render.catan_express.sidebar import draw_panel, panel_height
 from render.catan_express.stamps import plain, stamp_text
 from render.kit.chart import draw_marker
-from render.kit.encode import LayerCache
+from render.kit.encode import LayerCache, drawn_on
 from render.kit.highlight import halo_lines, halo_spot, thickness
 from render.kit.text import draw_text, measure
 
@@ -256,7 +256,7 @@ def _render_board(view: CatanView, names: Sequence[str], lang: str, quick: bool)
     d = ImageDraw.Draw(img)
     d.rectangle((0, ml.size[1], BOARD_W, ml.size[1] + 2), fill=style.DIVIDER)
     draw_panel(img, view, names, lang, ml.size[1] + 2)
-    return img
+    return drawn_on(img, static_layers(key, lang)[2])
 
 
 def render_map(view: CatanView, lang: str = "en", quick: bool = True) -> Image.Image:

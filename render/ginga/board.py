@@ -24,7 +24,7 @@ from games.ginga.models import GTView, LastPlacement
 from render.ginga import style
 from render.ginga.sidebar import draw_sidebar
 from render.ginga.tiles import tile_by_id, tile_patch
-from render.kit.encode import LayerCache
+from render.kit.encode import LayerCache, drawn_on
 from render.kit.highlight import halo_lines
 from render.kit.palette import contrast_text
 from render.kit.text import draw_text, measure
@@ -72,7 +72,7 @@ def render_board(view: GTView, names: Sequence[str], lang: str = "en") -> Image.
     paste_tiles(img, grid, view.tiles)
     _draw_latest(img, view, grid)
     draw_sidebar(img, view, names, lang)
-    return img
+    return drawn_on(img, _background())  # one palette for every table the sky holds
 
 
 @lru_cache(maxsize=2)

@@ -21,16 +21,43 @@ over its 60 ms p95 budget (`railyard bench`), while level 1 (6 ms, 159 KiB) woul
 third more. optimize=True would retry every filter and is several times slower. Palette mode is the fastest and
 smallest but lossy (256 colours, no dithering: indistinguishable on flat board art, may
 band on gradients or photos), so it is opt-in with palette=True.
+
+A palette per board (`drawn_on`, `BoardPalette`). Quantising every board afresh cost 6-12 ms
+of a move's picture (an octree over 1-2 million pixels; quantize_keeping's sample for Steam
+and Catan Express). A board now maps onto a palette kept with its static layer: built by
+octree once, from the first board drawn on the layer, with the colours that carry meaning
+(players, surfaces, the game's key colours) reserved and exact; a later board that shows a
+flat colour the palette lacks puts it in place of the colour that board uses least (no
+octree), and only a board that drifts from the palette altogether builds it again. Measured
+over four whole 4-player games per game, a board every third move as the live board posts
+them (Pillow 13, CPU ms per board, p50; "colours" is the octree or the mapping and check,
+its mean counting the boards that amend or rebuild the palette; error: each pixel's largest
+channel difference from the drawn board, mean over the pixels):
+
+    game             draw   colours before -> after (mean)   render+encode   PNG KiB    error
+    ticket_to_ride   10.5   11.6 -> 4.2 (5.5)                34.7 -> 27.6    120 / 121  1.84 -> 0.41
+    ginga            11.4    6.0 -> 2.2 (3.0)                22.4 -> 18.5     40 / 40   2.09 -> 0.54
+    santa_fe         10.9   11.4 -> 4.2 (5.3)                35.7 -> 28.9    141 / 141  1.11 -> 0.79
+    steam            15.9    8.1 -> 5.1 (5.5)                37.4 -> 34.6    137 / 136  1.10 -> 0.16
+    catan_express    13.0    7.9 -> 5.3 (6.9)                32.0 -> 29.9     87 / 87   1.17 -> 0.16
+
+Over those boards each game built its palettes 1-6 times (the first board of each layer: a
+Catan Express layout is one game's) and learned 7-63 flat colours; pixels off by more than
+24 stay under 0.015% of a board before and after. Side by side at full size the boards look
+the same; the error is lower because flat areas (panels, cards, tinted rows, terrain) now come
+out exactly as drawn where the octree moved them by a level or two.
 """
 from __future__ import annotations
 
 import io
+import threading
 from collections import OrderedDict
-from typing import Callable, Hashable, Sequence
+from typing import Any, Callable, Hashable, Sequence
 
-from PIL import Image
+from PIL import Image, ImageChops
 
 COMPRESS_LEVEL = 5
+RGB = tuple[int, int, int]
 
 
 def quantize_keeping(img: Image.Image, keep: Sequence[tuple[int, int, int]], sample: int = 4) -> Image.Image:
@@ -50,6 +77,243 @@ def quantize_keeping(img: Image.Image, keep: Sequence[tuple[int, int, int]], sam
     reference = Image.new("P", (1, 1))
     reference.putpalette(flat + [0] * (768 - len(flat)))
     return img.convert("RGB").quantize(palette=reference, dither=Image.Dither.NONE)
+
+
+# --- a palette built once per board -----------------------------------------------------------------
+BOARD_PALETTE = "railyard.board_palette"  # Image.info of a board: the BoardPalette of its static layer
+_LAYER_PALETTE = "railyard.layer_palette"  # Image.info of a static layer: its BoardPalette
+SAME_CELL = 3  # Pillow maps colours through a cache of 4-level cells: colours this close share one
+CHECK_SAMPLE = 4  # the check after each mapping looks at every 4th pixel of every 4th row
+# a flat area off: one exact colour further than FLAT_ERROR (largest channel difference) from
+# its palette colour at FLAT_COUNT sampled pixels (about 130 on the board)
+FLAT_ERROR, FLAT_COUNT = 8, 8
+# drift: DRIFT more sampled pixels off by over DRIFT_ERROR than on the board the palette was
+# built from (about 1,000 more on the board: edges and blends of pieces the palette lacks)
+DRIFT_ERROR, DRIFT = 16, 64
+KEEP_MAX = 96  # flat colours a palette keeps at most
+BUILD_SAMPLE = 2  # the octree looks at the board shrunk this many times (the check catches what it misses)
+
+
+def drawn_on(img: Image.Image, layer: Image.Image) -> Image.Image:
+    """Mark `img`, a board, as drawn on the static `layer`: its 256-colour PNG then maps onto
+    the palette kept for that layer (BoardPalette) instead of quantising the board afresh.
+    The palette is kept in the layer's own `info`, so it lives and goes with the cached layer.
+    Returns img."""
+    palette = layer.info.get(_LAYER_PALETTE)
+    if palette is None:
+        palette = layer.info.setdefault(_LAYER_PALETTE, BoardPalette())
+    img.info[BOARD_PALETTE] = palette
+    return img
+
+
+class BoardPalette:
+    """The 256 colours the boards drawn on one static layer are mapped onto.
+
+    Built from the first board drawn on the layer (the static layer and that move's pieces and
+    panel): first the colours that carry meaning, exactly (the game's key colours, its
+    players' colours and the surfaces they stand on: `meaning`, from the renderer), then an
+    octree's choice over the board for the other slots. Later boards are mapped onto it
+    (Pillow's nearest-colour lookup, 1-5 ms) with no octree.
+
+    A later board can hold what the first did not (a railroad's first track, the tinted row of
+    the seat to move, a face-up card): after each mapping, every CHECK_SAMPLE-th pixel of
+    every CHECK_SAMPLE-th row is compared with the board (about 1 ms). A flat colour found
+    off (one exact colour off by over FLAT_ERROR at FLAT_COUNT samples or more) is put in the
+    slot of the colour this board uses least, and kept from then on beside the meaning
+    colours, so a look that comes and goes (each seat's tinted row in turn) is learned once.
+    Only when a board still has DRIFT more samples off by over DRIFT_ERROR than the board the
+    palette was built from (new edges and blends everywhere) is the palette built again from
+    it. Either way the board that shows something new is itself encoded right."""
+
+    def __init__(self) -> None:
+        self.reference: Image.Image | None = None
+        self.kept: list[RGB] = []  # flat colours found off since the first build
+        self.off = 0  # sampled pixels off on the board the palette was built from
+        self.builds = 0  # octrees: the first board and boards that drifted
+        self.learned = 0  # boards whose missing flat colours were put in without an octree
+        self._lock = threading.Lock()
+
+    def colours(self) -> list[RGB]:
+        """The palette as it stands (empty before the first board)."""
+        flat = (self.reference.getpalette() or []) if self.reference is not None else []
+        return [tuple(flat[i:i + 3]) for i in range(0, len(flat), 3)]  # type: ignore[misc]
+
+    def apply(self, img: Image.Image, meaning: Sequence[RGB] = ()) -> Image.Image:
+        """img (RGB) as a "P" image on this board's palette."""
+        ref = self.reference
+        fixed = list(dict.fromkeys(tuple(c) for c in meaning))
+        found: list[RGB] = []
+        drift = True
+        if ref is not None:
+            mapped = img.quantize(palette=ref, dither=Image.Dither.NONE)
+            seen, worst, errors = _check(img, mapped)
+            drift = sum(errors[DRIFT_ERROR + 1:]) > self.off + DRIFT
+            if len(self.kept) < KEEP_MAX and sum(errors[FLAT_ERROR + 1:]) >= FLAT_COUNT:
+                found = [c for c in _flat_colours(seen, worst) if not _near_any(c, fixed + self.kept, SAME_CELL)]
+                found = found[:KEEP_MAX - len(self.kept)]
+            if not found and not drift:
+                return mapped
+        with self._lock:  # several threads may draw boards of one layer (workers=0)
+            if self.reference is not ref:  # another thread changed it meanwhile
+                return img.quantize(palette=self.reference, dither=Image.Dither.NONE)
+            if found:  # flat colours missing: they take the slots of the colours this board uses least
+                self.kept.extend(found)
+                self.reference = _with_colours(self.colours(), mapped.histogram(), fixed + self.kept, found)
+                self.learned += 1
+                mapped = img.quantize(palette=self.reference, dither=Image.Dither.NONE)
+                if not drift or sum(_check(img, mapped)[2][DRIFT_ERROR + 1:]) <= self.off + DRIFT:
+                    return mapped
+            mapped, errors = self._build(img, fixed)
+            self.off = sum(errors[DRIFT_ERROR + 1:])
+            self.builds += 1
+            return mapped
+
+    def _build(self, img: Image.Image, fixed: list[RGB]) -> tuple[Image.Image, list[int]]:
+        """Build the palette from img; (img mapped onto it, the check's histogram). A flat
+        colour of img the octree merged into a neighbour is kept and put in at once, so the
+        next board does not find it off."""
+        self.reference = _palette_for(img, fixed + self.kept)
+        mapped = img.quantize(palette=self.reference, dither=Image.Dither.NONE)
+        seen, worst, errors = _check(img, mapped)
+        if len(self.kept) < KEEP_MAX and sum(errors[FLAT_ERROR + 1:]) >= FLAT_COUNT:
+            merged = [c for c in _flat_colours(seen, worst) if not _near_any(c, fixed + self.kept, SAME_CELL)]
+            if merged:
+                merged = merged[:KEEP_MAX - len(self.kept)]
+                self.kept.extend(merged)
+                self.reference = _with_colours(self.colours(), mapped.histogram(), fixed + self.kept, merged)
+                mapped = img.quantize(palette=self.reference, dither=Image.Dither.NONE)
+                errors = _check(img, mapped)[2]
+        return mapped, errors
+
+
+def _palette_for(img: Image.Image, fixed: Sequence[RGB]) -> Image.Image:
+    """A reference "P" image: the `fixed` colours exactly, then an octree's colours for img."""
+    fixed = list(dict.fromkeys(tuple(c) for c in fixed))[:255]
+    source = img.reduce(BUILD_SAMPLE) if BUILD_SAMPLE > 1 else img
+    chosen = source.quantize(256 - len(fixed), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    flat = chosen.getpalette() or []
+    fill = [tuple(flat[i:i + 3]) for i in range(0, len(flat), 3)]
+    return _keeping(fixed + [c for c in fill if not _near_any(c, fixed, SAME_CELL)], fixed)  # type: ignore[misc]
+
+
+def _with_colours(colours: list[RGB], use: list[int], fixed: Sequence[RGB], new: Sequence[RGB]) -> Image.Image:
+    """The palette `colours` with `new` in the slots of the colours used least (`use`: pixels
+    per palette index) that are not `fixed`."""
+    colours = list(colours) + [(0, 0, 0)] * (256 - len(colours))
+    keep = set(fixed)
+    spare = sorted((use[i] if i < len(use) else 0, i) for i, c in enumerate(colours) if c not in keep)
+    for (_, i), c in zip(spare, new):
+        colours[i] = c
+    return _keeping(colours, fixed)
+
+
+def _keeping(colours: list[RGB], fixed: Sequence[RGB]) -> Image.Image:
+    """The reference "P" image of `colours`, with every fixed colour found as itself: Pillow
+    looks colours up by cell, and another colour close by can take a fixed colour's cell. Such
+    a colour gives up its slot; when it is a fixed colour too (two colours a level or two
+    apart), the one later in `fixed` does."""
+    ref = _reference(colours)
+    for _ in range(4):
+        taken = _taken_cells(ref, fixed)
+        if not taken:
+            break
+        colours = [c for c in colours if c not in taken]
+        ref = _reference(colours)
+    return ref
+
+
+def _check(img: Image.Image, mapped: Image.Image) -> tuple[Image.Image, Image.Image, list[int]]:
+    """A sample of img (every CHECK_SAMPLE-th pixel and row), each sampled pixel's largest
+    channel difference from `mapped` ("L"), and the histogram of those differences."""
+    size = (max(1, img.width // CHECK_SAMPLE), max(1, img.height // CHECK_SAMPLE))
+    seen = img.resize(size, Image.Resampling.NEAREST)
+    shown = mapped.resize(size, Image.Resampling.NEAREST).convert("RGB")
+    r, g, b = ImageChops.difference(seen, shown).split()
+    worst = ImageChops.lighter(ImageChops.lighter(r, g), b)
+    return seen, worst, worst.histogram()
+
+
+_FLAT_OFF = [0] * (FLAT_ERROR + 1) + [255] * (255 - FLAT_ERROR)
+
+
+def _flat_colours(seen: Image.Image, worst: Image.Image) -> list[RGB]:
+    """The colours of `seen` off by over FLAT_ERROR at FLAT_COUNT sampled pixels or more, most first."""
+    mask = worst.point(_FLAT_OFF)
+    off = mask.histogram()[255]
+    marker = (1, 2, 3)  # every pixel that is not off becomes this colour, counted out below
+    kept = Image.composite(seen, Image.new("RGB", seen.size, marker), mask)
+    others = seen.width * seen.height - off
+    found = []
+    for n, c in kept.getcolors(seen.width * seen.height) or []:
+        n -= others if c == marker else 0
+        if n >= FLAT_COUNT:
+            found.append((n, c))
+    return [c for _, c in sorted(found, reverse=True)]
+
+
+def _near_any(c: RGB, colours: Sequence[RGB], within: int) -> bool:
+    return any(max(abs(c[0] - o[0]), abs(c[1] - o[1]), abs(c[2] - o[2])) <= within for o in colours)
+
+
+def _reference(colours: Sequence[RGB]) -> Image.Image:
+    flat = [v for c in colours[:256] for v in c]
+    ref = Image.new("P", (1, 1))
+    ref.putpalette(flat + [0] * (768 - len(flat)))
+    return ref
+
+
+def _taken_cells(ref: Image.Image, fixed: Sequence[RGB]) -> set[RGB]:
+    """The palette colours that fixed colours are mapped to instead of themselves, but for
+    fixed colours ahead of the one they took."""
+    if not fixed:
+        return set()
+    probe = Image.new("RGB", (len(fixed), 1))
+    probe.putdata(list(fixed))
+    back = probe.quantize(palette=ref, dither=Image.Dither.NONE).convert("RGB")
+    rank = {c: i for i, c in reversed(list(enumerate(fixed)))}
+    return {got for i, (want, got) in enumerate(zip(fixed, _pixels(back)))
+            if got != want and rank.get(got, len(fixed)) > i}
+
+
+def _pixels(img: Image.Image) -> list[Any]:
+    flattened = getattr(img, "get_flattened_data", None)  # Pillow 12.1+; getdata goes in Pillow 14
+    return list(flattened() if flattened is not None else img.getdata())
+
+
+def few_colours(img: Image.Image, renderer: Any = None) -> Image.Image:
+    """img (RGB) in 256 colours for a palette PNG, the fastest way that keeps what matters: a
+    board marked with `drawn_on` maps onto its layer's BoardPalette; otherwise the renderer's
+    `keep_colours` are kept exactly (quantize_keeping); otherwise an octree over the image."""
+    keep = tuple(getattr(renderer, "keep_colours", ()) or ())
+    board = img.info.get(BOARD_PALETTE)
+    if isinstance(board, BoardPalette):
+        colours = getattr(renderer, "palette", None)
+        # the players' colours first: of two meaning colours a level apart, the first is exact
+        meaning = [*getattr(colours, "players", ()), *keep, *getattr(colours, "surfaces", {}).values()]
+        return board.apply(img, meaning)
+    if keep:
+        return quantize_keeping(img, keep)
+    return img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def shrink_files(files: Sequence[tuple[str, bytes]], scale: float = 0.5) -> list[tuple[str, bytes]]:
+    """(name, data) files with every image scaled by `scale` (a quarter of the pixels at 0.5)
+    and re-encoded in its own format; anything that is not an image is kept as it is. Plain
+    data in and out, so a render worker can do it (render/pool.py)."""
+    from PIL import UnidentifiedImageError
+
+    shrunk: list[tuple[str, bytes]] = []
+    for name, data in files:
+        try:
+            with Image.open(io.BytesIO(data)) as image:
+                size = (max(1, int(image.width * scale)), max(1, int(image.height * scale)))
+                small = image.resize(size, Image.Resampling.LANCZOS)
+                out = io.BytesIO()
+                small.save(out, format=image.format or "PNG", optimize=True)
+            shrunk.append((name, out.getvalue()))
+        except (UnidentifiedImageError, OSError):  # not an image we can read: send as it is
+            shrunk.append((name, data))
+    return shrunk
 
 
 def to_png(img: Image.Image, *, palette: bool = False) -> bytes:

@@ -23,7 +23,7 @@ from PIL import Image, ImageDraw
 from games.core.i18n import translate
 from games.santa_fe.map import west
 from games.santa_fe.models import SFView
-from render.kit.encode import LayerCache
+from render.kit.encode import LayerCache, drawn_on
 from render.kit.fonts import font
 from render.kit.geometry import Walker
 from render.kit.highlight import halo_lines, halo_spot
@@ -93,7 +93,7 @@ def render_board(view: SFView, names: Sequence[str], lang: str = "en") -> Image.
     img = base.image.copy()
     draw_track(img, base, view)
     draw_sidebar(img, view, names, lang)
-    return img
+    return drawn_on(img, base.image)
 
 
 def render_map(view: SFView, lang: str = "en", width: int | None = None) -> Image.Image:

@@ -33,7 +33,7 @@ from games.core.hexgrid import Hex
 from games.steam.board import board_map, map_of, runs
 from games.steam.maps import Terrain
 from games.steam.models import COLOURS, SteamState, SteamView
-from render.kit.encode import LayerCache
+from render.kit.encode import LayerCache, drawn_on
 from render.kit.geometry import Walker
 from render.kit.highlight import halo_lines, halo_spot
 from render.kit.labels import MARK, NAME, TRACK, Label, Occupancy, Prices, Spots, label_size, place_names
@@ -290,7 +290,7 @@ def render_board(view: SteamView, names: Sequence[str], lang: str = "en") -> Ima
     d = ImageDraw.Draw(img)
     d.rectangle((0, ml.size[1], BOARD_W, ml.size[1] + 2), fill=style.DIVIDER)
     draw_panel(img, view, names, lang, ml.size[1] + 2)
-    return img
+    return drawn_on(img, base.image)
 
 
 def render_map(state: SteamState, lang: str = "en") -> Image.Image:

@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 from games.core.i18n import translate
 from games.ticket_to_ride.map import usa
 from games.ticket_to_ride.models import TTRView
-from render.kit.encode import LayerCache
+from render.kit.encode import LayerCache, drawn_on
 from render.kit.highlight import halo_line
 from render.kit.labels import MARK, NAME, TRACK, Label, Occupancy, Prices, Spots, label_size, place_names
 from render.kit.text import draw_text
@@ -77,7 +77,7 @@ def render_board(view: TTRView, names: Sequence[str], lang: str = "en") -> Image
     else:
         img.paste(render_map(view, lang, last_turn=True), (0, MAP_Y))
     draw_strips(img, view, names, lang)
-    return img
+    return drawn_on(img, static_map(lang).image)
 
 
 def render_map(view: TTRView, lang: str | None = "en", width: int | None = None, last_turn: bool = False,

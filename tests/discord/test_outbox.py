@@ -212,7 +212,7 @@ async def test_a_step_and_the_rows_it_delivered_are_stored_together(
     # the step goes out; then the dispatcher's own record of it fails and the process dies
     store = h.bot.store
 
-    async def broken(outbox_id: int, now: float | None = None) -> None:
+    async def broken(outbox_id: int, now: float | None = None, owner: str | None = None) -> None:
         raise sqlite3.OperationalError("disk I/O error")
 
     monkeypatch.setattr(store, "mark_delivered", broken)

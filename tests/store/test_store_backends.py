@@ -50,7 +50,8 @@ def test_both_backends_implement_the_whole_interface_with_the_same_signatures(pr
             assert hasattr(cls, name), f"{cls.__name__} lacks {name}"
             assert _comparable(inspect.signature(getattr(cls, name))) == _comparable(sig), (cls.__name__, name)
     # and the protocol lists everything public a transaction offers the service layer
-    public_tx = {n for n in dir(SqliteTx) if not n.startswith("_")} - {"due_outbox_sql", "prune_sql"}
+    # (the *_sql methods hand the plan tests a statement's text; nothing else calls them)
+    public_tx = {n for n in dir(SqliteTx) if not n.startswith("_") and not n.endswith("_sql")}
     if protocol is StoreTx:
         assert public_tx <= set(wanted) | {"writable"}, public_tx - set(wanted)
 

@@ -1,11 +1,19 @@
 """The timer loop: reminders and deadlines, once a minute (timers live in the database, so
 they survive restarts). Reminders and deadline moves are outbox rows; the dispatcher posts
 them (DM or channel mention, see bot.discord.outbox). Tests call `tick.coro(cog)` directly
-with a clock they move by hand."""
+with a clock they move by hand.
+
+Every bot process on a database runs this loop. A sweep claims the timers it fires for the
+claim lease (RAILYARD_LEASE_SECONDS, see bot/sessions/timers.py), so each timer fires in
+one process; a timer whose process died is due again for the others when the lease runs out.
+The loop runs at least once a lease (once a minute unless the lease is shorter), so such a
+timer waits about a lease longer, not a lease and then up to a minute more."""
 from __future__ import annotations
 
 import logging
 from typing import TYPE_CHECKING
+
+from bot.store import CLAIM_LEASE
 
 from discord.ext import commands, tasks
 
@@ -14,13 +22,19 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("railyard.discord.timers")
 
+SWEEP_SECONDS = 60.0  # the loop's period when the lease is no shorter
+
 
 class Timers(commands.Cog):
     def __init__(self, bot: "RailyardBot") -> None:
         self.bot = bot
         self._recovered = False
+        settings = getattr(bot, "settings", None)
+        self.lease = float(getattr(settings, "lease_seconds", None) or CLAIM_LEASE)
 
     async def cog_load(self) -> None:
+        if self.lease < SWEEP_SECONDS:
+            self.tick.change_interval(seconds=self.lease)
         if self.bot.background:
             self.tick.start()
 
@@ -35,12 +49,12 @@ class Timers(commands.Cog):
             self._recovered = True
             await self.resume_bots()
         try:
-            reminders = await bot.service.due_reminders()
+            reminders = await bot.service.due_reminders(lease=self.lease)
         except Exception:  # noqa: BLE001 - the loop must keep running
             log.exception("due_reminders failed")
             reminders = []
         try:
-            outcomes = await bot.service.run_deadlines()
+            outcomes = await bot.service.run_deadlines(lease=self.lease)
         except Exception:  # noqa: BLE001
             log.exception("run_deadlines failed")
             outcomes = []

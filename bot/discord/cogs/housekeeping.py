@@ -1,0 +1,59 @@
+"""Housekeeping, once an hour: lobbies idle for RAILYARD_LOBBY_EXPIRY_DAYS are closed (their
+channel is told), and closed games' live boards are dropped once their last post is out
+(bot/sessions/retention.py says what is kept and why). Several processes may sweep at once:
+each lobby closes under the version guard, once. Tests call `sweep.coro(cog)` directly."""
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from discord.ext import commands, tasks
+
+from bot.sessions.retention import SWEEP_BATCH
+
+if TYPE_CHECKING:
+    from bot.discord.bot import RailyardBot
+
+log = logging.getLogger("railyard.discord.housekeeping")
+
+
+class Housekeeping(commands.Cog):
+    def __init__(self, bot: "RailyardBot") -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        if self.bot.background:
+            self.sweep.start()
+
+    async def cog_unload(self) -> None:
+        self.sweep.cancel()
+
+    @tasks.loop(hours=1)
+    async def sweep(self) -> None:
+        service, settings = self.bot.service, self.bot.settings
+        closed = boards = 0
+        try:
+            while True:
+                batch = await service.expire_lobbies(settings.lobby_expiry_days)
+                closed += len(batch)
+                if len(batch) < SWEEP_BATCH:
+                    break
+                await asyncio.sleep(0)  # moves go between batches
+            while removed := await service.forget_live_boards(settings.outbox_keep_hours * 3600.0):
+                boards += removed
+                await asyncio.sleep(0)
+        except Exception:  # noqa: BLE001 - the loop must keep running
+            log.exception("housekeeping failed")
+        if closed:
+            self.bot.outbox.wake()  # the lobbies' channels are told
+        if closed or boards:
+            log.info("housekeeping: %d idle lobbies closed, %d live boards of closed games dropped", closed, boards)
+
+    @sweep.before_loop
+    async def before_sweep(self) -> None:
+        await self.bot.wait_until_ready()
+
+
+async def setup(bot: "RailyardBot") -> None:
+    await bot.add_cog(Housekeeping(bot))

@@ -1,0 +1,302 @@
+"""Exactly one process posts each outbox row, fires each reminder and plays each deadline:
+real bot processes (``python -m bot.loopback.bot_process``) on one database and one loopback
+Discord, one of them killed with SIGKILL in the middle of a delivery.
+
+The timeline (the lease is LEASE = 2 s; the timer loop then sweeps every 2 s, the dispatchers
+look for due rows every 5 s):
+
+1. N processes, each serving one of N shards, guilds spread over the shards; Alice and Bob
+   start a Ticket to Ride game in each guild and make moves in every game at once, so posts
+   are delivered by all processes while moves keep coming.
+2. The loopback is told to hold back its answer to the next post in one game's channel
+   (``FakeDiscord.stall``): the message is created, the process that sent it waits for the
+   answer. Which process that is, the database says (the row's ``claimed_by`` names its pid).
+   That game's rows are let drain first and then one move made, so the held post is one
+   row's alone (see "doubtful" below).
+3. For more than two leases the holder keeps its claim (its dispatcher renews it) while the
+   other games go on: nobody else sends that post.
+4. SIGKILL. Its lease runs out; another process claims the row (counting the interrupted
+   attempt), sends the post again with the same nonce, and the loopback, like Discord,
+   answers with the message it already made. Moves go on in the games of the surviving
+   shards.
+5. In the dead process's games (no process serves their shard any more) a reminder and a
+   deadline fall due: the survivors' timer loops fire each once.
+6. Everything settles: every row delivered; every post sent once (counted on the requests,
+   not on the messages, which the nonce would hide), except the one the dead process had sent
+   and never heard back about, whose second sending created nothing; no game's board posted
+   twice for one version; the last board each game showed is its current version.
+
+Doubtful by design, and so kept out of the timeline: a dead process may have sent one post
+for several rows at once (a run of moves shown as one step); the one taking over sends the
+first row alone, gets the dead one's message back by its nonce, and shows the later rows
+again as steps of their own: nothing is lost, but those rows' events are shown twice.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import re
+import signal
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot.sessions import SessionService
+from bot.store import StoreBackend, open_store
+from tests.discord.conftest import ALICE, BOB, _label
+from tests.fake_discord import FakeDiscord, InteractionResult
+from tests.support.backends import PgBackend, pg_server
+from tests.support.processes import BotProcesses
+
+__all__ = ["pg_server"]
+
+LEASE = 2.0
+BOARD = re.compile(r"(?:board|盤面) (\d+)")  # a board message's footer names the game's version
+
+
+@dataclass
+class Table:
+    """One guild with its game channel, and the game played there."""
+    shard: int
+    guild: int
+    channel: int
+    game_id: int = 0
+
+
+async def until(check, timeout: float, what: str, report=lambda: "") -> Any:
+    """Poll `check()` (plain or async) until it returns something truthy."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if inspect.isawaitable(value):
+            value = await value
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no {what} within {timeout} s\n{report()}")
+        await asyncio.sleep(0.05)
+
+
+def board_version(embeds: list[dict] | None) -> int | None:
+    found = BOARD.search(((embeds[-1] if embeds else {}).get("footer") or {}).get("text", ""))
+    return int(found.group(1)) if found else None
+
+
+class World:
+    """The fake, the processes and a look at the database from outside, as the players'
+    side of the test."""
+
+    def __init__(self, fake: FakeDiscord, procs: BotProcesses, store: StoreBackend) -> None:
+        self.fake = fake
+        self.procs = procs
+        self.store = store
+        self.service = SessionService(store)  # reads only: never sweeps timers or delivers
+
+    def report(self) -> str:
+        return self.procs.report()
+
+    async def answered(self, ir: InteractionResult, what: str) -> InteractionResult:
+        await until(lambda: ir.answered_mono is not None or ir.rejected_callbacks, 30, what, self.report)
+        return ir
+
+    async def start(self, table: Table) -> None:
+        fake = self.fake
+        opened = await fake.slash(table.guild, table.channel, ALICE, "game new", {"game": "ticket_to_ride"},
+                                  wait=False)
+        await self.answered(opened, f"answer to /game new in {table.channel}")
+
+        def lobby():
+            join = _label("discord.lobby.join", "en-US")
+            posts = [m for m in fake.messages(table.channel, ephemeral=False)
+                     if m.interaction_id is None and m.component(label=join)]
+            return posts[-1] if posts else None
+
+        post = await until(lobby, 30, f"lobby in {table.channel}", self.report)
+        joined = await fake.click(post, None, BOB, label=_label("discord.lobby.join", "en-US"), wait=False)
+        await self.answered(joined, "answer to the join")
+        started = await fake.click(post, None, ALICE, label=_label("discord.lobby.start", "en-US"), wait=False)
+        await self.answered(started, "answer to the start")
+        status = await self.service.status(str(table.channel))
+        assert status.info.status == "active", (status.info, self.report())
+        table.game_id = status.info.game_id
+
+    async def move(self, table: Table) -> None:
+        """The first legal move autocomplete offers the first player the game waits on,
+        through /move, as that player would."""
+        status = await self.service.status(str(table.channel))
+        user = int(status.waiting_user_ids[0])
+        choices = await self.fake.autocomplete(table.guild, table.channel, user, "move", focused="move", value="",
+                                               timeout=20)
+        assert choices, f"no legal move offered in {table.channel}\n{self.report()}"
+        made = await self.fake.slash(table.guild, table.channel, user, "move", {"move": choices[0]["value"]},
+                                     wait=False)
+        await self.answered(made, f"answer to /move in {table.channel}")
+        assert (made.content or "").startswith("✅"), (made.content, self.report())
+
+    async def moves(self, tables: list[Table], count: int) -> None:
+        async def play(table: Table) -> None:
+            for _ in range(count):
+                await self.move(table)
+        await asyncio.gather(*(play(t) for t in tables))
+
+    async def pending(self, game_id: int | None = None) -> list[dict]:
+        sql = "SELECT id, game_id, claimed_by, claimed_until FROM outbox WHERE delivered_at IS NULL AND dead = 0"
+        params: tuple = ()
+        if game_id is not None:
+            sql, params = sql + " AND game_id = ?", (game_id,)
+        async with self.store.read() as tx:
+            return await tx.fetchall(sql + " ORDER BY id", params)
+
+    def post_attempts(self) -> Counter:
+        """Every channel post the bot sent (a request, whatever became of it), by nonce."""
+        return Counter(r.nonce for r in self.fake.requests_to("POST", "/channels/{id}/messages") if r.nonce)
+
+
+def spread(fake: FakeDiscord, shards: int, per_shard: int) -> list[Table]:
+    fake.add_user(ALICE, "alice", global_name="Alice")
+    fake.add_user(BOB, "bob", global_name="Bob")
+    tables = []
+    for shard in range(shards):
+        for n in range(per_shard):
+            guild = fake.guild_id_on_shard(shard, shards)
+            fake.add_guild(guild, f"shard {shard} #{n}", channels=[{"id": guild + 1, "name": "games"}],
+                           members=[ALICE, BOB])
+            tables.append(Table(shard, guild, guild + 1))
+    return tables
+
+
+async def kill_one_mid_delivery(url: str, tmp_path: Path, *, processes: int, per_shard: int) -> None:
+    store = await open_store(url)  # migrated once, before the processes open it
+    async with contextlib.AsyncExitStack() as stack:
+        stack.push_async_callback(store.close)
+        fake = await stack.enter_async_context(
+            FakeDiscord(quiet_period=0.05, ack_deadline=10.0, response_timeout=30.0, shards=processes))
+        tables = spread(fake, processes, per_shard)
+        procs = await stack.enter_async_context(BotProcesses(fake, url, tmp_path))
+        for shard in range(processes):
+            procs.start(shard_ids=str(shard), shard_count=processes, sync_commands=shard == 0,
+                        extra=["--lease-seconds", str(LEASE)])
+        await procs.wait_ready(timeout=90)
+        world = World(fake, procs, store)
+
+        # 1. games in every guild, moves in all of them at once
+        await asyncio.gather(*(world.start(t) for t in tables))
+        await world.moves(tables, 3)
+
+        # 2. the next post in one game's channel is held: drain that game, then one move
+        target = tables[0]
+        stall = None
+        for _ in range(8):  # an edit of the live board is not held: move until a new post is
+            await until(lambda: _empty(world.pending(target.game_id)), 30, "the target game's posts", world.report)
+            if stall is None:
+                stall = fake.stall("POST", f"/channels/{target.channel}/messages",
+                                   match=lambda rec: rec.nonce is not None)
+            await world.move(target)
+            # the move's post either is held, or goes out (an edit) and the game drains again
+            await until(lambda: stall.requests or _empty(world.pending(target.game_id)), 30,
+                        "the target game's post", world.report)
+            if stall.requests:
+                break
+        held = await stall.reached(timeout=1)
+        (row,) = await until(lambda: world.pending(target.game_id), 10, "the held row", world.report)
+        owner = row["claimed_by"]
+        assert owner, row
+        victim = procs.by_pid(int(owner.rsplit(":", 2)[1]))
+        assert victim is not None, (owner, world.report())
+        survivors = [p for p in procs.procs if p is not victim]
+        dead_shard = victim.shards[0]
+        alive_tables = [t for t in tables if t.shard != dead_shard]
+
+        # 3. the holder keeps its claim for over two leases while the other games go on
+        first_lease = row["claimed_until"]
+        moving = asyncio.create_task(world.moves([t for t in alive_tables if t is not target], 2))
+        await asyncio.sleep(2.5 * LEASE)
+        still = await world.pending(target.game_id)
+        assert [r["id"] for r in still] == [row["id"]] and still[0]["claimed_by"] == owner, (still, row)
+        assert still[0]["claimed_until"] > first_lease + LEASE / 2, (still, row)  # renewed
+        assert world.post_attempts()[held.nonce] == 1, "another process sent the held post too"
+        assert victim.returncode is None
+        await moving
+
+        # 4. SIGKILL mid-delivery; the others take over after the lease
+        assert victim.kill() == -signal.SIGKILL
+        stall.release()
+        await world.moves(alive_tables, 2)
+
+        # 5. a reminder and a deadline in the dead process's games
+        dead_tables = [t for t in tables if t.shard == dead_shard]
+        reminded, timed_out = dead_tables[0], dead_tables[-1]
+        now = time.time()
+        await _sql(store, "UPDATE timers SET due_at = ? WHERE game_id = ? AND kind = 'reminder'",
+                   now - 1, reminded.game_id)
+        await _sql(store, "INSERT INTO timers (game_id, kind, due_at, attempt, payload) VALUES (?, 'deadline', ?, 0, '{}')"
+                   " ON CONFLICT (game_id, kind) DO UPDATE SET due_at = excluded.due_at", timed_out.game_id, now - 1)
+
+        def reminders() -> list:
+            return [m for m in fake.messages(reminded.channel, ephemeral=False) if m.content.startswith("⏰")]
+
+        await until(reminders, 30, "the reminder", world.report)
+
+        async def deadline_moves() -> list:
+            return [a for a in await store.actions(timed_out.game_id) if a.auto == "deadline"]
+
+        await until(deadline_moves, 30, "the deadline's move", world.report)
+
+        # 6. everything settles
+        await until(lambda: _empty(world.pending()), 40, "every row delivered", world.report)
+
+        rows = await store.outbox_rows()
+        assert rows and all(r.delivered_at is not None and not r.dead for r in rows), world.report()
+        assert not [r for r in rows if r.claimed_by is not None], "a delivered row is still claimed"
+        async with store.read() as tx:
+            taken_over = await tx.get_outbox(row["id"])
+        assert taken_over.attempts == 1  # the dead process's attempt, counted at the takeover
+
+        # every post went out once; the held one twice, the second answered by its nonce
+        attempts = world.post_attempts()
+        assert {n: c for n, c in attempts.items() if c > 1} == {held.nonce: 2}, attempts
+        assert [r.nonce for r in fake.nonce_repeats] == [held.nonce]
+        nonces = [m.nonce for m in fake.messages(include_deleted=True) if m.nonce]
+        assert len(nonces) == len(set(nonces)) == len(attempts)
+
+        # no board posted twice for one version; each game shows its last move
+        for table in tables:
+            shown = [(p.kind, board_version(p.payload.get("embeds"))) for p in fake.message_payloads
+                     if p.path.startswith(f"/channels/{table.channel}/messages") and isinstance(p.payload, dict)]
+            created = [v for kind, v in shown if kind == "create" and v is not None]
+            assert len(created) == len(set(created)), (table, shown)
+            status = await world.service.status(str(table.channel))
+            assert [v for _, v in shown if v is not None][-1] == status.version, (table, shown, status.version)
+
+        # the reminder posted once, the deadline played once, both by a survivor
+        (reminder,) = reminders()
+        assert [a.auto for a in await store.actions(timed_out.game_id)].count("deadline") == 1
+        assert attempts[reminder.nonce] == 1
+        # the survivors were never disturbed, and close cleanly
+        assert [await p.stop() for p in survivors] == [0] * len(survivors), world.report()
+        fake.assert_clean()
+
+
+async def _empty(pending) -> bool:
+    return not await pending
+
+
+async def _sql(store: StoreBackend, sql: str, *params: Any) -> None:
+    async with store.write() as tx:
+        await tx.execute(sql, params)
+
+
+async def test_three_processes_on_postgresql_one_killed_mid_delivery(tmp_path: Path, pg_server) -> None:
+    backend = await PgBackend.create(pg_server)
+    try:
+        await kill_one_mid_delivery(backend.url, tmp_path, processes=3, per_shard=2)
+    finally:
+        await backend.cleanup()
+
+
+async def test_two_processes_on_one_sqlite_file_one_killed_mid_delivery(tmp_path: Path) -> None:
+    await kill_one_mid_delivery(f"sqlite:///{tmp_path / 'railyard.sqlite3'}", tmp_path, processes=2, per_shard=2)
+
