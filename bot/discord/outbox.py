@@ -215,6 +215,19 @@ class Courier:
         message = await self._send(Channel(str(channel_id)), part, reply)
         self._finish(part, "sent", message)
 
+    async def note(self, part: str, outcome: str) -> None:
+        """Store a fact about this attempt before anything is sent (e.g. which rows a post
+        folds in), so a retry or another process taking the row over does the same."""
+        if part in self._done:
+            return
+        self._finish(part, outcome, None)
+        await self._begin()
+
+    def noted(self, part: str) -> str | None:
+        """What an earlier attempt (or this one) stored for `part`."""
+        done = self._done.get(part)
+        return done.outcome if done is not None else None
+
     def message_id(self, part: str) -> str | None:
         """The message a part made, if it was sent (by this attempt or an earlier one)."""
         done = self._done.get(part)

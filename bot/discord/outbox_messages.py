@@ -97,11 +97,22 @@ class OutboxMessages:
         deliveries = self.bot.service.deliveries
         # A row tried before may be out already, in part: Discord may have created its message
         # although the answer was lost (a retry's nonce hands that message back unchanged), or
-        # the message went out and a later part failed. What went out shows that attempt's
-        # rows only, so the retry delivers this row alone and the posts after it follow as
-        # steps of their own; folded in, they would be marked delivered but never shown.
+        # the message went out and a later part failed, or the process sending it died and
+        # another took the row over. What went out shows the rows that attempt folded in, and
+        # no others: so the first attempt stores which rows it folds in ("fold") before it
+        # sends anything, and every later attempt folds in exactly those (still pending) -
+        # shown once, marked delivered together. An attempt that finds no fold stored (a row
+        # tried before this was kept) delivers its row alone.
+        folded = out.noted("fold")
         tried = row.attempts > 0 or out.message_id("post") is not None or out.message_id("edit") is not None
-        run = [] if tried else await self._run_after(row)
+        if folded is not None:
+            run = await self._folded(row, folded)
+        elif tried:
+            run = []
+        else:
+            run = await self._run_after(row)
+            if run:
+                await out.note("fold", "fold:" + ",".join(str(r.id) for r, _ in run))
         rows = [row, *(r for r, _ in run)]
         posts = [post, *(p for _, p in run)]
         live = await self._live(row.game_id)
@@ -157,6 +168,15 @@ class OutboxMessages:
                 run.append((later, GamePost.model_validate(later.payload)))
             except ValueError:  # not JSON, or not a game post (pydantic's error is a ValueError)
                 break
+        return run
+
+    async def _folded(self, row: OutboxRow, folded: str) -> list[tuple[OutboxRow, GamePost]]:
+        """The rows an earlier attempt folded into this row's step that are still pending."""
+        ids = {int(x) for x in folded.removeprefix("fold:").split(",") if x.strip().isdigit()}
+        run = []
+        for later in await self.bot.service.deliveries.pending_after(row.game_id, row.id):
+            if later.id in ids:
+                run.append((later, GamePost.model_validate(later.payload)))
         return run
 
     async def _live(self, game_id: int | None) -> LiveBoard:

@@ -559,3 +559,38 @@ async def test_a_restart_between_reminder_dms_sends_each_dm_once(harness: Harnes
     assert fake.nonce_repeats == [second_posts[1]]
     assert await all_accounted_for(h) == []
     fake.assert_clean()
+
+
+async def test_a_step_of_several_posts_whose_answer_was_lost_is_shown_once(harness: Harness, fake, clock,
+                                                                           monkeypatch) -> None:
+    """Three posts wait (the dispatcher was busy elsewhere), so one step folds them into one new
+    message; Discord creates it but the answer is lost. The retry must fold in the same rows
+    (stored before sending): the nonce hands the message back and all three are delivered with
+    it. Folding the first row alone would show the other two again in a second message."""
+    h = harness
+    await h.new_game(ALICE, [BOB])
+    flush = h.bot.outbox.flush
+
+    async def later() -> int:
+        return 0
+
+    monkeypatch.setattr(h.bot.outbox, "flush", later)
+    await any_move(h)  # Alice keeps: an edit
+    await any_move(h)  # Bob keeps: Alice's turn, a new message
+    await draw(h)      # Alice draws: an edit
+    waiting = [r for r in await h.bot.store.outbox_rows() if r.delivered_at is None]
+    assert len(waiting) == 3
+    creates_before = len([r for r in fake.message_payloads if r.kind == "create"])
+    fake.fail_next("POST", POSTS, status=503, after=True)
+    monkeypatch.setattr(h.bot.outbox, "flush", flush)
+    await settle(h, clock)
+
+    created = [r for r in fake.message_payloads if r.kind == "create"][creates_before:]
+    assert len({r.payload.get("nonce") for r in created}) == 1, "one new message for the three posts"
+    assert len(fake.nonce_repeats) == 1
+    first = next(r for r in await h.bot.store.outbox_rows() if r.id == waiting[0].id)
+    assert first.attempts == 1
+    await assert_live_shows_latest(h)
+    assert await all_accounted_for(h) == []
+    await assert_nothing_lost_or_repeated(h)
+    fake.assert_clean()
