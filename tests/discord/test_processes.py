@@ -26,10 +26,10 @@ look for due rows every 5 s):
    and never heard back about, whose second sending created nothing; no game's board posted
    twice for one version; the last board each game showed is its current version.
 
-Doubtful by design, and so kept out of the timeline: a dead process may have sent one post
-for several rows at once (a run of moves shown as one step); the one taking over sends the
-first row alone, gets the dead one's message back by its nonce, and shows the later rows
-again as steps of their own: nothing is lost, but those rows' events are shown twice.
+A dead process may also have sent one post for several rows at once (a run of moves shown as
+one step): it stored which rows it folded before sending, so the process taking over folds the
+same rows, gets the message back by its nonce, and delivers them all with it (that case is
+tested in one process, with a lost answer, in test_delivery_faults.py).
 """
 from __future__ import annotations
 
