@@ -12,20 +12,60 @@ noisy; compare figures within one run).
 5. The final post's timelapse: drawing and encoding time and bytes for the longest of a few
    full games at the most players (`--timelapse-games`).
 
-`railyard bench --stored-games N` measures something else: how long a player waits for the
-acknowledgement of a move when the database already holds N games. It fills the database
-first (a few games really played through the sessions service, then copied in bulk with
-distinct ids: most finished, some still going, with their action logs, timers and
-delivered outbox rows), then starts the real bot against the loopback Discord
-(`bot.loopback`), with its outbox dispatcher rendering and delivering every post, and plays
-moves with `/move` (`--moves` of them). The figure is the time from the interaction's
-dispatch to the moment the player sees the committed "✅" answer (the answer itself, or the
-edit after a defer), printed as
+`railyard bench --stored-games N [--store sqlite|postgres] [--database-url URL]` measures
+something else: how long a player waits for the acknowledgement of a move when the database
+already holds N games. It fills the database first (a few games really played through the
+sessions service, then copied in bulk with distinct ids: most finished, some still going,
+with their action logs, timers and delivered outbox rows - every post for the first
+STORED_FULL_OUTBOX copies, none for the rest, whose posts a running bot would have pruned a
+day after delivering them). On PostgreSQL the SQLite fill is then copied over with COPY
+(asyncpg's copy_records_to_table) into the database `--database-url` names, which must be
+empty, or else into a throwaway server started for the run (bot/store/local_pg.py); the fill
+line gives both times. Then it starts the real bot against the loopback Discord
+(`bot.loopback`), with its outbox dispatcher rendering and delivering every post.
+
+The figure is the time from the interaction's dispatch to the moment the player sees the
+committed "✅" answer (the answer itself, or the edit after a defer). Before it come the
+fill, the time the dispatcher's due-outbox query takes on its own (with all the history,
+then after pruning it as a running bot does) and the pruning time; then, with `--moves M`
+(M > 0), M moves one at a time, each waiting for the last (a quiet bot):
+
+    sequential acks with <N> stored games: p50 <x> ms, p99 <y> ms
+
+Then a burst, for each render worker count of `--render-workers` (0,2 unless told
+otherwise): 50 games are opened (one per channel, new channels for each count) and played a
+few moves in, then 50 `/move`s, one in each game, arrive at once while the dispatcher draws
+and delivers the boards they cause:
+
+    burst of 50 moves on 50 games, <w> render workers: ack p50 <x> ms, p99 <y> ms; <n> boards drawn
+        and delivered after <z> s, bot process CPU <c> s
+
+With 0 the boards are drawn in threads of the bot's process and compete with the
+acknowledgements for the GIL; with workers they are drawn in other processes (render/pool.py).
+The last count's burst is the figure of issue 13, printed last in the one-line form:
 
     ack with <N> stored games: p50 <x> ms, p99 <y> ms
 
-Before that it prints the fill, the time the dispatcher's due-outbox query takes on its own
-(with all the history, then after pruning it as a running bot does) and the pruning time.
+`railyard bench --sizes GAMES [--store ...]`: GAMES full games played through the sessions
+service (the strongest bot in every seat, 4 players), every post counted as delivered, then
+the bytes the database grew by per finished game, by table, as played and after retention
+(delivered outbox rows past their keep time deleted, as OutboxDispatcher.prune does a day
+later), each measured after compacting (SQLite VACUUM then dbstat; PostgreSQL VACUUM FULL
+then pg_total_relation_size, indexes and TOAST included), less the empty schema's size:
+
+    bytes per finished game, <store>, after retention: <bytes> (<kb> KB; <table> <kb> KB, ...)
+
+Use a dozen games or more: a table's first pages are shared by few games otherwise.
+
+`railyard bench --processes 1,2,4 [--store postgres] [--moves M]`: moves per second through
+the sessions service (load, validate, apply, commit; no Discord, no rendering, random bot
+moves so choosing costs little) with each count of processes started by multiprocessing
+spawn on one database, each playing THROUGHPUT_GAMES games of its own; the same M moves in
+all for every count (M / count each), timed from a common start signal:
+
+    throughput, <store>, <k> processes: <r> moves/s (<ratio>x 1 process); <M> moves in <t> s
+
+On SQLite the processes share one file, whose writes take turns: expect no gain there.
 """
 from __future__ import annotations
 
@@ -172,14 +212,24 @@ STORED_TEMPLATES = 3  # games really played, then copied
 STORED_FINISHED_SHARE = 0.8  # the rest are still going (cut at a random move)
 STORED_MAX_AGE_DAYS = 180.0
 STORED_GUILD = "600000000000000000"
+# Copies past this many store no outbox rows: all their posts went out days ago, and a running
+# bot deletes delivered rows after a day (OUTBOX_KEEP_DELIVERED), so that is what its store
+# holds; the first ones keep every post, as a store that was never pruned would, for the
+# pruning figure. (A finished Ticket to Ride game's posts are about 1 MB: 100,000 games with
+# every post would not fit on this machine's disk.)
+STORED_FULL_OUTBOX = 2_000
 DAY = 86400.0
 _BENCH_GUILD = 7000
 _BENCH_USER = 7200
 _BENCH_CHANNEL = 7300
+BURST = 50
+BURST_WARM_MOVES = 6  # moves into each game before the burst: past the opening choices
+_BURST_CHANNEL = 7600
 
 
 async def fill_stored_games(db: Path, game_name: str, count: int, players: int, *, seed: int = 1,
-                            templates: int = STORED_TEMPLATES) -> dict[str, int]:
+                            templates: int = STORED_TEMPLATES,
+                            full_outbox: int = STORED_FULL_OUTBOX) -> dict[str, int]:
     """Put `count` games into the database at `db`: STORED_TEMPLATES played for real through
     the sessions service (so every row is what the code writes), the rest copied from them
     in bulk with new ids, channels, players and timestamps spread over the last months."""
@@ -213,11 +263,11 @@ async def fill_stored_games(db: Path, game_name: str, count: int, players: int, 
                     assert row is not None and row.snapshot is not None
                     cuts.append((row.version, row.snapshot, outcome.seq or 0, outcome.outbox_id or 0))
             played.append((outcome.game_id, cuts))
-    return await asyncio.to_thread(_copy_games, db, played, count - len(played), seed)
+    return await asyncio.to_thread(_copy_games, db, played, count - len(played), seed, full_outbox)
 
 
 def _copy_games(db: Path, templates: list[tuple[int, list[tuple[int, str, int, int]]]], copies: int,
-                seed: int) -> dict[str, int]:
+                seed: int, full_outbox: int = STORED_FULL_OUTBOX) -> dict[str, int]:
     rng = random.Random(seed)
     now = time.time()
     conn = sqlite3.connect(db, isolation_level=None)
@@ -275,6 +325,8 @@ def _copy_games(db: Path, templates: list[tuple[int, list[tuple[int, str, int, i
                 "INSERT INTO actions (game_id, seq, seat, kind, notation, events, undoable, actor_user_id,"
                 " auto, undoes_seq, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(new_id, *a[:9], a[9] + shift) for a in src["actions"] if a[0] <= last_seq])
+            if i >= full_outbox:
+                last_outbox = -1
             conn.executemany(
                 "INSERT INTO outbox (game_id, created_at, kind, payload, attempts, next_attempt_at,"
                 " delivered_at, last_error, dead) VALUES (?, ?, ?, ?, 0, ?, ?, NULL, 0)",
@@ -283,7 +335,7 @@ def _copy_games(db: Path, templates: list[tuple[int, list[tuple[int, str, int, i
             if status == "active":
                 conn.execute("INSERT INTO timers (game_id, kind, due_at, attempt, payload)"
                              " VALUES (?, 'reminder', ?, 0, '{}')", (new_id, now + rng.uniform(1.0, 24.0) * 3600))
-            if i % 500 == 499:
+            if i % 2000 == 1999:
                 conn.execute("COMMIT")
                 conn.execute("BEGIN")
         conn.execute("COMMIT")
@@ -300,65 +352,257 @@ def _db_size(db: Path) -> int:
     return sum(os.path.getsize(p) for p in (db, Path(f"{db}-wal")) if os.path.exists(p))
 
 
-async def run_stored_bench(game_name: str = "ticket_to_ride", stored_games: int = 1000, moves: int = 200) -> int:
-    from bot.config import Secret, Settings
+# The tables a filled database holds rows in, copied to PostgreSQL in this order (references first).
+_COPIED_TABLES = ("games", "seats", "actions", "timers", "outbox")
+_COPY_CHUNK = 20_000
+
+
+async def copy_sqlite_to_postgres(db: Path, url: str) -> dict[str, int]:
+    """Copy the rows of a filled SQLite database into the (migrated, empty) PostgreSQL
+    database at `url` with COPY (asyncpg's copy_records_to_table), a chunk of rows at a
+    time, then move the id sequences past the copied ids. Rows per table."""
+    import asyncpg
+
+    from bot.store import open_store
+
+    store = await open_store(url)  # migrates it
+    await store.close()
+    src = sqlite3.connect(db)
+    conn = await asyncpg.connect(url)
+    copied: dict[str, int] = {}
+    try:
+        for table in _COPIED_TABLES:
+            wanted = [r["column_name"] for r in await conn.fetch(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = $1"
+                " AND table_schema = current_schema() ORDER BY ordinal_position", table)]
+            have = {r[1] for r in src.execute(f"PRAGMA table_info({table})")}
+            columns = [c for c in wanted if c in have]
+            cursor = src.execute(f"SELECT {', '.join(columns)} FROM {table}")
+            copied[table] = 0
+            while rows := cursor.fetchmany(_COPY_CHUNK):
+                await conn.copy_records_to_table(table, records=rows, columns=columns)
+                copied[table] += len(rows)
+        for table in ("games", "outbox"):
+            await conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                               f" COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)")
+        await conn.execute("ANALYZE")
+    finally:
+        await conn.close()
+        src.close()
+    return copied
+
+
+async def _pg_size(url: str) -> int:
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        return int(await conn.fetchval("SELECT pg_database_size(current_database())"))
+    finally:
+        await conn.close()
+
+
+class _Database:
+    """Where a bench run's database lives: a SQLite file in a temporary folder, or a
+    PostgreSQL database - the one `--database-url` names (which must be empty: the bench
+    fills it), or a throwaway local server (bot/store/local_pg.py) for the run."""
+
+    def __init__(self, store: str, tmp: Path, database_url: str | None = None) -> None:
+        if store not in ("sqlite", "postgres"):
+            raise ValueError(f"store must be sqlite or postgres, not {store!r}")
+        self.kind = store
+        self.sqlite = tmp / "bench.sqlite3"
+        self._given = database_url
+        self._server: Any = None
+        self.url = f"sqlite:///{self.sqlite}" if store == "sqlite" else (database_url or "")
+
+    def __enter__(self) -> "_Database":
+        if self.kind == "postgres" and not self._given:
+            from bot.store.local_pg import INSTALL_HINT, PostgresServer, find_bindir
+
+            bindir = find_bindir()
+            if bindir is None:
+                raise SystemExit(f"--store postgres without --database-url needs a local server: {INSTALL_HINT}")
+            self._server = PostgresServer(bindir)
+            try:
+                self._server.start()
+            except BaseException:
+                self._server.stop()
+                raise
+            self.url = self._server.dsn()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._server is not None:
+            self._server.stop()
+
+    async def size(self) -> int:
+        return _db_size(self.sqlite) if self.kind == "sqlite" else await _pg_size(self.url)
+
+
+async def run_stored_bench(game_name: str = "ticket_to_ride", stored_games: int = 1000, moves: int = 0,
+                           render_workers: tuple[int, ...] = (2,), burst: int = BURST, store: str = "sqlite",
+                           database_url: str | None = None, templates: int = STORED_TEMPLATES) -> int:
     from bot.discord.bot import RailyardBot
     from bot.loopback import FakeDiscord
-    from bot.store import Store
+    from bot.store import open_store
 
     game = registry.get(game_name)
     smart = game.bots()[next(iter(game.bots()))]
     players = min(4, game.max_players)
     print(f"Railyard bench — move acknowledgements with {stored_games:,} stored games"
-          f" ({game_name}, {players} players)")
-    with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "bench.sqlite3"
+          f" ({game_name}, {players} players, {store})")
+    with tempfile.TemporaryDirectory() as tmp, _Database(store, Path(tmp), database_url) as database:
         t0 = time.perf_counter()
-        counts = await fill_stored_games(db, game_name, stored_games, players)
-        print(f"  filled in {time.perf_counter() - t0:.1f} s: {counts['games']:,} games"
+        counts = await fill_stored_games(database.sqlite, game_name, stored_games, players, templates=templates)
+        filled = time.perf_counter() - t0
+        how = "SQLite"
+        if database.kind == "postgres":
+            t1 = time.perf_counter()
+            await copy_sqlite_to_postgres(database.sqlite, database.url)
+            how = f"SQLite {filled:.1f} s, then COPY into PostgreSQL {time.perf_counter() - t1:.1f} s"
+            filled = time.perf_counter() - t0
+            database.sqlite.unlink()
+        print(f"  filled in {filled:.1f} s ({how}): {counts['games']:,} games"
               f" ({counts['ongoing']:,} still going), {counts['actions']:,} actions,"
-              f" {counts['outbox']:,} outbox rows; database {_db_size(db) / 2**20:,.0f} MiB")
+              f" {counts['outbox']:,} outbox rows; database {await database.size() / 2**20:,.0f} MiB")
         # The filled database holds every post ever delivered, as an old Railyard's did. A
         # running bot prunes finished rows in the background (OutboxDispatcher.prune); bring
         # the database to that state first, so the timed moves see what a long-running
         # bot's store holds. The time printed is what the first start after an upgrade
         # does in the background, a batch at a time.
-        async with await Store.open(db) as store:
-            await _time_due_query(store, "with every delivered row still stored")
+        opened = await open_store(database.url)
+        try:
+            await _time_due_query(opened, "with every delivered row still stored")
             t0 = time.perf_counter()
             pruned = 0
-            while removed := await store.prune_outbox():
+            while removed := await opened.prune_outbox():
                 pruned += removed
-            async with store.read() as tx:
+            async with opened.read() as tx:
                 left = (await tx.fetchall("SELECT COUNT(*) AS n FROM outbox"))[0]["n"]
             print(f"  pruned {pruned:,} delivered outbox rows in {time.perf_counter() - t0:.1f} s; {left:,} left")
-            await _time_due_query(store, "after pruning")
+            await _time_due_query(opened, "after pruning")
+        finally:
+            await opened.close()
 
-        users = [_BENCH_USER + i for i in range(players)]
-        channels = [_BENCH_CHANNEL + k for k in range(1, 2 + moves // 20)]
-        acks: list[float] = []
-        refused: list[str] = []
-        async with FakeDiscord(quiet_period=0.02) as fake:
-            for i, user in enumerate(users):
-                fake.add_user(user, f"player{i + 1}", global_name=f"Player {i + 1}")
-            fake.add_guild(_BENCH_GUILD, "Bench", members=users,
-                           channels=[{"id": c, "name": f"bench-{c}"} for c in channels])
-            settings = Settings(token=Secret(fake.token), database=db, dev_guild_id=_BENCH_GUILD)
-            bot = RailyardBot(settings, guild_ready_timeout=0.05)
-            async with fake.running(bot):
-                await _settle_startup(bot)
-                rng = random.Random(7)
-                for channel in channels:
-                    if len(acks) >= moves:
-                        break
-                    await _play_timed(bot, fake, game, smart, channel, users, rng, moves, acks, refused)
-                await bot.idle()
-                posts = sum(len(fake.messages(c, ephemeral=False)) for c in channels)
-        print(f"  {len(acks)} moves through /move; the dispatcher delivered {posts} posts meanwhile;"
-              f" {len(refused)} moves refused{': ' + refused[0][:80] if refused else ''}")
-    print(f"ack with {stored_games} stored games: p50 {percentile(acks, 0.5) * 1000:.1f} ms,"
-          f" p99 {percentile(acks, 0.99) * 1000:.1f} ms")
+        if moves > 0:  # one /move at a time, each waiting for the last: a quiet bot
+            users = [_BENCH_USER + i for i in range(players)]
+            channels = [_BENCH_CHANNEL + k for k in range(1, 2 + moves // 20)]
+            acks: list[float] = []
+            refused: list[str] = []
+            async with FakeDiscord(quiet_period=0.02) as fake:
+                for i, user in enumerate(users):
+                    fake.add_user(user, f"player{i + 1}", global_name=f"Player {i + 1}")
+                fake.add_guild(_BENCH_GUILD, "Bench", members=users,
+                               channels=[{"id": c, "name": f"bench-{c}"} for c in channels])
+                bot = RailyardBot(_settings(fake, database.url), guild_ready_timeout=0.05)
+                async with fake.running(bot):
+                    await _settle_startup(bot)
+                    rng = random.Random(7)
+                    for channel in channels:
+                        if len(acks) >= moves:
+                            break
+                        await _play_timed(bot, fake, game, smart, channel, users, rng, moves, acks, refused)
+                    await bot.idle()
+                    posts = sum(len(fake.messages(c, ephemeral=False)) for c in channels)
+            print(f"  {len(acks)} moves through /move one at a time; the dispatcher delivered {posts} posts"
+                  f" meanwhile; {len(refused)} moves refused{': ' + refused[0][:80] if refused else ''}")
+            print(f"  sequential acks with {stored_games} stored games: p50 {percentile(acks, 0.5) * 1000:.1f} ms,"
+                  f" p99 {percentile(acks, 0.99) * 1000:.1f} ms")
+        last: list[float] = []
+        for run, workers in enumerate(render_workers):
+            # each run opens its own channels: the earlier runs' games are a few more stored ones
+            line, last = await _burst_line(game_name, database.url, workers, burst, channel_base=_BURST_CHANNEL + 1000 * run)
+            print(line)
+        if last:
+            print(f"ack with {stored_games} stored games: p50 {percentile(last, 0.5) * 1000:.1f} ms,"
+                  f" p99 {percentile(last, 0.99) * 1000:.1f} ms")
     return 0
+
+
+def _settings(fake: Any, url: str) -> Any:
+    from bot.config import Settings
+
+    return Settings(token=fake.token, database_url=url, dev_guild_id=_BENCH_GUILD)
+
+
+# ==================================================================================
+# a burst of moves while the dispatcher draws and delivers
+# ==================================================================================
+
+
+async def _burst_line(game_name: str, url: str, workers: int, count: int,
+                      channel_base: int = _BURST_CHANNEL) -> tuple[str, list[float]]:
+    """`count` games opened and played a few moves in, their posts delivered; then one /move in
+    each at once. The acknowledgements' p50/p99 while the dispatcher draws and delivers the
+    boards those moves cause, and how long until every post is out."""
+    from bot.discord.bot import RailyardBot
+    from bot.loopback import FakeDiscord
+    from bot.sessions import Actor
+
+    game = registry.get(game_name)
+    smart = game.bots()[next(iter(game.bots()))]
+    players = min(4, game.max_players)
+    users = [_BENCH_USER + i for i in range(players)]
+    channels = [channel_base + k for k in range(count)]
+    rng = random.Random(11)
+    async with FakeDiscord(quiet_period=0.02) as fake:
+        for i, user in enumerate(users):
+            fake.add_user(user, f"player{i + 1}", global_name=f"Player {i + 1}")
+        fake.add_guild(_BENCH_GUILD, "Bench", members=users,
+                       channels=[{"id": c, "name": f"burst-{c}"} for c in channels])
+        bot = RailyardBot(_settings(fake, url), guild_ready_timeout=0.05, render_workers=workers)
+        async with fake.running(bot):
+            await bot.render_pool.ready()
+            await _settle_startup(bot)
+            people = [Actor(user_id=str(u), name=f"Player {i + 1}") for i, u in enumerate(users)]
+            for channel in channels:  # untimed: open the games and play into them
+                await bot.service.create(game.name, str(channel), str(_BENCH_GUILD), people[0], options={})
+                for person in people[1:]:
+                    await bot.service.join(str(channel), person)
+                bot.after_commit(await bot.service.start(str(channel), people[0]))
+                for _ in range(BURST_WARM_MOVES):
+                    planned = await _next_move(bot, game, smart, channel, rng)
+                    if planned is None:
+                        break
+                    user, notation = planned
+                    bot.after_commit(await bot.service.act(str(channel), Actor(user, "x"), notation))
+            await bot.idle()
+            planned_moves = [(channel, await _next_move(bot, game, smart, channel, rng)) for channel in channels]
+            results = []
+            uploads = len(fake.requests)
+            t0, cpu0 = time.perf_counter(), time.process_time()
+            for channel, planned in planned_moves:  # all dispatched before any is answered
+                if planned is not None:
+                    user, notation = planned
+                    results.append(await fake.slash(_BENCH_GUILD, channel, int(user), "move",
+                                                    {"move": notation}, wait=False))
+            for _ in range(120_000):
+                if all(r.answered_mono is not None or r.rejected_callbacks for r in results):
+                    break
+                await asyncio.sleep(0.001)
+            await bot.idle()
+            delivered, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+            boards = sum(f.filename == "board.png" for r in fake.requests[uploads:] for f in r.files)
+    acks = [r.answer_latency for r in results if r.answer_latency is not None]
+    if not acks:
+        return f"burst of {count} moves on {count} games, {workers} render workers: no move was answered", []
+    missing = len(results) - len(acks)
+    return (f"burst of {len(results)} moves on {count} games, {workers} render workers:"
+            f" ack p50 {percentile(acks, 0.5) * 1000:.1f} ms, p99 {percentile(acks, 0.99) * 1000:.1f} ms;"
+            f" {boards} boards drawn and delivered after {delivered:.1f} s, bot process CPU {cpu:.1f} s"
+            + (f"; {missing} unanswered" if missing else "")), acks
+
+
+async def _next_move(bot: Any, game: Any, smart: Any, channel: int, rng: random.Random) -> tuple[str, str] | None:
+    """(user id, notation) of a move the game's bot would make for the first person waited on."""
+    status = await bot.service.status(str(channel))
+    if status.info.status != "active" or not status.waiting_user_ids:
+        return None
+    user = status.waiting_user_ids[0]
+    seat = next(s.seat for s in status.info.seats if s.user_id == user)
+    state = await bot.service.current_state(status.info.game_id)
+    return user, game.format_action(smart.choose(game, state, seat, rng))
 
 
 async def _time_due_query(store: Any, when: str, runs: int = 50) -> None:
@@ -412,3 +656,235 @@ async def _play_timed(bot: Any, fake: Any, game: Any, smart: Any, channel: int, 
         acks.append(result.answer_latency)
         if not (result.content or "").startswith("✅"):
             refused.append(result.content or "")
+
+
+# ==================================================================================
+# database size per finished game
+# ==================================================================================
+SIZE_PLAYERS = 4
+
+
+async def _play_full_game(service: Any, game: Any, smart: Any, channel: str, players: int, rng: random.Random) -> int:
+    """One game played to its end through the sessions service, every seat a person moved by
+    the game's strongest bot. Its number of moves."""
+    from bot.sessions import Actor
+
+    people = [Actor(user_id=str(10**17 + i), name=f"Player {i + 1}")
+              for i in range(players)]
+    by_user = {p.user_id: p for p in people}
+    await service.create(game.name, channel, STORED_GUILD, people[0], options={})
+    for person in people[1:]:
+        await service.join(channel, person)
+    outcome = await service.start(channel, people[0])
+    state = await service.current_state(outcome.game_id)
+    moves = 0
+    while outcome.status == "active":
+        seat = min(outcome.waiting)
+        action = smart.choose(game, state, seat, rng)
+        outcome = await service.act(channel, by_user[outcome.seat_user_ids[seat]], game.format_action(action))
+        state = game.apply(state, seat, action).state
+        moves += 1
+    return moves
+
+
+async def _table_sizes(database: _Database) -> dict[str, int]:
+    """Bytes on disk per table, its indexes included, after compacting the database as an
+    operator would (SQLite: VACUUM, then dbstat; PostgreSQL: VACUUM FULL, then
+    pg_total_relation_size, which counts TOAST and indexes)."""
+    if database.kind == "sqlite":
+        conn = sqlite3.connect(database.sqlite, isolation_level=None)
+        try:
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            conn.execute("VACUUM")
+            rows = conn.execute("SELECT m.tbl_name, SUM(d.pgsize) FROM dbstat d JOIN sqlite_master m"
+                                " ON d.name = m.name GROUP BY m.tbl_name").fetchall()
+        finally:
+            conn.close()
+        return {name: int(size) for name, size in rows}
+    import asyncpg
+
+    conn = await asyncpg.connect(database.url)
+    try:
+        await conn.execute("VACUUM FULL")
+        rows = await conn.fetch("SELECT c.relname, pg_total_relation_size(c.oid) AS size FROM pg_class c"
+                                " JOIN pg_namespace n ON n.oid = c.relnamespace"
+                                " WHERE c.relkind = 'r' AND n.nspname = current_schema()")
+    finally:
+        await conn.close()
+    return {r["relname"]: int(r["size"]) for r in rows}
+
+
+def _per_game(sizes: dict[str, int], empty: dict[str, int], games: int) -> tuple[float, str]:
+    grown = {t: max(0, sizes.get(t, 0) - empty.get(t, 0)) / games for t in sizes}
+    shown = ", ".join(f"{t} {b / 1024:.1f} KB" for t, b in sorted(grown.items(), key=lambda kv: -kv[1]) if b >= 51.2)
+    return sum(grown.values()), shown
+
+
+async def run_size_bench(game_name: str = "ticket_to_ride", games: int = 5, store: str = "sqlite",
+                         database_url: str | None = None) -> int:
+    """Play `games` full games through the sessions service and print the bytes the database
+    grows by per finished game, by table, as played (every post still stored) and after
+    retention (delivered posts older than their keep time deleted), plus the stored text
+    per game by what it is."""
+    from bot.sessions import SessionService
+    from bot.store import OUTBOX_KEEP_DELIVERED, open_store
+
+    game = registry.get(game_name)
+    smart = game.bots()[next(iter(game.bots()))]
+    players = min(SIZE_PLAYERS, game.max_players)
+    print(f"Railyard bench — database size per finished game ({game_name}, {players} players, {store})")
+    with tempfile.TemporaryDirectory() as tmp, _Database(store, Path(tmp), database_url) as database:
+        opened = await open_store(database.url)
+        await opened.close()
+        empty = await _table_sizes(database)
+        opened = await open_store(database.url)
+        try:
+            rng = random.Random(3)
+            moves = 0
+            for g in range(games):
+                service = SessionService(opened, new_seed=lambda g=g: 5000 + g)
+                moves += await _play_full_game(service, game, smart, f"size-{g}", players, rng)
+            async with opened.write() as tx:  # no Discord here: count every post as delivered now
+                await tx.execute("UPDATE outbox SET delivered_at = created_at + 1.0 WHERE delivered_at IS NULL")
+            async with opened.read() as tx:
+                text = (await tx.fetchall(
+                    "SELECT (SELECT SUM(LENGTH(snapshot)) FROM games) AS snapshot,"
+                    " (SELECT SUM(LENGTH(events)) FROM actions) AS events,"
+                    " (SELECT SUM(LENGTH(notation)) FROM actions) AS notation,"
+                    " (SELECT SUM(LENGTH(payload)) FROM outbox) AS payload,"
+                    " (SELECT COUNT(*) FROM games WHERE status = 'finished') AS finished"))[0]
+        finally:
+            await opened.close()
+        finished = int(text["finished"])
+        if finished != games:
+            print(f"  only {finished} of {games} games finished")
+            return 1
+        total, shown = _per_game(await _table_sizes(database), empty, games)
+        print(f"  {games} games played to the end, {moves / games:.0f} moves a game")
+        print(f"  stored text per game: snapshot {int(text['snapshot']) / games / 1024:.1f} KB,"
+              f" action events {int(text['events']) / games / 1024:.1f} KB,"
+              f" notations {int(text['notation']) / games / 1024:.1f} KB,"
+              f" outbox payloads {int(text['payload']) / games / 1024:.1f} KB")
+        print(f"  as played, every post still stored: {total / 1024:.1f} KB per finished game ({shown})")
+        opened = await open_store(database.url)
+        try:
+            # retention as a running bot does it, a day later (OutboxDispatcher.prune)
+            later = time.time() + OUTBOX_KEEP_DELIVERED + 60.0
+            while await opened.prune_outbox(later):
+                pass
+        finally:
+            await opened.close()
+        total, shown = _per_game(await _table_sizes(database), empty, games)
+        print(f"bytes per finished game, {store}, after retention: {total:,.0f} ({total / 1024:.1f} KB; {shown})")
+    return 0
+
+
+# ==================================================================================
+# moves per second with several processes on one database
+# ==================================================================================
+THROUGHPUT_GAMES = 4  # games each process plays side by side
+
+
+def run_throughput_bench(game_name: str = "ticket_to_ride", processes: tuple[int, ...] = (1, 2, 4),
+                         moves: int = 200, store: str = "postgres", database_url: str | None = None) -> int:
+    """Moves per second through the sessions service (load, validate, apply, commit action +
+    snapshot + outbox + timers) with each count of processes, started with multiprocessing's
+    spawn on one shared database, each on games of its own; the same total moves for every
+    count. No Discord and no rendering: this is the store and the rules."""
+    import multiprocessing
+
+    print(f"Railyard bench — moves per second by processes on one database ({game_name}, {store},"
+          f" {moves} moves in all per count, {os.cpu_count()} CPUs)")
+    context = multiprocessing.get_context("spawn")
+    with tempfile.TemporaryDirectory() as tmp, _Database(store, Path(tmp), database_url) as database:
+        asyncio.run(_migrate(database.url))
+        first: float | None = None
+        for run, count in enumerate(processes):
+            share = max(1, moves // count)
+            start = context.Event()
+            queue = context.Queue()
+            workers = [context.Process(target=_throughput_worker,
+                                       args=(database.url, game_name, f"tp{run}-{k}", share, 100 * run + k, start, queue))
+                       for k in range(count)]
+            for worker in workers:
+                worker.start()
+            try:
+                for _ in workers:  # every process has opened the store and its games
+                    message = queue.get(timeout=300)
+                    if message[0] != "ready":
+                        raise RuntimeError(f"a bench process failed: {message[1]}")
+                t0 = time.perf_counter()
+                start.set()
+                done = [queue.get(timeout=900) for _ in workers]
+                elapsed = time.perf_counter() - t0
+            finally:
+                for worker in workers:
+                    worker.join(timeout=60)
+            failed = [m[1] for m in done if m[0] != "done"]
+            if failed:
+                raise RuntimeError(f"a bench process failed: {failed[0]}")
+            played = sum(m[1] for m in done)
+            rate = played / elapsed
+            first = rate if first is None else first
+            print(f"throughput, {store}, {count} process{'es' if count > 1 else ''}: {rate:.1f} moves/s"
+                  f" ({rate / first:.2f}x 1 process); {played} moves in {elapsed:.1f} s")
+    return 0
+
+
+async def _migrate(url: str) -> None:
+    from bot.store import open_store
+
+    opened = await open_store(url)
+    await opened.close()
+
+
+def _throughput_worker(url: str, game_name: str, tag: str, moves: int, seed: int, start: Any, queue: Any) -> None:
+    try:
+        queue.put(("done", asyncio.run(_throughput_play(url, game_name, tag, moves, seed, start, queue))))
+    except BaseException as exc:  # reported to the parent, which would otherwise wait for ever
+        queue.put(("failed", f"{type(exc).__name__}: {exc}"))
+
+
+async def _throughput_play(url: str, game_name: str, tag: str, moves: int, seed: int, start: Any, queue: Any) -> int:
+    from bot.sessions import Actor, SessionService
+    from bot.store import open_store
+
+    game = registry.get(game_name)
+    mover = game.bots()["random"]  # cheap to choose: the figure is the service's and the store's
+    players = min(4, game.max_players)
+    rng = random.Random(seed)
+    opened = await open_store(url)
+    try:
+        service = SessionService(opened, new_seed=lambda: rng.randrange(1 << 31))
+        people = [Actor(user_id=str(10**17 + 1000 * seed + i), name=f"Player {i + 1}") for i in range(players)]
+        by_user = {p.user_id: p for p in people}
+        opened_games = 0
+
+        async def open_game() -> list[Any]:
+            nonlocal opened_games
+            channel = f"{tag}-{opened_games}"
+            opened_games += 1
+            await service.create(game.name, channel, STORED_GUILD, people[0], options={})
+            for person in people[1:]:
+                await service.join(channel, person)
+            outcome = await service.start(channel, people[0])
+            return [channel, outcome, await service.current_state(outcome.game_id)]
+
+        tables = [await open_game() for _ in range(THROUGHPUT_GAMES)]
+        queue.put(("ready", tag))
+        await asyncio.to_thread(start.wait)
+        played = 0
+        while played < moves:
+            table = tables[played % len(tables)]
+            channel, outcome, state = table
+            if outcome.status != "active":
+                table[:] = await open_game()
+                continue
+            seat = min(outcome.waiting)
+            action = mover.choose(game, state, seat, rng)
+            table[1] = await service.act(channel, by_user[outcome.seat_user_ids[seat]], game.format_action(action))
+            table[2] = game.apply(state, seat, action).state
+            played += 1
+        return played
+    finally:
+        await opened.close()

@@ -65,12 +65,27 @@ def main(argv: list[str] | None = None) -> int:
     bench = sub.add_parser("bench", help="print speed figures")
     bench.add_argument("game", nargs="?", default="ticket_to_ride", choices=registry.names())
     bench.add_argument("--games", type=int, default=200, help="random games for the games/s figure")
-    bench.add_argument("--moves", type=int, default=200, help="late-game moves timed end to end")
+    bench.add_argument("--moves", type=int, default=200,
+                       help="late-game moves timed end to end; with --stored-games, /moves one at a time"
+                            " before the burst (0: none); with --processes, the total moves per count")
     bench.add_argument("--timelapse-games", type=int, default=3, metavar="N",
                        help="time the timelapse of the longest of N full games at the most players (0: skip)")
     bench.add_argument("--stored-games", type=int, default=None, metavar="N",
                        help="instead: fill the database with N games, then time move acknowledgements"
                             " while the outbox delivers to a loopback Discord")
+    bench.add_argument("--render-workers", default="0,2", metavar="COUNTS",
+                       help="with --stored-games: time a burst of 50 moves with each of these render worker"
+                            " counts, in the same run (default 0,2); the last one's is the `ack with` line")
+    bench.add_argument("--store", choices=["sqlite", "postgres"], default="sqlite",
+                       help="with --stored-games, --sizes or --processes: the database to measure"
+                            " (postgres: --database-url, or else a throwaway local server for the run)")
+    bench.add_argument("--database-url", default=None, metavar="URL",
+                       help="with --store postgres: an empty PostgreSQL database to fill (postgresql://...)")
+    bench.add_argument("--sizes", type=int, default=None, metavar="GAMES",
+                       help="instead: play GAMES full games, run retention, print bytes per finished game by table")
+    bench.add_argument("--processes", default=None, metavar="COUNTS",
+                       help="instead: moves per second through the sessions service with each of these process"
+                            " counts on one database, e.g. 1,2,4 (same total moves: --moves, default 200)")
 
     run = sub.add_parser("run", help="start the Discord bot (token and settings from .env)")
     run.add_argument("--env", type=Path, default=Path(".env"), help="settings file (default .env)")
@@ -99,8 +114,22 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "bench":
             from bot.bench import run_bench, run_stored_bench
 
+            if args.sizes is not None:
+                from bot.bench import run_size_bench
+
+                return asyncio.run(run_size_bench(args.game, games=args.sizes, store=args.store,
+                                                  database_url=args.database_url))
+            if args.processes is not None:
+                from bot.bench import run_throughput_bench
+
+                counts = tuple(int(c) for c in args.processes.split(",") if c.strip())
+                return run_throughput_bench(args.game, processes=counts, moves=args.moves, store=args.store,
+                                            database_url=args.database_url)
             if args.stored_games is not None:
-                return asyncio.run(run_stored_bench(args.game, stored_games=args.stored_games, moves=args.moves))
+                workers = tuple(int(w) for w in args.render_workers.split(",") if w.strip())
+                return asyncio.run(run_stored_bench(args.game, stored_games=args.stored_games, moves=args.moves,
+                                                    render_workers=workers, store=args.store,
+                                                    database_url=args.database_url))
             return asyncio.run(run_bench(args.game, games=args.games, moves=args.moves,
                                          timelapse_games=args.timelapse_games))
         if args.command == "doctor":

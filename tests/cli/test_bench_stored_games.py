@@ -36,9 +36,13 @@ async def test_the_filled_database_holds_distinct_realistic_games(tmp_path: Path
 
 
 async def test_the_run_prints_the_ack_line(capsys) -> None:
-    assert await run_stored_bench("ticket_to_ride", stored_games=3, moves=6) == 0
+    assert await run_stored_bench("ticket_to_ride", stored_games=3, moves=6, render_workers=(0,), burst=4,
+                                  templates=1) == 0
     out = capsys.readouterr().out
+    # the one-line form is the burst's; the one-at-a-time figure has a line of its own
     assert re.search(r"^ack with 3 stored games: p50 \d+\.\d ms, p99 \d+\.\d ms$", out, re.M), out
+    assert re.search(r"^burst of 4 moves on 4 games, 0 render workers: ack p50", out, re.M), out
+    assert re.search(r"^  sequential acks with 3 stored games: p50 \d+\.\d ms, p99 \d+\.\d ms$", out, re.M), out
     assert "6 moves through /move" in out and "0 moves refused" in out
     assert "due-outbox query after pruning" in out
 
