@@ -50,7 +50,8 @@ The last count's burst is the figure of issue 13, printed last in the one-line f
 service (the strongest bot in every seat, 4 players), every post counted as delivered, then
 the bytes the database grew by per finished game, by table, as played and after retention
 (delivered outbox rows past their keep time deleted, as OutboxDispatcher.prune does a day
-later), each measured after compacting (SQLite VACUUM then dbstat; PostgreSQL VACUUM FULL
+later; closed games' live boards dropped and action logs packed, as the housekeeping sweep
+does), each measured after compacting (SQLite VACUUM then dbstat; PostgreSQL VACUUM FULL
 then pg_total_relation_size, indexes and TOAST included), less the empty schema's size:
 
     bytes per finished game, <store>, after retention: <bytes> (<kb> KB; <table> <kb> KB, ...)
@@ -724,7 +725,8 @@ async def run_size_bench(game_name: str = "ticket_to_ride", games: int = 5, stor
                          database_url: str | None = None) -> int:
     """Play `games` full games through the sessions service and print the bytes the database
     grows by per finished game, by table, as played (every post still stored) and after
-    retention (delivered posts older than their keep time deleted), plus the stored text
+    retention (delivered posts older than their keep time deleted, closed games' live boards
+    dropped and their action logs packed, as the housekeeping sweep does), plus the stored text
     per game by what it is."""
     from bot.sessions import SessionService
     from bot.store import OUTBOX_KEEP_DELIVERED, open_store
@@ -768,10 +770,20 @@ async def run_size_bench(game_name: str = "ticket_to_ride", games: int = 5, stor
         print(f"  as played, every post still stored: {total / 1024:.1f} KB per finished game ({shown})")
         opened = await open_store(database.url)
         try:
-            # retention as a running bot does it, a day later (OutboxDispatcher.prune)
+            # retention as a running bot does it, a day later: delivered posts pruned
+            # (OutboxDispatcher.prune), then the housekeeping sweep's live boards and packed logs
             later = time.time() + OUTBOX_KEEP_DELIVERED + 60.0
             while await opened.prune_outbox(later):
                 pass
+            closed_before = later - OUTBOX_KEEP_DELIVERED
+            while True:
+                async with opened.write() as tx:
+                    if not await tx.forget_live_boards(closed_before):
+                        break
+            while True:
+                async with opened.write() as tx:
+                    if not await tx.archive_actions(closed_before, later):
+                        break
         finally:
             await opened.close()
         total, shown = _per_game(await _table_sizes(database), empty, games)

@@ -5,7 +5,8 @@ played and not with everything that ever happened around them.
   that is the game, what `/game export` and `railyard replay` need. Its timers and standing
   orders go when it ends (sessions/core.py, host_tools.py); its delivered outbox rows after
   the keep time (`OutboxDispatcher.prune`); its live board once it is closed and its last
-  post is out (`forget_live_boards` here).
+  post is out (`forget_live_boards` here); and after the keep time its action log is packed
+  into one compressed row (`archive_logs`), which reads back the same.
 * A lobby that never starts is closed (abandoned) after `lobby_expiry_days` without a join,
   leave or change, with a line in its channel saying so.
 
@@ -52,6 +53,15 @@ class RetentionService(ServiceCore):
         if closed:
             log.info("closed %d lobbies idle for %s days: %s", len(closed), idle_days, closed)
         return closed
+
+    async def archive_logs(self, keep_seconds: float) -> int:
+        """Pack the action logs of games closed more than `keep_seconds` ago, one row per game
+        (one batch; returns how many games). The log reads the same afterwards: `/game log`,
+        `/game export` and replays see no difference; a finished Ticket to Ride game takes a
+        fraction of the space (`railyard bench --sizes`)."""
+        now = self.clock()
+        async with self.store.write() as tx:
+            return await tx.archive_actions(now - keep_seconds, now)
 
     async def forget_live_boards(self, keep_seconds: float) -> int:
         """Delete the live boards of games closed more than `keep_seconds` ago (one batch)."""

@@ -39,6 +39,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import zlib
 from contextlib import AbstractAsyncContextManager, nullcontext
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -98,6 +99,25 @@ CHANNEL_INDEX = "games_one_open_per_channel"
 
 def _marks(n: int) -> str:
     return ", ".join("?" for _ in range(n))
+
+
+ARCHIVE_BATCH = 50  # games packed per transaction
+_PACKED_FIELDS = ("seq", "seat", "kind", "notation", "events_json", "undoable", "actor_user_id", "auto",
+                  "undoes_seq", "created_at")
+
+
+def pack_actions(rows: list[ActionRow]) -> bytes:
+    """A game's action rows as zlib-compressed JSON (the game id is the archive row's key)."""
+    data = [[getattr(r, f) for f in _PACKED_FIELDS] for r in rows]
+    return zlib.compress(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), 9)
+
+
+def unpack_actions(game_id: int, packed: bytes) -> list[ActionRow]:
+    try:
+        data = json.loads(zlib.decompress(bytes(packed)).decode("utf-8"))
+        return [ActionRow(game_id=game_id, **dict(zip(_PACKED_FIELDS, values))) for values in data]
+    except (zlib.error, UnicodeDecodeError, ValueError, TypeError) as exc:
+        raise StoreError(f"game {game_id}: its packed action log cannot be read ({exc})") from None
 
 
 class SqlTx:
@@ -280,8 +300,12 @@ class SqlTx:
 
     # --- actions -----------------------------------------------------------------------
     async def actions(self, game_id: int) -> list[ActionRow]:
+        """The game's action log, in order: its rows, or the packed log of a closed game."""
         rows = await self._all(f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
-        return [ActionRow(**dict(r)) for r in rows]
+        if rows:
+            return [ActionRow(**dict(r)) for r in rows]
+        packed = await self._one("SELECT actions FROM action_archives WHERE game_id = ?", (game_id,))
+        return unpack_actions(game_id, packed["actions"]) if packed is not None else []
 
     async def append_action(self, game_id: int, *, seat: int, kind: str, notation: str, events: Any,
                             undoable: bool, actor_user_id: str | None, now: float, auto: str | None = None,
@@ -672,6 +696,23 @@ class SqlTx:
             " AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.game_id = g.id AND o.delivered_at IS NULL"
             " AND o.dead = 0) LIMIT ?)",
             (before, limit))
+
+    async def archive_actions(self, before: float, now: float, limit: int = ARCHIVE_BATCH) -> int:
+        """Pack the action logs of up to `limit` games closed before `before` into one row each
+        (`action_archives`) and delete their rows; return how many games. What `actions()`
+        returns afterwards is the same list."""
+        games = await self._all(
+            "SELECT g.id FROM games g WHERE g.status IN ('finished', 'abandoned') AND g.updated_at < ?"
+            " AND EXISTS (SELECT 1 FROM actions a WHERE a.game_id = g.id) ORDER BY g.id LIMIT ?",
+            (before, limit))
+        for g in games:
+            game_id = int(g["id"])
+            rows = await self._all(f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq",
+                                   (game_id,))
+            await self._run("INSERT INTO action_archives (game_id, actions, archived_at) VALUES (?, ?, ?)",
+                            (game_id, pack_actions([ActionRow(**dict(r)) for r in rows]), now))
+            await self._run("DELETE FROM actions WHERE game_id = ?", (game_id,))
+        return len(games)
 
     # --- user preferences ----------------------------------------------------------------
     async def get_prefs(self, user_id: str) -> UserPrefs:

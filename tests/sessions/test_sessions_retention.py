@@ -60,3 +60,47 @@ async def test_a_finished_game_keeps_its_record_and_drops_its_leftovers(service:
     assert row is not None and row.status == "finished" and row.snapshot
     assert await store.actions(game_id) == actions
     assert await service.record(game_id) == record
+
+
+async def test_a_closed_games_log_is_packed_and_reads_back_the_same(service: SessionService, start_game,
+                                                                    store: StoreBackend, clock) -> None:
+    out = await open_all(service, "chan-1", await start_game(options={"rounds": 1}))
+    while out.status == "active":
+        out = await service.act("chan-1", actor_for(out, out.waiting[0]), "pass")
+    running = await open_all(service, "chan-2", await start_game("chan-2", options={"rounds": 3}))
+    game_id = out.game_id
+    actions, history, record = await store.actions(game_id), await service.history("chan-1"), await service.record(game_id)
+    running_actions = await store.actions(running.game_id)
+    assert actions and running_actions
+    assert await service.archive_logs(DAY) == 0, "closed too recently"
+    clock.advance(2 * DAY)
+    assert await service.archive_logs(DAY) == 1
+    assert await service.archive_logs(DAY) == 0, "packed once"
+    async with store.read() as tx:
+        left = await tx.fetchall("SELECT COUNT(*) AS n FROM actions WHERE game_id = ?", (game_id,))
+        packed = await tx.fetchall("SELECT COUNT(*) AS n FROM action_archives WHERE game_id = ?", (game_id,))
+    assert left[0]["n"] == 0 and packed[0]["n"] == 1
+    assert await store.actions(game_id) == actions
+    assert await service.history("chan-1") == history and await service.record(game_id) == record
+    assert await store.actions(running.game_id) == running_actions, "a running game's log stays as it is"
+
+
+async def test_a_damaged_packed_log_breaks_only_its_own_game(service: SessionService, start_game,
+                                                             store: StoreBackend, clock) -> None:
+    from bot.store import StoreError
+
+    out = await open_all(service, "chan-1", await start_game(options={"rounds": 1}))
+    while out.status == "active":
+        out = await service.act("chan-1", actor_for(out, out.waiting[0]), "pass")
+    clock.advance(2 * DAY)
+    assert await service.archive_logs(DAY) == 1
+    async with store.write() as tx:
+        await tx.execute("UPDATE action_archives SET actions = ? WHERE game_id = ?", (b"not zlib", out.game_id))
+    try:
+        await store.actions(out.game_id)
+    except StoreError as exc:
+        assert f"game {out.game_id}" in str(exc)
+    else:
+        raise AssertionError("a damaged packed log read as fine")
+    other = await start_game("chan-2")
+    assert other.status == "active" and await store.actions(other.game_id) is not None

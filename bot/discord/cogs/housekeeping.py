@@ -32,7 +32,7 @@ class Housekeeping(commands.Cog):
     @tasks.loop(hours=1)
     async def sweep(self) -> None:
         service, settings = self.bot.service, self.bot.settings
-        closed = boards = 0
+        closed = boards = logs = 0
         try:
             while True:
                 batch = await service.expire_lobbies(settings.lobby_expiry_days)
@@ -40,15 +40,20 @@ class Housekeeping(commands.Cog):
                 if len(batch) < SWEEP_BATCH:
                     break
                 await asyncio.sleep(0)  # moves go between batches
-            while removed := await service.forget_live_boards(settings.outbox_keep_hours * 3600.0):
+            keep = settings.outbox_keep_hours * 3600.0
+            while removed := await service.forget_live_boards(keep):
                 boards += removed
+                await asyncio.sleep(0)
+            while packed := await service.archive_logs(keep):
+                logs += packed
                 await asyncio.sleep(0)
         except Exception:  # noqa: BLE001 - the loop must keep running
             log.exception("housekeeping failed")
         if closed:
             self.bot.outbox.wake()  # the lobbies' channels are told
-        if closed or boards:
-            log.info("housekeeping: %d idle lobbies closed, %d live boards of closed games dropped", closed, boards)
+        if closed or boards or logs:
+            log.info("housekeeping: %d idle lobbies closed; of closed games, %d live boards dropped and %d action"
+                     " logs packed", closed, boards, logs)
 
     @sweep.before_loop
     async def before_sweep(self) -> None:
