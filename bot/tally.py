@@ -12,14 +12,14 @@ from typing import Awaitable, Callable
 
 from bot.sessions.live import GAME_POST_KINDS, LiveBoard, facts_of, plan, posted
 from bot.sessions.posting import GamePost
-from bot.store import Store
+from bot.store import StoreBackend
 
 # (the post a new message shows, whether it is the final one) -> bytes of its pictures
 Pictures = Callable[[GamePost, bool], Awaitable[int]]
 
 
 class DeliveryTally:
-    def __init__(self, store: Store, pictures: Pictures) -> None:
+    def __init__(self, store: StoreBackend, pictures: Pictures) -> None:
         self.store = store
         self.pictures = pictures
         self.new = 0

@@ -32,7 +32,7 @@ from bot.sessions.models import (
     SeatInfo,
 )
 from bot.sessions.settings import GameSettings
-from bot.store import ActionRow, GameRow, SeatRow, Store, Tx
+from bot.store import ActionRow, GameRow, SeatRow, StoreBackend, Tx
 from games import registry
 from games.core import Event, Game, IllegalAction
 from games.core.typed import resolve as resolve_typed
@@ -101,7 +101,7 @@ def _dump_events(events: list[Event]) -> list[dict[str, Any]]:
 class ServiceCore:
     def __init__(
         self,
-        store: Store,
+        store: StoreBackend,
         clock: Callable[[], float] = time.time,
         *,
         new_seed: Callable[[], int] | None = None,

@@ -19,7 +19,7 @@ import secrets
 import socket
 from typing import Any, Callable, Iterable, Sequence
 
-from bot.store import CLAIM_LEASE, ClaimLost, DeliveryContact, OutboxPart, OutboxRow, Store
+from bot.store import CLAIM_LEASE, ClaimLost, DeliveryContact, OutboxPart, OutboxRow, StoreBackend
 
 SentPart = tuple[str, str, "str | None"]  # (part, outcome, message id)
 
@@ -32,7 +32,7 @@ def new_owner() -> str:
 
 
 class Deliveries:
-    def __init__(self, store: Store, clock: Callable[[], float], *, owner: str | None = None,
+    def __init__(self, store: StoreBackend, clock: Callable[[], float], *, owner: str | None = None,
                  lease: float = CLAIM_LEASE) -> None:
         self.store = store
         self.clock = clock
@@ -47,7 +47,7 @@ class Deliveries:
 
     async def claim(self, lease: float | None = None, limit: int = 50) -> list[OutboxRow]:
         """Take up to `limit` due rows for this process until now + lease (see
-        Store.claim_outbox): no other process delivers them while the lease runs."""
+        StoreTx.claim_outbox): no other process delivers them while the lease runs."""
         return await self.store.claim_outbox(self.owner, self.clock(), lease or self.lease, limit)
 
     async def renew(self, row_ids: Iterable[int], lease: float | None = None) -> set[int]:
