@@ -18,13 +18,15 @@ import io
 import os
 from pathlib import Path
 from typing import Any, ClassVar, Mapping
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import urlsplit
 
 from dotenv.parser import parse_stream
 import pydantic
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+from bot.store.pg import mask_url
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 DEFAULT_DATABASE = "railyard.sqlite3"
@@ -33,9 +35,6 @@ SQLITE_PREFIX = "sqlite:///"
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 # RAILYARD_DATABASE names a SQLite file; it predates DATABASE_URL and is read only in its place.
 LEGACY_DATABASE = "RAILYARD_DATABASE"
-MASK = "***"
-# libpq reads a password from the query string too (`?password=...`).
-_SECRET_QUERY_KEYS = ("password", "sslpassword", "passfile")
 
 
 class ConfigError(Exception):
@@ -46,29 +45,11 @@ def _bad(message: str) -> PydanticCustomError:
     return PydanticCustomError("railyard_setting", message)
 
 
-def _mask_url(url: str) -> str:
-    """The URL with its password (in the user info or the query) replaced by ***."""
-    scheme, sep, rest = url.partition("://")
-    if not sep:
-        return MASK if url else ""
-    netloc, slash, tail = rest.partition("/")
-    # rpartition: an unescaped @ inside a password still leaves the host as the last part.
-    userinfo, at, host = netloc.rpartition("@")
-    if at:
-        user, colon, _password = userinfo.partition(":")
-        netloc = f"{user}:{MASK}@{host}" if colon else f"{user}@{host}"
-    path, q, query = tail.partition("?")
-    if q:
-        pairs = parse_qsl(query, keep_blank_values=True)
-        query = urlencode([(k, MASK if k.lower() in _SECRET_QUERY_KEYS else v) for k, v in pairs], safe="*")
-    return f"{scheme}://{netloc}{slash}{path}{q}{query}"
-
-
 class DatabaseUrl(pydantic.Secret[str]):
     """DATABASE_URL: shown with its password masked, used in full through get_secret_value()."""
 
     def _display(self) -> str:
-        return _mask_url(self.get_secret_value())
+        return mask_url(self.get_secret_value())
 
     @property
     def scheme(self) -> str:
@@ -100,7 +81,7 @@ def parse_database_url(raw: str) -> DatabaseUrl:
                        "sqlite:////absolute/file.sqlite3 (three slashes, then the path)")
         return DatabaseUrl(SQLITE_PREFIX + url[len(SQLITE_PREFIX):])
     if scheme in POSTGRES_SCHEMES:
-        shown = _mask_url(url)
+        shown = mask_url(url)
         if any(ch.isspace() for ch in url):
             raise _bad(f"DATABASE_URL contains spaces or line breaks: {shown} "
                        "(percent-encode them in the password, e.g. %20)")

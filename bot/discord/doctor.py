@@ -160,8 +160,8 @@ async def _look_at_postgres(url: str, limit: int) -> DatabaseLook:
 def _channels(rows: Iterable[Any], limit: int) -> list[OpenChannel]:
     seen: dict[str, OpenChannel] = {}
     for game_id, game, guild_id, channel_id in rows:
-        if channel_id not in seen:
-            seen[str(channel_id)] = OpenChannel(int(game_id), str(game), guild_id and str(guild_id), str(channel_id))
+        seen.setdefault(str(channel_id), OpenChannel(int(game_id), str(game), guild_id and str(guild_id),
+                                                     str(channel_id)))
         if len(seen) >= limit:
             break
     return list(seen.values())

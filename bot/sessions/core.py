@@ -23,7 +23,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from bot.sessions.delivery import Deliveries
 from bot.sessions.errors import SessionError
-from bot.sessions.posting import GamePost
+from bot.sessions.posting import AbandonedPost, GamePost
 from bot.sessions.models import (
     Actor,
     GameInfo,
@@ -255,6 +255,16 @@ class ServiceCore:
     # ==================================================================================
     # the one place a change to a running game is committed
     # ==================================================================================
+    @staticmethod
+    async def _post_abandoned(tx: Tx, row: GameRow, seats: list[SeatRow], version: int, event: Event,
+                              now: float) -> None:
+        """The outbox row that tells a game's channel it was closed without a result (by its
+        host, or a lobby nobody started) and takes the buttons off its live board."""
+        post = AbandonedPost(game_id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, game=row.game,
+                             version=version, locale=row.locale, names=[s.display_name for s in seats],
+                             events=[event])
+        await tx.add_outbox(row.id, "abandoned", post.model_dump(mode="json"), now)
+
     async def _commit(
         self,
         tx: Tx,

@@ -7,7 +7,6 @@ from pydantic import ValidationError
 
 from bot.sessions.core import ServiceCore
 from bot.sessions.errors import SessionError
-from bot.sessions.posting import AbandonedPost
 from bot.sessions.models import (
     Actor,
     GameInfo,
@@ -39,12 +38,8 @@ class HostTools(ServiceCore):
             await tx.delete_timers(row.id)
             await tx.clear_standing_orders(row.id)
             if row.status == "active":
-                post = AbandonedPost(
-                    game_id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, game=row.game,
-                    version=version, locale=row.locale, names=[s.display_name for s in seats],
-                    events=[Event(key="session.abandoned", params={"by": actor.name})],
-                )
-                await tx.add_outbox(row.id, "abandoned", post.model_dump(mode="json"), now)
+                await self._post_abandoned(tx, row, seats, version, Event(key="session.abandoned",
+                                                                          params={"by": actor.name}), now)
             new = await tx.get_game(row.id)
             assert new is not None
             try:

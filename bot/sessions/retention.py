@@ -16,7 +16,6 @@ a lobby that someone joins or starts in that moment is left alone, and a lobby i
 from __future__ import annotations
 
 from bot.sessions.core import ServiceCore, log
-from bot.sessions.posting import AbandonedPost
 from bot.store import StaleVersion
 from games.core import Event
 
@@ -41,12 +40,8 @@ class RetentionService(ServiceCore):
                     seats = await tx.seats(game_id)
                     version = await tx.update_game(game_id, row.version, now, status="abandoned")
                     await tx.delete_timers(game_id)
-                    post = AbandonedPost(
-                        game_id=game_id, channel_id=row.channel_id, guild_id=row.guild_id, game=row.game,
-                        version=version, locale=row.locale, names=[s.display_name for s in seats],
-                        events=[Event(key="session.lobby_expired", params={"days": round(idle_days)})],
-                    )
-                    await tx.add_outbox(game_id, "abandoned", post.model_dump(mode="json"), now)
+                    await self._post_abandoned(tx, row, seats, version, Event(
+                        key="session.lobby_expired", params={"days": round(idle_days)}), now)
             except StaleVersion:
                 continue  # another process closed it, or someone joined just then
             closed.append(game_id)

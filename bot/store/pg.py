@@ -30,7 +30,7 @@ import time
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from functools import lru_cache
 from typing import Any, AsyncIterator, Callable, Sequence
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode
 
 import asyncpg
 
@@ -83,19 +83,28 @@ def _row_count(status: str) -> int:
     return int(last) if last.isdigit() else 0
 
 
+MASK = "***"
+# libpq reads a password from the query string too (`?password=...`).
+_SECRET_QUERY_KEYS = ("password", "sslpassword", "passfile")
+
+
 def mask_url(url: str) -> str:
-    """A database URL with its password replaced, for messages and logs."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "<unparsable database URL>"
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    if parts.port is not None:
-        host += f":{parts.port}"
-    netloc = f"{parts.username or ''}:***@{host}"
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+    """A database URL with its password (in the user info or the query) replaced by ***, for
+    messages, logs and the settings' repr."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return MASK if url else ""
+    netloc, slash, tail = rest.partition("/")
+    # rpartition: an unescaped @ inside a password still leaves the host as the last part.
+    userinfo, at, host = netloc.rpartition("@")
+    if at:
+        user, colon, _password = userinfo.partition(":")
+        netloc = f"{user}:{MASK}@{host}" if colon else f"{user}@{host}"
+    path, q, query = tail.partition("?")
+    if q:
+        pairs = parse_qsl(query, keep_blank_values=True)
+        query = urlencode([(k, MASK if k.lower() in _SECRET_QUERY_KEYS else v) for k, v in pairs], safe="*")
+    return f"{scheme}://{netloc}{slash}{path}{q}{query}"
 
 
 class PgTx(SqlTx):
