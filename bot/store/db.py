@@ -60,6 +60,30 @@ class SqliteTx(SqlTx):
             "games.channel_id" in str(exc) or CHANNEL_INDEX in str(exc))
 
 
+async def _switch_to_wal(conn: aiosqlite.Connection, timeout: float) -> str:
+    """Ask for WAL and return the journal mode SQLite reports.
+
+    Switching a new file to WAL needs an exclusive lock, and when several processes open
+    the same new file at once SQLite answers "database is locked" at once instead of
+    waiting through the busy timeout (its deadlock avoidance: a connection holding a read
+    lock is never made to wait for a writer). So the switch is retried here, with a short
+    pause, until the busy timeout is spent. Once one process has switched, the file stays
+    in WAL and the others see it immediately."""
+    deadline = time.monotonic() + timeout
+    pause = 0.005
+    while True:
+        try:
+            async with conn.execute("PRAGMA journal_mode = WAL") as cursor:
+                return str((await cursor.fetchone())[0])
+        except sqlite3.OperationalError as exc:
+            if exc.sqlite_errorcode & 0xFF not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                raise
+            if time.monotonic() >= deadline:
+                raise StoreError(f"cannot switch to WAL journal mode: {exc}") from exc
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, 0.1)
+
+
 class Store(StoreCommon):
     """One SQLite file. Open with `await Store.open(path)`; close with `await store.close()`
     (or use `async with await Store.open(path) as store`)."""
@@ -88,8 +112,7 @@ class Store(StoreCommon):
         try:
             conn.row_factory = sqlite3.Row
             await conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
-            async with conn.execute("PRAGMA journal_mode = WAL") as cursor:
-                mode = (await cursor.fetchone())[0]
+            mode = await _switch_to_wal(conn, self.busy_timeout)
             if str(mode).lower() != "wal" and self.path != ":memory:":
                 raise StoreError(f"{self.path}: cannot switch to WAL journal mode (got {mode})")
             await conn.execute("PRAGMA synchronous = FULL")
