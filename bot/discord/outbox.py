@@ -56,7 +56,9 @@ A process killed with SIGKILL mid-delivery leaves its rows claimed; its leases r
 composer then delivers such a row on its own) and delivers them. A part the dead process
 had sent but not stored yet is sent again with the same nonce, and Discord answers with the
 message it already made: nothing is lost, nothing shows twice. A clean stop (SIGTERM) gives
-its unfinished rows back at once instead of leaving them to the lease.
+its unfinished rows back at once instead of leaving them to the lease. A row taken over
+three times in a row with no outcome recorded in between is likely what kills its holders:
+it is given up as broken, and the host told, instead of being tried by the next process.
 
 Finished rows are pruned (`Store.prune_outbox`): a delivered row is kept a day, a dead one
 a week, so the outbox stays the size of what is in flight, not of every post ever made.
@@ -133,16 +135,30 @@ class RetryPolicy:
 
     Transient: 100 attempts, about a day with the store's back-off (5 s doubling to 15 min).
     Forbidden: 4 (about 35 s), in case the permission was being changed just then. Gone and
-    refused are final at once. Broken: 2, in case the error was passing (memory, a thread)."""
+    refused are final at once. Broken: 2, in case the error was passing (memory, a thread).
+
+    A row whose holder's lease ran out `takeovers` times in a row (each holder died or
+    stalled before it could record any outcome) is given up as broken before it is tried
+    again: a post that kills whoever draws or sends it would otherwise take every process
+    down in turn, forever. Three, because one killed process (a restart, a deploy) is
+    ordinary and a second in a row on the same post is still possible by chance."""
 
     attempts: Mapping[str, int] = field(default_factory=lambda: {
         "transient": 100, "forbidden": 4, "gone": 1, "refused": 1, "broken": 2,
     })
+    takeovers: int = 3
     # a host is told about one game's problem at most this often
     notice_every: float = 24 * 3600.0
 
     def gives_up(self, failure: Failure, attempts: int) -> bool:
         return attempts >= self.attempts.get(failure.problem, 1)
+
+    def outlived_its_holders(self, row: OutboxRow) -> Failure | None:
+        """The failure to give `row` up for before trying it, if it was taken over too often."""
+        if row.takeovers < self.takeovers:
+            return None
+        return Failure("broken", f"its delivery outlived {row.takeovers} processes in a row"
+                                 f" (each one's lease ran out mid-delivery); last: {row.last_error}")
 
 
 # what the host is told about, by failure problem (see outbox_messages: discord.delivery.*)
@@ -559,6 +575,13 @@ class OutboxDispatcher:
             deliveries = self.bot.service.deliveries
             done = await deliveries.parts(row.id)
             courier = Courier(self.bot, row, done)
+            fatal = self.policy.outlived_its_holders(row)
+            if fatal is not None:
+                try:
+                    return await self._give_up(row, courier, fatal)
+                except ClaimLost as lost:
+                    log.warning("outbox #%s was to be given up, but %s; not recorded", row.id, lost)
+                    return LOST
             try:
                 await self.composer.compose(row, courier)
             except asyncio.CancelledError:
@@ -593,7 +616,11 @@ class OutboxDispatcher:
             await self.bot.service.deliveries.retry_later(row.id, courier.take_unsaved(), failure.error,
                                                           failure.retry_after)
             return RETRY
-        log.error("%s failed for good (%s): given up; the game's later posts go on", where, failure.error)
+        return await self._give_up(row, courier, failure)
+
+    async def _give_up(self, row: OutboxRow, courier: Courier, failure: Failure) -> str:
+        log.error("outbox #%s (game %s, %s) failed for good (%s): given up; the game's later posts go on",
+                  row.id, row.game_id, row.kind, failure.error)
         notice = await self._notice(row, NOTICE_FOR.get(failure.problem, "broken"))
         await self.bot.service.deliveries.give_up(row.id, courier.take_unsaved(), failure.error, notice=notice,
                                                   notice_every=self.policy.notice_every)

@@ -96,6 +96,8 @@ class OutboxRow(BaseModel):
     # the process delivering it now, and until when its lease runs (see claim_outbox)
     claimed_by: str | None = None
     claimed_until: float | None = None
+    # lease run-outs in a row since a process last recorded an outcome (see claim_outbox)
+    takeovers: int = 0
 
     @property
     def payload(self) -> dict[str, Any]:

@@ -80,7 +80,7 @@ ACTION_COLUMNS = (
 )
 OUTBOX_COLUMNS = (
     "id, game_id, created_at, kind, payload AS payload_json, attempts, next_attempt_at,"
-    " delivered_at, last_error, dead, claimed_by, claimed_until"
+    " delivered_at, last_error, dead, claimed_by, claimed_until, takeovers"
 )
 TIMER_COLUMNS = "game_id, kind, due_at, attempt, payload AS payload_json, claimed_by, claimed_until"
 # update_game(**fields) name -> column
@@ -475,10 +475,13 @@ class SqlTx:
         holds on a running lease, marked as the caller's. Taking over a row whose holder's
         lease ran out counts as a failed attempt (the holder died or stalled mid-delivery,
         possibly after sending a part), which also tells the composer the row may be out
-        in part already."""
+        in part already, and as a takeover in a row (`takeovers`, which a recorded outcome
+        sets back to 0): the dispatcher gives up a row that outlives its holders again and
+        again, since it is likely what kills them."""
         return (
             "UPDATE outbox SET"
             " attempts = attempts + CASE WHEN claimed_by IS NULL THEN 0 ELSE 1 END,"
+            " takeovers = takeovers + CASE WHEN claimed_by IS NULL THEN 0 ELSE 1 END,"
             " last_error = CASE WHEN claimed_by IS NULL THEN last_error"
             "  ELSE 'the lease of ' || claimed_by || ' ran out before the delivery finished' END,"
             " claimed_by = ?, claimed_until = ?"
@@ -555,7 +558,7 @@ class SqlTx:
         if owner is not None:
             await self.require_claim(outbox_id, owner)
         await self._run(
-            "UPDATE outbox SET delivered_at = ?, last_error = NULL, claimed_by = NULL, claimed_until = NULL"
+            "UPDATE outbox SET delivered_at = ?, last_error = NULL, takeovers = 0, claimed_by = NULL, claimed_until = NULL"
             " WHERE id = ? AND delivered_at IS NULL",
             (now, outbox_id),
         )
@@ -576,7 +579,7 @@ class SqlTx:
         delay = retry_delay(attempts, retry_after)
         # a dead row keeps the time it was given up in next_attempt_at (pruning goes by it)
         updated = await self._returning(
-            "UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, dead = ?,"
+            "UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, dead = ?, takeovers = 0,"
             f" claimed_by = NULL, claimed_until = NULL WHERE id = ? RETURNING {OUTBOX_COLUMNS}",
             (attempts, now if permanent else now + delay, error[:2000], int(permanent), outbox_id),
         )

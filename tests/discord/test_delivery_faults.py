@@ -523,6 +523,49 @@ async def test_a_junk_row_behind_good_posts_does_not_take_them_down(
     fake.assert_clean()
 
 
+# ------------------------------------------------------------------------------ a post that kills its holders
+@pytest.mark.parametrize("dead_holders", [2, 3])
+async def test_a_post_that_outlives_three_holders_in_a_row_is_given_up(
+        harness: Harness, fake, clock, dead_holders: int) -> None:
+    """Processes that claimed a post and died before recording anything (their leases ran
+    out): after two the post is still delivered by the next process (a restart, a deploy);
+    after three it is likely what kills them, so it is given up and the host told, and the
+    game's next post goes out."""
+    h = harness
+    await h.new_game(ALICE, [BOB])
+    fake.fail_next("POST", POSTS, status=503)
+    await any_move(h)  # Alice keeps: an edit
+    await any_move(h)  # Bob keeps: Alice's turn is a new message, which fails once
+    (row,) = [r for r in await h.bot.store.outbox_rows() if r.delivered_at is None]
+    lease = h.bot.outbox.lease
+    now = row.next_attempt_at
+    for n in range(dead_holders):  # each claims it, then dies before recording anything
+        (held,) = await h.bot.store.claim_outbox(f"elsewhere:{n}:gone", now, lease)
+        assert held.id == row.id
+        now += lease + 1
+    clock.now = now
+    await settle(h, clock)
+
+    final = next(r for r in await h.bot.store.outbox_rows() if r.id == row.id)
+    assert final.takeovers == 0  # an outcome was recorded: delivered, or given up
+    # the 503 and every takeover are counted (giving up is recorded as one more, as always)
+    assert final.attempts == 1 + dead_holders + (dead_holders == 3)
+    version = row.payload["version"]
+    if dead_holders == 2:
+        assert final.delivered_at is not None and not final.dead
+        assert version in versions(h) and notices(h) == []
+    else:
+        assert final.dead and "3 processes in a row" in final.last_error, final.last_error
+        assert version not in [v for _, _, v in shown(h)]
+        (notice,) = notices(h)
+        assert f"<#{CHANNEL}>" in notice.content and notice.content.startswith("⚠️")
+        await draw(h)  # the game goes on: Alice's draw reaches the channel
+        await settle(h, clock)
+        await assert_live_shows_latest(h)
+    await all_accounted_for(h)
+    fake.assert_clean()
+
+
 # ------------------------------------------------------------------------------ reminders across a restart
 async def test_a_restart_between_reminder_dms_sends_each_dm_once(harness: Harness, fake, clock) -> None:
     h = harness

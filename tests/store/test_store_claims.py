@@ -141,6 +141,29 @@ async def test_a_failed_row_is_released_and_waits_out_its_back_off_for_everyone(
         assert [r.id for r in await store.claim_outbox(A, 16.0, LEASE)] == [later]
 
 
+async def test_takeovers_in_a_row_are_counted_until_a_holder_records_an_outcome(backend: Backend) -> None:
+    async with await backend.open() as store:
+        game = await _game(store, "c1")
+        (row,) = await _rows(store, game, 1)
+        now = 10.0
+        owners = [f"host:{n}:dead" for n in range(3)]
+        for n, owner in enumerate(owners):
+            (taken,) = await store.claim_outbox(owner, now, LEASE)
+            # the first claim of a free row is no takeover; each later one is
+            assert (taken.claimed_by, taken.takeovers, taken.attempts) == (owner, n, n)
+            now += LEASE  # the holder dies: its lease runs out
+        # a holder that lives to record a failure ends the run (the attempts stay counted)
+        failed = await store.mark_failed(row, "server error 503", now, owner=owners[-1])
+        assert (failed.takeovers, failed.attempts) == (0, 3)
+        now = failed.next_attempt_at
+        (again,) = await store.claim_outbox(A, now, LEASE)
+        assert (again.takeovers, again.attempts) == (0, 3)
+        # a clean release (a stop) is no takeover either
+        await store.release_claims(A, [row], interrupted="interrupted: stopping")
+        (back,) = await store.claim_outbox(B, now, LEASE)
+        assert (back.takeovers, back.attempts) == (0, 4)
+
+
 async def test_concurrent_claimers_never_take_the_same_row(backend: Backend) -> None:
     """Eight stores on one database (eight processes' worth of connections) claim at once,
     again and again, delivering what they get: every row is claimed exactly once, and the
