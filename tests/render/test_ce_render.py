@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
+from games.catan_express.components import components
 from games.catan_express.models import Building, CatanState
 from games.catan_express.rules import GAME
 from games.core.i18n import translate
@@ -138,6 +139,93 @@ def test_every_text_is_legible_at_400px(kind, lang):
             img = render_final(GAME.view(states[-1], None), NAMES[:4], lang)
     size, text = sizes.smallest()
     assert smallest_at(size, img.width) >= MIN_TEXT_PX_AT_400, f"{kind} {lang}: {text!r} is {size} px"
+
+
+HAND_NAMES = ["Christopher Montgomery", "佐々木 みなみ", "Bob", "山田太郎"]
+
+
+def _busy_hand(hand=(3, 11, 5, 2, 7), dev=(2, 1, 1, 1, 1), dev_new=(1, 0, 1, 0, 0)) -> CatanState:
+    """A late position of a real game with the viewer (seat 0) holding all five resources and
+    every kind of development card, some bought this turn."""
+    s = late(played(4, "main", "random", 1)).clone()
+    p = s.players[0]
+    p.hand, p.dev, p.dev_new = list(hand), list(dev), list(dev_new)
+    return s
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_busy_hand_reads_comfortably_on_a_phone(lang):
+    """Shown 400 px wide (Discord on a phone) the smallest text of a busy hand is at least 9 px,
+    the name and the card counts larger; nothing is cut short with "…" nor drawn into the margin."""
+    s = _busy_hand()
+    for seat, names in ((0, HAND_NAMES), (0, HAND_NAMES[1:] + HAND_NAMES[:1])):  # a long Latin and a Japanese name
+        with recording_text_sizes() as sizes:
+            img = render_hand(GAME.view(s, seat), names, lang)
+        size, text = sizes.smallest()
+        assert smallest_at(size, img.width) >= 9, f"{lang}: {text!r} is {size} px on {img.width} px"
+        cut = [t for _, t in sizes.drawn if t.endswith("…")]
+        assert cut == [], cut
+        drawn = dict((t, sz) for sz, t in sizes.drawn)
+        assert smallest_at(drawn[names[seat]], img.width) >= 15
+        for count in s.players[seat].hand:
+            assert smallest_at(drawn[str(count)], img.width) >= 12
+        # The margins stay empty: no card badge, chip or word runs over the image's edge.
+        margin = 14
+        for box in ((img.width - margin, 0, img.width, img.height), (0, img.height - margin, img.width, img.height),
+                    (0, 0, margin, img.height), (0, 0, img.width, margin)):
+            colours = img.crop(box).getcolors(1 << 16)
+            assert colours is not None and [c for _, c in colours] == [style.PANEL_BG], box
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_hand_shows_all_it_knows_in_words(lang):
+    """Name, points, the five resources, each development card held (playable and bought this
+    turn), each build with its pieces left and every resource of its cost written on its chip
+    (so no cost is told by colour alone), and the knights, VP cards, chips and towers."""
+    s = _busy_hand(dev=(2, 0, 1, 0, 3), dev_new=(0, 1, 1, 0, 0))
+    p = s.players[0]
+    p.knights, p.vp_cards = 4, 1
+    with recording_text_sizes() as sizes:
+        render_hand(GAME.view(s, 0), HAND_NAMES, lang)
+    drawn = {t for _, t in sizes.drawn}
+    view = GAME.view(s, 0)
+    wanted = {HAND_NAMES[0], translate(lang, "ce_render.hand.points", {"points": view.seats[0].points}),
+              translate(lang, "ce_render.hand.resources", {"count": sum(p.hand)}),
+              translate(lang, "ce_render.hand.development", {"count": 8}),
+              translate(lang, "ce_render.hand.dev_note"), "4", "1"}
+    wanted |= {translate(lang, f"ce.resource.{r}") for r in ("lumber", "brick", "wool", "grain", "ore")}
+    for kind, playable, new in (("knight", 2, 0), ("victory_point", 0, 1), ("road_building", 1, 1),
+                                ("monopoly", 3, 0)):
+        wanted |= {translate(lang, f"ce.card.{kind}"), translate(lang, "ce_render.hand.dev_playable",
+                                                                 {"playable": playable})}
+        if new:
+            wanted.add(translate(lang, "ce_render.hand.dev_bought", {"new": new}))
+    assert translate(lang, "ce.card.year_of_plenty") not in drawn  # none held: no row
+    per = components().pieces_per_player
+    built = {"settlement": view.seats[0].settlements, "city": view.seats[0].cities, "rail": view.seats[0].rails,
+             "ferry": view.seats[0].ferries}
+    for item in ("settlement", "city", "rail", "ferry"):
+        wanted.add(translate(lang, "ce_render.hand.item_left", {"item": translate(lang, f"ce_render.item.{item}"),
+                                                                "left": per[item] - built[item]}))
+    wanted.add(translate(lang, "ce_render.item.development_card"))
+    for item in ("settlement", "city", "rail", "ferry", "development_card"):
+        wanted |= {translate(lang, f"ce.cards.{r.value}", {"count": n}) for r, n in components().cost(item).items()}
+    wanted |= {translate(lang, f"ce_render.hand.stat.{k}") for k in ("knights", "vp_cards", "chips", "towers")}
+    assert wanted - drawn == set()
+
+
+def test_a_tick_disc_marks_each_build_the_hand_can_pay_for():
+    """Five filled discs for a hand that pays for everything, none for a hand that pays for
+    nothing, one for a hand that pays only for a rail (1 lumber + 1 ore)."""
+    from render.catan_express.hand import CAN_PAY
+
+    def discs(hand) -> int:
+        img = render_hand(GAME.view(_busy_hand(hand=hand), 0), HAND_NAMES, "en")
+        return next((n for n, colour in img.getcolors(1 << 16) if colour == CAN_PAY), 0)
+
+    rich, poor, rail = discs((4, 4, 4, 4, 4)), discs((0, 1, 0, 1, 0)), discs((1, 0, 0, 0, 1))
+    assert poor == 0 and rich > 5 * 300
+    assert abs(rail * 5 - rich) <= rich * 0.05
 
 
 # --- colours -------------------------------------------------------------------------------------
