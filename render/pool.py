@@ -6,6 +6,7 @@ the GIL.
     pool.start()                          # spawns the workers and warms them up in the background
     data, alt = await pool.draw("steam", "board", view, names, "en", route=game_id)
     files = await pool.call(shrink_files, files, route=game_id)
+    made = await pool.call(draw_timelapse, record, names, "en", route=game_id)
     await pool.close()
 
 Design:
@@ -87,6 +88,16 @@ def draw_picture(game: str, kind: str, view: Any, names: Sequence[str], lang: st
         log.exception("describing the %s of a %s game failed", kind, game)
         description = ""
     return data, description
+
+
+def draw_timelapse(record: Any, names: Sequence[str], lang: str) -> Any:
+    """A finished game's timelapse (render.timelapse.Timelapse) from its record: every turn
+    replayed and drawn, seconds of work, so with workers it runs in one (the game's lane,
+    where its static layers are warm) rather than beside the acknowledgements. The drawing
+    function is looked up when called, as draw_picture's renderers are."""
+    from render import timelapse
+
+    return timelapse.timelapse(record, list(names), lang)
 
 
 def _draw_sent(game: str, kind: str, sent: tuple, names: list[str], lang: str) -> tuple[tuple[bytes, str], int]:

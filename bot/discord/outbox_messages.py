@@ -24,7 +24,6 @@ mention), else by DM.
 """
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any, Awaitable, Callable
 
@@ -39,7 +38,7 @@ from bot.discord.ui import base as ui_base
 from bot.sessions.live import GAME_POST_KINDS, LiveBoard, facts_of, plan, posted
 from bot.sessions.posting import POSTS, AbandonedPost, GamePost, ReminderPost, load_post
 from bot.sessions.delivery import OutboxRow
-from render.timelapse import timelapse as draw_timelapse
+from render import pool as render_pool
 
 
 log = logging.getLogger("railyard.discord.outbox")
@@ -142,13 +141,15 @@ class OutboxMessages:
         await deliveries.finish_step(row.game_id, after.model_dump_json(), [r.id for r in rows])
 
     async def _timelapse(self, game_id: int | None, post: GamePost) -> tuple[str, Picture] | None:
-        """The game's timelapse (render/timelapse.py), drawn off the event loop; None, logged,
-        if it cannot be made: the final post goes out without it."""
+        """The game's timelapse (render/timelapse.py), drawn in the game's render worker (a
+        thread without workers); None, logged, if it cannot be made: the final post goes out
+        without it."""
         if game_id is None:
             return None
         try:
             record = await self.bot.service.record(game_id)
-            made = await asyncio.to_thread(draw_timelapse, record, list(post.names), post.locale or "en")
+            made = await render_pool.current().call(render_pool.draw_timelapse, record, list(post.names),
+                                                    post.locale or "en", route=game_id)
         except Exception:  # noqa: BLE001 - a timelapse is a bonus, never a reason to hold the result back
             log.exception("game %s: the timelapse could not be made", game_id)
             return None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import os
+import random
 import signal
 
 import pytest
@@ -16,6 +17,9 @@ from PIL import Image
 
 from bot.discord import posts
 from bot.discord.bot import RailyardBot
+from games import registry as games
+from games.core.i18n import translate
+from render import timelapse
 from render.kit import palette as kit_palette
 from render.ticket_to_ride import style
 from render.ticket_to_ride.layout import BOARD_H, BOARD_W
@@ -97,3 +101,43 @@ async def test_boards_are_drawn_in_the_render_workers(fake, tmp_path, clock, mon
     for pid in workers:  # the bot closed its workers
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+async def test_the_final_posts_timelapse_is_drawn_in_the_games_worker(fake, tmp_path, clock, monkeypatch) -> None:
+    """The timelapse replays and draws the whole game (seconds of work): with workers it must
+    not be drawn in the bot's own process, where it would hold the interpreter while clicks
+    wait to be acknowledged."""
+    def not_here(*args, **kwargs):
+        raise AssertionError("a timelapse was drawn in the bot's own process")
+
+    monkeypatch.setattr(timelapse, "timelapse", not_here)  # the workers are fresh interpreters
+    h = PoolHarness(fake, tmp_path / "railyard.sqlite3", clock)
+    await h.start()
+    try:
+        pool = h.bot.render_pool
+        await pool.ready()
+        opened = await h.slash(ALICE, "game new", {"game": "ginga", "options": "start_player=1"})
+        assert opened.ephemeral, opened.content
+        lobby = h.lobby()
+        await h.click(lobby, None, ALICE, label=translate("en", "discord.lobby.add_bot"))
+        await h.click(lobby, None, ALICE, label=translate("en", "discord.lobby.start"))
+        for turn in range(400):
+            status = await h.bot.service.status(str(CHANNEL))
+            if status.info.status != "active":
+                break
+            game = games.get(status.info.game)
+            seat = status.waiting[0]
+            state = await h.bot.service.current_state(status.info.game_id)
+            planner = next(iter(game.bots().values()))
+            move = game.format_action(planner.choose(game, state, seat, random.Random(turn)))
+            result = await h.slash(ALICE, "move", {"move": move})
+            assert result.content.startswith("✅"), result.content
+        assert status.info.status == "finished"
+        await h.idle()
+        final = h.last_post()
+        assert {a.filename for a in final.attachments} == {"board.png", "final.png", "timelapse.webp"}
+        animation = next(a for a in final.attachments if a.filename == "timelapse.webp")
+        assert Image.open(io.BytesIO(animation.data)).n_frames > 2
+        assert pool.in_thread == 0
+    finally:
+        await h.stop()
