@@ -22,7 +22,15 @@ Looks
     hex centre; a ferry the same along a coast edge with white dashes. Pieces of several
     owners on one spoke or edge lie side by side, in building order. A settlement is a
     house and a city a house with a tower, in the owner's colour with the intersection's number
-    written on it and the owner's shape (render.kit.chart.MARKERS) on its roof.
+    written on it and the owner's shape (render.kit.chart.MARKERS) on its roof. A locomotive
+    stands along its intersection's one vertical edge, where no rail runs.
+
+    A harbour is a white label joined to its two intersections by piers, placed where no piece
+    can ever cover it (render/catan_express/layout.py): "2:1" over the resource's name ("3:1"
+    over "any"), both on one line, or, in a channel too narrow for the word, over the
+    resource's chip: its colour with its terrain's sign, and a stripe of each resource's colour
+    for "any". An intersection's number sits on a disc, on a pill for three digits, always at the
+    smallest size that reads at 400 px wide.
 """
 from __future__ import annotations
 
@@ -34,19 +42,21 @@ from PIL import Image, ImageDraw
 
 from games.catan_express.maps import Terrain
 from games.catan_express.models import CatanState, CatanView
-from games.core.i18n import translate
 from render.catan_express import style
-from render.catan_express.layout import BOARD_W, MIN_TEXT, MapLayout, Places, map_layout, places
+from render.catan_express.layout import (BOARD_W, BUILDING_R, CHIP, CHIP_H, CHIP_W, LABEL_GAP, LABEL_PAD, LINE,
+                                          MIN_TEXT, POINT_R, HarbourLabel, MapLayout, Places, loco_offsets, loco_spot,
+                                          map_layout, places)
+from render.catan_express import layout as _layout
 from render.catan_express.figures import SS, loco_patch, robber_patch
 from render.catan_express.sidebar import draw_panel, panel_height
 from render.catan_express.stamps import plain, stamp_text
+from render.kit import palette
 from render.kit.chart import draw_marker
 from render.kit.encode import LayerCache, drawn_on
 from render.kit.highlight import halo_lines, halo_spot, thickness
 from render.kit.text import draw_text, measure
 
 Point = tuple[float, float]
-POINT_R = round(MIN_TEXT * 0.7)       # an intersection's number disc
 LABEL_SIZE = MIN_TEXT
 TOKEN_SIZE = MIN_TEXT + 5
 
@@ -73,8 +83,9 @@ def _polar(c: Point, angle: float, dist: float) -> Point:
 
 # Spokes leave a centre at -30°, 30°, 90°, ... (the corners); between them, towards the sides,
 # there is room: the hex label up-left, the terrain's sign up-right, the robber on the left.
-# On the smallest hexes a building on a corner can cover the label's place; the label then
-# takes the first free one of the others (LABEL_SPOTS, in order).
+# On the smallest hexes a building, a locomotive or a stop's badge and towers on a corner can
+# cover the label's place; the label then takes the first free one of the others (LABEL_SPOTS,
+# in order).
 LABEL_AT, SIGN_AT, ROBBER_AT = 240, 300, 180
 LABEL_SPOTS = (LABEL_AT, 300, 0, 120, 60, 180)
 
@@ -84,7 +95,7 @@ def token_radius(s: float) -> float:
 
 
 def rail_width(ml: MapLayout) -> float:
-    return max(5.0, ml.s * 0.085)
+    return _layout.rail_width(ml.s)
 
 
 # --- the static layers -----------------------------------------------------------------------------
@@ -116,7 +127,9 @@ def _build_static(key: tuple[str, str, int], lang: str) -> tuple[Image.Image, Im
     for e in pl.geo.graph.coast_edges:
         a, b = lay.edge_points(e)
         d.line((a, b), fill=style.SEA_EDGE, width=round(lay.size * 0.05))
-    boxes = [_harbour_shape(d, lay, hb, lang) for hb in board.harbours]
+    labels = pl.harbour_labels(lang)
+    for label in labels:
+        _harbour_shape(d, lay, label)
     names_big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
     nd = ImageDraw.Draw(names_big)
     for x in board.land:
@@ -128,18 +141,18 @@ def _build_static(key: tuple[str, str, int], lang: str) -> tuple[Image.Image, Im
     for n in pl.geo.intersections:
         cx, cy = pl.xy(n)
         r = POINT_R * SS
-        nd.ellipse((cx * SS - r, cy * SS - r, cx * SS + r, cy * SS + r), fill=style.POINT + (255,),
-                   outline=style.POINT_EDGE + (255,), width=SS * 2)
+        half = max(r, point_half_width(n) * SS)  # a disc, or a pill round three digits
+        nd.rounded_rectangle((cx * SS - half, cy * SS - r, cx * SS + half, cy * SS + r), r, fill=style.POINT + (255,),
+                             outline=style.POINT_EDGE + (255,), width=SS * 2)
     names = names_big.resize((w, h), Image.Resampling.BOX)
-    for hb, box in zip(board.harbours, boxes):
-        _harbour_text(names, hb, box, lang)
+    for label in labels:
+        _harbour_text(names, label)
     for x in board.land:
         c = ml.center(x.hex)
         if x.token is not None:
             _token_text(names, c, x.token, ml.s)
     for n in pl.geo.intersections:
-        draw_text(names, pl.xy(n), str(n), MIN_TEXT if n < 100 else MIN_TEXT - 1, style.POINT_TEXT + (255,),
-                  bold=True, anchor="mm")
+        draw_text(names, pl.xy(n), str(n), MIN_TEXT, style.POINT_TEXT + (255,), bold=True, anchor="mm")
     flat = big.reduce(SS)
     flat.paste(names, (0, 0), names)
     return big, names, flat
@@ -160,9 +173,9 @@ def _token_text(img: Image.Image, c: Point, number: int, s: float) -> None:
         d.ellipse((x - pr, y - pr, x + pr, y + pr), fill=ink)
 
 
-def _terrain_sign(d: ImageDraw.ImageDraw, terrain: Terrain, c: Point, u: float) -> None:
+def _terrain_sign(d: ImageDraw.ImageDraw, terrain: Terrain, c: Point, u: float, ink=None) -> None:
     """A small drawn sign of the terrain, so no reader needs its hue."""
-    ink = style.TERRAIN_MARK[terrain.value]
+    ink = style.TERRAIN_MARK[terrain.value] if ink is None else ink
     x, y = c
     w = max(2, round(u * 0.22))
     if terrain is Terrain.FOREST:
@@ -200,41 +213,58 @@ def _terrain_sign(d: ImageDraw.ImageDraw, terrain: Terrain, c: Point, u: float) 
                   fill=ink, width=w)
 
 
-def harbour_spot(lay, hb) -> Point:
-    """Where a harbour's box sits: on its sea hex, towards its coast edge."""
-    m = lay.edge_midpoint(hb.edge)
-    c = lay.center(hb.sea)
-    return m[0] + (c[0] - m[0]) * 0.66, m[1] + (c[1] - m[1]) * 0.66
+def point_half_width(n: int) -> float:
+    """Half the width of an intersection's number plate: a disc, wider for three digits."""
+    return max(POINT_R, (measure(str(n), MIN_TEXT, True)[0] + 8) / 2)
 
 
-def harbour_words(kind: str, lang: str) -> tuple[str, str]:
-    """(ratio, what) of a harbour: "3:1" and "any", or "2:1" and the resource's name."""
-    if kind == "generic":
-        return "3:1", translate(lang, "ce_render.harbour.any")
-    return "2:1", translate(lang, f"ce.resource.{kind}")
+RESOURCE_TERRAIN = {"lumber": Terrain.FOREST, "brick": Terrain.HILLS, "wool": Terrain.PASTURE,
+                    "grain": Terrain.FIELDS, "ore": Terrain.MOUNTAINS}
 
 
-def _harbour_shape(d: ImageDraw.ImageDraw, lay, hb, lang: str) -> tuple[float, float, float, float]:
-    """The piers from the two intersections to the box, and the box (returned in 1x pixels)."""
-    cx, cy = harbour_spot(lay, hb)
-    for corner in hb.edge.corners():
+def _harbour_shape(d: ImageDraw.ImageDraw, lay, label: HarbourLabel) -> None:
+    """The piers from the harbour's two intersections to its label, the label's box and, in the
+    chip form, the resource's chip (on the supersampled map)."""
+    cx, cy = label.centre
+    for corner in label.harbour.edge.corners():
         px, py = lay.corner_point(corner)
-        d.line((px, py, cx, cy), fill=style.PIER, width=round(lay.size * 0.07))
-    ratio, what = harbour_words(hb.kind, lang)
-    w = max(measure(ratio, MIN_TEXT, True)[0], measure(what, MIN_TEXT, False)[0]) + 12
-    h = 2 * MIN_TEXT + 8
-    x0, y0 = cx / SS - w / 2, cy / SS - h / 2
-    d.rounded_rectangle((x0 * SS, y0 * SS, (x0 + w) * SS, (y0 + h) * SS), 8 * SS, fill=style.HARBOUR,
-                        outline=style.HARBOUR_EDGE, width=2 * SS)
-    return x0, y0, x0 + w, y0 + h
+        d.line((px, py, cx * SS, cy * SS), fill=style.PIER, width=round(lay.size * 0.07))
+    x0, y0, x1, y1 = (v * SS for v in label.box)
+    d.rounded_rectangle((x0, y0, x1, y1), 8 * SS, fill=style.HARBOUR, outline=style.HARBOUR_EDGE, width=2 * SS)
+    if label.form == CHIP:
+        _chip(d, ((x0 + x1) / 2, y1 - (4 + MIN_TEXT / 2) * SS), label.harbour.kind)
 
 
-def _harbour_text(img: Image.Image, hb, box, lang: str) -> None:
-    ratio, what = harbour_words(hb.kind, lang)
-    x0, y0, x1, y1 = box
+def _chip(d: ImageDraw.ImageDraw, c: Point, kind: str) -> None:
+    """A resource's chip: its colour with its terrain's sign; a generic harbour's has a stripe of
+    each resource's colour (any of them)."""
+    w, h = CHIP_W * SS, CHIP_H * SS
+    box = (c[0] - w / 2, c[1] - h / 2, c[0] + w / 2, c[1] + h / 2)
+    if kind in style.RESOURCE:
+        d.rounded_rectangle(box, 4 * SS, fill=style.RESOURCE[kind], outline=style.CASING, width=SS)
+        terrain = RESOURCE_TERRAIN[kind]
+        _terrain_sign(d, terrain, c, h * 0.36, ink=palette.contrast_text(style.RESOURCE[kind]))
+        return
+    stripes = list(style.RESOURCE.values())
+    sw = w / len(stripes)
+    for k, colour in enumerate(stripes):
+        d.rectangle((box[0] + k * sw, box[1], box[0] + (k + 1) * sw, box[3]), fill=colour)
+    d.rounded_rectangle(box, 2 * SS, outline=style.CASING, width=SS)
+
+
+def _harbour_text(img: Image.Image, label: HarbourLabel) -> None:
+    x0, y0, x1, y1 = label.box
+    ink = style.TEXT + (255,)
+    if label.form == LINE:
+        rw = measure(label.ratio, MIN_TEXT, True)[0]
+        cy = (y0 + y1) / 2
+        draw_text(img, (x0 + LABEL_PAD, cy), label.ratio, MIN_TEXT, ink, bold=True, anchor="lm")
+        draw_text(img, (x0 + LABEL_PAD + rw + LABEL_GAP, cy), label.what, MIN_TEXT, ink, anchor="lm")
+        return
     cx = (x0 + x1) / 2
-    draw_text(img, (cx, y0 + 4 + MIN_TEXT / 2), ratio, MIN_TEXT, style.TEXT + (255,), bold=True, anchor="mm")
-    draw_text(img, (cx, y1 - 4 - MIN_TEXT / 2), what, MIN_TEXT, style.TEXT + (255,), anchor="mm")
+    draw_text(img, (cx, y0 + 4 + MIN_TEXT / 2), label.ratio, MIN_TEXT, ink, bold=True, anchor="mm")
+    if label.form != CHIP:
+        draw_text(img, (cx, y1 - 4 - MIN_TEXT / 2), label.what, MIN_TEXT, ink, anchor="mm")
 
 
 # --- the whole board -------------------------------------------------------------------------------
@@ -429,7 +459,7 @@ def _dashes(d: ImageDraw.ImageDraw, a: Point, b: Point, colour, width: int, dash
 
 # --- buildings, robber, stops, locomotives ---------------------------------------------------------
 def building_radius() -> float:
-    return POINT_R * 1.55
+    return BUILDING_R
 
 
 def paste_centred(img: Image.Image, patch: Image.Image, centre: Point) -> None:
@@ -503,18 +533,27 @@ def _robber(img: Image.Image, state: CatanState, pl: Places) -> None:
 
 
 def label_spot(state: CatanState, pl: Places, h) -> Point:
-    """Where a hex's label goes: up-left of its token unless a building there would cover it."""
+    """Where a hex's label goes: up-left of its token unless a building, locomotive, stop badge
+    or water tower there would cover it."""
     c = pl.ml.center(h)
     label = pl.board.label(h)
-    room = building_radius() + LABEL_SIZE * 0.9
-    taken = [pl.xy(n) for n in pl.geo.corners_of.get(label, ()) if n in state.buildings]
+    corners = pl.geo.corners_of.get(label, ())
+    big = building_radius()
+    taken = [(pl.xy(n), big) for n in corners if n in state.buildings]
     if state.robber == label:
-        taken.append(_polar(c, ROBBER_AT, pl.ml.s * 0.55))
-    if any(str(p.loco) == label for p in state.players):
-        taken.append(_polar(c, 0, pl.ml.s * 0.62))
+        taken.append((_polar(c, ROBBER_AT, pl.ml.s * 0.55), big))
+    for p in state.players:
+        if str(p.loco) == label:
+            taken.append((_layout.centre_loco_spot(c, pl.ml.s), big))
+        elif p.loco is not None and str(p.loco).isdigit() and int(p.loco) in corners:
+            n = int(p.loco)
+            taken.append((loco_spot(pl.xy(n), pl.loco_up(n), n in state.buildings, pl.ml.s), big))
+    for stop in state.stops:
+        if stop in corners:
+            taken += [(xy, MIN_TEXT * 0.5) for xy in _stop_marks(state, pl, stop)]
     for angle in LABEL_SPOTS:
         spot = _polar(c, angle, pl.ml.s * 0.56)
-        if all(math.hypot(spot[0] - t[0], spot[1] - t[1]) >= room for t in taken):
+        if all(math.hypot(spot[0] - t[0], spot[1] - t[1]) >= r + LABEL_SIZE * 0.9 for t, r in taken):
             return spot
     return _polar(c, LABEL_AT, pl.ml.s * 0.56)
 
@@ -553,6 +592,31 @@ def tower_patch(seat: int) -> Image.Image:
     return big.resize((size, size), Image.Resampling.BOX)
 
 
+def _stop_marks(state: CatanState, pl: Places, stop: int) -> list[Point]:
+    """The centres of a stop's badge and of the water towers still standing beside its ring.
+    The towers' row goes below the ring unless only above lies over land; the badge on a
+    diagonal on the other side, left first, over land if one is (over the sea either could
+    cover a harbour's label), else on the row's side over land (the row then steps further
+    out), else up-left of the ring."""
+    x, y = pl.xy(stop)
+    r = building_radius() + 8
+
+    def dry(pt: Point) -> bool:
+        return pl.ml.hexes.hex_at(pt) in pl.board.land_hexes
+
+    below, above = y + r + MIN_TEXT * 0.45, y - r - MIN_TEXT * 0.45
+    down = dry((x, below)) or not dry((x, above))
+    row = below if down else above
+    away, near = (-1, 1) if down else (1, -1)
+    spots = [(x + dx * r * 0.95, y + dy * r * 0.95) for dy in (away, near) for dx in (-1, 1)]
+    badge = next((pt for pt in spots if dry(pt)), spots[0])
+    if (badge[1] > y) == down:  # the badge on the row's side: the row steps out past it
+        row += (MIN_TEXT * 0.8) * (1 if down else -1)
+    seats = towers_left(state, stop)
+    pitch = MIN_TEXT * 0.85
+    return [badge] + [(x + (k - (len(seats) - 1) / 2) * pitch, row) for k in range(len(seats))]
+
+
 def _stops(img: Image.Image, state: CatanState, pl: Places) -> None:
     """Each stop: a blue ring round the building, its order in a blue badge, and beneath it one
     small shape per seat whose water tower still stands there."""
@@ -564,17 +628,18 @@ def _stops(img: Image.Image, state: CatanState, pl: Places) -> None:
             continue
         x, y = xy
         d.ellipse((x - r, y - r, x + r, y + r), outline=style.STOP, width=5)
-        paste_centred(img, stop_badge(order), (x - r * 0.95, y - r * 0.95))
-        seats = towers_left(state, stop)
-        pitch = MIN_TEXT * 0.85
-        for k, seat in enumerate(seats):
-            paste_centred(img, tower_patch(seat), (x + (k - (len(seats) - 1) / 2) * pitch, y + r + MIN_TEXT * 0.45))
+        badge, *towers = _stop_marks(state, pl, stop)
+        paste_centred(img, stop_badge(order), badge)
+        for seat, at in zip(towers_left(state, stop), towers):
+            paste_centred(img, tower_patch(seat), at)
 
 
 def _locomotives(img: Image.Image, state: CatanState, pl: Places) -> None:
     """Each locomotive just above or below its intersection, along the one vertical edge there
-    (spokes never run that way), or right of a hex centre's token; several at one place side by
-    side."""
+    (no spoke runs that way: render.catan_express.layout.points_up), or right of a hex centre's
+    token. Several at one place overlap side by side, towards the land beside a coast (the sea
+    side keeps only the first, so no harbour label is covered); each is drawn over the one to
+    its right, covering only its boiler, so every cab with its seat's shape shows."""
     at: dict[str, list[int]] = {}
     for seat, p in enumerate(state.players):
         if p.loco is not None:
@@ -583,26 +648,12 @@ def _locomotives(img: Image.Image, state: CatanState, pl: Places) -> None:
         xy = pl.xy(name)
         if xy is None:
             continue
+        row = 0
         if name.isdigit():
-            dy = POINT_R + MIN_TEXT * 1.25
-            if _points_up(pl, int(name)):
-                dy = -dy
-            if int(name) in state.buildings:
-                dy *= 1.3
-            spot = (xy[0], xy[1] + dy)
+            spot = loco_spot(xy, pl.loco_up(int(name)), int(name) in state.buildings, pl.ml.s)
+            row = pl.loco_row(int(name))
         else:
-            spot = _polar(xy, 0, pl.ml.s * 0.62)
-        pitch = MIN_TEXT * 2.2
-        for k, seat in enumerate(seats):
-            paste_centred(img, loco_patch(seat), (spot[0] + (k - (len(seats) - 1) / 2) * pitch, spot[1]))
-
-
-def _points_up(pl: Places, n: int) -> bool:
-    """Whether the intersection's vertical edge goes up (its hex centres lie below and to the
-    sides): a corner at the top of a hex has its third edge going up."""
-    x, y = pl.xy(n)
-    graph = pl.geo.graph
-    corner = graph.intersection(n)
-    below = sum(1 for h in corner.hexes() if pl.ml.center(h)[1] > y)
-    return below >= 2
-
+            spot = _layout.centre_loco_spot(xy, pl.ml.s)
+        placed = [(spot[0] + dx, seat) for dx, seat in zip(loco_offsets(len(seats), row), seats)]
+        for x, seat in sorted(placed, reverse=True):
+            paste_centred(img, loco_patch(seat), (x, spot[1]))

@@ -9,6 +9,7 @@ here to reach early, busy and finished positions, not to play well.
 from __future__ import annotations
 
 import json
+import math
 import random
 from functools import lru_cache
 from pathlib import Path
@@ -482,3 +483,152 @@ def test_catalogs_have_the_same_keys_in_both_languages():
     phases = CatanState.model_fields["phase"].annotation.__args__
     assert {f"ce_render.phase.{p}" for p in phases} <= set(en)
     assert {f"ce_render.move.{p}" for p in phases} <= set(en)
+
+
+# --- harbour labels: whole, in water, clear of every piece ---------------------------------------
+from render.catan_express import layout as layout_mod  # noqa: E402
+
+BOARDS = [(n, m, layout, seed) for m in ("main", "islands") for n in (3, 4, 5, 6)
+          for layout, seed in (("beginner", 0), ("random", 11), ("random", 12))]
+
+
+def _places(n: int, map_: str, layout: str, seed: int):
+    state = GAME.setup(n, {"map": map_, "layout": layout}, seed)
+    return state, places_of(GAME.view(state, None))
+
+
+def _on_land(pl, pt) -> bool:
+    return pl.ml.hexes.hex_at(pt) in pl.board.land_hexes
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("board", BOARDS, ids=lambda b: f"{b[0]}p-{b[1]}-{b[2]}{b[3]}")
+def test_harbour_labels_lie_whole_in_open_water(board, lang):
+    """Every label box lies inside the map area, on sea only (every pixel of it, found with the
+    hex grid's own point lookup), off every land hex outline and every other label, clear of the
+    room any piece may take (cities, locomotives, ferries of two owners, a locomotive at a hex
+    centre); its piers reach their intersections over sea."""
+    state, pl = _places(*board)
+    labels = pl.harbour_labels(lang)
+    assert [x.harbour for x in labels] == list(pl.board.harbours)
+    w, h = pl.ml.size
+    rooms = [r for r in layout_mod.piece_room(pl.ml.hexes, pl.geo) if not r.soft]
+    hexes = [pl.ml.hexes.polygon(x) for x in pl.board.land_hexes]
+    for i, label in enumerate(labels):
+        x0, y0, x1, y1 = label.box
+        assert 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h, label
+        lw, lh = layout_mod.label_size(label.ratio, label.what, label.form)
+        assert (x1 - x0, y1 - y0) == pytest.approx((lw, lh))
+        xs = [x0 + (x1 - x0) * k / 20 for k in range(21)]
+        ys = [y0 + (y1 - y0) * k / 10 for k in range(11)]
+        wet = [(x, y) for x in xs for y in ys if not _on_land(pl, (x, y))]
+        assert len(wet) == len(xs) * len(ys), (pl.board.label(label.harbour.sea), label.what)
+        for poly in hexes:  # no corner of a land hex pokes into the box either
+            assert not any(x0 < px < x1 and y0 < py < y1 for px, py in poly)
+        for other in labels[i + 1:]:
+            assert not layout_mod.boxes_meet(label.box, other.box), (label.what, other.what)
+        assert [r for r in rooms if r.hits(label.box)] == [], (pl.board.label(label.harbour.sea), label.what)
+        for corner in label.harbour.edge.corners():
+            ax, ay = pl.ml.hexes.corner_point(corner)
+            cx, cy = label.centre
+            steps = 40
+            for k in range(steps + 1):
+                px, py = ax + (cx - ax) * k / steps, ay + (cy - ay) * k / steps
+                if math.dist((px, py), (ax, ay)) > board_mod.POINT_R + 2:
+                    assert not _on_land(pl, (px, py)), (pl.board.label(label.harbour.sea), k)
+
+
+def _crowded(state: CatanState, pl, locos: list[str]) -> CatanState:
+    """Every intersection holds a city (seats in turn), every ferry edge carries two owners'
+    ferries, and the seats' locomotives stand at `locos`; no dice, halo, stop or robber near."""
+    s = state.clone()
+    s.buildings = {n: Building(seat=n % s.n, kind="city") for n in pl.geo.intersections}
+    s.pieces = {name: [0, 1 % s.n] for name in pl.geo.pieces if pl.kind(name) == "ferry"}
+    s.last_build, s.last_ride, s.stops, s.dice = [], [], [], []
+    for seat, p in enumerate(s.players):
+        p.loco = locos[seat] if seat < len(locos) else None
+    return s
+
+
+@pytest.mark.parametrize("board", [(4, "main", "random", 11), (6, "main", "random", 12), (4, "islands", "random", 11),
+                                   (6, "islands", "random", 12), (6, "islands", "beginner", 0)],
+                         ids=lambda b: f"{b[0]}p-{b[1]}-{b[2]}")
+def test_no_piece_covers_a_harbour_label(board):
+    """The pixels of every label stay as on the empty map with a city on every intersection,
+    two ferries on every ferry edge, and a locomotive at every place near a label (several
+    boards, as many locomotives at once as there are seats), or every seat's locomotive at one
+    intersection near a label."""
+    state, pl = _places(*board)
+    n = state.n
+    empty = state.clone()
+    empty.pieces, empty.buildings, empty.dice = {}, {}, []
+    for p in empty.players:
+        p.loco = None
+    labels = pl.harbour_labels("en")
+    boxes = [(math.floor(x.box[0]), math.floor(x.box[1]), math.ceil(x.box[2]), math.ceil(x.box[3])) for x in labels]
+    near = []
+    for name, xy in pl.points.items():
+        if any(math.dist(xy, ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)) < 2.5 * pl.ml.s for b in boxes):
+            near.append(name)
+    base = board_mod.render_map(GAME.view(empty, None), "en")
+    assert len(near) > n
+    for k in range(0, len(near), n):
+        full = board_mod.render_map(GAME.view(_crowded(state, pl, near[k:k + n]), None), "en")
+        assert _changed(base, full) > 0.02 * base.width * base.height  # the pieces are there
+        for label, box in zip(labels, boxes):
+            assert _changed(base.crop(box), full.crop(box)) == 0, (pl.board.label(label.harbour.sea), near[k:k + n])
+    for name in (x for x in near if x.isdigit()):
+        full = board_mod.render_map(GAME.view(_crowded(state, pl, [name] * n), None), "en")
+        for label, box in zip(labels, boxes):
+            assert _changed(base.crop(box), full.crop(box)) == 0, (pl.board.label(label.harbour.sea), name)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_harbour_labels_say_their_kind(lang):
+    """Each label draws its ratio and, unless in the chip form, the resource's word (or "any");
+    a chip shows the resource's own colour; every word at least MIN_TEXT, three-digit
+    intersection numbers too."""
+    found_chip = False
+    for n, m, layout, seed in [(4, "islands", "random", 3), (6, "islands", "random", 5), (6, "islands", "beginner", 0),
+                               (5, "main", "random", 7)]:
+        state, pl = _places(n, m, layout, seed)
+        key = board_mod.layout_key(state, seed)
+        with recording_text_sizes() as sizes:
+            _, names, flat = board_mod._build_static(key, lang)
+        drawn = [t for _, t in sizes.drawn]
+        assert min(sz for sz, _ in sizes.drawn) >= board_mod.MIN_TEXT
+        if max(pl.geo.intersections) >= 100:
+            assert "100" in drawn
+        for label in pl.harbour_labels(lang):
+            kind = label.harbour.kind
+            ratio, what = layout_mod.harbour_words(kind, lang)
+            assert (label.ratio, label.what) == (ratio, what)
+            assert ratio == ("3:1" if kind == "generic" else "2:1") and drawn.count(ratio) >= 1
+            if label.form != layout_mod.CHIP:
+                assert what in drawn
+            elif kind != "generic":
+                found_chip = True
+                colours = {c for _, c in flat.crop(tuple(round(v) for v in label.box)).getcolors(1 << 16)}
+                assert any(_near(c, style.RESOURCE[kind], 8) for c in colours), kind
+    assert found_chip  # the islands' narrow channels need chips on the 5-6 player map
+
+
+def test_a_locomotive_stands_on_no_rail():
+    """A locomotive beside an inland intersection stands along the edge between two hexes,
+    where no rail runs: every rail out of that intersection keeps its colour along its length."""
+    states = played(4, "main", "random", 1)
+    s = _handmade(states)
+    pl = places_of(GAME.view(s, None))
+    n = next(x for x in pl.geo.intersections if len(pl.geo.land_of[x]) == 3)
+    spokes = [p for p in pl.geo.at[str(n)] if pl.kind(p) == "rail"]
+    s.pieces = {p: [0] for p in spokes}
+    s.buildings = {n: Building(seat=0, kind="city")}
+    before = render_board(GAME.view(s, None), NAMES[:4], "en")
+    s.players[1].loco = str(n)
+    after = render_board(GAME.view(s, None), NAMES[:4], "en")
+    assert _changed(before, after) > 400  # the locomotive is drawn
+    for p in spokes:
+        (ax, ay), (bx, by) = pl.piece_ends(p)
+        for t in (0.45, 0.6, 0.75):  # past the building, short of the token
+            xy = (round(ax + (bx - ax) * t), round(ay + (by - ay) * t))
+            assert after.getpixel(xy) == before.getpixel(xy), (p, t)
