@@ -26,7 +26,7 @@ Looks
     stands along its intersection's one vertical edge, where no rail runs.
 
     A harbour is a white label joined to its two intersections by piers, placed where no piece
-    can ever cover it (render/catan_express/layout.py): "2:1" over the resource's name ("3:1"
+    can ever cover it (render/catan_express/harbours.py): "2:1" over the resource's name ("3:1"
     over "any"), both on one line, or, in a channel too narrow for the word, over the
     resource's chip: its colour with its terrain's sign, and a stripe of each resource's colour
     for "any". An intersection's number sits on a disc, on a pill for three digits, always at the
@@ -43,10 +43,11 @@ from PIL import Image, ImageDraw
 from games.catan_express.maps import Terrain
 from games.catan_express.models import CatanState, CatanView
 from render.catan_express import style
-from render.catan_express.layout import (BOARD_W, BUILDING_R, CHIP, CHIP_H, CHIP_W, LABEL_GAP, LABEL_PAD, LINE,
-                                          MIN_TEXT, POINT_R, HarbourLabel, MapLayout, Places, loco_offsets, loco_spot,
-                                          map_layout, places)
-from render.catan_express import layout as _layout
+from render.catan_express import sizes
+from render.catan_express.harbours import CHIP, CHIP_H, CHIP_W, LABEL_GAP, LABEL_PAD, LINE, HarbourLabel
+from render.catan_express.layout import MapLayout, Places, map_layout, places
+from render.catan_express.room import centre_loco_spot, loco_offsets, loco_spot
+from render.catan_express.sizes import BOARD_W, BUILDING_R, MIN_TEXT, POINT_R
 from render.catan_express.figures import SS, loco_patch, robber_patch
 from render.catan_express.sidebar import draw_panel, panel_height
 from render.catan_express.stamps import plain, stamp_text
@@ -95,7 +96,7 @@ def token_radius(s: float) -> float:
 
 
 def rail_width(ml: MapLayout) -> float:
-    return _layout.rail_width(ml.s)
+    return sizes.rail_width(ml.s)
 
 
 # --- the static layers -----------------------------------------------------------------------------
@@ -544,7 +545,7 @@ def label_spot(state: CatanState, pl: Places, h) -> Point:
         taken.append((_polar(c, ROBBER_AT, pl.ml.s * 0.55), big))
     for p in state.players:
         if str(p.loco) == label:
-            taken.append((_layout.centre_loco_spot(c, pl.ml.s), big))
+            taken.append((centre_loco_spot(c, pl.ml.s), big))
         elif p.loco is not None and str(p.loco).isdigit() and int(p.loco) in corners:
             n = int(p.loco)
             taken.append((loco_spot(pl.xy(n), pl.loco_up(n), n in state.buildings, pl.ml.s), big))
@@ -636,7 +637,7 @@ def _stops(img: Image.Image, state: CatanState, pl: Places) -> None:
 
 def _locomotives(img: Image.Image, state: CatanState, pl: Places) -> None:
     """Each locomotive just above or below its intersection, along the one vertical edge there
-    (no spoke runs that way: render.catan_express.layout.points_up), or right of a hex centre's
+    (no spoke runs that way: render.catan_express.room.points_up), or right of a hex centre's
     token. Several at one place overlap side by side, towards the land beside a coast (the sea
     side keeps only the first, so no harbour label is covered); each is drawn over the one to
     its right, covering only its boiler, so every cab with its seat's shape shows."""
@@ -653,7 +654,7 @@ def _locomotives(img: Image.Image, state: CatanState, pl: Places) -> None:
             spot = loco_spot(xy, pl.loco_up(int(name)), int(name) in state.buildings, pl.ml.s)
             row = pl.loco_row(int(name))
         else:
-            spot = _layout.centre_loco_spot(xy, pl.ml.s)
+            spot = centre_loco_spot(xy, pl.ml.s)
         placed = [(spot[0] + dx, seat) for dx, seat in zip(loco_offsets(len(seats), row), seats)]
         for x, seat in sorted(placed, reverse=True):
             paste_centred(img, loco_patch(seat), (x, spot[1]))

@@ -7,7 +7,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from render.catan_express import style
-from render.catan_express.layout import MIN_TEXT
+from render.catan_express.sizes import MIN_TEXT
 from render.kit.chart import draw_marker
 
 SS = 2  # figures are drawn this many times larger, then shrunk

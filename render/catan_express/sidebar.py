@@ -3,7 +3,7 @@ numbers (CE-12: victory points, resource and development card counts, knights, w
 victory point chips), the last roll as two dice, the race (on or not, who started it, the stops
 in order with the towers still on each), the last turn's events, and a key to the map's marks.
 
-Drawn per move from the view's public parts only. No text is smaller than layout.MIN_TEXT.
+Drawn per move from the view's public parts only. No text is smaller than sizes.MIN_TEXT.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from games.catan_express.models import CatanState, CatanView
 from games.core.i18n import translate
 from render.catan_express import style
 from render.catan_express.figures import loco_patch, robber_patch
-from render.catan_express.layout import BOARD_W, MIN_TEXT
+from render.catan_express.sizes import BOARD_W, MIN_TEXT
 from render.catan_express.stamps import is_plain, stamp_text
 from render.kit.chart import draw_marker
 from render.kit.ended import ABANDONED_KEY, ABANDONED_SUB_KEY, is_abandoned

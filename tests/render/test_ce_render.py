@@ -27,7 +27,8 @@ from render.catan_express.alt import describe_board, describe_final, describe_ha
 from render.catan_express.board import places_of, render_board
 from render.catan_express.final import render_final
 from render.catan_express.hand import WIDTH as HAND_W, render_hand
-from render.catan_express.layout import BOARD_W, map_layout
+from render.catan_express.layout import map_layout
+from render.catan_express.sizes import BOARD_W
 from render.kit.encode import quantize_keeping, to_png
 from render.kit.highlight import HALO_LIGHT
 from render.kit.legibility import MIN_TEXT_PX_AT_400, recording_text_sizes, smallest_at
@@ -486,7 +487,9 @@ def test_catalogs_have_the_same_keys_in_both_languages():
 
 
 # --- harbour labels: whole, in water, clear of every piece ---------------------------------------
-from render.catan_express import layout as layout_mod  # noqa: E402
+from render.catan_express.harbours import CHIP, harbour_words, label_size  # noqa: E402
+from render.catan_express.room import piece_room  # noqa: E402
+from render.kit.geometry import boxes_meet  # noqa: E402
 
 BOARDS = [(n, m, layout, seed) for m in ("main", "islands") for n in (3, 4, 5, 6)
           for layout, seed in (("beginner", 0), ("random", 11), ("random", 12))]
@@ -512,12 +515,12 @@ def test_harbour_labels_lie_whole_in_open_water(board, lang):
     labels = pl.harbour_labels(lang)
     assert [x.harbour for x in labels] == list(pl.board.harbours)
     w, h = pl.ml.size
-    rooms = [r for r in layout_mod.piece_room(pl.ml.hexes, pl.geo) if not r.soft]
+    rooms = [r for r in piece_room(pl.ml.hexes, pl.geo) if not r.soft]
     hexes = [pl.ml.hexes.polygon(x) for x in pl.board.land_hexes]
     for i, label in enumerate(labels):
         x0, y0, x1, y1 = label.box
         assert 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h, label
-        lw, lh = layout_mod.label_size(label.ratio, label.what, label.form)
+        lw, lh = label_size(label.ratio, label.what, label.form)
         assert (x1 - x0, y1 - y0) == pytest.approx((lw, lh))
         xs = [x0 + (x1 - x0) * k / 20 for k in range(21)]
         ys = [y0 + (y1 - y0) * k / 10 for k in range(11)]
@@ -526,7 +529,7 @@ def test_harbour_labels_lie_whole_in_open_water(board, lang):
         for poly in hexes:  # no corner of a land hex pokes into the box either
             assert not any(x0 < px < x1 and y0 < py < y1 for px, py in poly)
         for other in labels[i + 1:]:
-            assert not layout_mod.boxes_meet(label.box, other.box), (label.what, other.what)
+            assert not boxes_meet(label.box, other.box), (label.what, other.what)
         assert [r for r in rooms if r.hits(label.box)] == [], (pl.board.label(label.harbour.sea), label.what)
         for corner in label.harbour.edge.corners():
             ax, ay = pl.ml.hexes.corner_point(corner)
@@ -601,10 +604,10 @@ def test_harbour_labels_say_their_kind(lang):
             assert "100" in drawn
         for label in pl.harbour_labels(lang):
             kind = label.harbour.kind
-            ratio, what = layout_mod.harbour_words(kind, lang)
+            ratio, what = harbour_words(kind, lang)
             assert (label.ratio, label.what) == (ratio, what)
             assert ratio == ("3:1" if kind == "generic" else "2:1") and drawn.count(ratio) >= 1
-            if label.form != layout_mod.CHIP:
+            if label.form != CHIP:
                 assert what in drawn
             elif kind != "generic":
                 found_chip = True
