@@ -7,7 +7,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from render.catan_express import style
-from render.catan_express.sizes import MIN_TEXT
+from render.catan_express.sizes import LOCO_H, LOCO_W
 from render.kit.chart import draw_marker
 
 SS = 2  # figures are drawn this many times larger, then shrunk
@@ -31,7 +31,7 @@ def robber_patch(s: float) -> Image.Image:
 @lru_cache(maxsize=16)
 def loco_patch(seat: int) -> Image.Image:
     """A small locomotive in the seat's colour with the seat's shape on its cab."""
-    w, h = MIN_TEXT * 2.1, MIN_TEXT * 1.45
+    w, h = LOCO_W, LOCO_H  # the size the layout keeps room for
     size = (int(w + 8), int(h + 8))
     big = Image.new("RGBA", (size[0] * SS, size[1] * SS), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
