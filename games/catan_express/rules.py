@@ -85,6 +85,12 @@ def multisets(limits: tuple[int, ...], size: int) -> tuple[tuple[int, ...], ...]
 def _multisets(limits: tuple[int, ...], size: int) -> tuple[tuple[int, ...], ...]:
     if len(limits) == 5:
         return _multisets5(limits, size)
+    return multisets_by_recursion(limits, size)
+
+
+def multisets_by_recursion(limits: tuple[int, ...], size: int) -> tuple[tuple[int, ...], ...]:
+    """The plain definition of `multisets`, for any number of counts (uncached); the five-count
+    shortcut below must list exactly these, in this order."""
     out: list[tuple[int, ...]] = []
 
     def rec(i: int, left: int, acc: tuple[int, ...]) -> None:

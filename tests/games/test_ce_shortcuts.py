@@ -188,32 +188,16 @@ def _offers_by_definition(hand: tuple[int, ...]) -> list[Propose]:
     return out
 
 
-def _multisets_by_recursion(limits: tuple[int, ...], size: int) -> list[tuple[int, ...]]:
-    out = []
-
-    def rec(i: int, left: int, acc: tuple[int, ...]) -> None:
-        if i == len(limits) - 1:
-            if left <= limits[i]:
-                out.append(acc + (left,))
-            return
-        for k in range(min(left, limits[i]), -1, -1):
-            rec(i + 1, left - k, acc + (k,))
-
-    if size <= sum(limits):
-        rec(0, size, ())
-    return out
-
-
 def test_menus_of_cards_are_the_definitions_in_order():
     rng = random.Random(11)
     for _ in range(300):
         hand = tuple(rng.randint(0, 7) for _ in range(5))
         size = rng.randint(0, 12)
-        assert list(rules.multisets(hand, size)) == _multisets_by_recursion(hand, size)
+        assert list(rules.multisets(hand, size)) == list(rules.multisets_by_recursion(hand, size))
         assert list(rules.offers_for(hand)) == _offers_by_definition(hand)
         for kind, model in (("discard", Discard), ("gold", Gold), ("plenty", Plenty)):
             assert list(rules._card_moves(kind, hand, size)) == [model(cards=c) for c in
-                                                                   _multisets_by_recursion(hand, size)]
+                                                                   rules.multisets_by_recursion(hand, size)]
     assert rules.multisets((1, 2), 2) == ((1, 1), (0, 2))  # other lengths than five still work
 
 

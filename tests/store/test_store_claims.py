@@ -16,6 +16,7 @@ from bot.sessions import SessionService
 from bot.store import ClaimLost, Store, StoreBackend
 from tests.support import ALICE, BOB, PLAYERS
 from tests.support.backends import Backend
+from tests.support.postgres import plan_scans
 
 A, B = "host:1:aaaa", "host:2:bbbb"
 LEASE = 30.0
@@ -329,15 +330,6 @@ async def test_sqlite_plans_the_claims_on_the_partial_and_timer_indexes(db_path:
         assert not any(step.startswith("SCAN") for step in timers), timers
 
 
-def _scans(plan: dict) -> list[tuple[str, str, str | None]]:
-    found = []
-    if "Relation Name" in plan:
-        found.append((plan["Node Type"], plan.get("Alias", ""), plan.get("Index Name")))
-    for child in plan.get("Plans", []):
-        found += _scans(child)
-    return found
-
-
 @pytest.mark.parametrize("backend", ["postgres"], indirect=True)
 async def test_postgresql_plans_the_claims_on_the_partial_and_timer_indexes(backend: Backend) -> None:
     """No table scan, whatever the history: the pending rows through outbox_due and
@@ -349,9 +341,7 @@ async def test_postgresql_plans_the_claims_on_the_partial_and_timer_indexes(back
             for name, sql, params in (
                     ("outbox", tx.claim_outbox_sql(), (A, 40.0, 10.0, 10.0, 50)),
                     ("timers", tx.claim_timers_sql(), (A, 40.0, "reminder", "reminder", 10.0, 10.0, 200))):
-                (row,) = await tx.fetchall("EXPLAIN (FORMAT JSON) " + sql, params)
-                (plan,) = json.loads(next(iter(row.values())))
-                plans[name] = _scans(plan["Plan"])
+                plans[name] = await plan_scans(tx, sql, params)
         outbox = plans["outbox"]
         assert {alias for _, alias, _ in outbox} >= {"o", "p", "outbox"}, outbox
         assert all(kind.startswith("Index") and index in ("outbox_due", "outbox_by_game", "outbox_pkey")

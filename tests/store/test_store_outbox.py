@@ -4,16 +4,15 @@ for the host, sent parts are kept, and finished rows are pruned. On both backend
 the query plans, which each backend's planner makes its own way (one test each)."""
 from __future__ import annotations
 
-import json
 import sqlite3
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from bot.store import OUTBOX_KEEP_DEAD, OUTBOX_KEEP_DELIVERED, Store, StoreBackend, load_migrations
 from bot.store.migrate import MIGRATIONS_DIR
 from tests.support.backends import Backend
+from tests.support.postgres import plan_scans
 
 DAY = 86400.0
 
@@ -195,21 +194,9 @@ async def test_upgrading_a_version_1_database_keeps_its_outbox_working(db_path: 
         assert [r.id for r in await store.outbox_rows()] == [3, 4]
 
 
-def _scans(plan: dict[str, Any]) -> list[tuple[str, str, str | None]]:
-    """(node type, alias, index) of every scan in a PostgreSQL JSON plan."""
-    found = []
-    if "Relation Name" in plan:
-        found.append((plan["Node Type"], plan.get("Alias", ""), plan.get("Index Name")))
-    for child in plan.get("Plans", []):
-        found += _scans(child)
-    return found
-
-
 async def _pg_plan(store: StoreBackend, sql: str, params: tuple) -> list[tuple[str, str, str | None]]:
     async with store.read() as tx:
-        (row,) = await tx.fetchall("EXPLAIN (FORMAT JSON) " + sql, params)
-    (plan,) = json.loads(next(iter(row.values())))
-    return _scans(plan["Plan"])
+        return await plan_scans(tx, sql, params)
 
 
 @pytest.mark.parametrize("backend", ["postgres"], indirect=True)

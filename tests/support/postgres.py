@@ -15,8 +15,10 @@ message saying how to install them - except in CI (environment variable CI set, 
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import threading
+from typing import Any, Sequence
 
 from bot.store.local_pg import (
     INSTALL_HINT,
@@ -67,3 +69,20 @@ def shared_server() -> PostgresServer:
 
 def in_ci() -> bool:
     return bool(os.environ.get("CI"))
+
+
+def _scans(plan: dict[str, Any]) -> list[tuple[str, str, str | None]]:
+    found = []
+    if "Relation Name" in plan:
+        found.append((plan["Node Type"], plan.get("Alias", ""), plan.get("Index Name")))
+    for child in plan.get("Plans", []):
+        found += _scans(child)
+    return found
+
+
+async def plan_scans(tx: Any, sql: str, params: Sequence[Any]) -> list[tuple[str, str, str | None]]:
+    """(node type, alias, index) of every scan in PostgreSQL's plan for `sql`, asked in the
+    caller's transaction (a plan test's whole check is which indexes these name)."""
+    (row,) = await tx.fetchall("EXPLAIN (FORMAT JSON) " + sql, params)
+    (plan,) = json.loads(next(iter(row.values())))
+    return _scans(plan["Plan"])
