@@ -47,7 +47,7 @@ from render.catan_express import sizes
 from render.catan_express.harbours import CHIP, CHIP_H, CHIP_W, LABEL_GAP, LABEL_PAD, LINE, HarbourLabel
 from render.catan_express.layout import MapLayout, Places, map_layout, places
 from render.catan_express.room import centre_loco_spot, loco_offsets, loco_spot
-from render.catan_express.sizes import BOARD_W, BUILDING_R, MIN_TEXT, POINT_R
+from render.catan_express.sizes import BOARD_W, BUILDING_R, MIN_TEXT, POINT_R, STOP_R
 from render.catan_express.figures import SS, loco_patch, robber_patch
 from render.catan_express.sidebar import draw_panel, panel_height
 from render.catan_express.stamps import plain, stamp_text
@@ -600,7 +600,7 @@ def _stop_marks(state: CatanState, pl: Places, stop: int) -> list[Point]:
     cover a harbour's label), else on the row's side over land (the row then steps further
     out), else up-left of the ring."""
     x, y = pl.xy(stop)
-    r = building_radius() + 8
+    r = STOP_R  # the room the layout keeps for the ring (render/catan_express/room.py)
 
     def dry(pt: Point) -> bool:
         return pl.ml.hexes.hex_at(pt) in pl.board.land_hexes
@@ -622,7 +622,7 @@ def _stops(img: Image.Image, state: CatanState, pl: Places) -> None:
     """Each stop: a blue ring round the building, its order in a blue badge, and beneath it one
     small shape per seat whose water tower still stands there."""
     d = ImageDraw.Draw(img)
-    r = building_radius() + 8
+    r = STOP_R
     for order, stop in enumerate(state.stops, start=1):
         xy = pl.xy(stop)
         if xy is None:

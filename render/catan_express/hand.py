@@ -23,6 +23,7 @@ from games.catan_express.components import RESOURCES, components
 from games.catan_express.models import CatanView
 from games.core.i18n import translate
 from render.catan_express import style
+from render.catan_express.sidebar import name_of
 from render.kit.chart import draw_marker
 from render.kit.palette import contrast_text
 from render.kit.shapes import card_glyph
@@ -82,13 +83,7 @@ def cost_chips(item: str, lang: str) -> list[tuple[str, str]]:
     return [(r.value, translate(lang, f"ce.cards.{r.value}", {"count": n})) for r, n in components().cost(item).items()]
 
 
-def cost_words(item: str, lang: str) -> str:
-    return " + ".join(words for _, words in cost_chips(item, lang))
-
-
 def render_hand(view: CatanView, names: Sequence[str], lang: str = "en") -> Image.Image:
-    from render.catan_express.sidebar import name_of
-
     hand, dev, dev_new = own_cards(view)
     seat = view.viewer
     dev_rows = [(k, dev[i], dev_new[i]) for i, k in enumerate(KINDS) if dev[i] or dev_new[i]]

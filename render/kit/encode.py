@@ -148,19 +148,15 @@ class BoardPalette:
             mapped = img.quantize(palette=ref, dither=Image.Dither.NONE)
             seen, worst, errors = _check(img, mapped)
             drift = sum(errors[DRIFT_ERROR + 1:]) > self.off + DRIFT
-            if len(self.kept) < KEEP_MAX and sum(errors[FLAT_ERROR + 1:]) >= FLAT_COUNT:
-                found = [c for c in _flat_colours(seen, worst) if not _near_any(c, fixed + self.kept, SAME_CELL)]
-                found = found[:KEEP_MAX - len(self.kept)]
+            found = self._missing(seen, worst, errors, fixed)
             if not found and not drift:
                 return mapped
         with self._lock:  # several threads may draw boards of one layer (workers=0)
             if self.reference is not ref:  # another thread changed it meanwhile
                 return img.quantize(palette=self.reference, dither=Image.Dither.NONE)
             if found:  # flat colours missing: they take the slots of the colours this board uses least
-                self.kept.extend(found)
-                self.reference = _with_colours(self.colours(), mapped.histogram(), fixed + self.kept, found)
+                mapped = self._put_in(img, mapped, fixed, found)
                 self.learned += 1
-                mapped = img.quantize(palette=self.reference, dither=Image.Dither.NONE)
                 if not drift or sum(_check(img, mapped)[2][DRIFT_ERROR + 1:]) <= self.off + DRIFT:
                     return mapped
             mapped, errors = self._build(img, fixed)
@@ -175,15 +171,26 @@ class BoardPalette:
         self.reference = _palette_for(img, fixed + self.kept)
         mapped = img.quantize(palette=self.reference, dither=Image.Dither.NONE)
         seen, worst, errors = _check(img, mapped)
-        if len(self.kept) < KEEP_MAX and sum(errors[FLAT_ERROR + 1:]) >= FLAT_COUNT:
-            merged = [c for c in _flat_colours(seen, worst) if not _near_any(c, fixed + self.kept, SAME_CELL)]
-            if merged:
-                merged = merged[:KEEP_MAX - len(self.kept)]
-                self.kept.extend(merged)
-                self.reference = _with_colours(self.colours(), mapped.histogram(), fixed + self.kept, merged)
-                mapped = img.quantize(palette=self.reference, dither=Image.Dither.NONE)
-                errors = _check(img, mapped)[2]
+        merged = self._missing(seen, worst, errors, fixed)
+        if merged:
+            mapped = self._put_in(img, mapped, fixed, merged)
+            errors = _check(img, mapped)[2]
         return mapped, errors
+
+    def _missing(self, seen: Image.Image, worst: Image.Image, errors: list[int], fixed: list[RGB]) -> list[RGB]:
+        """The flat colours the check (`_check`) found off that the palette does not keep yet,
+        as many as KEEP_MAX still allows."""
+        if len(self.kept) >= KEEP_MAX or sum(errors[FLAT_ERROR + 1:]) < FLAT_COUNT:
+            return []
+        found = [c for c in _flat_colours(seen, worst) if not _near_any(c, fixed + self.kept, SAME_CELL)]
+        return found[:KEEP_MAX - len(self.kept)]
+
+    def _put_in(self, img: Image.Image, mapped: Image.Image, fixed: list[RGB], found: list[RGB]) -> Image.Image:
+        """Keep `found` from now on, in the slots of the colours `mapped` uses least; img mapped
+        onto the palette that makes."""
+        self.kept.extend(found)
+        self.reference = _with_colours(self.colours(), mapped.histogram(), fixed + self.kept, found)
+        return img.quantize(palette=self.reference, dither=Image.Dither.NONE)
 
 
 def _palette_for(img: Image.Image, fixed: Sequence[RGB]) -> Image.Image:
