@@ -86,17 +86,16 @@ class Deliveries:
     async def retry_later(self, row_id: int, parts: Sequence[SentPart], error: str,
                           retry_after: float | None) -> None:
         async with self.store.write() as tx:
-            await tx.require_claim(row_id, self.owner)
+            await tx.require_claim(row_id, self.owner)  # also locks the row till the end
             await self._record(tx, row_id, parts)
-            await tx.mark_failed(row_id, error, self.clock(), retry_after=retry_after, owner=self.owner)
+            await tx.mark_failed(row_id, error, self.clock(), retry_after=retry_after)
 
     async def give_up(self, row_id: int, parts: Sequence[SentPart], error: str, *,
                       notice: tuple[int, str, dict[str, Any]] | None, notice_every: float) -> None:
         async with self.store.write() as tx:
-            await tx.require_claim(row_id, self.owner)
+            await tx.require_claim(row_id, self.owner)  # also locks the row till the end
             await self._record(tx, row_id, parts)
-            await tx.give_up(row_id, error, self.clock(), notice=notice, notice_every=notice_every,
-                             owner=self.owner)
+            await tx.give_up(row_id, error, self.clock(), notice=notice, notice_every=notice_every)
 
     async def finish_step(self, game_id: int, live_board_json: str, row_ids: Sequence[int]) -> None:
         """A live-board step went out: its board and every row it delivered, in one write.

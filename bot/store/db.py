@@ -98,10 +98,6 @@ class Store(StoreCommon):
         self._lock = asyncio.Lock()
         self._init_common(clock)
 
-    @classmethod
-    async def open(cls, path: str | Path, **kwargs: Any) -> "Store":
-        return await super().open(path, **kwargs)
-
     def __repr__(self) -> str:
         return f"Store({self.path!r})"
 

@@ -194,10 +194,6 @@ class PgStore(StoreCommon):
         self._pool: asyncpg.Pool | None = None
         self._init_common(clock)
 
-    @classmethod
-    async def open(cls, url: str, **kwargs: Any) -> "PgStore":
-        return await super().open(url, **kwargs)
-
     def __repr__(self) -> str:
         return f"PgStore({mask_url(self.url)!r})"
 

@@ -2,7 +2,7 @@
 
 Every statement here is plain SQL that SQLite (3.35 or newer: RETURNING) and PostgreSQL
 both accept, with `?` placeholders; the PostgreSQL transaction rewrites them to `$1, $2 ...`
-(bot/store/pg.py). What differs between the two is behind four small hooks a backend's
+(bot/store/pg.py). What differs between the two is behind a few small hooks a backend's
 transaction class provides:
 
 - `_fetch` / `_fetchone` / `_exec`: run a statement (rows, one row, changed-row count);
@@ -42,7 +42,7 @@ import os
 import zlib
 from contextlib import AbstractAsyncContextManager, nullcontext
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Self, Sequence
 
 from bot.store.base import (
     CLAIM_LEASE,
@@ -95,6 +95,15 @@ UPDATABLE = {
 }
 # the one-open-game-per-channel index (0001 in both migration folders)
 CHANNEL_INDEX = "games_one_open_per_channel"
+
+
+# An outbox row `o` due at `?`: still to deliver, its back-off over, and no older row of its
+# game pending (one game's posts go out in order). Shared by the due query and the claim.
+_DUE = (
+    "o.delivered_at IS NULL AND o.dead = 0 AND o.next_attempt_at <= ?"
+    " AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.game_id = o.game_id"
+    "   AND p.delivered_at IS NULL AND p.dead = 0 AND p.id < o.id)"
+)
 
 
 def _marks(n: int) -> str:
@@ -449,13 +458,7 @@ class SqlTx:
 
     def due_outbox_sql(self, columns: str = OUTBOX_COLUMNS) -> str:
         """The due query (also what the plan tests look at)."""
-        return (
-            f"SELECT {columns} FROM outbox o{self._index('outbox_due')}"
-            " WHERE o.delivered_at IS NULL AND o.dead = 0 AND o.next_attempt_at <= ?"
-            " AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.game_id = o.game_id"
-            "   AND p.delivered_at IS NULL AND p.dead = 0 AND p.id < o.id)"
-            " ORDER BY o.id LIMIT ?"
-        )
+        return f"SELECT {columns} FROM outbox o{self._index('outbox_due')} WHERE {_DUE} ORDER BY o.id LIMIT ?"
 
     async def due_outbox(self, now: float, limit: int = 50) -> list[OutboxRow]:
         """Undelivered rows whose retry time has come, oldest first. Only the oldest pending
@@ -486,10 +489,7 @@ class SqlTx:
             "  ELSE 'the lease of ' || claimed_by || ' ran out before the delivery finished' END,"
             " claimed_by = ?, claimed_until = ?"
             f" WHERE id IN (SELECT o.id FROM outbox o{self._index('outbox_due')}"
-            " WHERE o.delivered_at IS NULL AND o.dead = 0 AND o.next_attempt_at <= ?"
-            " AND (o.claimed_until IS NULL OR o.claimed_until <= ?)"
-            " AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.game_id = o.game_id"
-            "   AND p.delivered_at IS NULL AND p.dead = 0 AND p.id < o.id)"
+            f" WHERE {_DUE} AND (o.claimed_until IS NULL OR o.claimed_until <= ?)"
             f" ORDER BY o.id LIMIT ?{self._skip_locked('o')})"
             f" RETURNING {OUTBOX_COLUMNS}"
         )
@@ -570,9 +570,9 @@ class SqlTx:
         attempts a row gets is the caller's policy: `permanent` gives it up now (see
         `give_up`, which also tells the host). The claim ends (the retry is anyone's); with
         `owner`, ClaimLost if another process holds the row."""
-        if owner is not None:
-            await self.require_claim(outbox_id, owner)
-        row = await self.get_outbox(outbox_id)
+        row = await self.get_outbox(outbox_id)  # locked on PostgreSQL, as require_claim would
+        if owner is not None and row is not None and row.claimed_by not in (None, owner):
+            raise ClaimLost(outbox_id, owner, row.claimed_by)
         if row is None or row.delivered_at is not None:
             return row
         attempts = row.attempts + 1
@@ -781,12 +781,12 @@ class StoreCommon:
         raise NotImplementedError
 
     @classmethod
-    async def open(cls, target: Any, **kwargs: Any) -> Any:
+    async def open(cls, target: Any, **kwargs: Any) -> Self:
         store = cls(target, **kwargs)
         await store.connect()
         return store
 
-    async def __aenter__(self) -> Any:
+    async def __aenter__(self) -> Self:
         await self.connect()
         return self
 
