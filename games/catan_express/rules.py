@@ -40,7 +40,8 @@ from pydantic import BaseModel, ValidationError
 from games.core.choices import Decision
 from games.core.errors import IllegalAction
 from games.core.events import Event
-from games.core.protocol import ApplyResult, Game, PlayerResult, Result, ScoreLine
+from games.core.protocol import ApplyResult, Game, PlayerResult, Result, ScoreLine, Tie
+from games.core.ranking import TieBreak, rank
 from games.core.rng import SeededRng, derive
 from games.core.vocabulary import Vocabulary
 from games.catan_express import cards as deckmod
@@ -1341,31 +1342,35 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         return out
 
     def ranking(self, state: CatanState) -> list[int]:
+        """The seats in CE-10 order (see `_ranked`), the game over or not."""
+        return [row.seat for row in self._ranked(state)[0]]
+
+    def _ranked(self, state: CatanState) -> tuple[list[PlayerResult], list[Tie]]:
         """CE-10: most points; ties to the race winner, then the starter, then the nearest to
-        the starter clockwise."""
+        the starter clockwise (from the first seat while nobody has started the race)."""
         starter = state.starter if state.starter is not None else 0
-        totals = self.totals(state)
-
-        def key(seat: int) -> tuple:
-            return (-totals[seat], seat != state.race_winner, (seat - starter) % state.n)
-
-        return sorted(range(state.n), key=key)
+        by_seat = self.points_by_seat(state)
+        rows = []
+        for seat, p in enumerate(state.players):
+            pts = by_seat[seat]
+            rows.append(PlayerResult(seat=seat, rank=0, total=sum(pts.values()),
+                                     lines=[ScoreLine(category=c, points=pts[c]) for c in CATEGORIES],
+                                     stats={"towers": len(p.towers), "knights": p.knights,
+                                            "chips": len(p.chips), "starter": state.starter == seat,
+                                            "race_winner": state.race_winner == seat,
+                                            "after_starter": (seat - starter) % state.n}))
+        clockwise = (TieBreak("after_starter", "ce.tie.clockwise", lower=True, params={"from_seat": starter})
+                     if state.starter is not None else TieBreak("after_starter", "ce.tie.seat_order", lower=True))
+        breaks = (TieBreak("race_winner", "ce.tie.race_winner"), TieBreak("starter", "ce.tie.starter"), clockwise)
+        ties = rank(rows, breaks, "ce.tie.shared")
+        return rows, ties
 
     def result(self, state: CatanState) -> Result | None:
         if state.phase != "over":
             return None
-        players = []
-        by_seat = self.points_by_seat(state)
-        for rank, seat in enumerate(self.ranking(state), start=1):
-            pts = by_seat[seat]
-            lines = [ScoreLine(category=c, points=pts[c]) for c in CATEGORIES]
-            p = state.players[seat]
-            players.append(PlayerResult(seat=seat, rank=rank, total=sum(pts.values()), lines=lines,
-                                        stats={"towers": len(p.towers), "knights": p.knights,
-                                               "chips": len(p.chips), "starter": state.starter == seat,
-                                               "race_winner": state.race_winner == seat}))
+        players, ties = self._ranked(state)
         reason = "race" if state.race_winner is not None else ("no_stops" if not state.stops else "race_stuck")
-        return Result(players=players, categories=CATEGORIES, label_prefix="ce", reason=reason)
+        return Result(players=players, categories=CATEGORIES, label_prefix="ce", reason=reason, ties=ties)
 
     # ------------------------------------------------------------------ notation
     def format_action(self, action: Any) -> str:

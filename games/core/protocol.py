@@ -60,6 +60,24 @@ class PlayerResult(BaseModel):
         return totals
 
 
+class Tie(BaseModel):
+    """Two players next to each other in the ranking with the same total, and what the rules
+    say about their order: `key` is the catalog key of the tie-break that put `above` first
+    (or of the game's "they share the place" when none did). Its sentence names both players
+    ({above_seat}, {below_seat}) and may quote the figures compared, `params` (their totals as
+    {points}, the compared values as {above} and {below})."""
+
+    above: int
+    below: int
+    key: str
+    shared: bool = False
+    params: dict[str, Any] = Field(default_factory=dict)
+
+    def words(self) -> dict[str, Any]:
+        """The catalog parameters of the tie's sentence."""
+        return {**self.params, "above_seat": self.above, "below_seat": self.below}
+
+
 class Result(BaseModel):
     """The end of a game: players in rank order with their breakdowns."""
 
@@ -67,6 +85,7 @@ class Result(BaseModel):
     categories: list[str]  # order in which breakdowns are shown
     label_prefix: str = ""  # category labels are catalog keys "<label_prefix>.category.<name>"
     reason: str = "end"  # catalog suffix: why the game ended
+    ties: list[Tie] = Field(default_factory=list)  # every pair of neighbours on the same total
 
 
 class Game(ABC, Generic[StateT, ActionT, ViewT]):

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from games.core.protocol import PlayerResult, Result, ScoreLine
+from games.core.ranking import rank
 from games.ginga.board import Board, Placed, board_of, index, xy
 from games.ginga.loops import longest_cycle
 from games.ginga.models import Best, GTState
@@ -87,10 +88,8 @@ def final_result(state: GTState) -> Result:
             stats={"tiles": len(mine), "best_loop": max(loop_scores, default=0),
                    "best_stations": max(station_scores, default=0), "loops": len(loop_scores)},
         ))
-    rows.sort(key=lambda r: (-r.total, r.seat))
-    for position, row in enumerate(rows):  # GT-12: equal scores share the place
-        row.rank = rows[position - 1].rank if position and row.total == rows[position - 1].total else position + 1
-    return Result(players=rows, categories=list(CATEGORIES), label_prefix="gt", reason="end")
+    ties = rank(rows, (), "gt.tie.shared")  # GT-12: equal scores share the place
+    return Result(players=rows, categories=list(CATEGORIES), label_prefix="gt", reason="end", ties=ties)
 
 
 def score_history(state: GTState) -> list[list[int]]:

@@ -3,10 +3,12 @@ to that city; ties broken by the most 7-value cards played, then shared."""
 from __future__ import annotations
 
 from games.core.protocol import PlayerResult, Result, ScoreLine
+from games.core.ranking import TieBreak, rank
 from games.santa_fe.map import SFMap
 from games.santa_fe.models import SFState
 
 CATEGORIES = ["money", "cities"]
+TIE_BREAKS = (TieBreak("sevens", "sf.tie.sevens"),)  # SF-10: then shared
 
 
 def railroads_at(mask: int) -> int:
@@ -37,10 +39,6 @@ def final_result(board: SFMap, state: SFState) -> Result:
         rows.append(PlayerResult(seat=seat, rank=0, total=sum(line.points for line in lines), lines=lines,
                                  stats={"sevens": sevens, "money": p.money, "cards": len(p.played)}))
 
-    def key(r: PlayerResult) -> tuple[int, int]:
-        return (r.total, r.stats["sevens"])
-
-    rows.sort(key=lambda r: (key(r), -r.seat), reverse=True)
-    for position, row in enumerate(rows):
-        row.rank = rows[position - 1].rank if position and key(row) == key(rows[position - 1]) else position + 1
-    return Result(players=rows, categories=list(CATEGORIES), label_prefix="sf", reason=state.end_reason or "end")
+    ties = rank(rows, TIE_BREAKS, "sf.tie.shared")
+    return Result(players=rows, categories=list(CATEGORIES), label_prefix="sf", reason=state.end_reason or "end",
+                  ties=ties)

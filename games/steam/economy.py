@@ -20,7 +20,8 @@ from typing import Sequence
 
 from games.core.errors import IllegalAction
 from games.core.events import Event
-from games.core.protocol import PlayerResult, ScoreLine
+from games.core.protocol import PlayerResult, ScoreLine, Tie
+from games.core.ranking import TieBreak, rank
 from games.steam.components import components
 from games.steam.income import IncomeTrack, income_track
 
@@ -274,21 +275,21 @@ def income_points(income: int, track: IncomeTrack | None = None) -> int:
     return income * rule.points_lost_per_dollar_below_zero
 
 
-def final_results(players: Sequence[FinalFacts], track: IncomeTrack | None = None) -> list[PlayerResult]:
+# ST-14: on equal scores the higher income wins, then the lower action tile of the last turn.
+TIE_BREAKS = (TieBreak("income", "steam.tie.income"), TieBreak("last_tile", "steam.tie.last_tile", lower=True))
+
+
+def final_results(players: Sequence[FinalFacts], track: IncomeTrack | None = None
+                  ) -> tuple[list[PlayerResult], list[Tie]]:
     """Final scores in rank order: points + income points + 1 per completed link; ties go to the
-    higher income, then to the lower action tile taken in the last turn."""
+    higher income, then to the lower action tile taken in the last turn (TIE_BREAKS). With them,
+    the ties between neighbours on the same total and what decided each."""
     scored = []
     for f in players:
         lines = [ScoreLine(category="deliveries", points=f.points),
                  ScoreLine(category="income", points=income_points(f.income, track), params={"income": f.income}),
                  ScoreLine(category="links", points=f.completed_links, params={"links": f.completed_links})]
-        scored.append((sum(line.points for line in lines), f, lines))
-    scored.sort(key=lambda t: (-t[0], -t[1].income, t[1].last_tile))
-    results: list[PlayerResult] = []
-    for i, (total, f, lines) in enumerate(scored):
-        prev = scored[i - 1] if i else None
-        same = prev and (prev[0], prev[1].income, prev[1].last_tile) == (total, f.income, f.last_tile)
-        rank = results[-1].rank if same else i + 1
-        results.append(PlayerResult(seat=f.seat, rank=rank, total=total, lines=lines,
-                                    stats={"income": f.income, "last_tile": f.last_tile}))
-    return results
+        scored.append(PlayerResult(seat=f.seat, rank=0, total=sum(line.points for line in lines), lines=lines,
+                                   stats={"income": f.income, "last_tile": f.last_tile}))
+    ties = rank(scored, TIE_BREAKS, "steam.tie.shared")
+    return scored, ties

@@ -659,7 +659,7 @@ class Steam(Game[SteamState, Any, SteamView]):
         facts = [economy.FinalFacts(seat=i, points=p.points, income=p.income, completed_links=links[i],
                                     last_tile=p.last_tile)
                  for i, p in enumerate(state.players) if not p.bankrupt]
-        ranked = economy.final_results(facts)
+        ranked, ties = economy.final_results(facts)
         for r in ranked:
             r.stats["locomotive"] = state.players[r.seat].locomotive
             r.stats["delivered"] = state.players[r.seat].delivered
@@ -669,7 +669,7 @@ class Steam(Game[SteamState, Any, SteamView]):
                                        lines=[ScoreLine(category="bankrupt", points=0)],
                                        stats={"bankrupt": True, "income": state.players[i].income,
                                               "last_tile": state.players[i].last_tile}))
-        return Result(players=ranked, categories=["deliveries", "income", "links"], label_prefix="steam")
+        return Result(players=ranked, categories=["deliveries", "income", "links"], label_prefix="steam", ties=ties)
 
     # ------------------------------------------------------------------ view
     def view(self, state: SteamState, seat: int | None, with_legal: bool = True) -> SteamView:

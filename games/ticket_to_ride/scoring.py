@@ -3,10 +3,14 @@ from __future__ import annotations
 
 from games.core.graph import DisjointSet, longest_trail
 from games.core.protocol import PlayerResult, Result, ScoreLine
+from games.core.ranking import TieBreak, rank
 from games.ticket_to_ride.map import TTRMap
 from games.ticket_to_ride.models import TTRState
 
 CATEGORIES = ["routes", "tickets_completed", "tickets_failed", "longest_path"]
+# TTR-10: on equal points, the most completed tickets, then the holder of the longest-path
+# bonus; still tied, they share the place.
+TIE_BREAKS = (TieBreak("completed", "ttr.tie.completed"), TieBreak("longest_bonus", "ttr.tie.longest"))
 
 
 def route_points(board: TTRMap, owners: list[int], seat: int) -> int:
@@ -96,14 +100,6 @@ def final_result(board: TTRMap, state: TTRState) -> Result:
             stats={"longest": longest[seat], "longest_bonus": has_bonus, "completed": len(done),
                    "failed": len(player.tickets) - len(done), "trains_left": player.trains},
         ))
-    # TTR-10: points, then completed tickets, then the longest-path bonus; still tied → shared.
-    def key(r: PlayerResult) -> tuple[int, int, int]:
-        return (r.total, r.stats["completed"], int(r.stats["longest_bonus"]))
-
-    rows.sort(key=lambda r: (key(r), -r.seat), reverse=True)
-    for position, row in enumerate(rows):
-        if position and key(row) == key(rows[position - 1]):
-            row.rank = rows[position - 1].rank
-        else:
-            row.rank = position + 1
-    return Result(players=rows, categories=list(CATEGORIES), label_prefix="ttr", reason=state.end_reason or "end")
+    ties = rank(rows, TIE_BREAKS, "ttr.tie.shared")
+    return Result(players=rows, categories=list(CATEGORIES), label_prefix="ttr", reason=state.end_reason or "end",
+                  ties=ties)

@@ -12,7 +12,7 @@ from games.catan_express.components import RESOURCES
 from games.catan_express.models import CatanView
 from games.core.i18n import translate
 from render.catan_express.board import towers_left
-from render.kit.ranking import category_label
+from render.kit.ranking import category_label, tie_notes
 from render.catan_express.hand import COSTED, affordable, own_cards
 from render.catan_express.sidebar import banner_text, race_lines
 from render.kit.alt import alt_text, last_move_sentence
@@ -96,7 +96,8 @@ def describe_final(view: CatanView, names: Sequence[str], lang: str = "en") -> s
         entries.append(translate(lang, "ce_render.alt.rank_entry", {"rank": row.rank, "seat": row.seat,
                                                                     "points": row.total,
                                                                     "detail": _list(lang, parts)}, names))
-    lines = [translate(lang, "ce_render.alt.ranking", {"entries": _list(lang, entries, "; ")})]
+    lines = [translate(lang, "ce_render.alt.ranking", {"entries": _list(lang, entries, "; ")}),
+             *tie_notes(result, lang, names)]
     if view.state.race_winner is not None:
         lines.append(translate(lang, "ce_render.race.won", {"seat": view.state.race_winner}, names)
                      + ("。" if lang == "ja" else "."))

@@ -13,7 +13,8 @@ from games.core.protocol import Result
 from render.catan_express import style
 from render.catan_express.sidebar import name_of
 from render.kit.chart import score_timeline, stacked_bar_chart
-from render.kit.ranking import RankEntry, RankingLook, category_label, chart_rows, render_ranking
+from render.kit.ranking import (RankEntry, RankingLook, category_label, chart_rows, ending_on_totals, render_ranking,
+                                tie_notes)
 
 LOOK = RankingLook(background=style.PANEL_BG, panel=style.PANEL, panel_edge=style.PANEL_EDGE, text=style.TEXT,
                    muted=style.MUTED_TEXT, swatch_outline=style.CASING, total_size=36)
@@ -59,7 +60,7 @@ def render_final(view: CatanView, names: Sequence[str], lang: str = "en") -> Ima
         subtitle = translate(lang, "ce_render.final.race_winner", {"seat": state.race_winner, "turns": state.turn},
                              names)
     sections = []
-    history = points_history(view)
+    history = ending_on_totals(points_history(view), result, state.n)
     if len(history) >= 2:
         def timeline(size):
             return score_timeline([(name_of(names, seat), style.player_rgb(seat), [row[seat] for row in history])
@@ -67,7 +68,8 @@ def render_final(view: CatanView, names: Sequence[str], lang: str = "en") -> Ima
                                   title=translate(lang, "ce_render.final.timeline"))
         sections.append((TIMELINE_H, timeline))
     return render_ranking(LOOK, translate(lang, "ce_render.final.title"), subtitle, entries,
-                          lambda size: breakdown_chart(result, names, lang, size), sections)
+                          lambda size: breakdown_chart(result, names, lang, size), sections,
+                          notes=tie_notes(result, lang, names), lang=lang)
 
 
 def stats_line(view: CatanView, seat: int, lang: str) -> str:

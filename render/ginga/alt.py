@@ -11,6 +11,7 @@ from games.core.i18n import translate
 from games.ginga.board import cell_name
 from games.ginga.models import GTView, LastPlacement
 from render.kit import alt
+from render.kit.ranking import tie_notes
 
 def describe_board(view: GTView, names: Sequence[str], lang: str = "en") -> str:
     waiting = [] if view.phase == "over" else [view.current]
@@ -63,7 +64,8 @@ def describe_hand(view: GTView, names: Sequence[str], lang: str = "en") -> str:
 def describe_final(view: GTView, names: Sequence[str], lang: str = "en") -> str:
     if view.result is None:
         return ""
-    lines = [alt.ranking_sentence(lang, "ginga", [(r.rank, r.seat, r.total) for r in view.result.players], names)]
+    lines = [alt.ranking_sentence(lang, "ginga", [(r.rank, r.seat, r.total) for r in view.result.players], names),
+             *tie_notes(view.result, lang, names)]
     best = {b.seat: b for b in view.bests}
     for row in view.result.players:
         b = best.get(row.seat)

@@ -12,7 +12,8 @@ from games.ginga.models import Best, GTView
 from render.ginga import style
 from render.ginga.board import Grid, table_image
 from render.kit.chart import score_timeline
-from render.kit.ranking import RankEntry, RankingLook, draw_rank_row
+from render.kit.ranking import (RankEntry, RankingLook, draw_notes, draw_rank_row, ending_on_totals, notes_height,
+                                tie_notes)
 from render.kit.text import draw_text
 
 WIDTH = 1100
@@ -38,7 +39,8 @@ def render_final(view: GTView, names: Sequence[str], lang: str = "en") -> Image.
     col_w = (WIDTH - 2 * PAD - (cols - 1) * 16) // cols
     detail_rows = -(-n // cols)
     rows_top = PAD + 76
-    chart_top = rows_top + n * (LOOK.row_h + LOOK.row_gap) + 12
+    notes = tie_notes(result, lang, names)
+    chart_top = rows_top + n * (LOOK.row_h + LOOK.row_gap) + notes_height(LOOK, notes, lang) + 12
     details_top = chart_top + CHART_H + 24
     height = details_top + 44 + detail_rows * (col_w + CAPTION_H + 16) + PAD
     img = Image.new("RGB", (WIDTH, height), style.PANEL_BG)
@@ -52,6 +54,7 @@ def render_final(view: GTView, names: Sequence[str], lang: str = "en") -> Image.
         draw_rank_row(img, d, LOOK, RankEntry(rank=row.rank, colour=style.player_rgb(row.seat), name=name(row.seat),
                                               stats=stats, total=str(row.total)), y)
         y += LOOK.row_h + LOOK.row_gap
+    draw_notes(img, LOOK, notes, y, lang)
     img.paste(score_timeline(timeline(view, name), (WIDTH - 2 * PAD, CHART_H),
                              title=translate(lang, "gt.render.timeline")), (PAD, chart_top))
     draw_text(img, (PAD, details_top + 18), translate(lang, "gt.render.bests"), 28, style.TEXT, bold=True,
@@ -69,9 +72,8 @@ def render_final(view: GTView, names: Sequence[str], lang: str = "en") -> Image.
 def timeline(view: GTView, name) -> list[tuple[str, tuple[int, int, int], list[int]]]:
     """Per seat: name, colour, total after each turn from 0; the final totals end every line."""
     history = [[0] * view.n] + [list(h) for h in view.score_history]
-    totals = [p.total for p in view.players]
-    if history[-1] != totals:
-        history.append(totals)
+    if view.result is not None:
+        history = ending_on_totals(history, view.result, view.n)
     return [(name(seat), style.player_rgb(seat), [h[seat] for h in history]) for seat in range(view.n)]
 
 

@@ -207,7 +207,13 @@ def spread_labels(wanted: Sequence[float], gap: float, low: float, high: float) 
     return out
 
 
-def score_timeline(series: Sequence[Series], size: tuple[int, int], title: str | None = None) -> Image.Image:
+def end_label(name: str, points: int) -> str:
+    """The words at the end of a player's line: the name and the last point's score."""
+    return f"{name} {signed(points)}"
+
+
+def score_timeline(series: Sequence[Series], size: tuple[int, int], title: str | None = None,
+                   final: str | None = None) -> Image.Image:
     """A line chart of each player's score after every turn.
 
     series = [(name, seat colour, [score after turn 1, after turn 2, ...])]; the x axis
@@ -215,6 +221,9 @@ def score_timeline(series: Sequence[Series], size: tuple[int, int], title: str |
     colour (with a darker casing, so light seats stand out on the page), carries its own
     marker shape (MARKERS, in series order) and ends with the player's marker, name and
     final score, labels nudged apart so they never overlap.
+
+    With `final`, each series' last value is the end-of-game scoring, not a turn: its tick
+    is labelled `final` instead of a number, so a jump there reads as what it is.
     """
     width, height = size
     img = Image.new("RGB", size, BACKGROUND)
@@ -233,7 +242,7 @@ def score_timeline(series: Sequence[Series], size: tuple[int, int], title: str |
     low = (low // step) * step
     high = -(-high // step) * step
     marker_r = max(5, round(label_px * 0.38))
-    labels = [f"{name} {signed(vs[-1] if vs else 0)}" for name, _, vs in lines]
+    labels = [end_label(name, vs[-1] if vs else 0) for name, _, vs in lines]
     label_w = max((measure(t, label_px, True)[0] for t in labels), default=0)
     tick_w = max(measure(signed(v), tick_px)[0] for v in (low, high))
     left = pad + tick_w + 10
@@ -253,12 +262,21 @@ def score_timeline(series: Sequence[Series], size: tuple[int, int], title: str |
         _, y = px(1, v)
         draw.line((left, y, right, y), fill=GRID if v else MUTED, width=2 if v else 3)
         draw_text(img, (left - 8, y), signed(v), tick_px, MUTED, anchor="rm")
-    turn_step = _nice_step(max(1, turns - 1), 6)
-    for t in sorted({1, *range(turn_step, turns + 1, turn_step)}):
-        if 1 <= t <= turns:
-            x, _ = px(t, low)
-            draw.line((x, bottom, x, bottom + 6), fill=MUTED, width=2)
-            draw_text(img, (x, bottom + 8), str(t), tick_px, MUTED, anchor="ma")
+    last_turn = turns - 1 if final and turns > 1 else turns
+    turn_step = _nice_step(max(1, last_turn - 1), 6)
+    ticks = {t: str(t) for t in sorted({1, *range(turn_step, last_turn + 1, turn_step)}) if 1 <= t <= last_turn}
+    if last_turn < turns:
+        # the end-of-game scoring's own tick; a turn number too close to its label gives way
+        room = measure(str(final), tick_px)[0] / 2 + 8
+        end_x = px(turns, low)[0]
+        ticks = {t: label for t, label in ticks.items()
+                 if end_x - px(t, low)[0] >= room + measure(label, tick_px)[0] / 2}
+        ticks[turns] = str(final)
+        draw.line((end_x, top, end_x, bottom), fill=GRID, width=2)
+    for t, label in ticks.items():
+        x, _ = px(t, low)
+        draw.line((x, bottom, x, bottom + 6), fill=MUTED, width=2)
+        draw_text(img, (x, bottom + 8), label, tick_px, MUTED, bold=t == turns and last_turn < turns, anchor="ma")
     for seat, (name, rgb, vs) in enumerate(lines):
         points = [px(i + 1, v) for i, v in enumerate(vs)]
         if len(points) >= 2:

@@ -1,5 +1,7 @@
 """The final-result image every game shares: a title, one ranking row per player (medal,
-seat colour, name, a stats line, the total) and a score chart below."""
+seat colour, name, a stats line, the total), a sentence for every tie saying which of the
+game's tie-breaks decided it (the result's own data, games.core.protocol.Tie) and a score
+chart below."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -10,7 +12,7 @@ from PIL import Image, ImageDraw
 from games.core.i18n import has_key, translate
 from games.core.protocol import Result
 from render.kit.palette import contrast_text
-from render.kit.text import draw_text, measure
+from render.kit.text import draw_text, measure, wrap
 
 RGB = tuple[int, int, int]
 
@@ -43,6 +45,39 @@ class RankingLook:
     name_x: int = 116  # from the left padding
     total_size: int = 40
     stats_size: int = 20
+    note_gap: int = 8  # between a tie's sentence and the next
+
+
+def tie_notes(result: Result, lang: str, names: Sequence[str]) -> list[str]:
+    """One sentence per tie of the result, in ranking order: who is level with whom and which
+    tie-break put one ahead (or that they share the place), in the game's catalog words."""
+    return [translate(lang, tie.key, tie.words(), names) for tie in result.ties]
+
+
+def notes_height(look: RankingLook, notes: Sequence[str], lang: str) -> int:
+    """The height `draw_notes` takes (0 without notes)."""
+    if not notes:
+        return 0
+    lines = sum(len(_note_lines(look, note, lang)) for note in notes)
+    return lines * _note_line_h(look) + len(notes) * look.note_gap
+
+
+def draw_notes(img: Image.Image, look: RankingLook, notes: Sequence[str], y: int, lang: str) -> int:
+    """The tie sentences from `y`, full width, wrapped; returns the y below them."""
+    for note in notes:
+        for line in _note_lines(look, note, lang):
+            draw_text(img, (look.pad + 4, y), line, look.stats_size, look.text, anchor="la")
+            y += _note_line_h(look)
+        y += look.note_gap
+    return y
+
+
+def _note_lines(look: RankingLook, note: str, lang: str) -> list[str]:
+    return wrap(note, look.stats_size, look.width - 2 * look.pad - 8, lang)
+
+
+def _note_line_h(look: RankingLook) -> int:
+    return round(look.stats_size * 1.45)
 
 
 @dataclass(frozen=True)
@@ -59,15 +94,17 @@ Section = tuple[int, Callable[[tuple[int, int]], Image.Image]]  # height, draw(s
 
 def render_ranking(look: RankingLook, title: str, subtitle: str | None, entries: Sequence[RankEntry],
                    chart: Callable[[tuple[int, int]], Image.Image],
-                   sections: Sequence[Section] = ()) -> Image.Image:
-    """The whole image; `chart(size)` draws the score chart that goes below the rows, and
-    each of `sections` (height, draw(size)) is stacked below it full width (a score-over-time
-    chart, each player's details), 20 px apart."""
+                   sections: Sequence[Section] = (), notes: Sequence[str] = (), lang: str = "en") -> Image.Image:
+    """The whole image; `notes` (the ties' sentences, `tie_notes`) go under the rows,
+    `chart(size)` draws the score chart that goes below them, and each of `sections`
+    (height, draw(size)) is stacked below it full width (a score-over-time chart, each
+    player's details), 20 px apart."""
     pad, width, n = look.pad, look.width, len(entries)
     top = pad + look.header_h
     chart_h = look.chart_base_h + n * look.chart_row_h
     extra_h = sum(h + 20 for h, _ in sections)
-    height = top + n * (look.row_h + look.row_gap) + 20 + chart_h + extra_h + pad
+    notes_h = notes_height(look, notes, lang)
+    height = top + n * (look.row_h + look.row_gap) + notes_h + 20 + chart_h + extra_h + pad
     img = Image.new("RGB", (width, height), look.background)
     d = ImageDraw.Draw(img)
     draw_text(img, (pad, pad + look.title_y), title, look.title_size, look.text, bold=True, anchor="lm")
@@ -78,6 +115,7 @@ def render_ranking(look: RankingLook, title: str, subtitle: str | None, entries:
     for entry in entries:
         draw_rank_row(img, d, look, entry, y)
         y += look.row_h + look.row_gap
+    y = draw_notes(img, look, notes, y, lang) if notes else y
     img.paste(chart((width - 2 * pad, chart_h)), (pad, y + 20))
     y += 20 + chart_h
     for section_h, draw_section in sections:
@@ -128,3 +166,19 @@ def chart_rows(result: Result, name: Callable[[int], str], colour: Callable[[int
         per = row.by_category()
         rows.append((name(row.seat), [per.get(c, 0) for c in result.categories], colour(row.seat)))
     return rows
+
+
+def ending_on_totals(history: Sequence[Sequence[int]], result: Result, n: int) -> list[list[int]]:
+    """Each seat's score after each turn (`history`, rows of n), ending on the final totals:
+    when the last row is not the result (scoring at the end of the game, a game stored before
+    scores were kept), the totals follow as one more point, so a chart's last point is always
+    the score the ranking shows."""
+    totals = final_totals(result, n)
+    rows = [list(row) for row in history if len(row) == n]
+    return rows if rows and rows[-1] == totals else [*rows, totals]
+
+
+def final_totals(result: Result, n: int) -> list[int]:
+    """The result's total of every seat, in seat order (0 for a seat the result leaves out)."""
+    by_seat = {row.seat: row.total for row in result.players}
+    return [by_seat.get(seat, 0) for seat in range(n)]

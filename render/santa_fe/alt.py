@@ -13,6 +13,7 @@ from games.santa_fe.map import west
 from games.santa_fe.models import SFView
 from render.kit.alt import alt_text, board_heading, hand_heading, last_move_sentence, ranking_sentence
 from render.kit.ended import is_abandoned
+from render.kit.ranking import tie_notes
 from render.kit.events import public_event_lines
 from render.santa_fe.final import detail_lines
 from render.santa_fe.sidebar import banner_text
@@ -86,7 +87,8 @@ def describe_final(view: SFView, names: Sequence[str], lang: str = "en") -> str:
     if view.result is None:
         return ""
     rows = view.result.players
-    lines = [ranking_sentence(lang, GAME, [(r.rank, r.seat, r.total) for r in rows], names)]
+    lines = [ranking_sentence(lang, GAME, [(r.rank, r.seat, r.total) for r in rows], names),
+             *tie_notes(view.result, lang, names)]
     for r in rows:
         cities = _list(lang, detail_lines(view, r.seat, lang)) or "—"
         lines.append(translate(lang, "render.sf.alt.detail", {"seat": r.seat, "money": r.stats.get("money", 0),

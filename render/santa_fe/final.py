@@ -13,7 +13,8 @@ from games.santa_fe.models import SFView
 from render.kit.chart import score_timeline, stacked_bar_chart
 from render.kit.legibility import min_font_px
 from render.kit.text import draw_text, measure
-from render.kit.ranking import RankEntry, RankingLook, category_label, chart_rows, render_ranking
+from render.kit.ranking import (RankEntry, RankingLook, category_label, chart_rows, ending_on_totals, render_ranking,
+                                tie_notes)
 from render.santa_fe import icons, style
 from render.santa_fe.sidebar import name_of
 from render.santa_fe.tags import tag_patch
@@ -39,11 +40,10 @@ def render_final(view: SFView, names: Sequence[str], lang: str = "en") -> Image.
                          stats=_stats_line(row, lang), total=translate(lang, "render.sf.points", {"points": row.total}))
                for row in result.players]
     ranking = render_ranking(LOOK, translate(lang, "render.sf.ranking"), subtitle, entries,
-                             lambda size: breakdown_chart(result, names, lang, size))
+                             lambda size: breakdown_chart(result, names, lang, size),
+                             notes=tie_notes(result, lang, names), lang=lang)
     width = ranking.width
-    # The chart ends on the final totals (a game stored before scores were kept has only them).
-    totals = [next(r.total for r in result.players if r.seat == seat) for seat in range(view.n)]
-    history = list(view.scores) if view.scores and view.scores[-1] == totals else [*view.scores, totals]
+    history = ending_on_totals(view.scores, result, view.n)
     timeline = score_timeline([(name_of(names, seat), style.player_rgb(seat), [row[seat] for row in history])
                                for seat in range(view.n)], (width - 2 * PAD, TIMELINE_H),
                               title=translate(lang, "render.sf.timeline"))

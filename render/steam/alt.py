@@ -12,6 +12,7 @@ from games.steam.models import SteamView
 from render.kit.alt import alt_text, board_heading, hand_heading, last_move_sentence, ranking_sentence
 from render.kit.ended import is_abandoned
 from render.kit.events import public_event_lines
+from render.kit.ranking import tie_notes
 from render.steam.hand import best_deliveries, link_words, own_links
 from render.steam.sidebar import banner_text, seats_in_order, tile_name
 
@@ -93,5 +94,6 @@ def describe_final(view: SteamView, names: Sequence[str], lang: str = "en") -> s
         lines = [translate(lang, "render.steam.alt.ranking", {"entries": _list(lang, [
             translate(lang, "render.kit.alt.rank_entry", {"rank": r.rank, "seat": r.seat, "points": r.total}, names)
             for r in rows], "; ")}, names)]
+    lines += tie_notes(view.result, lang, names)
     lines += [_player(view, r.seat, names, lang) for r in rows]
     return alt_text(lines)

@@ -11,7 +11,8 @@ from games.core.i18n import translate
 from games.core.protocol import Result
 from games.steam.models import SteamView
 from render.kit.chart import score_timeline, stacked_bar_chart
-from render.kit.ranking import RankEntry, RankingLook, category_label, chart_rows, render_ranking
+from render.kit.ranking import (RankEntry, RankingLook, category_label, chart_rows, final_totals, render_ranking,
+                                tie_notes)
 from render.steam import style
 from render.steam.sidebar import name_of
 
@@ -35,19 +36,28 @@ def render_final(view: SteamView, names: Sequence[str], lang: str = "en") -> Ima
                for row in result.players]
     subtitle = translate(lang, "render.steam.final.turns", {"turns": len(state.history) or state.turn})
     ranking = render_ranking(LOOK, translate(lang, "render.steam.final.title"), subtitle, entries,
-                             lambda size: breakdown_chart(result, names, lang, size))
+                             lambda size: breakdown_chart(result, names, lang, size),
+                             notes=tie_notes(result, lang, names), lang=lang)
     width = ranking.width
-    totals = [next((r.total for r in result.players if r.seat == seat), 0) for seat in range(state.n)]
-    history = [list(row) for row in state.scores] or [totals]
-    if len(history) == len(state.history) + 1:  # the first row is the start of the game, before turn 1
-        history = history[1:] or [totals]
+    history = timeline_rows(view)
     timeline = score_timeline([(name_of(names, seat), style.player_rgb(seat), [row[seat] for row in history])
                                for seat in range(state.n)], (width - 2 * PAD, TIMELINE_H),
-                              title=translate(lang, "render.steam.final.timeline"))
+                              title=translate(lang, "render.steam.final.timeline"),
+                              final=translate(lang, "render.kit.final_score"))
     img = Image.new("RGB", (width, ranking.height + TIMELINE_H + PAD), style.PANEL_BG)
     img.paste(ranking, (0, 0))
     img.paste(timeline, (PAD, ranking.height))
     return img
+
+
+def timeline_rows(view: SteamView) -> list[list[int]]:
+    """Victory points after each turn, then the final score (ST-14: income and completed links
+    count only at the end, so the last point is always the end-of-game scoring)."""
+    state = view.state
+    rows = [list(row) for row in state.scores]
+    if len(rows) == len(state.history) + 1:  # the first row is the start of the game, before turn 1
+        rows = rows[1:]
+    return [*rows, final_totals(view.result, state.n)]
 
 
 def stats_line(view: SteamView, row, lang: str) -> str:

@@ -13,6 +13,7 @@ from typing import Sequence
 from games.core.i18n import translate
 from games.ticket_to_ride.models import TTRView
 from render.kit.ended import is_abandoned
+from render.kit.ranking import tie_notes
 
 LIMIT = 1024
 
@@ -110,6 +111,7 @@ def describe_final(view: TTRView, names: Sequence[str], lang: str) -> str:
         sentences.append(translate(lang, "ttr.alt.rank", {
             "rank": row.rank, "seat": row.seat, "points": row.total, "done": stats.get("completed", 0),
             "total": stats.get("completed", 0) + stats.get("failed", 0), "longest": stats.get("longest", 0)}, names))
+    sentences += tie_notes(view.result, lang, names)
     for row in view.result.players:
         tickets = by_seat[row.seat].tickets or []
         if tickets:

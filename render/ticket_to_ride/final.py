@@ -17,7 +17,8 @@ from games.core.protocol import Result
 from games.ticket_to_ride.map import usa
 from games.ticket_to_ride.models import TicketView, TTRView
 from render.kit.chart import score_timeline
-from render.kit.ranking import RankEntry, RankingLook, draw_rank_row
+from render.kit.ranking import (RankEntry, RankingLook, draw_notes, draw_rank_row, ending_on_totals, notes_height,
+                                tie_notes)
 from render.kit.text import draw_text, measure
 from render.ticket_to_ride import icons, style
 from render.kit.highlight import halo_lines
@@ -50,7 +51,8 @@ def render_final(view: TTRView, names: Sequence[str], lang: str = "en") -> Image
     tickets_w = WIDTH - 2 * PAD - MINI_W - 24
     tickets_h = _tickets_height(view, rows, names, lang, tickets_w)
     top = PAD + LOOK.header_h
-    ranking_h = len(rows) * (LOOK.row_h + LOOK.row_gap)
+    notes = tie_notes(result, lang, names)
+    ranking_h = len(rows) * (LOOK.row_h + LOOK.row_gap) + notes_height(LOOK, notes, lang)
     details_top = top + ranking_h + 20 + CHART_H + 30
     height = details_top + max(tickets_h, 44 + MINI_H) + PAD
     img = Image.new("RGB", (WIDTH, height), style.SIDEBAR_BG)
@@ -70,6 +72,7 @@ def render_final(view: TTRView, names: Sequence[str], lang: str = "en") -> Image
         x = PAD + LOOK.swatch_x - ROW_TILE_W // 2 + 8
         icons.seat_tile(d, (x, y + 14, x + ROW_TILE_W, y + LOOK.row_h - 14), row.seat)
         y += LOOK.row_h + LOOK.row_gap
+    y = draw_notes(img, LOOK, notes, y, lang)
     img.paste(timeline(view, names, lang, (WIDTH - 2 * PAD, CHART_H)), (PAD, y + 20))
     _tickets(img, d, view, rows, names, lang, (PAD, details_top), tickets_w)
     _mini_map(img, view, result, names, lang, (WIDTH - PAD - MINI_W, details_top))
@@ -92,10 +95,12 @@ def _stats_line(row, lang: str) -> str:
 
 
 def timeline(view: TTRView, names: Sequence[str], lang: str, size: tuple[int, int]) -> Image.Image:
-    """Each seat's score after every turn; the last point is the final total."""
-    series = [(_name(names, seat), style.player_rgb(seat), [row[seat] for row in view.history if seat < len(row)])
-              for seat in range(view.n)]
-    return score_timeline(series, size, title=translate(lang, "ttr.render.score_over_time"))
+    """Each seat's route points after every turn, then the final score (tickets and the
+    longest-path bonus count only at the end, TTR-9): the last point is the ranking's total."""
+    history = ending_on_totals(view.history, view.result, view.n)
+    series = [(_name(names, seat), style.player_rgb(seat), [row[seat] for row in history]) for seat in range(view.n)]
+    return score_timeline(series, size, title=translate(lang, "ttr.render.score_over_time"),
+                          final=translate(lang, "render.kit.final_score"))
 
 
 # --- each player's tickets ------------------------------------------------------------------------------

@@ -773,13 +773,26 @@ def _finished(race_winner, starter):
 def test_ties_go_to_the_race_winner_first():
     # CE-10: equal points: the race winner, then the starter, then clockwise from the starter.
     t = _finished(race_winner=3, starter=1)
-    ranks = [p.seat for p in GAME.result(t.s).players]
-    assert ranks == [3, 1, 2, 0]
+    result = GAME.result(t.s)
+    assert [p.seat for p in result.players] == [3, 1, 2, 0]
+    # what put each of them ahead of the next travels with the result
+    assert [(x.above, x.below, x.key) for x in result.ties] == [
+        (3, 1, "ce.tie.race_winner"), (1, 2, "ce.tie.starter"), (2, 0, "ce.tie.clockwise")]
+    assert result.ties[-1].words()["from_seat"] == 1
 
 
 def test_ties_without_the_race_winner_go_to_the_starter_then_clockwise():
     t = _finished(race_winner=None, starter=2)
-    assert [p.seat for p in GAME.result(t.s).players] == [2, 3, 0, 1]
+    result = GAME.result(t.s)
+    assert [p.seat for p in result.players] == [2, 3, 0, 1]
+    assert [x.key for x in result.ties] == ["ce.tie.starter", "ce.tie.clockwise", "ce.tie.clockwise"]
+
+
+def test_ties_before_any_race_follow_the_turn_order():
+    t = _finished(race_winner=None, starter=None)
+    result = GAME.result(t.s)
+    assert [p.seat for p in result.players] == [0, 1, 2, 3]
+    assert {x.key for x in result.ties} == {"ce.tie.seat_order"}
 
 
 def test_points_outrank_the_tie_breaks():
@@ -789,6 +802,7 @@ def test_points_outrank_the_tie_breaks():
     assert [p.seat for p in result.players] == [0, 3, 1, 2]
     assert [p.rank for p in result.players] == [1, 2, 3, 4]
     assert result.players[0].total == result.players[1].total + 1
+    assert [(x.above, x.below) for x in result.ties] == [(3, 1), (1, 2)]  # seat 0 is alone on its total
 
 
 # --- bad input ----------------------------------------------------------------------------

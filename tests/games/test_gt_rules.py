@@ -381,6 +381,10 @@ def test_gt12_highest_total_wins_and_equal_scores_share_the_place():
     result = GAME.result(state)
     ranks = {p.seat: p.rank for p in result.players}
     assert ranks == {0: 1, 1: 1, 2: 3}
+    # the result says why seats 0 and 1 are level, in the game's own words
+    assert [(t.above, t.below, t.key, t.shared) for t in result.ties] == [(0, 1, "gt.tie.shared", True)]
+    assert translate("en", result.ties[0].key, result.ties[0].words(), ["Ann", "Ben", "Cy"]) == (
+        "Ann and Ben both have 7 points: they share the place.")
     assert result.categories == ["stations", "loops"] and result.label_prefix == "gt"
     top = next(p for p in result.players if p.seat == 0)
     assert top.by_category() == {"stations": 3, "loops": 4} and top.total == 7

@@ -382,9 +382,13 @@ def test_score_is_money_plus_value_times_railroads_and_ties_go_to_sevens():
     p1 = next(p for p in r.players if p.seat == 1)
     assert p0.total == 2 + 14 and p1.total == 16  # 7×2 + $2 against 2×4 twice
     assert p0.rank == 1 and p1.rank == 2 and p0.stats["sevens"] == 1  # the tie goes to the 7-value card
+    assert [(t.above, t.below, t.key, t.params["above"], t.params["below"]) for t in r.ties] == [
+        (0, 1, "sf.tie.sevens", 1, 0)]
     assert p0.by_category() == {"money": 2, "cities": 14}
     s.players[1].played = [omaha, omaha, sd]  # San Diego unconnected: 0 points, but a 7-value card
-    assert [p.rank for p in GAME.result(s).players] == [1, 1]  # still tied: shared
+    shared = GAME.result(s)
+    assert [p.rank for p in shared.players] == [1, 1]  # still tied: shared
+    assert [(t.key, t.shared) for t in shared.ties] == [("sf.tie.shared", True)]
 
 
 # ---------------------------------------------------------------- SF-11 advanced game

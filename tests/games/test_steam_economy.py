@@ -275,7 +275,8 @@ def test_game_length_by_player_count():
 
 def test_nick_scores_forty_five():
     """Rulebook: 37 points from deliveries, income -1, 10 completed links: 37 - 2 + 10 = 45."""
-    (nick,) = final_results([FinalFacts(seat=0, points=37, income=-1, completed_links=10, last_tile=3)])
+    (nick,), ties = final_results([FinalFacts(seat=0, points=37, income=-1, completed_links=10, last_tile=3)])
+    assert ties == []
     assert nick.total == 45
     assert nick.by_category() == {"deliveries": 37, "income": -2, "links": 10}
 
@@ -285,13 +286,16 @@ def test_income_points_round_down_and_lose_two_per_dollar():
 
 
 def test_ties_go_to_income_then_lower_last_tile():
-    results = final_results([
+    results, ties = final_results([
         FinalFacts(0, points=20, income=4, completed_links=0, last_tile=2),  # 22
         FinalFacts(1, points=19, income=6, completed_links=0, last_tile=5),  # 22, more income
         FinalFacts(2, points=20, income=4, completed_links=0, last_tile=1),  # 22, same income, tile 1
         FinalFacts(3, points=30, income=-1, completed_links=0, last_tile=7),  # 28
     ])
     assert [(r.seat, r.rank, r.total) for r in results] == [(3, 1, 28), (1, 2, 22), (2, 3, 22), (0, 4, 22)]
+    # what decided each tie travels with the result, figures included
+    assert [(t.above, t.below, t.key, t.params["above"], t.params["below"]) for t in ties] == [
+        (1, 2, "steam.tie.income", 6, 4), (2, 0, "steam.tie.last_tile", 1, 2)]
 
 
 # --- every dollar accounted for ----------------------------------------------------------

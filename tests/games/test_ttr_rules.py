@@ -378,7 +378,24 @@ def test_ties_broken_by_completed_tickets_then_longest_bonus_else_shared():
     # seat 0 has 4 + 4 = 8 (+10 longest: 4 vs seat 1's longest 3? no: seat 1 has a 2+1 chain)
     if by_seat[0].total == by_seat[1].total:
         assert by_seat[0].rank < by_seat[1].rank
+        assert (res.ties[0].above, res.ties[0].below, res.ties[0].key) == (0, 1, "ttr.tie.completed")
+        assert (res.ties[0].params["above"], res.ties[0].params["below"]) == (1, 0)
     assert res.players[0].seat == 0
+
+
+def test_a_tie_on_points_names_the_rule_that_broke_it():
+    """TTR-10: both at 18 with the longest-path bonus; seat 0 completed a ticket, seat 1 none."""
+    s = started(2)
+    for p in s.players:
+        p.tickets = []
+    s.players[0].tickets = [t.id for t in GAME.board.tickets if {t.a, t.b} == {"Denver", "El Paso"}]
+    s = claim_for(claim_for(s, 0, "Denver-Santa Fe"), 0, "El Paso-Santa Fe")  # 2 + 2, ticket +4, path 4
+    s = claim_for(claim_for(s, 1, "Calgary-Seattle"), 1, "Atlanta-Nashville")  # 7 + 1, path 4
+    res = GAME.result(_ended(s))
+    assert [(p.seat, p.total, p.rank) for p in res.players] == [(0, 18, 1), (1, 18, 2)]
+    (tie,) = res.ties
+    assert (tie.above, tie.below, tie.key, tie.shared) == (0, 1, "ttr.tie.completed", False)
+    assert (tie.params["above"], tie.params["below"], tie.params["points"]) == (1, 0, 18)
 
 
 def test_full_tie_shares_the_place():
@@ -389,6 +406,7 @@ def test_full_tie_shares_the_place():
     s = claim_for(s, 1, "Atlanta-Raleigh/2")
     res = GAME.result(_ended(s))
     assert [p.rank for p in res.players] == [1, 1]
+    assert [(t.above, t.below, t.key, t.shared) for t in res.ties] == [(0, 1, "ttr.tie.shared", True)]
 
 
 def test_final_breakdown_lists_every_ticket_and_longest_path():
