@@ -79,6 +79,10 @@ class GameRenderer:
     def palette(self):
         return self._images.palette
 
+    @property
+    def symbols(self):
+        return self._images.symbols
+
     def board(self, view: Any, names: Sequence[str], lang: str = "en") -> bytes:
         return self.encode(self.board_image(view, names, lang))
 

@@ -15,15 +15,20 @@ from render.catan_express.alt import describe_board, describe_final, describe_ha
 from render.catan_express.board import render_board
 from render.catan_express.final import CATEGORY_COLOURS, render_final
 from render.catan_express.hand import render_hand
-from render.kit.images import GameImages, Palette
+from render.kit.images import GameImages, Marks, Palette
 
+# Terrains say which resource a hex gives, resources colour the harbours' chips and the hand's
+# cards, a blue ring marks a stop and a yellow one the tokens of the number just rolled.
 PALETTE = Palette(players=style.PLAYER_COLORS,
                   surfaces={**{f"terrain {k}": v for k, v in style.TERRAIN.items()}, "sea": style.SEA,
                             "panel": style.PANEL_BG},
-                  categories=CATEGORY_COLOURS)
+                  categories=CATEGORY_COLOURS,
+                  marks={"terrain": Marks(dict(style.TERRAIN), apart=style.TERRAIN_APART), "resource": Marks(dict(style.RESOURCE)),
+                         "marker": Marks({"stop": style.STOP, "produced": style.PRODUCED})})
 
 RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True, describe_board=describe_board,
                       describe_hand=describe_hand, describe_final=describe_final, palette=PALETTE,
+                      symbols=style.SYMBOLS,
                       keep_colours=style.key_colours())
 
 __all__ = ["RENDERER", "PALETTE", "render_board", "render_hand", "render_final"]

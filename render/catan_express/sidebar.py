@@ -23,6 +23,7 @@ from render.kit.chart import draw_marker
 from render.kit.ended import ABANDONED_KEY, ABANDONED_SUB_KEY, is_abandoned
 from render.kit.events import public_event_lines
 from render.kit.banner import draw_banner
+from render.kit.symbols import glyph
 from render.kit.text import wrap
 
 PAD = 12
@@ -38,8 +39,8 @@ EVENT_LINE_H = TEXT + 6
 LEGEND_H = 2 * (TEXT + 14)
 # Column right edges: victory points, cards, development cards, knights, towers, chips.
 COLUMNS = (("points", 300), ("cards", 382), ("dev", 452), ("knights", 546), ("towers", 640), ("chips", 726))
-STAR = "★"   # Largest Army, beside the knights
-FLAG = "◆"   # Fastest Driver, beside the towers
+STAR = glyph(style.SYMBOLS.of("award", "Largest Army"))    # beside the knights
+FLAG = glyph(style.SYMBOLS.of("award", "Fastest Driver"))  # beside the towers
 
 
 def name_of(names: Sequence[str], seat: int) -> str:

@@ -11,30 +11,40 @@ Why pastel land
 
 Why these six player colours
     Tuned with render/kit/vision.py (Brettel simulation, CIEDE2000) against the terrains, the
-    sea and the panel: the closest two seats are 21.5 apart in normal vision, deuteranopia and
-    protanopia (the check asks 20), every seat at least 15.5 from every surface (it asks 15).
-    Seats 1-4 (the 3-4 player game) are the four easiest to name: red, sky blue, orange,
-    black; 5-6 add teal and navy. Every building and locomotive also carries its seat's shape
-    (render.kit.chart.MARKERS), the same as on the score chart, so colour is never the only cue.
+    sea and the panel: the closest two seats are 21.6 apart in normal vision, deuteranopia and
+    protanopia (the check asks 20), every seat at least 16.7 from every surface (it asks 15) and
+    11.5 from every resource colour and the stop's and the roll's rings (it asks 10). Each has
+    its own colour name, so nobody is "the other blue": red, blue, orange, black, then purple
+    and pink for the 5-6 player game. Every building and locomotive also carries its seat's
+    shape (SYMBOLS), the same as on the score chart, so colour is never the only cue.
+
+Why these terrains and resources
+    A terrain says which resource a hex gives: the seven are at least 7.0 apart in every
+    vision (8.5 in normal vision; the check asks 6 for whole hexes, each with its sign), and the
+    five resource colours of the harbours' chips and the hand's cards at least 11.9 (it asks
+    10). The earlier pasture and fields were 2.7 apart for a protanope: one colour. Found by a
+    search over OKLCh around the earlier colours, the terrains kept pale.
 """
 from __future__ import annotations
 
 from render.kit import highlight, palette
 from render.kit.chart import MARKERS
+from render.kit.symbols import Symbols
 
 RGB = tuple[int, int, int]
 mix = palette.mix
 
 # --- the map -------------------------------------------------------------------------------------
 TERRAIN: dict[str, RGB] = {
-    "forest": (156, 192, 136),
-    "pasture": (206, 230, 176),
-    "fields": (244, 228, 166),
-    "hills": (232, 188, 160),
-    "mountains": (196, 196, 202),
+    "forest": (171, 202, 139),
+    "pasture": (201, 227, 186),
+    "fields": (242, 247, 184),
+    "hills": (217, 177, 165),
+    "mountains": (192, 192, 192),
     "gold_river": (246, 216, 130),
-    "desert": (240, 232, 210),
+    "desert": (224, 222, 211),
 }
+TERRAIN_APART = 6.0  # render.kit.vision: whole hexes side by side, each with its sign
 TERRAIN_MARK: dict[str, RGB] = {  # the small sign drawn on each terrain
     "forest": (70, 112, 60),
     "pasture": (112, 150, 84),
@@ -82,23 +92,23 @@ DIE: RGB = (255, 255, 255)
 DIE_PIP: RGB = (28, 28, 32)
 RACE: RGB = (20, 84, 160)
 
-RESOURCE: dict[str, RGB] = {  # resource cards in the hand image (with their names printed)
-    "lumber": (58, 120, 64),
+RESOURCE: dict[str, RGB] = {  # resource cards in the hand image (with their names printed), harbour chips
+    "lumber": (74, 132, 92),
     "brick": (178, 84, 44),
-    "wool": (150, 206, 110),
+    "wool": (70, 227, 158),
     "grain": (236, 196, 64),
-    "ore": (120, 124, 140),
+    "ore": (82, 82, 82),
 }
 DEV_CARD: RGB = (92, 60, 140)
 
 # --- players -------------------------------------------------------------------------------------
 PLAYER_COLORS: list[RGB] = [
     (153, 0, 0),      # red
-    (92, 161, 230),   # sky blue
+    (10, 166, 254),   # blue
     (230, 115, 0),    # orange
-    (28, 28, 32),     # black
-    (0, 128, 128),    # teal
-    (0, 32, 128),     # navy
+    (20, 16, 18),     # black
+    (57, 14, 129),    # purple
+    (185, 95, 138),   # pink
 ]
 
 
@@ -106,9 +116,15 @@ def player_rgb(seat: int) -> RGB:
     return PLAYER_COLORS[seat % len(PLAYER_COLORS)]
 
 
+# The seats keep the kit's six shapes; the awards and the stop's ring take none of them (the
+# Fastest Driver is a chequered flag, not a diamond, which is the fourth seat).
+SYMBOLS = Symbols(seats=MARKERS, marks={"award": {"Largest Army": "star", "Fastest Driver": "flag"},
+                                        "marker": {"stop": "ring"}})
+
+
 def player_marker(seat: int) -> str:
-    """The seat's shape, the same as on the score chart (render.kit.chart.MARKERS)."""
-    return MARKERS[seat % len(MARKERS)]
+    """The seat's shape, the same as on the score chart."""
+    return SYMBOLS.seat(seat)
 
 
 def player_ink(seat: int) -> RGB:

@@ -19,6 +19,7 @@ from render.ginga.hand import render_hand
 from games.ginga.tiles import tileset
 from render.kit import palette as kit_palette
 from render.kit.images import GameImages, Palette
+from render.kit.symbols import Symbols
 
 MAX_PLAYERS = tileset().rules.players_max
 
@@ -28,8 +29,11 @@ PALETTE = Palette(
               "page": style.PANEL_BG},
 )
 
+# Nothing on the table is told by its shape but the seats, on the score chart.
+SYMBOLS = Symbols()
+
 RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True,
                       describe_board=describe_board, describe_hand=describe_hand, describe_final=describe_final,
-                      palette=PALETTE)
+                      palette=PALETTE, symbols=SYMBOLS)
 
 __all__ = ["RENDERER", "PALETTE", "render_board", "render_hand", "render_final"]

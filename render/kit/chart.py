@@ -13,6 +13,7 @@ when that image is shown 400 px wide (render/kit/legibility.py).
 """
 from __future__ import annotations
 
+import math
 from typing import Mapping, Sequence
 
 from PIL import Image, ImageDraw
@@ -134,8 +135,11 @@ def stacked_bar_chart(rows: Sequence[Row], labels: Sequence[str], size: tuple[in
 
 Series = tuple[str, tuple[int, int, int], Sequence[int]]  # name, seat colour, score after each turn
 # Marker shapes, one per seat in series order: with the name at each line's end they tell
-# the lines apart without colour.
+# the lines apart without colour. A board whose other marks take some of these shapes gives
+# its seats others (render.kit.symbols); the chart then draws the board's.
 MARKERS = ("circle", "square", "triangle", "diamond", "triangle_down", "cross")
+# Every shape draw_marker draws (the seats' and the boards' marks).
+SHAPES = (*MARKERS, "star", "hexagon", "hourglass", "heart", "crescent")
 MARKERS_PER_LINE = 8
 
 
@@ -149,24 +153,52 @@ def _nice_step(span: float, count: int) -> int:
     return 10 * magnitude
 
 
+def marker_points(shape: str, centre: tuple[float, float], r: float) -> list[tuple[float, float]] | None:
+    """The corners of a polygon shape about 2r across (None for the circle and the cross)."""
+    x, y = centre
+    if shape == "square":
+        s = r * 0.88
+        return [(x - s, y - s), (x + s, y - s), (x + s, y + s), (x - s, y + s)]
+    if shape == "triangle":
+        return [(x, y - r * 1.15), (x + r * 1.1, y + r * 0.8), (x - r * 1.1, y + r * 0.8)]
+    if shape == "triangle_down":
+        return [(x, y + r * 1.15), (x + r * 1.1, y - r * 0.8), (x - r * 1.1, y - r * 0.8)]
+    if shape == "diamond":
+        s = r * 1.2
+        return [(x, y - s), (x + s, y), (x, y + s), (x - s, y)]
+    if shape == "star":  # five points, one up
+        return [(x + (r * 1.4 if k % 2 == 0 else r * 0.62) * math.sin(math.pi * k / 5),
+                 y - (r * 1.4 if k % 2 == 0 else r * 0.62) * math.cos(math.pi * k / 5) + r * 0.1) for k in range(10)]
+    if shape == "hexagon":  # a corner up
+        return [(x + r * 1.1 * math.sin(math.pi * k / 3), y - r * 1.1 * math.cos(math.pi * k / 3)) for k in range(6)]
+    if shape == "crescent":  # a moon open to the right: a disc less a disc shifted right
+        outer = [(x + r * 1.1 * math.cos(math.radians(a)), y + r * 1.1 * math.sin(math.radians(a)))
+                 for a in range(50, 311, 10)]
+        inner = [(x + r * 0.75 + r * 0.8 * math.cos(math.radians(a)), y + r * 0.8 * math.sin(math.radians(a)))
+                 for a in range(250, 109, -10)]
+        return outer + inner
+    if shape == "hourglass":  # two triangles tip to tip, with a waist
+        s, w = r * 0.95, r * 0.22
+        return [(x - s, y - s * 1.1), (x + s, y - s * 1.1), (x + w, y), (x + s, y + s * 1.1), (x - s, y + s * 1.1),
+                (x - w, y)]
+    if shape == "heart":
+        return [(x + r * 0.075 * 16 * math.sin(t) ** 3,
+                 y - r * 0.075 * (13 * math.cos(t) - 5 * math.cos(2 * t) - 2 * math.cos(3 * t) - math.cos(4 * t))
+                 + r * 0.1) for t in (2 * math.pi * k / 28 for k in range(28))]
+    if shape in ("circle", "cross"):
+        return None
+    raise ValueError(f"no marker shape {shape!r}")
+
+
 def draw_marker(draw: ImageDraw.ImageDraw, shape: str, centre: tuple[float, float], r: float, fill,
                 outline=INK, width: int = 2) -> None:
-    """One of MARKERS at centre, about 2r across, filled with the seat colour and outlined."""
+    """One of SHAPES at centre, about 2r across, filled with the seat colour and outlined."""
     x, y = centre
-    if shape == "circle":
+    points = marker_points(shape, centre, r)
+    if points is not None:
+        draw.polygon(points, fill=fill, outline=outline, width=width)
+    elif shape == "circle":
         draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=outline, width=width)
-    elif shape == "square":
-        s = r * 0.88
-        draw.rectangle((x - s, y - s, x + s, y + s), fill=fill, outline=outline, width=width)
-    elif shape == "triangle":
-        draw.polygon([(x, y - r * 1.15), (x + r * 1.1, y + r * 0.8), (x - r * 1.1, y + r * 0.8)],
-                     fill=fill, outline=outline, width=width)
-    elif shape == "triangle_down":
-        draw.polygon([(x, y + r * 1.15), (x + r * 1.1, y - r * 0.8), (x - r * 1.1, y - r * 0.8)],
-                     fill=fill, outline=outline, width=width)
-    elif shape == "diamond":
-        s = r * 1.2
-        draw.polygon([(x, y - s), (x + s, y), (x, y + s), (x - s, y)], fill=fill, outline=outline, width=width)
     else:  # cross: an X of two thick bars, outlined
         s, t = r * 1.05, max(2.0, r * 0.42)
         for sign in (1, -1):
@@ -213,14 +245,14 @@ def end_label(name: str, points: int) -> str:
 
 
 def score_timeline(series: Sequence[Series], size: tuple[int, int], title: str | None = None,
-                   final: str | None = None) -> Image.Image:
+                   final: str | None = None, markers: Sequence[str] = MARKERS) -> Image.Image:
     """A line chart of each player's score after every turn.
 
     series = [(name, seat colour, [score after turn 1, after turn 2, ...])]; the x axis
     counts turns, the y axis points with a few gridlines. Each line is drawn in the seat
     colour (with a darker casing, so light seats stand out on the page), carries its own
-    marker shape (MARKERS, in series order) and ends with the player's marker, name and
-    final score, labels nudged apart so they never overlap.
+    marker shape (`markers`, in series order: the board's seat shapes) and ends with the
+    player's marker, name and final score, labels nudged apart so they never overlap.
 
     With `final`, each series' last value is the end-of-game scoring, not a turn: its tick
     is labelled `final` instead of a number, so a jump there reads as what it is.
@@ -288,8 +320,8 @@ def score_timeline(series: Sequence[Series], size: tuple[int, int], title: str |
             every = max(1, len(vs) // MARKERS_PER_LINE)
             shift = (seat * every) // max(1, len(lines))
             for i in range(shift, len(vs), every):
-                draw_marker(draw, MARKERS[seat % len(MARKERS)], points[i], marker_r, rgb)
-            draw_marker(draw, MARKERS[seat % len(MARKERS)], points[-1], marker_r, rgb)
+                draw_marker(draw, markers[seat % len(markers)], points[i], marker_r, rgb)
+            draw_marker(draw, markers[seat % len(markers)], points[-1], marker_r, rgb)
     ends = [px(len(vs), vs[-1])[1] if vs else px(1, 0)[1] for _, _, vs in lines]
     placed = spread_labels(ends, label_px * 1.25, top, bottom)
     for seat, ((name, rgb, vs), wanted_y, y, text) in enumerate(zip(lines, ends, placed, labels)):
@@ -297,7 +329,7 @@ def score_timeline(series: Sequence[Series], size: tuple[int, int], title: str |
         x = right + 3 * marker_r + 14
         if abs(y - wanted_y) > 1:
             draw.line((end_x + marker_r, wanted_y, x - marker_r - 2, y), fill=MUTED, width=2)
-        draw_marker(draw, MARKERS[seat % len(MARKERS)], (x, y), marker_r, rgb)
+        draw_marker(draw, markers[seat % len(markers)], (x, y), marker_r, rgb)
         draw_text(img, (x + marker_r + 6, y), text, label_px, INK, bold=True, anchor="lm",
                   max_width=width - pad - (x + marker_r + 6))
     return img

@@ -4,8 +4,9 @@ colours it draws players with.
 Every image Railyard posts carries alt text (Discord's attachment description) so a player
 with a screen reader hears what a sighted player sees: whose turn, the scores, the last move.
 A game therefore gives a `describe_*` twin for each image function. `palette` lists the
-colours the game draws players with and the surfaces they are drawn on, so the kit's
-colour-vision check (render/kit/vision.py) can hold every game to the same bar.
+colours the game draws players with, the surfaces they are drawn on and the other colours that
+carry meaning, so the kit's colour-vision check (render/kit/vision.py) can hold every game to
+the same bar; `symbols` says which shape means what (render/kit/symbols.py).
 """
 from __future__ import annotations
 
@@ -14,9 +15,28 @@ from typing import Any, Callable, Sequence
 
 from PIL import Image
 
+from render.kit.symbols import Symbols
+
 ImageFn = Callable[[Any, Sequence[str], str], Image.Image]
 DescribeFn = Callable[[Any, Sequence[str], str], str]
 RGB = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Marks:
+    """One kind of thing a board tells apart by colour besides the seats: goods, railroads,
+    terrains, card colours, a marker's ring. `colours`: name -> colour.
+
+    apart: how far two of them must be (render.kit.vision: MIN_MARK by default, for things
+        that also carry their own shape or sign; MIN_PLAYER_VS_PLAYER for things told apart by
+        colour at a glance on small pieces, as seats are).
+    of_players: the seats' own colours are among these by the rules (Ticket to Ride's trains
+        are card colours), so they are not held apart from the seats.
+    """
+
+    colours: dict[str, RGB]
+    apart: float | None = None
+    of_players: bool = False
 
 
 @dataclass(frozen=True)
@@ -28,11 +48,14 @@ class Palette:
         player colour must stand out from each surface.
     categories: colours of score-chart categories; each must differ from every player colour,
         so a bar segment is never mistaken for a player.
+    marks: kind -> the colours that carry meaning on the board besides the seats (Marks):
+        each kind's colours must differ from each other and from every player colour.
     """
 
     players: Sequence[RGB]
     surfaces: dict[str, RGB] = field(default_factory=dict)
     categories: Sequence[RGB] = ()
+    marks: dict[str, Marks] = field(default_factory=dict)
 
 
 class GameImages:
@@ -41,7 +64,7 @@ class GameImages:
 
     def __init__(self, board: ImageFn, hand: ImageFn, final: ImageFn, *,
                  describe_board: DescribeFn, describe_hand: DescribeFn, describe_final: DescribeFn,
-                 palette: Palette, palette_png: bool = False,
+                 palette: Palette, symbols: Symbols, palette_png: bool = False,
                  keep_colours: Sequence[tuple[int, int, int]] = ()) -> None:
         self.board_image = board
         self.hand_image = hand
@@ -50,6 +73,7 @@ class GameImages:
         self.describe_hand = describe_hand
         self.describe_final = describe_final
         self.palette = palette
+        self.symbols = symbols  # which shape means what on the board (render.kit.symbols)
         self.palette_png = palette_png  # flat colours: a 256-colour PNG looks the same, encodes faster
         # With palette_png: colours that must come through exactly (render.kit.encode.quantize_keeping),
         # which also lets the palette be chosen from a sample of the image (faster).

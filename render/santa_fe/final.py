@@ -46,7 +46,7 @@ def render_final(view: SFView, names: Sequence[str], lang: str = "en") -> Image.
     history = ending_on_totals(view.scores, result, view.n)
     timeline = score_timeline([(name_of(names, seat), style.player_rgb(seat), [row[seat] for row in history])
                                for seat in range(view.n)], (width - 2 * PAD, TIMELINE_H),
-                              title=translate(lang, "render.sf.timeline"))
+                              title=translate(lang, "render.sf.timeline"), markers=style.SYMBOLS.seats)
     details = _details(view, names, lang, width)
     img = Image.new("RGB", (width, ranking.height + TIMELINE_H + PAD + details.height), style.SIDEBAR_BG)
     img.paste(ranking, (0, 0))

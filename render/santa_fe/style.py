@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from games.santa_fe.map import west
 from render.kit import palette
+from render.kit.symbols import Symbols
 
 mix = palette.mix  # the renderers blend colours through style
 
@@ -58,12 +59,15 @@ PLAYED_RING: RGB = (36, 36, 44)
 
 # Seat colours. Santa Fe's players own no track and the railroads are blue, white, green, red
 # and yellow, so players get colours no railroad uses (a player in "UP red" would look like the
-# Union Pacific), chosen to stay apart for deuteranopia and protanopia (render.kit.vision).
+# Union Pacific), even for a red-green reader: measured with render.kit.vision, every seat is at
+# least 11.4 ΔE00 from every railroad, river and 7-value gold in every vision (it asks 10; the
+# earlier brown was 5.7 from UP red for a protanope), 20.0 from every other seat (it asks 20),
+# 15.4 from the land and the panels (it asks 15), and each has its own colour name.
 PLAYER_COLORS: list[RGB] = [
-    (110, 50, 160),  # purple
-    (232, 118, 24),  # orange
-    (0, 180, 180),  # cyan
-    (120, 60, 0),  # brown
+    (83, 33, 158),  # purple
+    (237, 125, 5),  # orange
+    (63, 196, 195),  # cyan
+    (244, 93, 138),  # pink
     (50, 50, 56),  # charcoal
 ]
 
@@ -77,6 +81,15 @@ RAILROAD_COLORS: dict[str, RGB] = {
     "red": (190, 20, 30),
     "yellow": (245, 205, 30),
 }
+
+
+# Shapes: start cities are squares, special cities stars, the pips of the railroads reaching a
+# city dots (circles), a line's head a dot with an arrow, the last turn a ring and the first
+# player a flag; so the seats' played-card marks take five other shapes.
+SYMBOLS = Symbols(seats=("triangle", "diamond", "triangle_down", "cross", "hexagon"),
+                  marks={"city": {"start city": "square", "special city": "star"},
+                         "marker": {"railroad reached": "circle", "line head": "arrow", "last turn": "ring",
+                                    "first player": "flag"}})
 
 
 def player_rgb(seat: int) -> RGB:

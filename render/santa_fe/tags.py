@@ -1,7 +1,6 @@
 """Where the marks of who played a city's card go on the Santa Fe map, and how they look.
 
-Each seat's mark is its marker shape from the score chart (render.kit.chart.MARKERS, seat
-order) in the seat's colour with a dark outline, so "the triangle player" is one person on
+Each seat's mark is its shape (style.SYMBOLS, seat order, as on the score chart) in the seat's colour with a dark outline, so "the triangle player" is one person on
 the map, in the panel and on the final image, and a reader who cannot tell the colours apart
 still tells the shapes apart.
 
@@ -21,7 +20,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from games.santa_fe.map import west
-from render.kit.chart import MARKERS, draw_marker
+from render.kit.chart import draw_marker
 from render.kit.labels import MARK, NAME, TRACK, Occupancy
 from render.santa_fe import style
 from render.santa_fe.layout import (
@@ -58,7 +57,7 @@ _SS = 2  # marks are drawn this many times larger, then shrunk: smooth edges
 
 def seat_shape(seat: int) -> str:
     """The seat's marker shape, as on the score chart."""
-    return MARKERS[seat % len(MARKERS)]
+    return style.SYMBOLS.seat(seat)
 
 
 def copies_per_city() -> int:

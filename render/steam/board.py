@@ -17,7 +17,7 @@ LayerCache. A move then draws:
     on every link its owner's seat marker and a buffer stop at each open end.
 
 Link looks: an owned link is its owner's colour on a dark casing with the owner's marker
-shape (render/kit/chart.MARKERS, as on the score chart) at its middle; an unowned link is
+shape (style.SYMBOLS, as on the score chart) at its middle; an unowned link is
 pale and dashed; an incomplete link ends in a bar across the track.
 """
 from __future__ import annotations

@@ -20,7 +20,7 @@ LOOK = RankingLook(background=style.PANEL_BG, panel=style.PANEL, panel_edge=styl
                    muted=style.MUTED_TEXT, swatch_outline=style.CASING, total_size=36)
 # Deliveries a deep teal, income a pale gold, completed links a slate blue-gray: none is taken
 # for a seat colour (render.kit.vision checks them against the players).
-CATEGORY_COLOURS = {"deliveries": (20, 110, 90), "income": (214, 196, 120), "links": (96, 110, 140)}
+CATEGORY_COLOURS = {"deliveries": (23, 115, 98), "income": (214, 196, 120), "links": (96, 110, 140)}
 PAD = 24
 TIMELINE_H = 440
 
@@ -43,7 +43,7 @@ def render_final(view: SteamView, names: Sequence[str], lang: str = "en") -> Ima
     timeline = score_timeline([(name_of(names, seat), style.player_rgb(seat), [row[seat] for row in history])
                                for seat in range(state.n)], (width - 2 * PAD, TIMELINE_H),
                               title=translate(lang, "render.steam.final.timeline"),
-                              final=translate(lang, "render.kit.final_score"))
+                              final=translate(lang, "render.kit.final_score"), markers=style.SYMBOLS.seats)
     img = Image.new("RGB", (width, ranking.height + TIMELINE_H + PAD), style.PANEL_BG)
     img.paste(ranking, (0, 0))
     img.paste(timeline, (PAD, ranking.height))

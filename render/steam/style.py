@@ -9,13 +9,22 @@ also has a shape (GOODS_SHAPES), drawn on every cube and on every city, so no re
 rely on the hue.
 
 The players' colours avoid the goods' hues (a link in a "red player's" colour beside a red
-city would read as the city's), and stay apart from each other (25.4 at the least, any
-vision) and from plains, hills and the panel (17.9 at the least).
+city would read as the city's): every seat is at least 10.3 from every goods colour, black edge,
+unowned link and river in every vision (render.kit.vision asks 10), 20.3 from every other seat
+(it asks 20), 16.4 from plains, hills and the panel (it asks 15) and 12.5 from the final
+chart's categories (it asks 12); and each has its own colour
+name (orange, blue, purple, green, pink). No seat is black, which black edges are, nor brown,
+which a red city turns into for a red-green reader. Found by a search over OKLCh around the
+earlier seats, keeping the goods as they were.
+
+Shapes (SYMBOLS): the goods take the five plainest (square, circle, triangle, diamond,
+hexagon), so the seats' markers take five others (▼, ✕, ★, hourglass, heart); the growth
+marker is a plus and an open end a bar: each shape means one thing on the board.
 """
 from __future__ import annotations
 
 from render.kit import highlight, palette
-from render.kit.chart import MARKERS
+from render.kit.symbols import Symbols
 
 RGB = tuple[int, int, int]
 mix = palette.mix
@@ -47,7 +56,7 @@ OPEN_END: RGB = (24, 24, 28)
 # --- goods: colour, shape and the one-letter code used in the legend --------------------------
 GOODS: dict[str, RGB] = {
     "red": (180, 20, 30),
-    "blue": (20, 70, 170),
+    "blue": (22, 72, 166),
     "yellow": (250, 220, 60),
     "purple": (200, 140, 230),
     "gray": (120, 120, 120),
@@ -76,12 +85,15 @@ BANKRUPT_BG: RGB = (120, 30, 30)
 
 # --- players -------------------------------------------------------------------------------------
 PLAYER_COLORS: list[RGB] = [
-    (236, 120, 16),   # orange
-    (60, 200, 230),   # cyan
-    (110, 60, 200),   # violet
-    (30, 30, 34),     # black
-    (120, 64, 20),    # brown
+    (239, 126, 25),   # orange
+    (106, 225, 252),  # light cyan
+    (110, 6, 235),    # violet
+    (30, 104, 49),    # dark green
+    (213, 126, 159),  # pink
 ]
+
+SYMBOLS = Symbols(seats=("triangle_down", "cross", "star", "hourglass", "heart"),
+                  marks={"goods": GOODS_SHAPES, "marker": {"city grown": "plus", "open end": "bar"}})
 
 
 def player_rgb(seat: int) -> RGB:
@@ -89,8 +101,8 @@ def player_rgb(seat: int) -> RGB:
 
 
 def player_marker(seat: int) -> str:
-    """The seat's marker shape, the same as on the score chart (render.kit.chart.MARKERS)."""
-    return MARKERS[seat % len(MARKERS)]
+    """The seat's marker shape, on the board, the panel and the score chart."""
+    return SYMBOLS.seat(seat)
 
 
 def goods_rgb(colour: str) -> RGB:

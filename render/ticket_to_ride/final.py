@@ -100,7 +100,7 @@ def timeline(view: TTRView, names: Sequence[str], lang: str, size: tuple[int, in
     history = ending_on_totals(view.history, view.result, view.n)
     series = [(_name(names, seat), style.player_rgb(seat), [row[seat] for row in history]) for seat in range(view.n)]
     return score_timeline(series, size, title=translate(lang, "ttr.render.score_over_time"),
-                          final=translate(lang, "render.kit.final_score"))
+                          final=translate(lang, "render.kit.final_score"), markers=icons.SYMBOLS.seats)
 
 
 # --- each player's tickets ------------------------------------------------------------------------------

@@ -11,9 +11,10 @@ from PIL import Image, ImageDraw
 
 from games.core.i18n import translate
 from games.ticket_to_ride.map import LOCOMOTIVE
-from render.kit.chart import MARKERS, draw_marker
+from render.kit.chart import draw_marker
 from render.kit.palette import contrast_text
 from render.kit.shapes import card
+from render.kit.symbols import Symbols
 from render.kit.text import draw_text
 from render.ticket_to_ride import style
 
@@ -78,7 +79,7 @@ OWNER_MARK: tuple[int, int, int] = (255, 255, 255)
 
 
 def seat_marker(seat: int) -> str:
-    return MARKERS[seat % len(MARKERS)]
+    return SYMBOLS.seat(seat)
 
 
 def owner_mark(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float, seat: int, width: int) -> None:
@@ -100,6 +101,10 @@ def seat_tile(d: ImageDraw.ImageDraw, box: Box, seat: int) -> None:
 # a card is told apart by more than its hue (red and green look alike to many players).
 SHAPES = {"red": "circle", "orange": "triangle", "yellow": "square", "green": "diamond", "blue": "plus",
           "pink": "ring", "white": "bar", "black": "cross", LOCOMOTIVE: "star"}
+# The card colours take nine shapes, the turn's pointer an arrow: the seats' shapes (white on a
+# claimed route's middle car, on the strips and the score chart) are five others.
+SYMBOLS = Symbols(seats=("triangle_down", "hexagon", "hourglass", "heart", "crescent"),
+                  marks={"card colour": SHAPES, "marker": {"turn": "arrow"}})
 
 
 def colour_mark(d: ImageDraw.ImageDraw, centre: tuple[float, float], size: float, colour: str, fill,

@@ -13,9 +13,12 @@ from PIL import Image, ImageChops, ImageDraw
 from games.ticket_to_ride.map import usa
 from games.ticket_to_ride.models import UNCLAIMED
 from games.ticket_to_ride.rules import GAME
-from render.kit.chart import MARKERS, draw_marker
+from render.kit.chart import draw_marker
 from render.ticket_to_ride import board as board_mod
 from render.ticket_to_ride import style
+from render.ticket_to_ride.icons import SYMBOLS
+
+TTR_SEATS = SYMBOLS.seats
 from render.ticket_to_ride.board import OWNER_EDGE, OWNER_R, marked_car, render_board
 from render.ticket_to_ride.layout import MAP_Y, board_layout
 from render.ticket_to_ride.strips import tile_box
@@ -87,7 +90,7 @@ def _overlap(a: Image.Image, b: Image.Image) -> float:
 
 
 def _closest_marker(mask: Image.Image, centre, r: float, edge: int) -> str:
-    return max(MARKERS, key=lambda shape: _overlap(mask, _reference(shape, mask.size, centre, r, edge)))
+    return max(TTR_SEATS, key=lambda shape: _overlap(mask, _reference(shape, mask.size, centre, r, edge)))
 
 
 def test_the_middle_car_carries_the_owners_shape(one_colour, five):
@@ -102,7 +105,7 @@ def test_the_middle_car_carries_the_owners_shape(one_colour, five):
         masks[seat] = _white(img, box)
         # the claim's colour alone would not tell who owns it; the shape there does
         assert _count(masks[seat]) > OWNER_R ** 2 / 2, seat
-        assert _closest_marker(masks[seat], centre, OWNER_R, OWNER_EDGE) == MARKERS[seat], seat
+        assert _closest_marker(masks[seat], centre, OWNER_R, OWNER_EDGE) == TTR_SEATS[seat], seat
     # and any two owners differ by more than a stray edge pixel (a circle and a square: the corners)
     for a in range(5):
         for b in range(a + 1, 5):
@@ -130,7 +133,7 @@ def test_the_strip_shows_each_seats_shape(one_colour, five, lang):
         centre = ((x1 - x0) / 2 - inset, (y1 - y0) / 2 - inset)
         r = min(x1 - x0, y1 - y0) * 0.33
         assert _count(mask) > r ** 2 / 2, i
-        assert _closest_marker(mask, centre, r, max(2, round(r / 4))) == MARKERS[player.seat], i
+        assert _closest_marker(mask, centre, r, max(2, round(r / 4))) == TTR_SEATS[player.seat], i
         masks.append(mask)
     # five seats, five different shapes beside the names
     assert len({m.tobytes() for m in masks}) == 5
@@ -148,4 +151,4 @@ def test_the_hand_header_shows_the_players_shape(one_colour, five, lang):
         img = render_hand(GAME.view(state, seat), NAMES, lang)
         mask = _white(img, box)
         assert _count(mask) > MARK_R ** 2 / 2
-        assert _closest_marker(mask, (MARK_X - box[0], cy - box[1]), MARK_R, 3) == MARKERS[seat]
+        assert _closest_marker(mask, (MARK_X - box[0], cy - box[1]), MARK_R, 3) == TTR_SEATS[seat]
