@@ -25,7 +25,7 @@ from render.kit.text import measure
 TRACK = 1
 MARK = 4
 NAME = 8
-OFF_MAP = 100000  # the price of a spot that runs off the map: taken only when nothing else is left
+OFF_MAP = float("inf")  # the price of a spot that runs off the map: taken only when nothing else is left
 
 Point = tuple[float, float]
 Box = tuple[int, int, int, int]
@@ -71,13 +71,19 @@ class Spots:
 
 @dataclass(frozen=True)
 class Label:
-    """One name to place: its key in the result, the point it names, its box size."""
+    """One name to place: its key in the result, the point it names, its box size, and where it
+    may stand: one Spots, or several tried in turn (nearer rings first)."""
 
     key: Hashable
     point: Point
     width: float
     height: float
-    spots: Spots
+    spots: Spots | tuple[Spots, ...]
+
+    def candidates(self) -> list[Point]:
+        rings = self.spots if isinstance(self.spots, tuple) else (self.spots,)
+        x, y = self.point
+        return [spot for ring in rings for spot in ring.candidates(x, y, self.width, self.height)]
 
 
 @dataclass(frozen=True)
@@ -110,6 +116,20 @@ class Occupancy:
         self._draw.rectangle(box, fill=level)
 
 
+def box_distance(box: Box, point: Point) -> float:
+    """How far a point is from a box (0 inside it)."""
+    dx = max(box[0] - point[0], 0, point[0] - box[2])
+    dy = max(box[1] - point[1], 0, point[1] - box[3])
+    return (dx * dx + dy * dy) ** 0.5
+
+
+def nearest_to(box: Box, point: Point, points: Sequence[Point]) -> bool:
+    """Whether the box is nearer `point` than any other of `points`, so it reads as that
+    point's name."""
+    own = box_distance(box, point)
+    return all(box_distance(box, p) > own for p in points if p != point)
+
+
 def label_size(text: str, size: int, halo: int, bold: bool = True) -> tuple[float, float]:
     """The box of a name drawn with a `halo`-pixel outline: text width plus the halo on both
     ends; the height also keeps 2 px so descenders stay inside."""
@@ -117,13 +137,17 @@ def label_size(text: str, size: int, halo: int, bold: bool = True) -> tuple[floa
 
 
 def place_names(occupied: Occupancy, labels: Sequence[Label], prices: Prices, pad: float,
-                margin: tuple[int, int, int, int] = (4, 4, 6, 4)) -> dict[Hashable, tuple[Point, Box]]:
+                margin: tuple[int, int, int, int] = (4, 4, 6, 4),
+                own_nearest: bool = False) -> dict[Hashable, tuple[Point, Box]]:
     """A spot for every label; per key, the text's left-middle anchor (`pad` in from the box's
     left, for the halo) and the box it covers.
 
     A box closer than `margin` (left, top, right, bottom) to the occupancy image's edges is
-    off the map. Paints every chosen box onto `occupied` as NAME. Ties go to the earlier
-    spot, and equally crowded labels keep their given order, so the result is reproducible.
+    off the map, taken only when every spot is. Paints every chosen box onto `occupied` as NAME.
+    With
+    `own_nearest`, a box nearer another label's point than its own is never taken unless every
+    spot is (it would name the wrong place). Ties go to the earlier spot, and equally crowded
+    labels keep their given order, so the result is reproducible.
     """
     width, height = occupied.image.size
     cx, cy = prices.crowd
@@ -138,14 +162,15 @@ def place_names(occupied: Occupancy, labels: Sequence[Label], prices: Prices, pa
         x, y = label.point
         w, h = label.width, label.height
         best = None
-        for rank, (left, top) in enumerate(label.spots.candidates(x, y, w, h)):
+        for rank, (left, top) in enumerate(label.candidates()):
             box = (int(left), int(top), int(left + w) + 1, int(top + h) + 1)
-            cost = rank * prices.rank
             if box[0] < margin[0] or box[1] < margin[1] or box[2] > width - margin[2] or box[3] > height - margin[3]:
-                cost += OFF_MAP
+                cost = (OFF_MAP, rank)  # off the map: only if every spot is
+            elif own_nearest and not nearest_to(box, label.point, points):
+                cost = (OFF_MAP / 2, rank)
             else:
                 hist = occupied.image.crop(box).histogram()
-                cost += sum(hist[level] * price for level, price in prices.covered.items())
+                cost = (0, rank * prices.rank + sum(hist[level] * price for level, price in prices.covered.items()))
             if best is None or cost < best[0]:
                 best = (cost, box)
         _, box = best

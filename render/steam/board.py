@@ -5,16 +5,18 @@ Drawn from view.state only (everything in Steam is public, ST-15), so the pictur
 whoever's view it is made from.
 
 What never changes for a map and language — terrain, rivers, water, black edges, printed
-cities and towns, names and the rulers — is drawn once, supersampled, and kept in a
+cities and towns, water names and the rulers — is drawn once, supersampled, and kept in a
 LayerCache. A move then draws:
 
-  * the last-move halo (render/kit/highlight.py): a ring round every hex of the latest build
-    turn, and a band under the links of the latest delivery while it is this turn's news;
   * new cities (Urbanize) in their colour;
+  * the last-move halo (render/kit/highlight.py): one outline round the hexes of the latest
+    build turn (the edges of their union, so neighbouring builds never stack rings), and a band
+    under the links of the latest delivery while it is this turn's news;
   * every placed tile as a small anti-aliased patch, cached per hex and per look of its
     tracks (owner, unowned, complete), so a move mostly pastes cached pieces;
-  * names back over the track, then each city's cubes (colour + shape), growth markers, and
-    on every link its owner's seat marker and a buffer stop at each open end.
+  * each city's cubes (colour + shape), growth markers, and on every link its owner's seat
+    marker and a buffer stop at each open end;
+  * last, the city names, each where nothing of the above was drawn (render/steam/names.py).
 
 Link looks: an owned link is its owner's colour on a dark casing with the owner's marker
 shape (style.SYMBOLS, as on the score chart) at its middle; an unowned link is
@@ -35,15 +37,15 @@ from games.steam.maps import Terrain
 from games.steam.models import COLOURS, SteamState, SteamView
 from render.kit.encode import LayerCache, drawn_on
 from render.kit.geometry import Walker
-from render.kit.highlight import halo_lines, halo_spot
-from render.kit.labels import MARK, NAME, TRACK, Label, Occupancy, Prices, Spots, label_size, place_names
+from render.kit.board_names import Pieces
+from render.kit.highlight import halo_lines, thickness
 from render.kit.text import draw_text
-from render.steam import marks, style
+from render.steam import marks, names, style
 from render.steam.layout import BOARD_W, MIN_TEXT, MapLayout, map_layout
+from render.steam.names import water_names
 from render.steam.sidebar import draw_panel, panel_height
 
 SS = 2
-NAME_HALO = 4
 Point = tuple[float, float]
 
 
@@ -58,9 +60,7 @@ def casing_width(ml: MapLayout) -> int:
 # --- the static layer ----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class StaticMap:
-    image: Image.Image                           # the map area: terrain, places, names, rulers
-    names: Image.Image                           # RGBA: the names alone, to lay back over track
-    name_boxes: tuple[tuple[int, int, int, int], ...]
+    image: Image.Image                           # the map area: terrain, places, water names, rulers
 
 
 _STATIC = LayerCache()
@@ -106,15 +106,7 @@ def _build_static(map_id: str, lang: str) -> StaticMap:
     img = big.resize((w, h), Image.Resampling.BOX)
     _rulers(img, ml)
     _water_names(img, m, ml, lang)
-    names = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    boxes = []
-    for hx, (xy, box) in place_labels(map_id, lang).items():
-        text = m.name(hx, lang)
-        draw_text(names, xy, text, MIN_TEXT, style.NAME_TEXT + (255,), bold=True, anchor="lm",
-                  stroke_width=NAME_HALO, stroke_fill=style.NAME_HALO + (255,))
-        boxes.append(box)
-    img.paste(names, (0, 0), names)
-    return StaticMap(img, names, tuple(boxes))
+    return StaticMap(img)
 
 
 def _hills(d: ImageDraw.ImageDraw, c: Point, s: float) -> None:
@@ -209,73 +201,9 @@ def _rulers(img: Image.Image, ml: MapLayout) -> None:
                   anchor="rm")
 
 
-def water_names(m, ml: MapLayout, lang: str) -> list[tuple[str, Point, int]]:
-    """(name, centre, room) of each lake and coast, in the middle of its hexes."""
-    out = []
-    for feature in m.water:
-        if not feature.hexes:
-            continue
-        xs = [ml.center(hx)[0] for hx in feature.hexes]
-        ys = [ml.center(hx)[1] for hx in feature.hexes]
-        text = feature.name.get(lang) or feature.name["en"]
-        out.append((text, (sum(xs) / len(xs), sum(ys) / len(ys)), int(max(xs) - min(xs) + ml.s * 1.6)))
-    return out
-
-
 def _water_names(img: Image.Image, m, ml: MapLayout, lang: str) -> None:
     for text, centre, room in water_names(m, ml, lang):
         draw_text(img, centre, text, MIN_TEXT, style.WATER_TEXT, bold=True, anchor="mm", max_width=room)
-
-
-# Names keep off cities and towns (their cubes and discs) and off each other; each step down the
-# list of spots costs a little, so a name stays beside its city when it can.
-LABEL_PRICES = Prices(rank=4.0, covered={TRACK: 1, MARK: 4, NAME: 40}, crowd=(160, 110))
-
-
-@lru_cache(maxsize=8)
-def _labels(map_id: str, lang: str) -> tuple[dict, dict]:
-    """Where each city's name goes, then where each town's name would go once it is urbanized:
-    beside, above or below its hex, covering as few other cities, towns and names as possible.
-    Towns are placed after every city, so a new city's name never pushes a printed one away."""
-    m = map_of(map_id)
-    ml = map_layout(map_id)
-    occ = Occupancy(ml.size)
-    s = ml.s
-    for hx, space in m.spaces.items():  # track will run over land: a name is better on water
-        if space.land:
-            occ.polygon(ml.hexes.polygon(hx), TRACK)
-    for text, (cx, cy), _ in water_names(m, ml, lang):
-        w, h = label_size(text, MIN_TEXT, 0)
-        occ.box((int(cx - w / 2), int(cy - h / 2), int(cx + w / 2), int(cy + h / 2)), NAME)
-    for hx in m.cities:
-        occ.polygon(ml.hexes.polygon(hx), MARK)
-    for hx in m.towns:
-        occ.disc(ml.center(hx), s * 0.45, MARK)
-    grid = ml.hexes.bounds(ml.grid())
-    occ.box((0, 0, ml.size[0], int(grid[1])), NAME)      # the rulers
-    occ.box((0, 0, int(grid[0]), ml.size[1]), NAME)
-
-    def labels(hexes) -> list[Label]:
-        out = []
-        for hx in sorted(hexes):
-            w, h = label_size(m.name(hx, lang), MIN_TEXT, NAME_HALO)
-            spots = Spots(side=s * 0.9, above=s * 0.62, below=s * 0.7, first="below", shift=0.5, diagonal=0.7)
-            out.append(Label(hx, ml.center(hx), w, h, spots))
-        return out
-
-    cities = place_names(occ, labels(m.cities), LABEL_PRICES, pad=NAME_HALO)
-    towns = place_names(occ, labels(m.towns), LABEL_PRICES, pad=NAME_HALO)
-    return cities, towns
-
-
-def place_labels(map_id: str, lang: str) -> dict[Hex, tuple[Point, tuple[int, int, int, int]]]:
-    """Where each printed city's name goes (drawn once, in the static layer)."""
-    return _labels(map_id, lang)[0]
-
-
-def new_city_labels(map_id: str, lang: str) -> dict[Hex, tuple[Point, tuple[int, int, int, int]]]:
-    """Where each town's name goes once Urbanize has made it a city."""
-    return _labels(map_id, lang)[1]
 
 
 # --- the whole board -----------------------------------------------------------------------------
@@ -283,7 +211,7 @@ def render_board(view: SteamView, names: Sequence[str], lang: str = "en") -> Ima
     state = view.state
     ml = map_layout(state.options.map)
     base = static_map(state.options.map, lang)
-    height = ml.size[1] + panel_height(state)
+    height = ml.size[1] + panel_height(state, lang)
     img = Image.new("RGB", (BOARD_W, height), style.PANEL_BG)
     img.paste(base.image, (0, 0))
     draw_map(img, state, base, ml, lang)
@@ -335,13 +263,18 @@ def route_is_news(state: SteamState) -> bool:
     return totals[-1] > (totals[-2] if len(totals) >= 2 else 0)
 
 
-def draw_map(img: Image.Image, state: SteamState, base: StaticMap, ml: MapLayout, lang: str = "en") -> None:
+def draw_map(img: Image.Image, state: SteamState, base: StaticMap, ml: MapLayout, lang: str = "en"
+             ) -> dict[Hex, tuple[int, int, int, int]]:
+    """Everything the move has put on the map; `pieces` records where, so the names (drawn last)
+    keep off it. Returns each name's box."""
     m = board_map(state)
     looks = link_looks(state)
     d = ImageDraw.Draw(img)
+    pieces = Pieces(ml.size, names.SCALE)
     for label, colour in state.new_cities.items():
         _city(d, ml.hexes, m.hex_at(label), colour, new=True)
-    _halos(img, state, ml, looks)
+        pieces.polygon("hard", ml.hexes.polygon(m.hex_at(label)))
+    _halos(img, pieces, state, ml, looks)
     by_hex: dict[str, list[TrackLook]] = {}
     for (label, sides), (_, owner, complete) in looks.items():
         by_hex.setdefault(label, []).append(TrackLook(sides, owner, complete))
@@ -350,29 +283,55 @@ def draw_map(img: Image.Image, state: SteamState, base: StaticMap, ml: MapLayout
         hx = m.hex_at(t.hex)
         tracks = tuple(sorted(by_hex.get(t.hex, ()), key=lambda k: k.sides))
         patch, offset = tile_patch(state.options.map, hx, tracks, hx in towns)
-        img.paste(patch, offset, patch)
-    for box in base.name_boxes:  # names stay readable over track
-        crop = base.names.crop(box)
-        img.paste(crop, box[:2], crop)
-    spots = new_city_labels(state.options.map, lang)
-    for label in state.new_cities:
-        hx = m.hex_at(label)
-        if hx in spots:
-            draw_text(img, spots[hx][0], m.name(hx, lang), MIN_TEXT, style.NAME_TEXT, bold=True, anchor="lm",
-                      stroke_width=NAME_HALO, stroke_fill=style.NAME_HALO)
-    _cities(img, state, ml)
-    _link_marks(img, state, ml)
+        _paste(img, pieces, "track", patch, offset)
+    _cities(img, pieces, state, ml)
+    _link_marks(img, pieces, state, ml)
+    boxes = names.place(state, lang, pieces)
+    names.draw(img, state, lang, boxes)
+    return boxes
 
 
-def _halos(img: Image.Image, state: SteamState, ml: MapLayout, looks) -> None:
+def name_boxes(state: SteamState, lang: str = "en") -> dict[Hex, tuple[int, int, int, int]]:
+    """Where this board draws each city's name."""
+    ml = map_layout(state.options.map)
+    base = static_map(state.options.map, lang)
+    return draw_map(base.image.copy(), state, base, ml, lang)
+
+
+def _paste(img: Image.Image, pieces: Pieces, layer: str, patch: Image.Image, at: tuple[int, int]) -> None:
+    """A piece's patch onto the board, and where it lies onto the pieces' `layer`."""
+    img.paste(patch, at, patch)
+    pieces.paste(layer, patch, at)
+
+
+def build_outline(state: SteamState, ml: MapLayout) -> list[tuple[Point, Point]]:
+    """The edges round the hexes of the latest build turn: the outline of their union, each edge
+    once (two builds side by side share one outline, not two rings)."""
     m = board_map(state)
+    built = {m.hex_at(label) for label in state.last_builds}
+    return [ml.hexes.edge_points(hx.edge(side)) for hx in sorted(built) for side in range(6)
+            if hx.neighbor(side) not in built]
+
+
+def halo_width(img_width: int, width: float = 0) -> int:
+    """How wide the last-move halo round a piece `width` wide is (its dark edges included)."""
+    band, edge = thickness(img_width)
+    return round(width + 2 * (band + edge))
+
+
+def _halos(img: Image.Image, pieces: Pieces, state: SteamState, ml: MapLayout, looks) -> None:
+    m = board_map(state)
+    paths: list[list[Point]] = []
     if state.last_route and route_is_news(state):
         wanted = set(state.last_route)
         paths = [ml.track_path(m.hex_at(label), sides) for (label, sides), (lid, _, _) in looks.items()
                  if lid in wanted]
         halo_lines(img, paths, casing_width(ml))
-    for label in state.last_builds:
-        halo_spot(img, ml.center(m.hex_at(label)), ml.s * 0.98)
+    outline = build_outline(state, ml)
+    halo_lines(img, outline, 0)
+    for path, width in [*((p, halo_width(img.width, casing_width(ml))) for p in paths),
+                        *((list(e), halo_width(img.width)) for e in outline)]:
+        pieces.line("marks", path, width)
 
 
 @lru_cache(maxsize=8192)
@@ -439,11 +398,16 @@ def cube_patch(colour: str, r: float) -> Image.Image:
     return big.resize((size, size), Image.Resampling.BOX)
 
 
-def paste_centred(img: Image.Image, patch: Image.Image, centre: Point) -> None:
-    img.paste(patch, (round(centre[0] - patch.width / 2), round(centre[1] - patch.height / 2)), patch)
+def paste_centred(img: Image.Image, patch: Image.Image, centre: Point, pieces: Pieces | None = None,
+                  layer: str = "marks") -> None:
+    at = (round(centre[0] - patch.width / 2), round(centre[1] - patch.height / 2))
+    if pieces is None:
+        img.paste(patch, at, patch)
+    else:
+        _paste(img, pieces, layer, patch, at)
 
 
-def _cities(img: Image.Image, state: SteamState, ml: MapLayout) -> None:
+def _cities(img: Image.Image, pieces: Pieces, state: SteamState, ml: MapLayout) -> None:
     m = board_map(state)
     s = ml.s
     for label, counts in state.cubes.items():
@@ -453,10 +417,10 @@ def _cities(img: Image.Image, state: SteamState, ml: MapLayout) -> None:
         c = ml.center(m.hex_at(label))
         r = s * (0.15 if len(cubes) <= 6 else 0.13)
         for colour, spot in zip(cubes, cube_spots(c, s, len(cubes))):
-            paste_centred(img, cube_patch(colour, round(r, 1)), spot)
+            paste_centred(img, cube_patch(colour, round(r, 1)), spot, pieces, "hard")
     for label in state.grown:
         x, y = ml.center(m.hex_at(label))
-        paste_centred(img, growth_patch(round(s * 0.2, 1)), (x + s * 0.58, y - s * 0.5))
+        paste_centred(img, growth_patch(round(s * 0.2, 1)), (x + s * 0.58, y - s * 0.5), pieces, "hard")
 
 
 @lru_cache(maxsize=8)
@@ -494,7 +458,7 @@ def link_middle(ml: MapLayout, m, run) -> Point:
     return walk.at(walk.total / 2)
 
 
-def _link_marks(img: Image.Image, state: SteamState, ml: MapLayout) -> None:
+def _link_marks(img: Image.Image, pieces: Pieces, state: SteamState, ml: MapLayout) -> None:
     m = board_map(state)
     traced = runs(state)
     r = round(ml.s * 0.19, 1)
@@ -504,6 +468,6 @@ def _link_marks(img: Image.Image, state: SteamState, ml: MapLayout) -> None:
         if run is None or not run.segments:
             continue
         for hx, side in run.open_ends:
-            paste_centred(img, open_end_patch(side, round(ml.s, 1), width), ml.side_mid(hx, side))
+            paste_centred(img, open_end_patch(side, round(ml.s, 1), width), ml.side_mid(hx, side), pieces)
         if rec.owner is not None:
-            paste_centred(img, marker_patch(rec.owner, r), link_middle(ml, m, run))
+            paste_centred(img, marker_patch(rec.owner, r), link_middle(ml, m, run), pieces)

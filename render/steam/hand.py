@@ -72,8 +72,9 @@ def render_hand(view: SteamView, names: Sequence[str], lang: str = "en") -> Imag
     goods = best_deliveries(state, seat) if not p.bankrupt else []
     shown_links = links[:MAX_LINKS]
     shown_goods = goods[:MAX_DELIVERIES]
-    height = (PAD + 60 + 16 + 2 * (LINE_H + 8) + 24 + LINE_H + max(1, len(shown_links)) * LINE_H
-              + (LINE_H if len(links) > MAX_LINKS else 0) + 24 + LINE_H + max(1, len(shown_goods)) * LINE_H
+    # as drawn below: banner, the stats, then three headings (action, links, deliveries) with their lines
+    height = (PAD + 60 + 16 + 2 * (LINE_H + 8) + 8 + LINE_H + 16 + LINE_H + max(1, len(shown_links)) * LINE_H
+              + (LINE_H if len(links) > MAX_LINKS else 0) + 16 + LINE_H + max(1, len(shown_goods)) * LINE_H
               + (LINE_H if len(goods) > MAX_DELIVERIES else 0) + PAD)
     img = Image.new("RGB", (WIDTH, height), style.PANEL_BG)
     d = ImageDraw.Draw(img)

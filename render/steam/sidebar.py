@@ -7,6 +7,7 @@ so no text is smaller than layout.MIN_TEXT.
 """
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 from PIL import Image, ImageDraw
@@ -17,6 +18,7 @@ from games.steam.models import COLOURS, SteamState, SteamView
 from render.kit.ended import ABANDONED_KEY, ABANDONED_SUB_KEY, is_abandoned
 from render.kit.events import public_event_lines
 from render.kit.banner import draw_banner
+from render.kit.legend import draw_legend, legend_height
 from render.kit.palette import contrast_text
 from render.kit.text import draw_text, measure, signed
 from render.steam import marks, style
@@ -24,6 +26,7 @@ from render.steam.layout import BOARD_W, MIN_TEXT
 
 PAD = 12
 LEFT, RIGHT = PAD, BOARD_W - PAD
+Point = tuple[float, float]
 TEXT = MIN_TEXT
 NAME_SIZE = MIN_TEXT + 2
 BANNER_H = 56
@@ -31,8 +34,11 @@ BANNER_SIZE = 30
 HEAD_H = 34
 ROW_H = 44
 SPLIT = 930                  # players on the left, the last turn on the right
+SUPPLY_TITLE_H = TEXT + 12    # the goods supply's title, over its spaces
 SUPPLY_H = 64
-LEGEND_H = 44
+SUPPLY_GAP = 6
+CUBE_R = 8
+CUBE_PITCH = 20
 EVENT_LINE_H = TEXT + 6
 # Column right edges (numbers are right-aligned under their headings).
 COL_CASH, COL_INCOME, COL_POINTS, COL_LOCO = 390, 490, 590, 680
@@ -53,9 +59,10 @@ def seats_in_order(state: SteamState) -> list[int]:
     return list(state.order) + [i for i in range(state.n) if i not in state.order]
 
 
-def panel_height(state: SteamState) -> int:
+def panel_height(state: SteamState, lang: str) -> int:
     rows = max(state.n, 3)
-    return 10 + BANNER_H + 10 + HEAD_H + rows * ROW_H + 12 + SUPPLY_H + 8 + LEGEND_H + PAD
+    return (10 + BANNER_H + 10 + HEAD_H + rows * ROW_H + 12 + SUPPLY_TITLE_H + SUPPLY_H + 8
+            + legend_height(legend_items(lang), TEXT, RIGHT - LEFT) + PAD)
 
 
 def draw_panel(img: Image.Image, view: SteamView, names: Sequence[str], lang: str, top: int) -> None:
@@ -67,7 +74,7 @@ def draw_panel(img: Image.Image, view: SteamView, names: Sequence[str], lang: st
     _players(img, d, view, names, lang, rows_top)
     _last_turn(img, d, view, names, lang, rows_top, rows_bottom)
     y = _supply(img, d, state, lang, rows_bottom + 12)
-    _legend(img, d, lang, y + 8)
+    draw_legend(img, (LEFT, y + 8), legend_items(lang), TEXT, RIGHT - LEFT)
 
 
 # --- the banner ----------------------------------------------------------------------------------
@@ -185,52 +192,93 @@ def _last_turn(img: Image.Image, d: ImageDraw.ImageDraw, view: SteamView, names:
 
 
 # --- the goods supply and the legend -------------------------------------------------------------
+def supply_layout(state: SteamState, top: int) -> list[tuple[tuple[float, float, float, float], list[tuple[str, Point]]]]:
+    """Each goods supply space's box and its cubes (colour, centre), left to right under the
+    title: the twelve spaces share the panel's width, and a space's cubes close up (down to
+    touching) so that the fullest space still holds all of its cubes."""
+    n = max(1, len(state.supply))
+    w = (RIGHT - LEFT - (n - 1) * SUPPLY_GAP) / n
+    y0, y1 = top + SUPPLY_TITLE_H + 4, top + SUPPLY_TITLE_H + SUPPLY_H - 4
+    out = []
+    for k, counts in enumerate(state.supply):
+        x0 = LEFT + k * (w + SUPPLY_GAP)
+        cubes = [COLOURS[c] for c, m in enumerate(counts) for _ in range(m)]
+        first = x0 + 8 + measure(str(k + 1), TEXT, True)[0] + 8 + CUBE_R + 2
+        room = x0 + w - 6 - CUBE_R - 2 - first
+        pitch = min(CUBE_PITCH, room / (len(cubes) - 1)) if len(cubes) > 1 else 0
+        out.append(((x0, y0, x0 + w, y1), [(colour, (first + i * pitch, (y0 + y1) / 2)) for i, colour in enumerate(cubes)]))
+    return out
+
+
 def _supply(img: Image.Image, d: ImageDraw.ImageDraw, state: SteamState, lang: str, top: int) -> int:
     """The twelve goods supply spaces (City Growth and Urbanize take their cubes), numbered."""
-    title = translate(lang, "render.steam.supply")
-    end = draw_text(img, (LEFT, top + SUPPLY_H / 2), title, TEXT, style.MUTED_TEXT, bold=True, anchor="lm")[2]
-    x0 = end + 14
-    n = max(1, len(state.supply))
-    w = (RIGHT - x0 - (n - 1) * 6) / n
-    for k, counts in enumerate(state.supply):
-        bx = x0 + k * (w + 6)
-        d.rounded_rectangle((bx, top + 4, bx + w, top + SUPPLY_H - 4), 8, fill=style.PANEL, outline=style.PANEL_EDGE,
-                            width=2)
-        draw_text(img, (bx + 8, top + SUPPLY_H / 2), str(k + 1), TEXT, style.MUTED_TEXT, bold=True, anchor="lm")
-        cubes = [COLOURS[c] for c, m in enumerate(counts) for _ in range(m)]
-        cx = bx + 8 + measure(str(k + 1), TEXT, True)[0] + 14
-        for colour in cubes:
-            marks.cube(d, colour, (cx, top + SUPPLY_H / 2), 8)
-            cx += 20
-    return top + SUPPLY_H
+    draw_text(img, (LEFT, top + SUPPLY_TITLE_H / 2), translate(lang, "render.steam.supply"), TEXT, style.MUTED_TEXT,
+              bold=True, anchor="lm")
+    for k, (box, cubes) in enumerate(supply_layout(state, top)):
+        d.rounded_rectangle(box, 8, fill=style.PANEL, outline=style.PANEL_EDGE, width=2)
+        draw_text(img, (box[0] + 8, (box[1] + box[3]) / 2), str(k + 1), TEXT, style.MUTED_TEXT, bold=True, anchor="lm")
+        for colour, centre in cubes:
+            marks.cube(d, colour, centre, CUBE_R)
+    return top + SUPPLY_TITLE_H + SUPPLY_H
 
 
-def _legend(img: Image.Image, d: ImageDraw.ImageDraw, lang: str, top: int) -> None:
-    """What the goods shapes and the track looks mean."""
-    mid = top + LEGEND_H / 2
-    x = LEFT
-    for colour in COLOURS:
-        marks.cube(d, colour, (x + 10, mid), 9)
-        x = draw_text(img, (x + 24, mid), translate(lang, f"render.steam.colour.{colour}"), TEXT, style.TEXT,
-                      anchor="lm")[2] + 18
-    x += 10
-    seg = 36
-    # owned link with a marker, unowned (dashed), an open end, a grown city
-    d.line((x, mid, x + seg, mid), fill=style.CASING, width=14)
-    d.line((x, mid, x + seg, mid), fill=style.player_rgb(0), width=8)
-    x = draw_text(img, (x + seg + 8, mid), translate(lang, "render.steam.legend.owned"), TEXT, style.TEXT,
-                  anchor="lm")[2] + 18
-    d.line((x, mid, x + seg, mid), fill=style.CASING, width=14)
-    d.line((x, mid, x + seg, mid), fill=style.UNOWNED, width=8)
-    for k in range(3):
-        d.line((x + 3 + k * 12, mid, x + 9 + k * 12, mid), fill=style.UNOWNED_DASH, width=4)
-    x = draw_text(img, (x + seg + 8, mid), translate(lang, "render.steam.legend.unowned"), TEXT, style.TEXT,
-                  anchor="lm")[2] + 18
-    d.line((x, mid, x + seg, mid), fill=style.CASING, width=14)
-    d.line((x, mid, x + seg, mid), fill=style.player_rgb(1), width=8)
-    d.line((x + seg, mid - 14, x + seg, mid + 14), fill=style.OPEN_END, width=5)
-    x = draw_text(img, (x + seg + 10, mid), translate(lang, "render.steam.legend.open"), TEXT, style.TEXT,
-                  anchor="lm")[2] + 18
-    marks.growth_marker(d, (x + 10, mid), 10)
-    draw_text(img, (x + 26, mid), translate(lang, "render.steam.legend.grown"), TEXT, style.TEXT, anchor="lm",
-              max_width=int(RIGHT - x - 26))
+def legend_items(lang: str) -> list[tuple]:
+    """What the map's marks mean: the goods' shapes and colours, the looks of a link, a grown
+    city, the black edges no track may cross, and what rivers and hills add to a build's cost."""
+    costs = components().build_costs
+    items = [(_cube_symbol(colour), translate(lang, f"render.steam.colour.{colour}")) for colour in COLOURS]
+    items += [(_link_symbol(style.player_rgb(0)), translate(lang, "render.steam.legend.owned")),
+              (_link_symbol(style.UNOWNED, dashed=True), translate(lang, "render.steam.legend.unowned")),
+              (_link_symbol(style.player_rgb(1), open_end=True), translate(lang, "render.steam.legend.open")),
+              (_growth_symbol, translate(lang, "render.steam.legend.grown")),
+              (_black_edge_symbol, translate(lang, "render.steam.legend.black_edge")),
+              (_river_symbol, translate(lang, "render.steam.legend.river", {"cost": costs.river})),
+              (_hills_symbol, translate(lang, "render.steam.legend.hills", {"cost": costs.hills}))]
+    return items
+
+
+def _cube_symbol(colour: str):
+    def draw(d: ImageDraw.ImageDraw, box) -> None:
+        marks.cube(d, colour, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), 9)
+    return draw
+
+
+def _link_symbol(fill, dashed: bool = False, open_end: bool = False):
+    def draw(d: ImageDraw.ImageDraw, box) -> None:
+        x0, x1, mid = box[0] - 4, box[2] + 2, (box[1] + box[3]) / 2
+        d.line((x0, mid, x1, mid), fill=style.CASING, width=14)
+        d.line((x0, mid, x1, mid), fill=fill, width=8)
+        if dashed:
+            for k in range(3):
+                d.line((x0 + 3 + k * 12, mid, x0 + 9 + k * 12, mid), fill=style.UNOWNED_DASH, width=4)
+        if open_end:
+            d.line((x1, mid - 14, x1, mid + 14), fill=style.OPEN_END, width=5)
+    return draw
+
+
+def _growth_symbol(d: ImageDraw.ImageDraw, box) -> None:
+    marks.growth_marker(d, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), 10)
+
+
+def _black_edge_symbol(d: ImageDraw.ImageDraw, box) -> None:
+    """A stretch of black edge as the map draws it: a thick line with round ends."""
+    mid = (box[1] + box[3]) / 2
+    d.line((box[0] + 3, mid, box[2] - 3, mid), fill=style.BLACK_EDGE, width=7)
+    for x in (box[0] + 3, box[2] - 3):
+        d.ellipse((x - 3.5, mid - 3.5, x + 3.5, mid + 3.5), fill=style.BLACK_EDGE)
+
+
+def _river_symbol(d: ImageDraw.ImageDraw, box) -> None:
+    """A little of a river hex: plains with the wavy blue line."""
+    d.rectangle(box, fill=style.PLAINS, outline=style.GRID_LINE)
+    x0, x1, mid = box[0] + 2, box[2] - 2, (box[1] + box[3]) / 2
+    pts = [(x0 + (x1 - x0) * i / 12, mid + 4 * math.sin(i / 12 * 2 * math.pi)) for i in range(13)]
+    d.line(pts, fill=style.RIVER, width=4, joint="curve")
+
+
+def _hills_symbol(d: ImageDraw.ImageDraw, box) -> None:
+    """A little of a hills hex: its colour and a hump."""
+    d.rectangle(box, fill=style.HILLS, outline=style.GRID_LINE)
+    w = box[2] - box[0]
+    d.arc((box[0] + w * 0.2, box[1] + w * 0.3, box[2] - w * 0.2, box[3] - w * 0.1), 200, 340, fill=style.HILL_MARK,
+          width=3)

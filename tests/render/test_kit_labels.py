@@ -80,3 +80,33 @@ def test_label_size_counts_the_halo():
     w0, _ = label_size("Omaha", 17, 0)
     assert w2 > w1 and w1 == w0 + 6
     assert h1 == h2 == 17 + 6 + 2
+
+
+def test_a_spot_off_the_map_is_taken_only_when_every_spot_is():
+    """However much a spot on the map covers, a name never runs off the edge while one is left."""
+    def wall(occupied):  # everything right of the point is names
+        occupied.box((0, 0, 400, 300), NAME)
+    dear = Prices(rank=4.0, covered={TRACK: 1, MARK: 20, NAME: 1000}, crowd=(30, 30))  # a name costs more than the edge once did
+    out, _ = place({"a": (390.0, 150.0)}, prices=dear, paint=wall)  # right of the point runs off the map
+    box = out["a"][1]
+    assert box[2] <= 400 - 6
+
+
+def test_a_name_nearer_another_point_is_taken_only_when_every_spot_is():
+    """With own_nearest, a name never stands where it reads as the neighbour's."""
+    occupied = Occupancy((400, 300))
+    occupied.box((121, 80, 300, 120), MARK)  # right of `a` is taken: its name would go left...
+    labels = [Label("a", (100.0, 100.0), W, H, SPOTS), Label("b", (40.0, 100.0), W, H, SPOTS)]
+    plain = place_names(Occupancy((400, 300)), labels, PRICES, pad=3)
+    out = place_names(occupied, labels, PRICES, pad=3, own_nearest=True)
+    from render.kit.labels import box_distance
+    for key, point in (("a", (100.0, 100.0)), ("b", (40.0, 100.0))):
+        other = (40.0, 100.0) if key == "a" else (100.0, 100.0)
+        assert box_distance(out[key][1], point) < box_distance(out[key][1], other)
+    assert plain != out
+
+
+def test_a_label_may_try_several_rings_of_spots():
+    near, far = Spots(side=6, above=6, below=6), Spots(side=30, above=30, below=30)
+    label = Label("a", (100.0, 100.0), W, H, (near, far))
+    assert label.candidates() == [*near.candidates(100.0, 100.0, W, H), *far.candidates(100.0, 100.0, W, H)]

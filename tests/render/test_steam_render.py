@@ -19,6 +19,7 @@ from games.steam.board import board_map, complete_links, runs
 from games.steam.models import Bid, Capital, Deliver, Done, Pass, Score, SteamState, Upgrade
 from games.steam.rules import GAME
 from games.steam.tiles import tileset
+from render.kit.geometry import Walker
 from render.kit.highlight import HALO_LIGHT
 from render.kit.legibility import MIN_TEXT_PX_AT_400, recording_text_sizes, smallest_at
 from render.kit.vision import problems
@@ -206,14 +207,13 @@ def test_every_owned_link_shows_its_owners_colour(busy):
             continue
         run = traced[rec.id]
         colour = style.player_rgb(rec.owner)
-        # a quarter of the way along each of its segments (clear of the marker in the middle)
+        # a fifth to two fifths of the way along each of its segments (clear of the marker in the
+        # middle; a crossing link may run over one of the points)
         hits = 0
         for hx, sides in run.segments:
-            path = ml.track_path(hx, tuple(sides))
-            x, y = path[0][0] * 0.7 + path[-1][0] * 0.3, path[0][1] * 0.7 + path[-1][1] * 0.3
-            if len(path) > 2:
-                x, y = path[len(path) // 3]
-            window = [img.getpixel((round(x) + dx, round(y) + dy)) for dx in (-2, 0, 2) for dy in (-2, 0, 2)]
+            walk = Walker(list(ml.track_path(hx, tuple(sides))))
+            window = [img.getpixel((round(x) + dx, round(y) + dy)) for f in (0.2, 0.3, 0.4)
+                      for x, y in [walk.at(walk.total * f)] for dx in (-2, 0, 2) for dy in (-2, 0, 2)]
             hits += any(_close(px, colour) for px in window)
         assert hits >= max(1, len(run.segments) // 2), (rec.id, m.label(run.segments[0][0]), rec.owner)
 
@@ -246,34 +246,25 @@ def test_unowned_links_are_pale_and_dashed():
     assert any(_close(c, style.UNOWNED_DASH, 3) for _, c in colours)
 
 
-def _ring_is_white(img: Image.Image, centre, radius: float) -> int:
-    """How many of 24 points round a circle just outside `radius` are the halo's white."""
-    import math
-    x, y = centre
-    out = 0
-    for k in range(24):
-        a = 2 * math.pi * k / 24
-        for r in (radius + 3, radius + 5):
-            px = img.getpixel((round(x + r * math.cos(a)), round(y + r * math.sin(a))))
-            if _close(px, HALO_LIGHT, 8):
-                out += 1
-                break
-    return out
-
-
-def test_the_last_build_is_ringed_where_it_was_built():
+def test_the_last_build_is_outlined_where_it_was_built():
+    """The hexes of the latest build turn get one white outline round them: along the edges of
+    their group, a quarter of the way from each corner (where no track crosses)."""
     states = played("northeast", 4, 1)
     state = next(s for s in states if s.phase == "build" and len(s.last_builds) >= 2)
     ml = map_layout(state.options.map)
-    m = board_map(state)
     img = render_board(GAME.view(state, None), NAMES[:4], "en")
     plain = state.clone()
     plain.last_builds = []
     without = render_board(GAME.view(plain, None), NAMES[:4], "en")
-    for label in state.last_builds:
-        centre = ml.center(m.hex_at(label))
-        assert _ring_is_white(img, centre, ml.s * 0.98) >= 16, label
-        assert _ring_is_white(without, centre, ml.s * 0.98) <= 4, label
+    outline = board_mod.build_outline(state, ml)
+    assert outline
+
+    def white(board) -> int:
+        points = [(a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f) for a, b in outline for f in (0.25, 0.75)]
+        return sum(_close(board.getpixel((round(x), round(y))), HALO_LIGHT, 8) for x, y in points)
+
+    assert white(img) >= 0.8 * 2 * len(outline)
+    assert white(without) <= 0.1 * 2 * len(outline)
 
 
 def test_the_route_is_highlighted_only_while_it_is_news():

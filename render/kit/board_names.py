@@ -1,0 +1,214 @@
+"""Names placed per board: each keeps its preferred spot while nothing the board drew this move
+covers it, and otherwise takes the first of its other spots that nothing covers.
+
+A board's pieces change every move (track, tiles, markers, the last move's halo), so names
+placed once with the empty map end up under them. A board records where it drew this move's
+pieces (`Pieces`, three layers by how bad covering them is), then `place` picks each name's box:
+  * the preferred spot (the map's static placement, render.kit.labels.place_names) if it is clear;
+  * else the first clear spot of the name's list (nearest first; the caller keeps only spots that
+    read as that place's name);
+  * else the spot covering the least: track before the pieces on it, never another name or a
+    piece a name must not hide while any spot avoids them.
+A name never moves onto one that keeps its spot. Names are then drawn last, on top, so none is
+ever hidden under a piece.
+
+It works on masks `scale` times smaller than the map each way (a cell is taken if any of its
+pixels is; 4 for a board of big hexes, 2 for one of tight names), so a board can try hundreds of
+spots per move; and it remembers the spot each name took for a given neighbourhood (the cells its
+spots cover), so a move recomputes only the few names near what it changed. What never moves
+(cities, legends: `fixed_cells`) is never a reason to leave the preferred spot, which was chosen
+knowing it; only another spot must keep off it.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Hashable, Iterable, Sequence
+
+from PIL import Image, ImageChops, ImageDraw
+
+from render.kit.geometry import Box, grow
+
+# Cells of the quarter-size mask names are placed on.
+FREE, TRACK_CELL, MARK_CELL, NAME_CELL, HARD_CELL = 0, 1, 2, 3, 4
+# What a covered cell costs when no spot is clear (a dense cluster late in the game): a name drawn
+# over track leaves the track readable on both sides, over a marker on it less so. Another name,
+# then a piece a name must not hide, outweigh any amount of these (NameSpots.choose counts them
+# first).
+CELL_COST = {TRACK_CELL: 1, MARK_CELL: 6}
+CHOSEN_KEPT = 4096
+TRIES = 3  # orders of the moving names tried, at most
+
+
+class Pieces:
+    """Where a board has drawn this move's pieces, on masks `scale` times smaller than the map
+    (mode "L", non-zero in a cell that any piece reaches): `track` (lines a name may cross when
+    it must), `marks` (what lies on the track: markers, the last move's halos), `hard` (what a
+    name must never cover)."""
+
+    LAYERS = ("track", "marks", "hard")
+
+    def __init__(self, size: tuple[int, int], scale: int = 4) -> None:
+        self.scale = scale
+        size = cells_size(size, scale)
+        self.track, self.marks, self.hard = (Image.new("L", size, 0) for _ in self.LAYERS)
+
+    def paste(self, layer: str, patch: Image.Image, at: tuple[int, int]) -> None:
+        """An RGBA patch pasted at `at` (map pixels) covers the cells under its opaque pixels."""
+        k = self.scale
+        getattr(self, layer).paste(255, (at[0] // k, at[1] // k), patch.getchannel("A").reduce(k))
+
+    def line(self, layer: str, points: Sequence[tuple[float, float]], width: float) -> None:
+        """A stroke `width` map pixels wide with round ends."""
+        pts = [(x / self.scale, y / self.scale) for x, y in points]
+        w = width / self.scale + 1
+        d = ImageDraw.Draw(getattr(self, layer))
+        d.line(pts, fill=255, width=math.ceil(w), joint="curve")
+        for x, y in (pts[0], pts[-1]):
+            d.ellipse((x - w / 2, y - w / 2, x + w / 2, y + w / 2), fill=255)
+
+    def polygon(self, layer: str, points: Sequence[tuple[float, float]]) -> None:
+        ImageDraw.Draw(getattr(self, layer)).polygon([(x / self.scale, y / self.scale) for x, y in points],
+                                                     fill=255, outline=255)
+
+
+def cells_size(size: tuple[int, int], scale: int) -> tuple[int, int]:
+    return math.ceil(size[0] / scale) + 1, math.ceil(size[1] / scale) + 1
+
+
+def fixed_cells(fixed: Image.Image, scale: int) -> Image.Image:
+    """A full-size mask of what never moves (non-zero there) at the cells' size."""
+    small = fixed.point(lambda v: 255 if v else 0).reduce(scale)
+    out = Image.new("L", cells_size(fixed.size, scale), 0)
+    out.paste(small, (0, 0))
+    return out
+
+
+def cells(box: Box, scale: int) -> tuple[int, int, int, int]:
+    """The cells a box touches, and one more all round: a piece pasted at a pixel that is not a
+    multiple of `scale` lands up to one cell from where it covers."""
+    return (math.floor(box[0] / scale) - 1, math.floor(box[1] / scale) - 1, math.ceil(box[2] / scale) + 1,
+            math.ceil(box[3] / scale) + 1)
+
+
+@dataclass(frozen=True)
+class NameSpots:
+    """A name's spots, best first (its preferred box first), with the cells each covers (`gap`
+    included, relative to `area`) and `area`, the cells all of them cover."""
+
+    boxes: tuple[Box, ...]
+    cells: tuple[tuple[int, int, int, int], ...]
+    area: tuple[int, int, int, int]
+
+    @classmethod
+    def of(cls, boxes: Iterable[Box], gap: float, scale: int) -> NameSpots:
+        boxes = tuple(dict.fromkeys(boxes))
+        covered = [cells(grow(b, gap), scale) for b in boxes]
+        area = (min(c[0] for c in covered), min(c[1] for c in covered), max(c[2] for c in covered),
+                max(c[3] for c in covered))
+        return cls(boxes, tuple((c[0] - area[0], c[1] - area[1], c[2] - area[0], c[3] - area[1]) for c in covered),
+                   area)
+
+    def choose(self, taken: Image.Image, homes: Image.Image, own: int) -> tuple[Box, int]:
+        """The first box nothing covers (`taken`) that is no other moving name's own spot (`homes`,
+        each painted with its number; this name's is `own`), else the one covering the least: the
+        fewest cells of another name first (no amount of anything else outweighs one), then of a
+        piece a name must not hide, then of another's own spot, then by CELL_COST; but when every
+        spot meets another name or such a piece, its own spot, which the map's placement chose
+        apart from the other names. With the cells of other names it covers (0 but when every spot
+        meets one)."""
+        near, theirs = taken.crop(self.area), homes.crop(self.area)
+
+        def others(i: int) -> int:
+            hist = theirs.crop(self.cells[i]).histogram()
+            return sum(hist) - hist[0] - hist[own]
+
+        for i, covered in enumerate(self.cells):
+            if near.crop(covered).getbbox() is None and not others(i):
+                return self.boxes[i], 0
+
+        def cost(i: int) -> tuple[int, int, int, int]:
+            hist = near.crop(self.cells[i]).histogram()
+            return hist[NAME_CELL], hist[HARD_CELL], others(i), sum(hist[c] * price for c, price in CELL_COST.items())
+
+        best = min(range(len(self.boxes)), key=cost)
+        if cost(best)[0] or cost(best)[1]:
+            best = 0  # every spot meets another name or a piece no name may hide: its own spot, then
+        return self.boxes[best], cost(best)[0]
+
+
+class Placer:
+    """Places a board's names move after move, remembering the choices it made."""
+
+    def __init__(self, scale: int) -> None:
+        self.scale = scale
+        self._chosen: dict[tuple, tuple[Box, int]] = {}
+
+    def place(self, names: Sequence[tuple[Hashable, NameSpots]], fixed: Image.Image, pieces: Pieces,
+              gap: float) -> dict[Hashable, Box]:
+        """Each name's box, in the given order (earlier names choose first). `fixed` is the
+        cells' mask of what never moves (fixed_cells, a name never covers it); `gap` is kept round
+        each name."""
+        def solid(img: Image.Image) -> Image.Image:
+            return img.point(lambda v: 255 if v else 0)
+
+        moving = ImageChops.lighter(ImageChops.lighter(pieces.track, pieces.marks), pieces.hard)
+        taken = pieces.track.point(lambda v: TRACK_CELL if v else FREE)
+        for level, layer in ((MARK_CELL, pieces.marks), (HARD_CELL, fixed), (HARD_CELL, pieces.hard)):
+            taken.paste(level, (0, 0), solid(layer))
+        paint = ImageDraw.Draw(taken)
+        out: dict[Hashable, Box] = {}
+        # Names whose preferred spot nothing this move covers keep it; the others move, never onto
+        # a name that stays, onto another moving name's own spot only when nothing else is left. A
+        # moving name that finds no spot clear of the other moving names (an earlier one took the
+        # last) chooses first on a second try.
+        for key, spots in names:
+            home = spots.cells[0]
+            crowded = taken.crop(spots.area).crop(home).histogram()[NAME_CELL]  # too near a name that stays
+            if moving.crop(spots.area).crop(home).getbbox() is None and not crowded:
+                out[key] = spots.boxes[0]
+                paint.rectangle(cells(grow(spots.boxes[0], gap), self.scale), fill=NAME_CELL)
+        movers = [(key, spots) for key, spots in names if key not in out]
+        homes = Image.new("L", taken.size, 0)
+        number = {key: n for n, (key, _) in enumerate(movers, start=1)}
+        for key, spots in movers:
+            ImageDraw.Draw(homes).rectangle(cells(grow(spots.boxes[0], gap), self.scale), fill=number[key])
+        kept = taken
+        for _ in range(TRIES):
+            taken = kept.copy()
+            paint = ImageDraw.Draw(taken)
+            stuck = set()
+            for key, spots in movers:
+                memo = (key, spots.area, taken.crop(spots.area).tobytes(), homes.crop(spots.area).tobytes())
+                found = self._chosen.get(memo)
+                if found is None:
+                    found = self._chosen[memo] = spots.choose(taken, homes, number[key])
+                    if len(self._chosen) > CHOSEN_KEPT:
+                        self._chosen.pop(next(iter(self._chosen)))
+                box, overlap = found
+                out[key] = box
+                if overlap:
+                    stuck.add(key)
+                paint.rectangle(cells(grow(box, gap), self.scale), fill=NAME_CELL)
+            if not stuck:
+                break
+            movers = [m for m in movers if m[0] in stuck] + [m for m in movers if m[0] not in stuck]
+        _settle(out, {key: spots.boxes[0] for key, spots in names}, gap)
+        return {key: out[key] for key, _ in names}
+
+
+def _settle(out: dict[Hashable, Box], homes: dict[Hashable, Box], gap: float) -> None:
+    """Where two names still meet (a crowded corner late in a game), both go back to the spots the
+    map's placement gave them, which keep apart; until none meets another."""
+    for _ in range(len(out)):
+        keys = list(out)
+        clash = next(((a, b) for i, a in enumerate(keys) for b in keys[i + 1:]
+                      if _meet(grow(out[a], gap), out[b])), None)
+        if clash is None or all(out[k] == homes[k] for k in clash):
+            return
+        for k in clash:
+            out[k] = homes[k]
+
+
+def _meet(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
