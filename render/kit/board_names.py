@@ -56,7 +56,7 @@ class Pieces:
     def paste(self, layer: str, patch: Image.Image, at: tuple[int, int]) -> None:
         """An RGBA patch pasted at `at` (map pixels) covers the cells under its opaque pixels."""
         k = self.scale
-        getattr(self, layer).paste(255, (at[0] // k, at[1] // k), patch.getchannel("A").reduce(k))
+        getattr(self, layer).paste(255, (at[0] // k, at[1] // k), _shadow(patch, k))
 
     def line(self, layer: str, points: Sequence[tuple[float, float]], width: float) -> None:
         """A stroke `width` map pixels wide with round ends."""
@@ -70,6 +70,22 @@ class Pieces:
     def polygon(self, layer: str, points: Sequence[tuple[float, float]]) -> None:
         ImageDraw.Draw(getattr(self, layer)).polygon([(x / self.scale, y / self.scale) for x, y in points],
                                                      fill=255, outline=255)
+
+
+# A board pastes the same cached patches move after move: their shadows at the cells' size are kept
+# with them (the patch itself is kept too, so that its id is never another's).
+_SHADOWS: dict[tuple[int, int], tuple[Image.Image, Image.Image]] = {}
+SHADOWS_KEPT = 8192
+
+
+def _shadow(patch: Image.Image, scale: int) -> Image.Image:
+    key = (id(patch), scale)
+    kept = _SHADOWS.get(key)
+    if kept is None or kept[0] is not patch:
+        kept = _SHADOWS[key] = (patch, patch.getchannel("A").reduce(scale))
+        if len(_SHADOWS) > SHADOWS_KEPT:
+            _SHADOWS.pop(next(iter(_SHADOWS)))
+    return kept[1]
 
 
 def cells_size(size: tuple[int, int], scale: int) -> tuple[int, int]:

@@ -313,6 +313,33 @@ def build_outline(state: SteamState, ml: MapLayout) -> list[tuple[Point, Point]]
             if hx.neighbor(side) not in built]
 
 
+def outline_paths(edges: list[tuple[Point, Point]]) -> list[list[Point]]:
+    """The edges joined end to end into as few paths as they make (a closed loop per group of
+    hexes), so the halo is drawn in one stroke per loop with clean joints."""
+    def key(p: Point) -> tuple[int, int]:
+        return round(p[0] * 4), round(p[1] * 4)
+
+    ends: dict[tuple[int, int], list[int]] = {}
+    for i, (a, b) in enumerate(edges):
+        ends.setdefault(key(a), []).append(i)
+        ends.setdefault(key(b), []).append(i)
+    left = set(range(len(edges)))
+    paths = []
+    while left:
+        i = min(left)
+        left.discard(i)
+        path = list(edges[i])
+        while True:
+            nxt = next((j for j in ends[key(path[-1])] if j in left), None)
+            if nxt is None:
+                break
+            left.discard(nxt)
+            a, b = edges[nxt]
+            path.append(b if key(a) == key(path[-1]) else a)
+        paths.append(path)
+    return paths
+
+
 def halo_width(img_width: int, width: float = 0) -> int:
     """How wide the last-move halo round a piece `width` wide is (its dark edges included)."""
     band, edge = thickness(img_width)
@@ -327,10 +354,10 @@ def _halos(img: Image.Image, pieces: Pieces, state: SteamState, ml: MapLayout, l
         paths = [ml.track_path(m.hex_at(label), sides) for (label, sides), (lid, _, _) in looks.items()
                  if lid in wanted]
         halo_lines(img, paths, casing_width(ml))
-    outline = build_outline(state, ml)
+    outline = outline_paths(build_outline(state, ml))
     halo_lines(img, outline, 0)
     for path, width in [*((p, halo_width(img.width, casing_width(ml))) for p in paths),
-                        *((list(e), halo_width(img.width)) for e in outline)]:
+                        *((p, halo_width(img.width)) for p in outline)]:
         pieces.line("marks", path, width)
 
 
