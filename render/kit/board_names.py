@@ -195,7 +195,7 @@ class Placer:
             paint = ImageDraw.Draw(taken)
             stuck = set()
             for key, spots in movers:
-                memo = (key, spots.area, taken.crop(spots.area).tobytes(), homes.crop(spots.area).tobytes())
+                memo = (key, spots, taken.crop(spots.area).tobytes(), homes.crop(spots.area).tobytes())
                 found = self._chosen.get(memo)
                 if found is None:
                     found = self._chosen[memo] = spots.choose(taken, homes, number[key])
@@ -215,12 +215,13 @@ class Placer:
 
 def _settle(out: dict[Hashable, Box], homes: dict[Hashable, Box], gap: float) -> None:
     """Where two names still meet (a crowded corner late in a game), both go back to the spots the
-    map's placement gave them, which keep apart; until none meets another."""
+    map's placement gave them, which keep apart; until none meets another but two the map's
+    placement itself let meet."""
     for _ in range(len(out)):
         keys = list(out)
         clash = next(((a, b) for i, a in enumerate(keys) for b in keys[i + 1:]
-                      if _meet(grow(out[a], gap), out[b])), None)
-        if clash is None or all(out[k] == homes[k] for k in clash):
+                      if _meet(grow(out[a], gap), out[b]) and not (out[a] == homes[a] and out[b] == homes[b])), None)
+        if clash is None:
             return
         for k in clash:
             out[k] = homes[k]

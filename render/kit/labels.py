@@ -14,7 +14,9 @@ first, the prices, what "crowded" means — are parameters, never a game's name.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Hashable, Literal, Mapping, Sequence
 
 from PIL import Image, ImageDraw
@@ -84,6 +86,45 @@ class Label:
         rings = self.spots if isinstance(self.spots, tuple) else (self.spots,)
         x, y = self.point
         return [spot for ring in rings for spot in ring.candidates(x, y, self.width, self.height)]
+
+
+@dataclass(frozen=True)
+class RoundLabel(Label):
+    """A name's spots: the usual ones (`spots`), then all round its point farther out, for a point
+    crowded on every side: rings at `distances` × `unit` pixels between the box and the point
+    (ring_offsets)."""
+
+    unit: int = 0
+    distances: tuple[float, ...] = ()
+
+    def candidates(self) -> list[Point]:
+        x, y = self.point
+        w, h = self.width, self.height
+        return [*super().candidates(), *((x + dx - w / 2, y + dy - h / 2)
+                                         for dx, dy in ring_offsets(round(w), round(h), self.unit, self.distances))]
+
+
+# Rays every 15°, right, left, below and above first, then the diagonals between.
+RAY_ANGLES = (0, 180, 90, 270, 30, 150, 330, 210, 60, 120, 300, 240, 15, 165, 345, 195, 45, 135, 315, 225, 75, 105,
+              285, 255)
+
+
+@lru_cache(maxsize=512)
+def ring_offsets(w: int, h: int, unit: int, distances: tuple[float, ...]) -> tuple[Point, ...]:
+    """Where a w × h name's centre may go round its point, nearest first: on each ray of
+    RAY_ANGLES, at each distance (× `unit`) between the box's nearest edge and the point."""
+    out = []
+    for reach in distances:
+        d = reach * unit
+        for a in RAY_ANGLES:
+            ux, uy = math.cos(math.radians(a)), math.sin(math.radians(a))
+            lo, hi = 0.0, d + w + h
+            for _ in range(18):  # the box's distance from the point grows with k: halve to d
+                k = (lo + hi) / 2
+                gap_x, gap_y = max(abs(k * ux) - w / 2, 0), max(abs(k * uy) - h / 2, 0)
+                lo, hi = (k, hi) if gap_x * gap_x + gap_y * gap_y < d * d else (lo, k)
+            out.append((hi * ux, hi * uy))
+    return tuple(out)
 
 
 @dataclass(frozen=True)

@@ -23,13 +23,13 @@ from PIL import Image, ImageDraw
 from games.core.i18n import translate
 from games.santa_fe.map import west
 from games.santa_fe.models import SFView
+from render.kit.board_names import Pieces
 from render.kit.encode import LayerCache, drawn_on
 from render.kit.fonts import font
-from render.kit.geometry import Walker
-from render.kit.highlight import halo_lines, halo_spot
-from render.kit.labels import MARK, NAME, TRACK, Label, Prices, Spots, label_size, place_names
+from render.kit.geometry import Box, Walker
+from render.kit.highlight import halo_lines, halo_spot, thickness
 from render.kit.text import draw_text
-from render.santa_fe import icons, style
+from render.santa_fe import icons, names, style
 from render.santa_fe.layout import (
     BOARD_H,
     BOARD_W,
@@ -40,7 +40,6 @@ from render.santa_fe.layout import (
     MIN_TEXT,
     PIP_ANGLES,
     PIP_R,
-    PIP_RING,
     SPACE_W,
     START_R,
     TILE_W,
@@ -48,23 +47,16 @@ from render.santa_fe.layout import (
     Point,
     board_layout,
     inlets,
-    lonlat_xy,
-    map_occupancy,
     pip_center,
     sea_polygons,
 )
+from render.santa_fe.names import LABEL_SIZE, geo_lines, mark_slots
 from render.santa_fe.sidebar import draw_sidebar
-from render.santa_fe.tags import TAG_R, TAG_REACH, played_marks, tag_patch, tag_slots
+from render.santa_fe.tags import TAG_R, played_marks, tag_patch
 
 SIZE = (BOARD_W, BOARD_H)
 SS = 2  # supersampling factor for the static shapes and the patches
-LABEL_SIZE = MIN_TEXT
 VALUE_SIZE = MIN_TEXT  # a city's value in its marker
-LABEL_HALO = 3
-# Room kept left and right of every name, so two names on one line never run together
-# ("Dodge City Wichita" reads as one place).
-NAME_GAP = 3
-STAR_W = 18  # the special-city star drawn after a name
 # The railroad's code printed on a placed tile, as on the printed tiles: as large as the tile's
 # face holds. It is a mark on the piece, for whoever opens the board at full size; at preview
 # size the panel's railroad chips and the legend carry the codes (text there is full size).
@@ -74,9 +66,9 @@ TILE_CODE_PX = 10
 @dataclass(frozen=True)
 class StaticMap:
     image: Image.Image  # the whole board: map, empty spaces, cities, legend, empty panel
-    mask: Image.Image  # "L": where city markers and names are (to restore them over tiles)
-    city_boxes: tuple[tuple[int, int, int, int], ...]  # marker + name, per city
-    touched: dict[int, tuple[int, ...]]  # section -> cities whose name a tile of it may cover
+    mask: Image.Image  # "L": where city markers are (to restore them over tiles)
+    city_boxes: tuple[tuple[int, int, int, int], ...]  # the marker, per city
+    touched: dict[int, tuple[int, ...]]  # section -> cities whose marker a tile of it may cover
     slots: dict[int, tuple[Point, ...]]  # city -> where the marks of who played its card go
 
 
@@ -91,7 +83,7 @@ def static_map(lang: str) -> StaticMap:
 def render_board(view: SFView, names: Sequence[str], lang: str = "en") -> Image.Image:
     base = static_map(lang)
     img = base.image.copy()
-    draw_track(img, base, view)
+    draw_track(img, base, view, lang)
     draw_sidebar(img, view, names, lang)
     return drawn_on(img, base.image)
 
@@ -100,18 +92,21 @@ def render_map(view: SFView, lang: str = "en", width: int | None = None) -> Imag
     """Just the map with the track (no sidebar), optionally scaled to `width`."""
     base = static_map(lang)
     img = base.image.crop((0, 0, MAP_W, MAP_H))
-    draw_track(img, base, view)
+    draw_track(img, base, view, lang)
     if width is not None and width != MAP_W:
         img = img.resize((width, round(MAP_H * width / MAP_W)), Image.Resampling.LANCZOS)
     return img
 
 
 # --- the dynamic map layer ---------------------------------------------------------------------------
-def draw_track(img: Image.Image, base: StaticMap, view: SFView) -> None:
-    """Placed tiles, line heads and the railroads reaching each city, from public fields."""
+def draw_track(img: Image.Image, base: StaticMap, view: SFView, lang: str) -> dict[int, Box]:
+    """Placed tiles, line heads, the railroads reaching each city and who played which card, from
+    public fields; then the city names, placed clear of them (render.santa_fe.names). Returns
+    each name's box."""
     layout = board_layout()
+    pieces = names.new_pieces()
     touched: set[int] = set()
-    _halo_last_tiles(img, view)
+    _halo_last_tiles(img, view, pieces)
     for sid, built in enumerate(view.sec_built):
         if built <= 0:
             continue
@@ -119,8 +114,9 @@ def draw_track(img: Image.Image, base: StaticMap, view: SFView) -> None:
         for k in range(built):
             patch, offset = tile_patch(sid, layout.space_index(sid, k, end), r)
             img.paste(patch, offset, patch)
+            pieces.paste("track", patch, offset)
         touched.update(base.touched.get(sid, ()))
-    for city in sorted(touched):  # names and markers stay on top of the track
+    for city in sorted(touched):  # markers stay on top of the track
         box = base.city_boxes[city]
         img.paste(base.image.crop(box), box, base.mask.crop(box))
     heads_at: dict[int, int] = {}
@@ -132,13 +128,24 @@ def draw_track(img: Image.Image, base: StaticMap, view: SFView) -> None:
             if built < len(layout.sections[sid].spaces):
                 patch, offset = head_patch(sid, layout.space_index(sid, built, end), r, end)
                 img.paste(patch, offset, patch)
-    _played_tags(img, base, view)  # before the pips: a mark's halo must not hide one
+                pieces.paste("marks", patch, offset)
+    _played_tags(img, base, view, pieces)  # before the pips: a mark's halo must not hide one
     for city, mask in enumerate(view.connected):
         heads = heads_at.get(city, 0)
         for r in range(len(PIP_ANGLES)):
             if mask >> r & 1:
                 patch, offset = pip_patch(city, r, bool(heads >> r & 1))
                 img.paste(patch, offset, patch)
+                pieces.paste("marks", patch, offset)
+    boxes = names.place(lang, pieces)
+    names.draw(img, lang, boxes)
+    return boxes
+
+
+def name_boxes(view: SFView, lang: str) -> dict[int, Box]:
+    """Where this board puts each city's name."""
+    base = static_map(lang)
+    return draw_track(base.image.crop((0, 0, MAP_W, MAP_H)), base, view, lang)
 
 
 def last_tile_spaces(view: SFView) -> list[tuple[int, int]]:
@@ -148,7 +155,7 @@ def last_tile_spaces(view: SFView) -> list[tuple[int, int]]:
             if 0 <= sid < len(view.sec_built) and k < view.sec_built[sid]]
 
 
-def _halo_last_tiles(img: Image.Image, view: SFView) -> None:
+def _halo_last_tiles(img: Image.Image, view: SFView, pieces: Pieces) -> None:
     """The kit's last-move halo under every tile of the last turn (drawn before the tiles)."""
     layout = board_layout()
     paths = []
@@ -159,9 +166,11 @@ def _halo_last_tiles(img: Image.Image, view: SFView) -> None:
         cx, cy = space.center
         paths.append([(cx - ca * half, cy - sa * half), (cx + ca * half, cy + sa * half)])
     halo_lines(img, paths, TILE_W)
+    for path in paths:
+        pieces.line("marks", path, TILE_W + 2 * sum(thickness(img.width)))
 
 
-def _played_tags(img: Image.Image, base: StaticMap, view: SFView) -> None:
+def _played_tags(img: Image.Image, base: StaticMap, view: SFView, pieces: Pieces) -> None:
     """Who played which city card: the seat's marker shape beside the city; the cards revealed
     this round (the last card choice) ringed with the last-move halo."""
     fresh = set()
@@ -185,9 +194,11 @@ def _played_tags(img: Image.Image, base: StaticMap, view: SFView) -> None:
         dist = math.dist((x, y), centre) or 1.0
         start = (x + (centre[0] - x) * CITY_R / dist, y + (centre[1] - y) * CITY_R / dist)
         d.line((start, centre), fill=style.CITY_EDGE, width=3)
+        pieces.line("hard", (start, centre), 3)
     for city, seat, centre in marks:
         patch, offset = tag_patch(seat, centre)
         img.paste(patch, offset, patch)
+        pieces.paste("hard", patch, offset)
 
 
 def _patch(points: list[Point], pad: float) -> tuple[int, int, int, int]:
@@ -319,27 +330,13 @@ def _build_static(lang: str) -> StaticMap:
     _values(img)
 
     _geo_labels(img, lang)
-    labels = place_labels(layout, lang)
-    ink = Image.new("L", SIZE, 0)  # white where a name or marker is: the mask
+    ink = Image.new("L", SIZE, 0)  # white where a marker is: the mask
     ink_d = ImageDraw.Draw(ink)
     boxes = []
-    for city, c in enumerate(board.cities):
-        text = board.city_label(city, lang)
-        (lx, ly), lbox = labels[city]
-        end = draw_text(img, (lx, ly), text, LABEL_SIZE, style.CITY_TEXT, bold=True, anchor="lm",
-                        stroke_width=LABEL_HALO, stroke_fill=style.LAND)[2]
-        draw_text(ink, (lx, ly), text, LABEL_SIZE, 255, bold=True, anchor="lm", stroke_width=LABEL_HALO,
-                  stroke_fill=255)
-        for r, special in enumerate(board.special_city):
-            if special == city:
-                icons.star(d, (end + 3 + STAR_W / 2, ly), STAR_W, style.rr_rgb(r))
-                ink_d.rectangle((end + 1, ly - STAR_W / 2 - 2, end + 5 + STAR_W, ly + STAR_W / 2 + 2), fill=255)
-        x, y = layout.cities[city]
+    for x, y in layout.cities:
         rad = CITY_R + 2
         ink_d.ellipse((x - rad, y - rad, x + rad, y + rad), fill=255)
-        dot = (int(x - rad), int(y - rad), int(x + rad) + 1, int(y + rad) + 1)
-        boxes.append((min(dot[0], lbox[0]) - 2, min(dot[1], lbox[1]) - 2,
-                      max(dot[2], lbox[2]) + 2, max(dot[3], lbox[3]) + 2))
+        boxes.append((int(x - rad) - 2, int(y - rad) - 2, int(x + rad) + 3, int(y + rad) + 3))
     _legend(img, lang)
     touched = {}
     for shape in layout.sections:
@@ -349,7 +346,7 @@ def _build_static(lang: str) -> StaticMap:
                     if x0 < max(xs) and x1 > min(xs) and y0 < max(ys) and y1 > min(ys))
         if hit:
             touched[shape.section] = hit
-    return StaticMap(image=img, mask=ink, city_boxes=tuple(boxes), touched=touched, slots=mark_slots(labels, lang))
+    return StaticMap(image=img, mask=ink, city_boxes=tuple(boxes), touched=touched, slots=mark_slots(names.preferred(lang), lang))
 
 
 def _draw_spaces(d: ImageDraw.ImageDraw, layout: BoardLayout) -> None:
@@ -465,67 +462,8 @@ def _dashed(d: ImageDraw.ImageDraw, line: Sequence[Point], colour, width: int, d
 # --- names on the map ---------------------------------------------------------------------------------------
 def _geo_labels(img: Image.Image, lang: str) -> None:
     """The sea and the gulf, in the water's ink."""
-    for x, y, part in _geo_lines(lang):
+    for x, y, part in geo_lines(lang):
         draw_text(img, (x, y), part, LABEL_SIZE, style.WATER_TEXT, bold=True, anchor="mm")
-
-
-def _geo_lines(lang: str) -> list[tuple[float, float, str]]:
-    """(centre x, centre y, text) of each line of the sea's and the gulf's names."""
-    board = west()
-    out = []
-    for key, (lon, lat) in (("render.sf.pacific", (-123.4, 35.6)), ("render.sf.gulf", (-92.0, 27.2))):
-        x, y = lonlat_xy(board, lon, lat)
-        for k, part in enumerate(translate(lang, key).split("\n")):
-            out.append((x, y + k * (LABEL_SIZE + 4), part))
-    return out
-
-
-def _spots(r: float) -> Spots:
-    """Around a marker of radius r: 5 px beside it (past the name's gap), 4 px below it, above
-    only clear of the pip arc; below before above, since the pips sit above."""
-    return Spots(side=r + 5 - NAME_GAP, above=PIP_RING + PIP_R + 2, below=r + 4, first="below", shift=0.6,
-                 diagonal=0.8, corners=("se", "sw", "ne", "nw"))
-
-
-# Track costs 2 a covered pixel, a marker or pip 20, a name or the legend 40; each step down
-# the list of spots costs 3. Cities with many others within 140 × 80 px choose first.
-LABEL_PRICES = Prices(rank=3.0, covered={TRACK: 2, MARK: 20, NAME: 40}, crowd=(140, 80))
-
-
-def mark_slots(labels: dict, lang: str) -> dict[int, tuple[Point, ...]]:
-    """Where the marks of who played each city's card go, round this language's names
-    (`labels` from place_labels)."""
-    names = [box for _, box in labels.values()]
-    for x, y, part in _geo_lines(lang):
-        w, h = label_size(part, LABEL_SIZE, 0)
-        names.append((int(x - w / 2), int(y - h / 2), int(x + w / 2), int(y + h / 2)))
-    return tag_slots(tuple(names))
-
-
-def place_labels(layout: BoardLayout, lang: str) -> dict[int, tuple[tuple[float, float], tuple[int, int, int, int]]]:
-    """A spot for each city name covering as little track, as few markers and names as possible.
-
-    Returns, per city, the left-middle anchor of the text and the box it covers.
-    """
-    board = west()
-    occupied = map_occupancy(layout, lambda city: CITY_R + 3, PIP_R + 2)
-    # Where the played cards' marks would go if there were no names: a name may take such a
-    # spot (the marks then find another, round the names), at the price of covering track.
-    for slots in tag_slots(()).values():
-        for centre in slots:
-            occupied.disc(centre, TAG_REACH, TRACK)
-    for x, y, part in _geo_lines(lang):  # city names keep off the sea's and the gulf's names
-        w, h = label_size(part, LABEL_SIZE, 0)
-        occupied.box((int(x - w / 2), int(y - h / 2), int(x + w / 2), int(y + h / 2)), NAME)
-    names = []
-    for city in range(len(board.cities)):
-        w, h = label_size(board.city_label(city, lang), LABEL_SIZE, LABEL_HALO)
-        w += 2 * NAME_GAP
-        if city in board.special_city:
-            w += STAR_W + 5  # the railroad's star after the name
-        r = START_R if board.values[city] == 0 else CITY_R
-        names.append(Label(city, layout.cities[city], w, h, _spots(r)))
-    return place_names(occupied, names, LABEL_PRICES, pad=LABEL_HALO + NAME_GAP)
 
 
 # --- the legend ----------------------------------------------------------------------------------------------

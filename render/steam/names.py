@@ -16,8 +16,6 @@ fewest pixels of track, never over another name or a city.
 """
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -27,7 +25,9 @@ from games.steam.board import board_map, map_of
 from games.steam.models import SteamState
 from render.kit.board_names import NameSpots, Pieces, Placer, fixed_cells
 from render.kit.geometry import Box
-from render.kit.labels import MARK, NAME, TRACK, Label, Occupancy, Prices, Spots, label_size, nearest_to, place_names
+from render.kit.labels import (
+    MARK, NAME, TRACK, Label, Occupancy, Prices, RoundLabel, Spots, label_size, nearest_to, place_names, ring_offsets,
+)
 from render.kit.text import draw_text
 from render.steam import style
 from render.steam.layout import MIN_TEXT, MapLayout, map_layout
@@ -88,20 +88,6 @@ def fixed_pieces(map_id: str, lang: str) -> Image.Image:
     return occ.image
 
 
-@dataclass(frozen=True)
-class RoundLabel(Label):
-    """A name's spots: the usual ones beside, above and below its hex, then all round it farther
-    out (`offsets`), for the crowded cities."""
-
-    hex_size: int = 0
-
-    def candidates(self) -> list[Point]:
-        x, y = self.point
-        w, h = self.width, self.height
-        return [*super().candidates(), *((x + dx - w / 2, y + dy - h / 2)
-                                         for dx, dy in offsets(round(w), round(h), self.hex_size))]
-
-
 @lru_cache(maxsize=8)
 def preferred(map_id: str, lang: str) -> dict[Hex, Box]:
     """Each city's and town's preferred name box, the cities first and the crowded first."""
@@ -117,7 +103,7 @@ def preferred(map_id: str, lang: str) -> dict[Hex, Box]:
         out = []
         for hx in sorted(hexes):
             w, h = label_size(m.name(hx, lang), MIN_TEXT, NAME_HALO)
-            out.append(RoundLabel(hx, ml.center(hx), w, h, spots(ml), round(ml.s)))
+            out.append(RoundLabel(hx, ml.center(hx), w, h, spots(ml), round(ml.s), DISTANCES))
         return out
 
     cities = place_names(occ, labels(m.cities), LABEL_PRICES, pad=NAME_HALO, margin=EDGE, own_nearest=True)
@@ -168,31 +154,11 @@ def _spots(map_id: str, lang: str, hx: Hex) -> NameSpots:
     cx, cy = ml.center(hx)
     others = [p for p in _places(map_id) if p != (cx, cy)]
     boxes = [first]
-    for dx, dy in offsets(round(w), round(h), round(ml.s)):
+    for dx, dy in ring_offsets(round(w), round(h), round(ml.s), DISTANCES):
         box = (round(cx + dx - w / 2), round(cy + dy - h / 2), round(cx + dx + w / 2), round(cy + dy + h / 2))
         if _inside(box, width, height) and nearest_to(box, (cx, cy), others):
             boxes.append(box)
     return NameSpots.of(boxes, NAME_GAP, SCALE)
-
-
-@lru_cache(maxsize=512)
-def offsets(w: int, h: int, s: int) -> tuple[tuple[float, float], ...]:
-    """Where a w × h name's centre may go round its city's centre, nearest first: on rays every
-    15° (right, left, below, above first), at growing distances between the box and the centre."""
-    angles = (0, 180, 90, 270, 30, 150, 330, 210, 60, 120, 300, 240, 15, 165, 345, 195, 45, 135, 315, 225, 75, 105,
-              285, 255)
-    out = []
-    for reach in DISTANCES:
-        d = reach * s
-        for a in angles:
-            ux, uy = math.cos(math.radians(a)), math.sin(math.radians(a))
-            lo, hi = 0.0, d + w + h
-            for _ in range(18):  # the box's distance from the centre grows with k: halve to d
-                k = (lo + hi) / 2
-                gap_x, gap_y = max(abs(k * ux) - w / 2, 0), max(abs(k * uy) - h / 2, 0)
-                lo, hi = (k, hi) if gap_x * gap_x + gap_y * gap_y < d * d else (lo, k)
-            out.append((hi * ux, hi * uy))
-    return tuple(out)
 
 
 @lru_cache(maxsize=4)
@@ -206,9 +172,6 @@ def _places(map_id: str) -> tuple[Point, ...]:
 @lru_cache(maxsize=8)
 def _fixed_cells(map_id: str, lang: str) -> Image.Image:
     return fixed_cells(fixed_pieces(map_id, lang), SCALE)
-
-
-
 
 
 def _inside(box: Box, width: int, height: int) -> bool:

@@ -20,8 +20,9 @@ from render.kit.chart import draw_marker
 from render.santa_fe import style
 
 SF_SEATS = style.SYMBOLS.seats
-from render.santa_fe.board import LABEL_HALO, NAME_GAP, place_labels, render_board, static_map
+from render.santa_fe.board import render_board, static_map
 from render.santa_fe.layout import CITY_R, MAP_H, PANEL_Y, board_layout
+from render.santa_fe.names import LABEL_HALO, NAME_GAP, place_labels
 from render.santa_fe.sidebar import LEFT, ROW_MARK_R
 from render.santa_fe.tags import TAG_R, TAG_REACH, copies_per_city, played_marks
 from tests.support.bot_games import bot_states
