@@ -125,7 +125,8 @@ async def test_long_alt_text_is_clipped_to_discords_limit(harness: Harness, fake
     fake.assert_clean()  # Discord would have refused a longer one
 
 
-async def test_a_describer_that_fails_costs_the_words_not_the_picture(harness: Harness, fake, monkeypatch) -> None:
+async def test_a_describer_that_fails_costs_the_words_not_the_picture(harness: Harness, fake, monkeypatch, expect_error) -> None:
+    expect_error('railyard.render.pool', 'describing the board of a \\w+ game failed')
     from render.registry import GameRenderer
 
     def broken(self, kind, view, names, lang="en"):

@@ -167,7 +167,8 @@ async def assert_nothing_lost_or_repeated(h: Harness, channel: int = CHANNEL) ->
 
 # ------------------------------------------------------------------------------ 403
 async def test_missing_permissions_give_up_tell_the_host_once_and_the_game_goes_on(
-        harness: Harness, fake, clock) -> None:
+        harness: Harness, fake, clock, expect_error) -> None:
+    expect_error('railyard.discord.outbox', 'failed for good \\(forbidden 50013')
     h = harness
     await h.new_game(ALICE, [BOB])
     game_id = await h.game_id()
@@ -240,7 +241,8 @@ async def test_without_attach_files_the_post_goes_out_without_its_image(harness:
 
 # ------------------------------------------------------------------------------ 404
 async def test_a_deleted_channel_gives_up_at_once_and_tells_the_host_in_japanese(
-        harness: Harness, fake, clock) -> None:
+        harness: Harness, fake, clock, expect_error) -> None:
+    expect_error('railyard.discord.outbox', 'failed for good \\(not found 10003')
     h = harness
     await h.new_game(KEN, [YUKI], channel=OTHER, locale="ja")
     await h.new_game(ALICE, [BOB])
@@ -433,7 +435,8 @@ async def test_a_move_made_while_a_step_waits_for_its_retry_reaches_the_channel(
 
 # ------------------------------------------------------------------------------ broken posts
 async def test_a_post_that_cannot_be_built_is_given_up_and_the_next_one_goes_out(
-        harness: Harness, fake, clock, monkeypatch) -> None:
+        harness: Harness, fake, clock, monkeypatch, expect_error) -> None:
+    expect_error('railyard.discord.outbox', 'could not be built or sent|failed for good')
     h = harness
     await h.new_game(ALICE, [BOB])
     broken: set[int] = set()
@@ -473,7 +476,8 @@ JUNK = [
 
 
 @pytest.mark.parametrize("kind, payload", JUNK)
-async def test_junk_rows_are_given_up_and_hold_nothing_back(harness: Harness, fake, clock, kind, payload) -> None:
+async def test_junk_rows_are_given_up_and_hold_nothing_back(harness: Harness, fake, clock, kind, payload, expect_error) -> None:
+    expect_error('railyard.discord.outbox', 'could not be built or sent|failed for good')
     h = harness
     await h.new_game(ALICE, [BOB])
     game_id = await h.game_id()
@@ -495,9 +499,10 @@ async def test_junk_rows_are_given_up_and_hold_nothing_back(harness: Harness, fa
 
 @pytest.mark.parametrize("kind, payload", JUNK)
 async def test_a_junk_row_behind_good_posts_does_not_take_them_down(
-        harness: Harness, fake, clock, kind, payload) -> None:
+        harness: Harness, fake, clock, kind, payload, expect_error) -> None:
     """A step delivers a due post together with the game's posts due right after it; a junk
     row among those must not make a good post fail for good, nor be shown."""
+    expect_error('railyard.discord.outbox', 'could not be built or sent|failed for good')
     h = harness
     await h.new_game(ALICE, [BOB])
     game_id = await h.game_id()
@@ -526,11 +531,13 @@ async def test_a_junk_row_behind_good_posts_does_not_take_them_down(
 # ------------------------------------------------------------------------------ a post that kills its holders
 @pytest.mark.parametrize("dead_holders", [2, 3])
 async def test_a_post_that_outlives_three_holders_in_a_row_is_given_up(
-        harness: Harness, fake, clock, dead_holders: int) -> None:
+        harness: Harness, fake, clock, dead_holders: int, expect_error) -> None:
     """Processes that claimed a post and died before recording anything (their leases ran
     out): after two the post is still delivered by the next process (a restart, a deploy);
     after three it is likely what kills them, so it is given up and the host told, and the
     game's next post goes out."""
+    if dead_holders == 3:
+        expect_error("railyard.discord.outbox", r"failed for good \(its delivery outlived 3 processes")
     h = harness
     await h.new_game(ALICE, [BOB])
     fake.fail_next("POST", POSTS, status=503)

@@ -39,7 +39,8 @@ async def refused(h: Harness, run, expected: str | None = None):
     return result
 
 
-async def test_every_error_path_is_ephemeral_and_changes_nothing(harness: Harness, fake, caplog) -> None:
+async def test_every_error_path_is_ephemeral_and_changes_nothing(harness: Harness, fake, caplog, expect_error) -> None:
+    expect_error('railyard.discord.errors', 'unexpected error in /game log by user 11')
     h = harness
     # no game here
     await refused(h, lambda: h.slash(ALICE, "game status", channel=EMPTY), message("error.no_game_here"))

@@ -12,6 +12,7 @@ import pytest_asyncio
 from bot.sessions import Outcome, SessionError, SessionService
 from bot.store import StoreBackend
 from games import registry
+from tests.support.registered import registered_games
 from tests.support import ALICE, BOB, CAROL, ERIN, actor_for, make_service
 from tests.support.backends import Backend
 from tests.support.bid_game import MONEY
@@ -22,11 +23,8 @@ CHANNEL = "chan-orders"
 
 @pytest.fixture
 def bid_games():
-    registry.register("bid", "tests.support.bid_game:GAME")
-    registry.register("bid_hasty", "tests.support.bid_game:HASTY")
-    yield
-    registry.unregister("bid")
-    registry.unregister("bid_hasty")
+    with registered_games(bid="tests.support.bid_game:GAME", bid_hasty="tests.support.bid_game:HASTY"):
+        yield
 
 
 @pytest_asyncio.fixture
