@@ -137,6 +137,8 @@ async def _menu_for(interaction: discord.Interaction, ref: ids.ComponentId) -> t
     if pv.game_id != ref.game_id:
         raise StaleClick(ended=True)
     if not pv.active or pv.decision is None:
+        if ref.version != pv.version:
+            raise StaleClick()  # drawn when the clicker still had a choice to make
         status = await bot.service.status(channel_key(interaction))
         raise IllegalAction("not_active", waiting=status.waiting)
     cref = chooser.Ref.parse(ref.arg)
