@@ -254,9 +254,25 @@ def public_rows(game_id: int, version: int, menu: PublicMenu | None, look: Look,
     if not menu.options or menu.more:
         # A secret choice is opened privately; its check is the clicker's own, so a "v"
         # here would make the entry stale for every seat but one: open by the clicker's menu.
-        rows.append([button(game_id, version, "cb", Ref("o", ()).arg(), label=t(lang, "discord.choose.open"),
-                            emoji="🔒", style=discord.ButtonStyle.primary)])
+        rows.append([open_button(game_id, version, lang)])
     return rows
+
+
+def open_button(game_id: int, version: int, lang: str) -> discord.ui.Item | None:
+    """"Choose…": shows the clicker's whole menu as it is when clicked, privately."""
+    return button(game_id, version, "cb", Ref("o", ()).arg(), label=t(lang, "discord.choose.open"),
+                  emoji="🔒", style=discord.ButtonStyle.primary)
+
+
+def small_rows(game_id: int, version: int, decision: Decision, look: Look, lang: str, *,
+               names: Sequence[str] | None = None) -> list[Row]:
+    """A short way back into a decision, for a player whose click came from a menu that went
+    stale: the decision itself when it is one step of a few buttons, else "Choose…" alone."""
+    first = decision.walk([]) if decision.choices else None
+    if (first is not None and 0 < len(first.options) <= BUTTONS_AT_MOST
+            and not decision.groups and not decision.amounts):
+        return decision_rows(game_id, version, decision, look, lang, names=names)
+    return [[open_button(game_id, version, lang)]]
 
 
 def picked_text(decision: Decision, stop: Stop, lang: str, names: Sequence[str] | None = None) -> list[str]:

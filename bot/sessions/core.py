@@ -72,6 +72,24 @@ def _corrupt(row: GameRow, why: str, exc: BaseException | None = None) -> Sessio
     return SessionError("game_corrupt", game_id=row.id)
 
 
+def not_running(row: GameRow) -> SessionError:
+    """What to tell someone who asks for a move, a hand or an undo of `row`, a game that is
+    not under way: its lobby is still open, or the channel's last game is over, was
+    abandoned, or closed in its lobby before it started."""
+    if row.status == "lobby":
+        return SessionError("not_active_game", reason="lobby")
+    if row.status == "finished":
+        return SessionError("no_game_here", reason="finished")
+    return SessionError("no_game_here", reason="closed" if row.snapshot is None else "abandoned")
+
+
+async def no_open_game(tx: Tx, channel_id: str) -> SessionError:
+    """The refusal for a channel without an open game: plain when it never had one, else
+    saying what became of its last game."""
+    latest = await tx.latest_game(channel_id)
+    return SessionError("no_game_here") if latest is None else not_running(latest)
+
+
 def _split_events(events: list[Event]) -> tuple[list[Event], dict[int, list[Event]]]:
     public: list[Event] = []
     private: dict[int, list[Event]] = {}
@@ -154,7 +172,7 @@ class ServiceCore:
             if row is None and include_closed:
                 row = await tx.latest_game(channel_id)
             if row is None:
-                raise SessionError("no_game_here")
+                raise await no_open_game(tx, channel_id)
             seats = await tx.seats(row.id)
             actions = await tx.actions(row.id) if with_actions else []
         return self._load(row, seats), actions
@@ -171,7 +189,7 @@ class ServiceCore:
     async def _open_in_tx(self, tx: Tx, channel_id: str, *, with_state: bool = False) -> _Loaded:
         row = await tx.open_game(channel_id)
         if row is None:
-            raise SessionError("no_game_here")
+            raise await no_open_game(tx, channel_id)
         return self._load(row, await tx.seats(row.id), with_state=with_state)
 
     # ==================================================================================

@@ -5,7 +5,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.sessions.core import ServiceCore
+from bot.sessions.core import ServiceCore, no_open_game
 from bot.sessions.errors import SessionError
 from bot.sessions.models import (
     Actor,
@@ -30,7 +30,7 @@ class HostTools(ServiceCore):
         async with self.store.write() as tx:
             row = await tx.open_game(channel_id)
             if row is None:
-                raise SessionError("no_game_here")
+                raise await no_open_game(tx, channel_id)
             if actor.user_id != row.host_user_id and not actor.is_manager:
                 raise SessionError("not_host")
             seats = await tx.seats(row.id)
@@ -68,7 +68,7 @@ class HostTools(ServiceCore):
         async with self.store.write() as tx:
             row = await tx.open_game(channel_id)
             if row is None:
-                raise SessionError("no_game_here")
+                raise await no_open_game(tx, channel_id)
             ld = self._load(row, await tx.seats(row.id))
             self._require_host(ld, actor)
             if isinstance(seat_or_user, int):

@@ -5,7 +5,7 @@ import random
 from typing import Any
 
 
-from bot.sessions.core import ServiceCore, _Loaded, _RETRIES, _corrupt, _public, log
+from bot.sessions.core import ServiceCore, _Loaded, _RETRIES, _corrupt, _public, log, not_running
 from bot.sessions.errors import SessionError
 from bot.sessions.models import (
     Actor,
@@ -35,7 +35,7 @@ class MoveService(ServiceCore):
         for attempt in range(attempts):
             ld, _ = await self._read_channel(channel_id)
             if ld.row.status != "active":
-                raise SessionError("not_active_game")
+                raise not_running(ld.row)
             seat = ld.seat_of(actor.user_id)
             if seat is None:
                 raise SessionError("not_in_game")
@@ -146,7 +146,7 @@ class MoveService(ServiceCore):
         nothing hidden. The state is rebuilt from the seed and the remaining log."""
         ld, actions = await self._read_channel(channel_id, with_actions=True)
         if ld.row.status != "active":
-            raise SessionError("not_active_game")
+            raise not_running(ld.row)
         seat = ld.seat_of(actor.user_id)
         if seat is None:
             raise SessionError("not_in_game")
@@ -210,10 +210,10 @@ class MoveService(ServiceCore):
         ld, actions = await self._read_channel(channel_id, include_closed=True, with_actions=True)
         if ld.row.status in ("lobby", "active"):
             raise SessionError("export_not_over")
+        if ld.state is None:  # a lobby closed before it started: there are no moves
+            raise not_running(ld.row)
         if ld.seat_of(actor.user_id) is None:
             raise SessionError("export_not_player")
-        if ld.state is None:  # a lobby closed before it started: there are no moves
-            raise SessionError("export_not_over")
         record = GameRecord(game=ld.row.game, players=len(ld.seats), options=dict(ld.options), seed=ld.row.seed,
                             moves=[(m.seat, m.notation) for m in self._effective(ld, actions)], names=ld.names)
         result = ld.game.result(ld.state)

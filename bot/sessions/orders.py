@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from bot.sessions.core import _Loaded, _RETRIES, log
+from bot.sessions.core import _Loaded, _RETRIES, log, not_running
 from bot.sessions.errors import SessionError
 from bot.sessions.models import Actor, OrdersInfo, Outcome, StandingOrder
 from bot.sessions.moves import MoveService
@@ -108,12 +108,12 @@ class OrderService(MoveService):
                 raise SessionError("no_game_here")
             seats = await tx.seats(row.id)
             stored = await tx.standing_orders(row.id)
+        if row.status != "active":
+            raise not_running(row)
         ld = self._load(row, seats)
         seat = ld.seat_of(actor.user_id)
         if seat is None:
             raise SessionError("not_in_game")
-        if row.status != "active":
-            raise SessionError("not_active_game")
         if not offers_orders(ld.game):
             raise SessionError("orders_unsupported")
         return ld, seat, stored.get(seat, [])

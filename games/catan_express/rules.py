@@ -157,6 +157,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
     state_model = CatanState
     action_model = CatanAction
     view_model = CatanView
+    private_information = True  # CE-12: resource and development cards are secret
 
     # ------------------------------------------------------------------ setup
     def setup(self, n_players: int, options: dict[str, Any] | BaseModel | None, seed: int) -> CatanState:

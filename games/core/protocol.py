@@ -79,6 +79,10 @@ class Game(ABC, Generic[StateT, ActionT, ViewT]):
     state_model: ClassVar[type[BaseModel]]
     action_model: ClassVar[Any]  # a pydantic type (often a discriminated union) for actions
     view_model: ClassVar[type[BaseModel]]
+    # Whether a seat can hold anything the others may not see (a hand, tickets, a secret
+    # choice), as the game's rulebook says. Adapters offer a player a private look at their
+    # own part ("Show my hand") only in a game where something is private.
+    private_information: ClassVar[bool]
 
     # --- lifecycle -----------------------------------------------------------------
     @abstractmethod

@@ -73,6 +73,7 @@ class Steam(Game[SteamState, Any, SteamView]):
     state_model = SteamState
     action_model = SteamAction
     view_model = SteamView
+    private_information = False  # ST-15: everything in Steam is public
 
     # ------------------------------------------------------------------ setup (ST-M4)
     def setup(self, n_players: int, options: dict[str, Any] | BaseModel | None, seed: int) -> SteamState:

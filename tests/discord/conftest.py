@@ -192,8 +192,10 @@ class Harness:
         decision = pv.decision
         assert decision is not None and pv.active, f"user {user} is not waited on"
         post = self.last_post(channel)
-        if start == "hand":
-            opened = await self.click(post, find_id(post, r"ry:\d+:\d+:hand"), user, locale=locale)
+        if start == "hand":  # the post's button, or /game hand in a game that offers none
+            hand_id = find_id(post, r"ry:\d+:\d+:hand")
+            opened = await (self.click(post, hand_id, user, locale=locale) if hand_id
+                            else self.slash(user, "game hand", channel=channel, locale=locale))
             message, result = opened.original, opened
         else:
             message, result = post, None

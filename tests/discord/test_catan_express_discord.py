@@ -139,7 +139,7 @@ async def roll_by_button(tb: Table) -> None:
 
     # the same button again, as the old message still shows it: the board moved on
     stale = await h.click_as_drawn(post, roll[0]["custom_id"], user)
-    assert stale.ephemeral and label("discord.error.board_changed") in text_of(h, stale), text_of(h, stale)
+    assert stale.ephemeral and label("discord.stale.changed") in text_of(h, stale), text_of(h, stale)
     assert (await tb.state()) == rolled
     # take the old button off again: it was put back on the live message only to be clicked
     live = h.fake.message(post.id)

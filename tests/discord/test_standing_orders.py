@@ -200,7 +200,7 @@ async def test_refusals_are_private_and_clear(harness: Harness, fake, bid_game) 
     await h.slash(seats[0], "move", {"move": "bid 1"})
     ended = await h.slash(seats[1], "orders")
     assert (await h.bot.service.status(str(CHANNEL))).info.status == "finished"
-    assert ended.ephemeral and ended.content == "⚠️ " + en("error.not_active_game")
+    assert ended.ephemeral and ended.content == "⚠️ " + en("error.no_game_here.finished")
     fake.assert_clean()
 
 

@@ -162,8 +162,12 @@ async def test_the_status_embed_and_the_hand_speak_steam(harness: Harness, fake,
     assert label("discord.steam.mode.basic") in text, text
     fields = embed.get("fields") or []
     assert len(fields) == 3 and all("$" in f["value"] for f in fields), fields
-    hand = await h.click(post, find_id(post, r"ry:\d+:\d+:hand"), BOB, locale="ja")
+    # nothing in Steam is private (ST-15): no "Show my hand" on the post; /game hand says so
+    # before the player's own numbers
+    assert find_id(post, r"ry:\d+:\d+:hand") is None, post.custom_ids
+    hand = await h.slash(BOB, "game hand", locale="ja")
     assert hand.ephemeral
+    assert hand.content.startswith("ℹ️ " + label("discord.hand.all_public", "ja", game=label("game.steam.title", "ja")))
     assert "機関車" in hand.content, hand.content
     rules = await h.slash(BOB, "game rules", {"game": "steam"}, locale="ja")
     text = rules.original.embeds[0]["description"]

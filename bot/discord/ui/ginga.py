@@ -25,6 +25,9 @@ class GalacticRailwayUI(GameUI):
     name = "ginga"
     colour = discord.Colour(0x1F2D5C)
     icon_emoji = {"place": "🧩", "loop": "🔁", "stations": "🚉"}
+    # Hands are public (GT-7) and on the board; the private picture numbers the places each
+    # of the player's tiles fits, as the menu does
+    public_own_button = ("discord.gt.button.tiles", "🧩")
 
     # --- public -----------------------------------------------------------------------
     def summary(self, view: Any, names: Sequence[str], lang: str) -> tuple[str, list[tuple[str, str]]]:
