@@ -464,6 +464,43 @@ async def test_a_post_that_cannot_be_built_is_given_up_and_the_next_one_goes_out
     fake.assert_clean()
 
 
+async def test_after_a_post_given_up_the_next_one_pings_whoever_it_newly_waits_on(
+        harness: Harness, fake, clock) -> None:
+    """Alice's turn-ending draw makes the game wait on Bob, but Discord refuses that post for
+    good: it is given up, so Bob was never pinged, and the live message still shows Alice's
+    turn. Bob then claims a route, so the game waits on Alice again: she is newly waited on
+    (her turn came round again), so a new message pings her, rather than an edit of her old
+    turn's message that notifies nobody."""
+    h = harness
+    await h.new_game(ALICE, [BOB])
+    await any_move(h)
+    await any_move(h)  # both kept their tickets: Alice's turn, a new message pinging her
+    alices_turn = live(h)
+    assert [u.id for u in alices_turn.mentions] == [ALICE]
+    await draw(h)  # her first card: an edit
+    fake.fail_next("POST", POSTS, status=400, code=50035, message="Invalid Form Body")
+    await draw(h)  # her second: Bob's turn, a new message, refused for good
+    (dead,) = await all_accounted_for(h)
+    assert dead.attempts == 1 and dead.last_error.startswith("refused 400")
+    assert live(h).id == alices_turn.id
+
+    status = await h.bot.service.status(str(CHANNEL))
+    assert status.waiting_user_ids == [str(BOB)]
+    claim = next(c.notation for c in (await h.bot.service.private_view(str(CHANNEL), str(BOB))).legal
+                 if c.notation.startswith("claim "))
+    result = await h.slash(BOB, "move", {"move": claim})
+    assert result.content.startswith("✅"), result.content
+    await settle(h, clock)
+
+    assert (await h.bot.service.status(str(CHANNEL))).waiting_user_ids == [str(ALICE)]
+    newest = live(h)
+    assert newest.id != alices_turn.id and shown(h)[-1][0] == "create"
+    assert [u.id for u in newest.mentions] == [ALICE]
+    assert fake.message(alices_turn.id).components == []  # the old turn's buttons are off
+    await assert_live_shows_latest(h)
+    fake.assert_clean()
+
+
 JUNK = [
     ("move", "this is not JSON {"),
     ("move", {"channel_id": str(CHANNEL)}),  # a game post missing almost everything
