@@ -17,10 +17,19 @@ Failures (see `classify` and `RetryPolicy`):
   discord.py's own retries, network errors, timeouts: retried with back-off (rate limits
   use Discord's retry_after) for about a day, since Discord being down is no reason to
   drop a game's posts;
-* forbidden (403: the bot lacks a permission in the channel), gone (404: the channel or
-  thread was deleted), refused (another 4xx: a payload Discord will never accept), broken
-  (the post cannot even be built: a rendering bug, a junk payload, an unknown kind): these
-  will not fix themselves, so a few attempts at most.
+* forbidden (403: the bot lacks a permission in the channel, or cannot see it at all:
+  50001), gone (another 404), refused (another 4xx: a payload Discord will never accept;
+  an archived thread that is also locked), broken (the post cannot even be built: a
+  rendering bug, a junk payload, an unknown kind): these will not fix themselves, so a few
+  attempts at most;
+* deleted (404 Unknown Channel, 10003: the channel or thread was deleted, or the channel a
+  thread was in). Asked again (GET /channels/{id}), Discord confirms the game's channel is
+  gone: a game still open there is abandoned, its timers, standing orders and every post
+  still to deliver with it, and its host told by DM (`Deliveries.channel_deleted`, one write
+  under the game's version guard, once however many processes meet it). An archived thread
+  is no deleted one: a new message unarchives it (only edits are refused there, and the live
+  board then posts anew, see outbox_messages), and a channel the bot may no longer see is
+  forbidden, not deleted.
 
 A row that runs out of attempts is marked dead, so the game's later posts go through
 instead of waiting behind it forever, and the game's host is told what is wrong, in their
@@ -90,6 +99,9 @@ log = logging.getLogger("railyard.discord.outbox")
 DM_CLOSED = 50007
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_MESSAGE = 10008
+THREAD_ARCHIVED = 50083
 # What a post needs in a channel; in a thread, send_messages_in_threads stands in for
 # send_messages. Listed in this order in the host's notice.
 POST_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files")
@@ -117,7 +129,8 @@ def classify(exc: BaseException) -> Failure:
     if isinstance(exc, discord.Forbidden):
         return Failure("forbidden", f"forbidden {exc.code}: {exc.text}"[:500])
     if isinstance(exc, discord.NotFound):
-        return Failure("gone", f"not found {exc.code}: {exc.text}"[:500])
+        problem = "deleted" if exc.code == UNKNOWN_CHANNEL else "gone"
+        return Failure(problem, f"not found {exc.code}: {exc.text}"[:500])
     if isinstance(exc, discord.DiscordServerError):
         return Failure("transient", f"server error {exc.status}")
     if isinstance(exc, discord.HTTPException):
@@ -144,7 +157,7 @@ class RetryPolicy:
     ordinary and a second in a row on the same post is still possible by chance."""
 
     attempts: Mapping[str, int] = field(default_factory=lambda: {
-        "transient": 100, "forbidden": 4, "gone": 1, "refused": 1, "broken": 2,
+        "transient": 100, "forbidden": 4, "gone": 1, "deleted": 1, "refused": 1, "broken": 2,
     })
     takeovers: int = 3
     # a host is told about one game's problem at most this often
@@ -165,6 +178,7 @@ class RetryPolicy:
 NOTICE_FOR = {
     "forbidden": "permissions",
     "gone": "gone",
+    "deleted": "gone",  # a game already closed when its channel went (one still open is abandoned)
     "refused": "broken",
     "broken": "broken",
     "transient": "unreachable",
@@ -607,6 +621,8 @@ class OutboxDispatcher:
 
     async def _failed(self, row: OutboxRow, courier: Courier, exc: Exception) -> str:
         failure = classify(exc)
+        if failure.problem == "deleted":
+            return await self._channel_deleted(row, courier, failure)
         attempts = row.attempts + 1
         where = f"outbox #{row.id} (game {row.game_id}, {row.kind}, attempt {attempts})"
         if failure.problem == "broken":
@@ -617,6 +633,43 @@ class OutboxDispatcher:
                                                           failure.retry_after)
             return RETRY
         return await self._give_up(row, courier, failure)
+
+    async def _channel_deleted(self, row: OutboxRow, courier: Courier, failure: Failure) -> str:
+        """Unknown Channel: if Discord confirms the game's channel is gone, its game ends
+        (see the module docstring); otherwise the row is given up as an ordinary 404."""
+        contact = await self.bot.service.deliveries.contact(row.game_id) if row.game_id is not None else None
+        try:
+            deleted = contact is not None and await self._is_deleted(contact.channel_id)
+        except (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError) as exc:
+            # Discord could not say just now (a 5xx, the network): a failure like any other,
+            # retried with its back-off (and asked again), within the policy's bounds
+            log.warning("outbox #%s: %s, but whether channel %s is deleted could not be checked",
+                        row.id, failure.error, contact.channel_id if contact else None)
+            return await self._failed(row, courier, exc)
+        if not deleted:
+            return await self._give_up(row, courier, dataclasses.replace(failure, problem="gone"))
+        notice = await self._notice(row, "deleted")
+        abandoned = await self.bot.service.deliveries.channel_deleted(
+            row.id, courier.take_unsaved(), failure.error, notice=notice, notice_every=self.policy.notice_every)
+        if abandoned:
+            log.warning("game %s: its channel %s was deleted; the game is abandoned and its host told",
+                        row.game_id, contact.channel_id)
+        else:
+            log.warning("outbox #%s: the channel %s of game %s was deleted; given up",
+                        row.id, contact.channel_id, row.game_id)
+        self.given_up += 1
+        return DEAD
+
+    async def _is_deleted(self, channel_id: str) -> bool:
+        """Does Discord say the channel (or thread) does not exist (Unknown Channel)? A
+        channel the bot may not see (403) exists."""
+        try:
+            await self.bot.fetch_channel(int(channel_id))
+        except discord.NotFound as exc:
+            return exc.code == UNKNOWN_CHANNEL
+        except discord.Forbidden:
+            return False
+        return False
 
     async def _give_up(self, row: OutboxRow, courier: Courier, failure: Failure) -> str:
         log.error("outbox #%s (game %s, %s) failed for good (%s): given up; the game's later posts go on",

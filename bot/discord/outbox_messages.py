@@ -12,7 +12,9 @@ somebody is newly waited on (and only they are notified), at the start and at th
 otherwise the live message is edited (words, status and buttons; it keeps its picture). The
 previous live message loses its buttons when a new one is posted. The final post also carries
 the game's timelapse (render/timelapse.py), drawn from the game's record. Who the live message
-waits on is stored (`live_boards`), so a restart does not ping everyone again.
+waits on is stored (`live_boards`), so a restart does not ping everyone again. A live message
+that was deleted (Unknown Message), or that sits in an archived thread (which takes no
+edits), is replaced by a new one.
 `allowed_mentions` never allows @everyone or roles.
 
 Reminders: a user who opted in gets a DM; if their DMs are closed (403, code 50007) they are
@@ -29,7 +31,7 @@ from typing import Any, Awaitable, Callable
 
 import discord
 
-from bot.discord.outbox import Channel, Courier, DirectMessage
+from bot.discord.outbox import THREAD_ARCHIVED, UNKNOWN_MESSAGE, Channel, Courier, DirectMessage
 from bot.discord.posts import Picture, game_post, jump_url, mentions
 from bot.discord.host import Host
 from bot.discord.replies import Reply
@@ -114,8 +116,9 @@ class OutboxMessages:
                 await out.note("fold", "fold:" + ",".join(str(r.id) for r, _ in run))
         rows = [row, *(r for r, _ in run)]
         posts = [post, *(p for _, p in run)]
+        facts = [facts_of(r.id, p) for r, p in zip(rows, posts)]
         live = await self._live(row.game_id)
-        step, after = plan(live, [facts_of(r.id, p) for r, p in zip(rows, posts)])
+        step, after = plan(live, facts)
         last = posts[-1]
         channel_id = last.channel_id
         if step.action == "edit" and live.message_id is not None:
@@ -123,8 +126,15 @@ class OutboxMessages:
             reply.allowed_mentions = _only_users([])
             try:
                 await out.edit("edit", channel_id, live.message_id, reply)
-            except discord.NotFound:  # the live message was deleted: post the board anew
-                step, after = plan(LiveBoard(), [facts_of(r.id, p) for r, p in zip(rows, posts)])
+            except discord.HTTPException as exc:
+                if exc.code == UNKNOWN_MESSAGE:  # the live message was deleted: post the board anew
+                    step, after = plan(LiveBoard(), facts)
+                elif exc.code == THREAD_ARCHIVED:
+                    # an archived thread takes no edit, but a new message, which unarchives it
+                    step, after = plan(LiveBoard(), facts)
+                    step = step.model_copy(update={"strip_message_id": live.message_id})
+                else:
+                    raise
         if step.action == "new":
             # the final post carries the game's timelapse (not redrawn for a part already sent)
             animation = (await self._timelapse(row.game_id, last)
@@ -242,7 +252,7 @@ class OutboxMessages:
                                   permissions=permissions), CONTENT_MAX)
 
         in_dm = (DirectMessage(host), Reply(content=text(""), allowed_mentions=_only_users([])))
-        if problem == "gone":  # no channel to post in
+        if problem in ("gone", "deleted"):  # no channel to post in
             await out.first("notice", [in_dm])
             return
         in_channel = (Channel(channel_id), Reply(content=text(f"<@{host}> "), allowed_mentions=_only_users([host])))

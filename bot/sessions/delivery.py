@@ -102,6 +102,37 @@ class Deliveries:
             await self._skip_on_live_board(tx, row_id)
             await tx.give_up(row_id, error, self.clock(), notice=notice, notice_every=notice_every)
 
+    async def channel_deleted(self, row_id: int, parts: Sequence[SentPart], error: str, *,
+                              notice: tuple[int, str, dict[str, Any]] | None, notice_every: float) -> bool:
+        """Discord says the channel of the row's game was deleted (Unknown Channel, checked
+        by the caller). A game still open there can never be played again: it is abandoned
+        (under its version guard, so a move committed meanwhile is either before it or
+        refused), its timers and standing orders go, every post of it still to deliver is
+        given up, and `notice` (problem "deleted": the host is told, by DM) is queued, all in
+        one write. A game already closed only has this row given up, the host told the
+        channel is gone. Once: a row that is no longer pending (finished meanwhile, by
+        another process) changes nothing. Returns whether the game was abandoned now."""
+        async with self.store.write() as tx:
+            await tx.require_claim(row_id, self.owner)  # also locks the row till the end
+            row = await tx.get_outbox(row_id)
+            if row is None or row.delivered_at is not None or row.dead:
+                return False
+            await self._record(tx, row_id, parts)
+            now = self.clock()
+            game = await tx.get_game(row.game_id) if row.game_id is not None else None
+            if game is None or not game.is_open:
+                gone = (notice[0], "gone", {**notice[2], "problem": "gone"}) if notice is not None else None
+                await tx.give_up(row_id, error, now, notice=gone, notice_every=notice_every)
+                return False
+            await tx.update_game(game.id, game.version, now, status="abandoned")
+            await tx.delete_timers(game.id)
+            await tx.clear_standing_orders(game.id)
+            await tx.mark_failed(row_id, error, now, permanent=True)
+            await tx.give_up_pending(game.id, f"not delivered: the game's channel was deleted ({error})", now)
+            if notice is not None:
+                await tx.queue_notice(*notice, now, notice_every=notice_every)
+            return True
+
     async def finish_step(self, game_id: int, live_board_json: str, row_ids: Sequence[int]) -> None:
         """A live-board step went out: its board and every row it delivered, in one write.
         The first row is the one this process claimed (the others come after it and nobody

@@ -23,7 +23,7 @@ from PIL import Image
 
 from bot.discord import outbox_messages
 from bot.discord.text import event_text
-from bot.sessions import Actor
+from bot.sessions import Actor, SessionError
 from games.core.i18n import translate
 from tests.discord.conftest import ALICE, BOB, CHANNEL, KEN, OTHER, YUKI, Harness
 
@@ -239,30 +239,124 @@ async def test_without_attach_files_the_post_goes_out_without_its_image(harness:
 
 
 # ------------------------------------------------------------------------------ 404
-async def test_a_deleted_channel_gives_up_at_once_and_tells_the_host_in_japanese(
-        harness: Harness, fake, clock) -> None:
+async def act_quietly(h: Harness, channel: int) -> None:
+    """The first legal move of the first person the game waits on, made without an
+    interaction (as a deadline's or a bot's is): the channel may be gone, or an archived
+    thread, where nobody can use a command."""
+    status = await h.bot.service.status(str(channel))
+    user = status.waiting_user_ids[0]
+    legal = (await h.bot.service.private_view(str(channel), user)).legal
+    await h.bot.service.act(str(channel), Actor(user_id=user, name=user), legal[0].notation)
+
+
+async def test_a_deleted_channel_ends_its_game_and_tells_the_host_once_in_japanese(
+        harness: Harness, fake, clock, monkeypatch) -> None:
+    """Somebody deletes the channel of a game under way. Its next post gets Unknown Channel
+    (404, code 10003); Discord, asked about the channel, says the same: the game is
+    abandoned (one version further), its timers and standing orders go, every post of it
+    still to deliver is given up, and its host is told once, by DM, in the game's language.
+    The game in another channel goes on."""
     h = harness
     await h.new_game(KEN, [YUKI], channel=OTHER, locale="ja")
     await h.new_game(ALICE, [BOB])
     other_game = (await h.bot.service.status(str(OTHER))).info.game_id
+    async with h.bot.store.write() as tx:
+        await tx.set_standing_orders(other_game, 0, ["draw deck"], clock.now)
     await fake.delete_channel(OTHER)
 
-    # a move that reaches the game without an interaction (as a deadline's would)
-    status = await h.bot.service.status(str(OTHER))
-    user = status.waiting_user_ids[0]
-    legal = (await h.bot.service.private_view(str(OTHER), user)).legal
-    h.bot.after_commit(await h.bot.service.act(str(OTHER), Actor(user_id=user, name="ken"), legal[0].notation))
+    flush = h.bot.outbox.flush
+
+    async def later() -> int:
+        return 0
+
+    monkeypatch.setattr(h.bot.outbox, "flush", later)  # two moves wait for the dispatcher
+    await act_quietly(h, OTHER)
+    await act_quietly(h, OTHER)
+    before = await h.bot.service.status(str(OTHER))
+    assert before.info.status == "active" and await h.bot.store.timers(other_game)
+    monkeypatch.setattr(h.bot.outbox, "flush", flush)
     await any_move(h)  # meanwhile in another channel
     await settle(h, clock)
 
-    (dead,) = await all_accounted_for(h)
-    assert dead.game_id == other_game and dead.attempts == 1 and dead.last_error.startswith("not found 10003")
+    after = (await h.bot.service.status(str(OTHER))).info
+    assert after.status == "abandoned" and after.version == before.version + 1
+    assert await h.bot.store.timers(other_game) == [] and await h.bot.store.standing_orders(other_game) == {}
+    first, second = [r for r in await h.bot.store.outbox_rows(other_game) if r.kind == "move"]
+    assert first.dead and first.attempts == 1 and first.last_error.startswith("not found 10003")
+    assert second.dead and second.attempts == 0 and "channel was deleted" in second.last_error
+    assert [r.status for r in fake.requests_to("GET", f"/channels/{OTHER}")] == [404]  # asked once
     (dm,) = fake.dm_messages(KEN)
-    assert dm.content == "⚠️ " + translate("ja", "discord.delivery.gone", {
+    assert dm.content == "⚠️ " + translate("ja", "discord.delivery.deleted", {
         "host": "", "game_id": other_game, "game": translate("ja", "game.ticket_to_ride.title")})
-    assert "チャンネルが見つからない" in dm.content
+    assert "チャンネルが削除された" in dm.content and "放棄" in dm.content
+    assert fake.dm_messages(YUKI) == []
+    with pytest.raises(SessionError) as refused:  # nothing more happens in it
+        await h.bot.service.act(str(OTHER), Actor(user_id=str(KEN), name="ken"), "draw deck")
+    assert refused.value.code == "no_game_here"
+
     await assert_live_shows_latest(h)  # the other channel's game was not held up
     await assert_nothing_lost_or_repeated(h)
+    fake.assert_clean()
+
+
+async def test_an_archived_thread_is_posted_in_again_and_a_deleted_one_ends_its_game(
+        harness: Harness, fake, clock) -> None:
+    """A game in a thread. The thread is archived (Discord does that after a quiet spell):
+    that is no deletion. An edit of the live board there is refused (400, 50083), so the
+    step posts a new message instead, which unarchives the thread, and takes the buttons off
+    the old one. Then the thread's channel is deleted, which deletes the thread: that game
+    ends, and its host is told."""
+    h = harness
+    await h.slash(ALICE, "game new", {"game": "ticket_to_ride", "players": 2, "thread_name": "Friday"})
+    (thread,) = [c for c in fake.channels.values() if c.is_thread]
+    await h.click(h.lobby(thread.id), None, BOB, label="Join")  # the second seat starts it
+    start = live(h, thread.id)
+    game_id = await h.game_id(thread.id)
+
+    thread.archived = True
+    await act_quietly(h, thread.id)  # a first ticket choice: an edit of the live board
+    await settle(h, clock)
+    # the edit refused; its buttons taken off once the new message had opened the thread again
+    assert [r.status for r in fake.requests_to("PATCH", f"/channels/{thread.id}/messages/{start.id}")] == [400, 200]
+    reposted = live(h, thread.id)
+    assert reposted.id != start.id and reposted.attachments and not thread.archived
+    assert fake.message(start.id).components == []
+    await assert_live_shows_latest(h, thread.id)
+    assert (await h.bot.service.status(str(thread.id))).info.status == "active"
+
+    thread.archived = True
+    await act_quietly(h, thread.id)  # the second: a new message, which unarchives the thread
+    await settle(h, clock)
+    await assert_live_shows_latest(h, thread.id)
+    assert not thread.archived and await all_accounted_for(h) == [] and fake.dm_messages(ALICE) == []
+
+    await fake.delete_channel(CHANNEL)  # the thread goes with it
+    await act_quietly(h, thread.id)
+    await settle(h, clock)
+    assert (await h.bot.service.status(str(thread.id))).info.status == "abandoned"
+    (dead,) = await all_accounted_for(h)
+    assert dead.game_id == game_id and dead.last_error.startswith("not found 10003")
+    (dm,) = fake.dm_messages(ALICE)
+    assert dm.content == "⚠️ " + translate("en", "discord.delivery.deleted", {
+        "host": "", "game_id": game_id, "game": translate("en", "game.ticket_to_ride.title")})
+    fake.assert_clean()
+
+
+async def test_a_channel_the_bot_may_no_longer_see_is_not_a_deleted_one(harness: Harness, fake, clock) -> None:
+    """Missing Access (403, 50001) means the bot lost View Channel, not that the channel is
+    gone: the game goes on, and the host is told what to switch back on."""
+    h = harness
+    await h.new_game(ALICE, [BOB])
+    await any_move(h)
+    await fake.deny_bot(CHANNEL, "view_channel")
+    await act_quietly(h, CHANNEL)  # Bob keeps: Alice's turn, refused
+    await settle(h, clock)
+    (dead,) = await all_accounted_for(h)
+    assert dead.last_error.startswith("forbidden 50001")
+    assert (await h.bot.service.status(str(CHANNEL))).info.status == "active"
+    assert await h.bot.store.timers(dead.game_id)
+    (dm,) = fake.dm_messages(ALICE)
+    assert "View Channel" in dm.content and fake.requests_to("GET", f"/channels/{CHANNEL}") == []
     fake.assert_clean()
 
 

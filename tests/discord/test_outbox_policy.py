@@ -26,7 +26,10 @@ def http_error(cls: type[discord.HTTPException], status: int, code: int = 0, mes
 
 def test_failures_are_classified_by_what_can_fix_them() -> None:
     assert classify(http_error(discord.Forbidden, 403, 50013, "Missing Permissions")).problem == "forbidden"
-    assert classify(http_error(discord.NotFound, 404, 10003, "Unknown Channel")).problem == "gone"
+    assert classify(http_error(discord.NotFound, 404, 10003, "Unknown Channel")).problem == "deleted"
+    assert classify(http_error(discord.NotFound, 404, 10008, "Unknown Message")).problem == "gone"
+    assert classify(http_error(discord.Forbidden, 403, 50001, "Missing Access")).problem == "forbidden"
+    assert classify(http_error(discord.HTTPException, 400, 50083, "Thread is archived")).problem == "refused"
     assert classify(http_error(discord.DiscordServerError, 503)).problem == "transient"
     assert classify(http_error(discord.HTTPException, 400, 50035, "Invalid Form Body")).problem == "refused"
     limited = classify(http_error(discord.HTTPException, 429))
@@ -39,7 +42,7 @@ def test_failures_are_classified_by_what_can_fix_them() -> None:
 
 def test_every_problem_has_a_bound() -> None:
     policy = RetryPolicy()
-    for problem in ("transient", "forbidden", "gone", "refused", "broken", "something new"):
+    for problem in ("transient", "forbidden", "gone", "deleted", "refused", "broken", "something new"):
         failure = classify(RuntimeError()) if problem == "broken" else types.SimpleNamespace(problem=problem)
         bound = next(n for n in range(1, 1000) if policy.gives_up(failure, n))
         assert bound <= 100, problem
