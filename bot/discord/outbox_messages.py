@@ -103,7 +103,7 @@ class OutboxMessages:
         message or one edit of the live one."""
         deliveries = self.bot.service.deliveries
         # A row tried before may be out already, in part: Discord may have created its message
-        # although the answer was lost (a retry's nonce hands that message back unchanged), or
+        # although the answer was lost (a retry finds it in the channel, see `_new_message`), or
         # the message went out and a later part failed, or the process sending it died and
         # another took the row over. What went out shows the rows that attempt folded in, and
         # no others: so the first attempt stores which rows it folds in ("fold") before it

@@ -49,7 +49,7 @@ from typing import Any
 import pytest
 
 from bot.discord.outbox_messages import FINAL_FORMS
-from bot.sessions import Actor, SessionService
+from bot.sessions import Actor, SessionError, SessionService
 from bot.sessions.live import LiveBoard
 from bot.store import StoreBackend, open_store
 from games import registry
@@ -469,3 +469,71 @@ async def _database(kind: str, tmp_path: Path, request: pytest.FixtureRequest):
         yield backend.url
     finally:
         await backend.cleanup()
+
+
+# ------------------------------------------------------------------------------ a deleted channel
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+async def test_a_deleted_channel_ends_its_game_once_with_several_processes(tmp_path: Path, request, kind: str) -> None:
+    """Two processes deliver two games' posts. One game's channel is deleted while moves keep
+    coming in both: whichever process meets Unknown Channel first ends that game, once (one
+    version further, one DM to its host), every post of it still to deliver is given up,
+    moves made after are refused, and the other game goes on."""
+    async with _database(kind, tmp_path, request) as url:
+        store = await open_store(url)
+        async with contextlib.AsyncExitStack() as stack:
+            stack.push_async_callback(store.close)
+            fake = await stack.enter_async_context(
+                FakeDiscord(quiet_period=0.05, ack_deadline=10.0, response_timeout=30.0, shards=2))
+            gone, kept = spread(fake, 2, 1)
+            procs = await stack.enter_async_context(BotProcesses(fake, url, tmp_path))
+            for shard in range(2):
+                procs.start(shard_ids=str(shard), shard_count=2, sync_commands=shard == 0,
+                            extra=["--lease-seconds", str(LEASE)])
+            await procs.wait_ready(timeout=90)
+            world = World(fake, procs, store)
+            await asyncio.gather(world.start(gone), world.start(kept))
+            await world.moves([gone, kept], 2)
+            await until(lambda: _empty(world.pending()), 30, "the posts so far", world.report)
+            before = await world.service.status(str(gone.channel))
+
+            await fake.delete_channel(gone.channel)
+            people = actors()
+
+            async def move_quietly(table: Table) -> bool:
+                """A move made without an interaction (nobody can use a command in a deleted
+                channel; a deadline or a bot still moves): True if it was made."""
+                status = await world.service.status(str(table.channel))
+                if status.info.status != "active":
+                    return False
+                user = status.waiting_user_ids[0]
+                legal = (await world.service.private_view(str(table.channel), user)).legal
+                try:
+                    await world.service.act(str(table.channel), people[user], legal[0].notation)
+                except SessionError:
+                    return False  # the game ended meanwhile
+                return True
+
+            made = [await move_quietly(gone)]
+            for _ in range(3):  # more moves in both games while the processes deliver
+                made.append(await move_quietly(gone))
+                await world.move(kept)
+                await asyncio.sleep(0.3)
+            await until(lambda: _empty(world.pending()), 60, "every row delivered or given up", world.report)
+
+            status = (await world.service.status(str(gone.channel))).info
+            assert status.status == "abandoned" and made[0], (made, world.report())
+            moves_made = sum(made)
+            assert status.version == before.version + moves_made + 1  # each move, then the abandonment
+            assert await store.timers(gone.game_id) == []
+            rows = [r for r in await store.outbox_rows(gone.game_id) if r.kind == "move"]
+            after = rows[-moves_made:]
+            assert after and all(r.dead and r.delivered_at is None for r in after), (after, world.report())
+            (dm,) = fake.dm_messages(ALICE)  # once, whichever process met it
+            assert dm.content == "⚠️ " + translate("en", "discord.delivery.deleted", {
+                "host": "", "game_id": gone.game_id, "game": translate("en", "game.ticket_to_ride.title")})
+            assert not [m for m in fake.messages() if m.content.startswith("⚠️") and m is not dm]
+            assert (await world.service.status(str(kept.channel))).info.status == "active"
+            kept_rows = await store.outbox_rows(kept.game_id)
+            assert all(r.delivered_at is not None for r in kept_rows)
+            assert [await p.stop() for p in procs.procs] == [0, 0], world.report()
+            fake.assert_clean()
