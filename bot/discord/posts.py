@@ -139,7 +139,7 @@ async def game_post(post: GamePost, *, events: Sequence[Any] | None = None,
     tells; without `draw_board` the reply carries no picture (an edit of the live message
     keeps the one it was posted with, if it has one: `has_picture`). The final post carries
     the final board, the game's final image (chart and details) and `timelapse` (file name,
-    animation) when one was made."""
+    animation) when one was made; without `draw_board`, only its words (nothing is drawn)."""
     game_name = post.game
     lang = post.locale or "en"
     names = post.names
@@ -151,10 +151,12 @@ async def game_post(post: GamePost, *, events: Sequence[Any] | None = None,
     reply = Reply()
     if finished:
         result = post.result or view.result
-        board = attach(reply, "board.png", await render_picture(game_name, "board", view, names, lang,
-                                                                game_id=post.game_id))
-        chart = attach(reply, "final.png", await render_picture(game_name, "final", view, names, lang,
-                                                                game_id=post.game_id))
+        board = chart = None
+        if draw_board:
+            board = attach(reply, "board.png", await render_picture(game_name, "board", view, names, lang,
+                                                                    game_id=post.game_id))
+            chart = attach(reply, "final.png", await render_picture(game_name, "final", view, names, lang,
+                                                                    game_id=post.game_id))
         if timelapse is not None:
             attach(reply, timelapse[0], timelapse[1])
         lines.append("🏁 " + t(lang, "discord.result.announce"))

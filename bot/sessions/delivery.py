@@ -19,6 +19,8 @@ import secrets
 import socket
 from typing import Any, Callable, Iterable, Sequence
 
+from bot.sessions.live import GAME_POST_KINDS, LiveBoard, PostFacts, facts_of, skipped
+from bot.sessions.posting import GamePost
 from bot.store import CLAIM_LEASE, ClaimLost, DeliveryContact, OutboxPart, OutboxRow, StoreBackend
 
 SentPart = tuple[str, str, "str | None"]  # (part, outcome, message id)
@@ -92,10 +94,44 @@ class Deliveries:
 
     async def give_up(self, row_id: int, parts: Sequence[SentPart], error: str, *,
                       notice: tuple[int, str, dict[str, Any]] | None, notice_every: float) -> None:
+        """The row is given up; a game post's live board forgets who it waited on (live.py:
+        `skipped`), in the same write, so the game's next post pings whoever it newly waits on."""
         async with self.store.write() as tx:
             await tx.require_claim(row_id, self.owner)  # also locks the row till the end
             await self._record(tx, row_id, parts)
+            await self._skip_on_live_board(tx, row_id)
             await tx.give_up(row_id, error, self.clock(), notice=notice, notice_every=notice_every)
+
+    async def channel_deleted(self, row_id: int, parts: Sequence[SentPart], error: str, *,
+                              notice: tuple[int, str, dict[str, Any]] | None, notice_every: float) -> bool:
+        """Discord says the channel of the row's game was deleted (Unknown Channel, checked
+        by the caller). A game still open there can never be played again: it is abandoned
+        (under its version guard, so a move committed meanwhile is either before it or
+        refused), its timers and standing orders go, every post of it still to deliver is
+        given up, and `notice` (problem "deleted": the host is told, by DM) is queued, all in
+        one write. A game already closed only has this row given up, the host told the
+        channel is gone. Once: a row that is no longer pending (finished meanwhile, by
+        another process) changes nothing. Returns whether the game was abandoned now."""
+        async with self.store.write() as tx:
+            await tx.require_claim(row_id, self.owner)  # also locks the row till the end
+            row = await tx.get_outbox(row_id)
+            if row is None or row.delivered_at is not None or row.dead:
+                return False
+            await self._record(tx, row_id, parts)
+            now = self.clock()
+            game = await tx.get_game(row.game_id) if row.game_id is not None else None
+            if game is None or not game.is_open:
+                gone = (notice[0], "gone", {**notice[2], "problem": "gone"}) if notice is not None else None
+                await tx.give_up(row_id, error, now, notice=gone, notice_every=notice_every)
+                return False
+            await tx.update_game(game.id, game.version, now, status="abandoned")
+            await tx.delete_timers(game.id)
+            await tx.clear_standing_orders(game.id)
+            await tx.mark_failed(row_id, error, now, permanent=True)
+            await tx.give_up_pending(game.id, f"not delivered: the game's channel was deleted ({error})", now)
+            if notice is not None:
+                await tx.queue_notice(*notice, now, notice_every=notice_every)
+            return True
 
     async def finish_step(self, game_id: int, live_board_json: str, row_ids: Sequence[int]) -> None:
         """A live-board step went out: its board and every row it delivered, in one write.
@@ -120,6 +156,23 @@ class Deliveries:
         if keep_delivered is None:
             return await self.store.prune_outbox(self.clock())
         return await self.store.prune_outbox(self.clock(), keep_delivered=keep_delivered)
+
+    async def _skip_on_live_board(self, tx: Any, row_id: int) -> None:
+        row = await tx.get_outbox(row_id)
+        if row is None or row.game_id is None or row.kind not in GAME_POST_KINDS or row.dead:
+            return
+        stored = await tx.live_board(row.game_id)
+        if stored is None:  # no live message yet: the next step is a new one, pinging all it waits on
+            return
+        try:
+            live = LiveBoard.model_validate_json(stored)
+        except ValueError:  # unreadable: the composer starts a new board anyway
+            return
+        try:
+            facts: PostFacts | None = facts_of(row.id, GamePost.model_validate_json(row.payload_json))
+        except ValueError:  # a junk row (pydantic's error is a ValueError): it may have waited on anyone
+            facts = None
+        await tx.set_live_board(row.game_id, skipped(live, facts).model_dump_json(), self.clock())
 
     async def _record(self, tx: Any, row_id: int, parts: Sequence[SentPart]) -> None:
         now = self.clock()

@@ -14,7 +14,7 @@ takes a row while the lease runs; the holder renews it while a delivery runs
 another process has taken over (ClaimLost, nothing written). A process killed with SIGKILL
 just stops renewing: its rows and timers are free again once its lease has run out, and the
 process that takes a row over counts the interrupted attempt (the row may be out in part,
-which the message nonces cover, see bot/discord/outbox.py).
+which its delivery then looks for first, see bot/discord/outbox.py).
 """
 from __future__ import annotations
 

@@ -599,6 +599,15 @@ class SqlTx:
         game_id, problem, payload = notice
         return await self.queue_notice(game_id, problem, payload, now, notice_every=notice_every)
 
+    async def give_up_pending(self, game_id: int, error: str, now: float) -> int:
+        """Give up every row of the game still to deliver (none can be: the game's channel is
+        gone); their claims end. Returns how many. Through outbox_by_game, which holds only
+        the rows still to deliver."""
+        return await self._run(
+            "UPDATE outbox SET dead = 1, last_error = ?, next_attempt_at = ?, takeovers = 0,"
+            " claimed_by = NULL, claimed_until = NULL WHERE game_id = ? AND delivered_at IS NULL AND dead = 0",
+            (error[:2000], now, game_id))
+
     async def queue_notice(self, game_id: int, problem: str, payload: Any, now: float, *,
                            notice_every: float = NOTICE_EVERY) -> int | None:
         """Queue a message to a game's host about a delivery problem, at most once per game

@@ -189,7 +189,7 @@ async def test_a_post_too_large_for_discord_loses_its_timelapse_first() -> None:
             return types.SimpleNamespace(id=99)
 
     host = types.SimpleNamespace(get_partial_messageable=lambda channel_id: Where(), clock=lambda: 0.0)
-    row = types.SimpleNamespace(id=7)
+    row = types.SimpleNamespace(id=7, attempts=0, takeovers=0, created_at=0.0)
     courier = Courier(host, row, {})  # type: ignore[arg-type]
     await courier.post("post", "501", reply)
     assert sent == [["board.png", "timelapse.webp"], ["board.png"]]  # no shrinking needed after that
