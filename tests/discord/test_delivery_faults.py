@@ -343,9 +343,10 @@ async def test_an_archived_thread_is_posted_in_again_and_a_deleted_one_ends_its_
     fake.assert_clean()
 
 
-async def test_a_channel_the_bot_may_no_longer_see_is_not_a_deleted_one(harness: Harness, fake, clock) -> None:
+async def test_a_channel_the_bot_may_no_longer_see_is_not_a_deleted_one(harness: Harness, fake, clock, expect_error) -> None:
     """Missing Access (403, 50001) means the bot lost View Channel, not that the channel is
     gone: the game goes on, and the host is told what to switch back on."""
+    expect_error('railyard.discord.outbox', 'failed for good \\(forbidden 50001')
     h = harness
     await h.new_game(ALICE, [BOB])
     await any_move(h)
@@ -575,12 +576,13 @@ async def test_a_post_that_cannot_be_built_is_given_up_and_the_next_one_goes_out
 
 
 async def test_after_a_post_given_up_the_next_one_pings_whoever_it_newly_waits_on(
-        harness: Harness, fake, clock) -> None:
+        harness: Harness, fake, clock, expect_error) -> None:
     """Alice's turn-ending draw makes the game wait on Bob, but Discord refuses that post for
     good: it is given up, so Bob was never pinged, and the live message still shows Alice's
     turn. Bob then claims a route, so the game waits on Alice again: she is newly waited on
     (her turn came round again), so a new message pings her, rather than an edit of her old
     turn's message that notifies nobody."""
+    expect_error('railyard.discord.outbox', 'failed for good \\(refused 400 50035')
     h = harness
     await h.new_game(ALICE, [BOB])
     await any_move(h)

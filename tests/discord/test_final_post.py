@@ -113,11 +113,12 @@ async def test_a_final_post_whose_holders_die_drawing_it_goes_out_lighter(
 
 
 async def test_a_final_post_is_given_up_only_when_even_its_words_outlived_three_holders(
-        harness: Harness, fake, clock) -> None:
+        harness: Harness, fake, clock, expect_error) -> None:
     """A post that kills every process delivering it must not take them all down forever:
     when even the words-only form outlived three holders in a row (after the two lighter
     forms had their own), and the channel shows no such message, it is given up and the
     host told."""
+    expect_error('railyard.discord.outbox', 'failed for good \\(its delivery outlived 5 processes')
     h = harness
     fake.fail_next("POST", POSTS, status=503, match=is_final)
     game_id = await finish_a_game(h)
