@@ -689,7 +689,8 @@ class Steam(Game[SteamState, Any, SteamView]):
         legal: list[str] = []
         if with_legal and seat is not None and seat in active:
             legal = [self.format_action(a) for a in self.legal_actions(state, seat)]
-        return SteamView(viewer=seat, state=state, active=active, legal=legal,
+        shown = state.model_copy(update={"seed": 0})  # all is public but the seed: every random draw comes from it
+        return SteamView(viewer=seat, state=shown, active=active, legal=legal,
                          result=self.result(state) if state.phase == "over" else None)
 
     # ------------------------------------------------------------------ notation

@@ -361,7 +361,7 @@ def test_income_or_points_only_when_owed_and_before_anything_else():
     t.set_cubes("L7", [0, 0, 0, 1, 0])
     t.set_cubes("L11", [0] * 5)
     t.s.players[builder].locomotive = 2
-    # Nobody owed a choice: typed income or points is refused in words (it crashed before).
+    # Nobody owed a choice: typed income or points is refused in words.
     assert t.refuse("income") == t.refuse("points") == "steam.nothing_to_score"
     while t.who() != builder:
         t.play("pass")
