@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 
 import pytest
 
@@ -21,11 +20,10 @@ MOVES = 15  # Alice's moves: the setup and some turns, with bots moving in betwe
 
 
 @pytest.mark.parametrize("name", ["catan_express", "steam"])
-async def test_no_stored_post_or_sent_message_shows_the_seed(harness: Harness, monkeypatch, name: str) -> None:
+async def test_no_stored_post_or_sent_message_shows_the_seed(harness: Harness, name: str) -> None:
     h = harness
     game = registry.get(name)
-    # the harness deals its games' seeds from its module's SEED: the next game gets this one
-    monkeypatch.setattr(sys.modules[type(h).__module__], "SEED", SEED)
+    h.first_seed = SEED
     with watching_randomness(SEED) as secrets:
         await h.restart()
         opened = await h.slash(ALICE, "game new", {"game": name})
