@@ -56,7 +56,7 @@ def test_the_check_finds_the_seed_and_what_is_drawn_from_it_in_any_form() -> Non
 
 
 class _Leaky:
-    """A game whose views show the seed (as Catan Express's did, as board_seed): the check fails."""
+    """A game whose views show the seed: the check fails."""
 
     def __init__(self, game) -> None:
         self.game, self.name = game, game.name
@@ -114,3 +114,17 @@ def test_no_secret_below_the_smallest_is_looked_for() -> None:
     secrets = Secrets()
     secrets.add(123, "a small seed")
     assert secrets.found_in('{"seed": 123}') == []
+
+
+def test_the_static_map_is_drawn_once_per_layout() -> None:
+    """The renderer's cached layers are keyed by the board the view names: every position of a
+    game shares them, another random layout does not, every beginner board of a map does."""
+    from render.catan_express.board import board_key, static_layers
+
+    states = bot_states(CE, 3, 5, "builder")
+    first, last = CE.view(states[0], None), CE.view(states[-1], 1)
+    assert board_key(first) == board_key(last)
+    assert static_layers(board_key(first), "en") is static_layers(board_key(last), "en")
+    assert board_key(CE.view(CE.setup(3, {}, 6), None)) != board_key(first)
+    beginner = [CE.view(CE.setup(3, {"layout": "beginner"}, seed), None) for seed in (SEEDS[0], SEEDS[1])]
+    assert board_key(beginner[0]) == board_key(beginner[1])
