@@ -10,7 +10,8 @@ Why it is shaped so
     Hands are five counts in the order of components.RESOURCES and development cards five
     counts in the order of cards.KINDS. The view (CE-12) keeps every count public and blanks
     what a seat may not see: other players' hands and cards (None), the deck's order, the seed
-    (it would predict the dice) and, while an offer is being answered, the other answers.
+    (it would predict the dice and the deck; the board it dealt is shown by name instead,
+    maps.BoardLayout) and, while an offer is being answered, the other answers.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from games.catan_express.maps import BoardLayout
 from games.core.events import Event
 from games.core.protocol import Result
 
@@ -414,12 +416,13 @@ class SeatSummary(BaseModel):
     ferries: int
     largest_army: bool = False
     fastest: bool = False
+    harbours: list[str] = Field(default_factory=list)  # kinds of the harbours its buildings trade at (CE-B5)
 
 
 class CatanView(BaseModel):
     viewer: int | None
     state: CatanState          # with the secrets blanked (see the module docstring)
-    board_seed: int            # the layout's seed: the state's own seed is blanked in a view
+    board: BoardLayout         # the laid-out board (the seed that dealt it is blanked with the state's)
     seats: list[SeatSummary]
     active: list[int]
     legal: list[str] = Field(default_factory=list)

@@ -51,7 +51,7 @@ from games.catan_express.cards import KINDS, PlayerCards
 from games.catan_express.components import RESOURCES, DevCard, Resource, components
 from games.catan_express.derived import Derived, derived
 from games.catan_express.economy import Hand, Holdings, covers, hand_of
-from games.catan_express.geo import Geo, board_for, geo_for, harbour_kinds
+from games.catan_express.geo import Geo, board_for, geo_for, harbour_kinds, layout_for
 from games.catan_express.maps import Board, Terrain
 from games.catan_express.models import (MAX_OFFERS, OFFER_GET_MAX, OFFER_GIVE_MAX, Answer, BankTrade, Build,
                                         Building, Buy, CatanAction, CatanOptions, CatanState, CatanView, Discard, End,
@@ -1312,7 +1312,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
     # ------------------------------------------------------------------ view and result
     def view(self, state: CatanState, seat: int | None) -> CatanView:
         shown = state.clone()
-        shown.seed = 0
+        shown.seed = 0  # it would tell the dice and the deck; the board goes by name (view.board)
         shown.deck = []
         for i, p in enumerate(shown.players):
             if i != seat:
@@ -1323,7 +1323,8 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             shown.offer.answers = {s: v for s, v in shown.offer.answers.items() if s == seat}
         shown.last = [e for e in shown.last if e.to is None or (seat is not None and seat in e.to)]
         legal = [self.format_action(a) for a in self.legal_actions(state, seat)] if seat is not None else []
-        return CatanView(viewer=seat, state=shown, board_seed=state.seed, seats=self.summaries(state),
+        board = layout_for(state.map_id, state.options.layout, state.seed)
+        return CatanView(viewer=seat, state=shown, board=board, seats=self.summaries(state),
                          active=sorted(self.active_players(state)), legal=legal, result=self.result(state),
                          accepted=self.acceptors(state) if state.phase == "pick" else [])
 
@@ -1338,7 +1339,8 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
                                    knights=p.knights, towers=len(p.towers), chips=len(p.chips),
                                    settlements=kinds.count("settlement"), cities=kinds.count("city"),
                                    rails=mine.count("rail"), ferries=mine.count("ferry"),
-                                   largest_army=state.largest_army == i, fastest=p.fastest))
+                                   largest_army=state.largest_army == i, fastest=p.fastest,
+                                   harbours=sorted(self._harbours(state, i))))
         return out
 
     def ranking(self, state: CatanState) -> list[int]:

@@ -61,6 +61,16 @@ def _ev(key: str, **params: Any) -> Event:
     return Event(key=f"steam.ev.{key}", params=params)
 
 
+def _check_delivery_step(s: SteamState, action: Any) -> None:
+    """ST-9: the points of a delivery are put into income or victory points, seat by seat,
+    before anybody delivers again; without such points owed there is nothing to put anywhere."""
+    scoring = isinstance(action, Score)
+    if s.pending and not scoring:
+        raise IllegalAction("steam.score_first", points=s.pending[0][1])
+    if scoring and not s.pending:
+        raise IllegalAction("steam.nothing_to_score")
+
+
 def tile_number(tile: str) -> int:
     return components().action(tile).number
 
@@ -305,6 +315,8 @@ class Steam(Game[SteamState, Any, SteamView]):
         handler = getattr(self, HANDLERS.get((phase, type(action)), ""), None)
         if handler is None:
             raise IllegalAction("steam.wrong_phase", phase={"key": f"steam.phase.{phase}"})
+        if phase == "deliver":
+            _check_delivery_step(s, action)
         handler(s, seat, action, events)
         s.last = [e for e in events if e.public]
         key: list[int | str] = [seat, turn_before, phase, round_before if phase == "deliver" else 0]
@@ -678,7 +690,8 @@ class Steam(Game[SteamState, Any, SteamView]):
         legal: list[str] = []
         if with_legal and seat is not None and seat in active:
             legal = [self.format_action(a) for a in self.legal_actions(state, seat)]
-        return SteamView(viewer=seat, state=state, active=active, legal=legal,
+        shown = state.model_copy(update={"seed": 0})  # all is public but the seed: every random draw comes from it
+        return SteamView(viewer=seat, state=shown, active=active, legal=legal,
                          result=self.result(state) if state.phase == "over" else None)
 
     # ------------------------------------------------------------------ notation

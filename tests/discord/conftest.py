@@ -51,13 +51,14 @@ class Harness:
         self.bot: RailyardBot | None = None
         self._running: contextlib.AbstractAsyncContextManager | None = None
         self.bots_started = 0
+        self.first_seed = SEED  # the seed of the first game the next start opens (then +1, +2, ...)
 
     # ------------------------------------------------------------------ lifecycle
     def settings(self) -> Settings:
         return Settings(token=self.fake.token, database=self.db_path, dev_guild_id=GUILD)
 
     async def start(self) -> RailyardBot:
-        seeds = iter(range(SEED, SEED + 1000))
+        seeds = iter(range(self.first_seed, self.first_seed + 1000))
         bot = RailyardBot(self.settings(), clock=self.clock, new_seed=lambda: next(seeds),
                           guild_ready_timeout=0.05)
         self._running = self.fake.running(bot)

@@ -16,6 +16,7 @@ import pytest
 from games.core.i18n import translate
 from games.steam import decisions as steps
 from tests.discord.conftest import ALICE, BOB, CHANNEL, Harness, find_id
+from tests.support import dump_db
 from tests.discord.test_santa_fe_discord import click_through, text_of
 
 TURNS = 5
@@ -194,4 +195,19 @@ async def test_a_steam_game_takes_its_options(harness: Harness, fake, steam) -> 
     assert [a.template for a in pv.decision.amounts] == ["capital {}"]
     done = await h.choose(user, "capital 1")
     assert text_of(h, done).startswith("✅"), text_of(h, done)
+    h.fake.assert_clean()
+
+
+async def test_a_refused_typed_move_quotes_the_players_own_words(harness: Harness) -> None:
+    """機関車 is "locomotive" to the move reader; the answer still quotes what was typed."""
+    h = harness
+    await open_game(h)
+    status = await h.bot.service.status(str(CHANNEL))
+    user = int(status.waiting_user_ids[0])
+    typed = "蒸気機関車で行こう!!"
+    before = dump_db(h.db_path)
+    refused = await h.slash(user, "move", {"move": typed}, locale="ja")
+    assert refused.ephemeral
+    assert f"「{typed}」" in refused.content and "locomotive" not in refused.content, refused.content
+    assert dump_db(h.db_path) == before
     h.fake.assert_clean()

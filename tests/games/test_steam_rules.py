@@ -355,6 +355,25 @@ def test_a_delivery_scores_the_owner_who_chooses_income_or_points():
     assert t.s.last_route_places == ["L7", "L9", "L11"]
 
 
+def test_income_or_points_only_when_owed_and_before_anything_else():
+    t = random_order()
+    builder = built_albany_new_york(t)
+    t.set_cubes("L7", [0, 0, 0, 1, 0])
+    t.set_cubes("L11", [0] * 5)
+    t.s.players[builder].locomotive = 2
+    # Nobody owed a choice: typed income or points is refused in words.
+    assert t.refuse("income") == t.refuse("points") == "steam.nothing_to_score"
+    while t.who() != builder:
+        t.play("pass")
+    t.play("deliver purple L7-L9-L11")
+    assert t.s.pending == [(builder, 2)] and t.who() == builder
+    # The mover owes the choice: nothing else until it is made (ST-9).
+    for text in ("deliver purple L7-L9-L11", "locomotive", "pass"):
+        assert t.refuse(text) == "steam.score_first"
+    t.play("points")
+    assert t.p(builder).points == 2 and t.s.pending == []
+
+
 def test_several_scoring_players_answer_mover_first_then_in_turn_order():
     t = random_order()
     builder = built_albany_new_york(t)

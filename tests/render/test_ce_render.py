@@ -595,7 +595,7 @@ def test_harbour_labels_say_their_kind(lang):
     for n, m, layout, seed in [(4, "islands", "random", 3), (6, "islands", "random", 5), (6, "islands", "beginner", 0),
                                (5, "main", "random", 7)]:
         state, pl = _places(n, m, layout, seed)
-        key = board_mod.layout_key(state, seed)
+        key = board_mod.board_key(GAME.view(state, None))
         with recording_text_sizes() as sizes:
             _, names, flat = board_mod._build_static(key, lang)
         drawn = [t for _, t in sizes.drawn]

@@ -22,7 +22,6 @@ import discord
 from bot.discord.text import clip, event_text, t
 from bot.discord.ui.base import GameUI, register
 from bot.sessions import PrivateView
-from games import registry
 from games.catan_express.cards import KINDS
 from games.catan_express.components import RESOURCES, components
 from games.catan_express.economy import Hand, trade_ratio
@@ -224,10 +223,8 @@ class CatanExpressUI(GameUI):
 
     @staticmethod
     def _ratios(view: Any, seat: int) -> list[int]:
-        """The reader's bank ratios per resource, from the harbours their buildings stand on.
-        The view blanks the state's seed; the layout's own seed is `board_seed`."""
-        laid_out = view.state.model_copy(update={"seed": view.board_seed})
-        ports = registry.get("catan_express").harbours(laid_out, seat)
+        """The reader's bank ratios per resource, from the harbours their buildings stand on."""
+        ports = set(view.seats[seat].harbours)
         return [trade_ratio(r, ports) for r in RESOURCES]
 
 
