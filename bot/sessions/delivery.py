@@ -19,7 +19,7 @@ import secrets
 import socket
 from typing import Any, Callable, Iterable, Sequence
 
-from bot.store import CLAIM_LEASE, ClaimLost, DeliveryContact, OutboxPart, OutboxRow, StoreBackend
+from bot.store import CLAIM_LEASE, ClaimLost, DeliveryContact, OutboxPart, OutboxRow, StoreBackend, retries_conflicts
 
 SentPart = tuple[str, str, "str | None"]  # (part, outcome, message id)
 
@@ -73,6 +73,7 @@ class Deliveries:
         return await self.store.delivery_contact(game_id)
 
     # ------------------------------------------------------------------ recording
+    @retries_conflicts
     async def record_parts(self, row_id: int, parts: Sequence[SentPart]) -> None:
         """Parts of a row sent so far, before the next one goes (a retry skips them). Also
         the check, before each further part, that the row is still this process's."""
@@ -83,6 +84,7 @@ class Deliveries:
     async def delivered(self, row_id: int) -> None:
         await self.store.mark_delivered(row_id, self.clock(), self.owner)
 
+    @retries_conflicts
     async def retry_later(self, row_id: int, parts: Sequence[SentPart], error: str,
                           retry_after: float | None) -> None:
         async with self.store.write() as tx:
@@ -90,6 +92,7 @@ class Deliveries:
             await self._record(tx, row_id, parts)
             await tx.mark_failed(row_id, error, self.clock(), retry_after=retry_after)
 
+    @retries_conflicts
     async def give_up(self, row_id: int, parts: Sequence[SentPart], error: str, *,
                       notice: tuple[int, str, dict[str, Any]] | None, notice_every: float) -> None:
         async with self.store.write() as tx:
@@ -97,6 +100,7 @@ class Deliveries:
             await self._record(tx, row_id, parts)
             await tx.give_up(row_id, error, self.clock(), notice=notice, notice_every=notice_every)
 
+    @retries_conflicts
     async def finish_step(self, game_id: int, live_board_json: str, row_ids: Sequence[int]) -> None:
         """A live-board step went out: its board and every row it delivered, in one write.
         The first row is the one this process claimed (the others come after it and nobody

@@ -11,7 +11,7 @@ from bot.sessions.models import (
     Actor,
     Outcome,
 )
-from bot.store import ActionRow, StaleVersion
+from bot.store import ActionRow, StaleVersion, retries_conflicts
 from games.core import Event, IllegalAction
 from games.core.replay import GameRecord, scores
 from games.core.rng import derive
@@ -21,6 +21,7 @@ class MoveService(ServiceCore):
     # ==================================================================================
     # moves
     # ==================================================================================
+    @retries_conflicts
     async def act(
         self,
         channel_id: str,
@@ -65,6 +66,7 @@ class MoveService(ServiceCore):
                     raise SessionError("stale_version", version=exc.current) from None
         raise AssertionError("unreachable")
 
+    @retries_conflicts
     async def step_bot(self, game_id: int) -> Outcome | None:
         """If a bot seat is active, let it move (the lowest such seat); else None."""
         for _ in range(_RETRIES):
@@ -141,6 +143,7 @@ class MoveService(ServiceCore):
             raise _corrupt(ld.row, "the action log does not replay", exc) from None
         return state
 
+    @retries_conflicts
     async def undo(self, channel_id: str, actor: Actor) -> Outcome:
         """Take back the actor's own last move, if nothing happened since and it revealed
         nothing hidden. The state is rebuilt from the seed and the remaining log."""

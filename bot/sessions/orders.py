@@ -27,7 +27,7 @@ from bot.sessions.core import _Loaded, _RETRIES, log
 from bot.sessions.errors import SessionError
 from bot.sessions.models import Actor, OrdersInfo, Outcome, StandingOrder
 from bot.sessions.moves import MoveService
-from bot.store import SeatRow, StaleVersion, Tx
+from bot.store import SeatRow, StaleVersion, Tx, retries_conflicts
 from games.core import ApplyResult, Event, Game, IllegalAction
 
 MAX_ORDERS = 20  # per seat: plenty for any plan, and a bound on what one player can store
@@ -58,6 +58,7 @@ class OrderService(MoveService):
         ld, seat, orders = await self._orders_read(channel_id, actor)
         return self._orders_info(ld, seat, orders)
 
+    @retries_conflicts
     async def set_order(self, channel_id: str, actor: Actor, order: str) -> OrdersInfo:
         """Add a standing order (its notation as the game's menu gives it). If the game waits
         on the actor and the order moves at once, `moves_now` asks the caller to run_bots."""
@@ -82,6 +83,7 @@ class OrderService(MoveService):
             return info
         raise SessionError("stale_version", version=ld.row.version)
 
+    @retries_conflicts
     async def cancel_order(self, channel_id: str, actor: Actor, order: str) -> OrdersInfo:
         """Withdraw one standing order (the first one with this notation)."""
         ld, seat, _stored = await self._orders_read(channel_id, actor)
@@ -93,6 +95,7 @@ class OrderService(MoveService):
             await tx.set_standing_orders(ld.row.id, seat, current, self.clock())
         return self._orders_info(ld, seat, current)
 
+    @retries_conflicts
     async def clear_orders(self, channel_id: str, actor: Actor) -> OrdersInfo:
         """Withdraw all of the actor's standing orders."""
         ld, seat, _stored = await self._orders_read(channel_id, actor)
@@ -193,6 +196,7 @@ class OrderService(MoveService):
                 await tx.set_standing_orders(ld.row.id, seat, followed.remaining, self.clock())
         return frozenset(movers)
 
+    @retries_conflicts
     async def step_order(self, game_id: int) -> Outcome | None:
         """If a waited-on person's standing orders move now, make that move (the lowest such
         seat) and return it; else None. Orders that no longer apply are tidied on the way."""

@@ -18,7 +18,7 @@ from bot.sessions.models import (
     Reminder,
 )
 from bot.sessions.settings import REMINDER_CAP_SECONDS
-from bot.store import StaleVersion
+from bot.store import StaleVersion, retries_conflicts
 from games.core import Event, IllegalAction
 from bot.sessions.orders import OrderService
 
@@ -33,8 +33,7 @@ class TimerService(OrderService):
         transaction that schedules the next one, so a crash cannot lose or repeat it."""
         now = self.clock()
         owner = self.deliveries.owner
-        async with self.store.write() as tx:
-            timers = await tx.claim_timers("reminder", owner, now, lease or self.deliveries.lease)
+        timers = await self.store.claim_timers("reminder", owner, now, lease or self.deliveries.lease)
         reminders: list[Reminder] = []
         for timer in timers:
             try:
@@ -46,6 +45,7 @@ class TimerService(OrderService):
                 reminders.append(reminder)
         return reminders
 
+    @retries_conflicts
     async def _fire_reminder(self, game_id: int, now: float, owner: str) -> Reminder | None:
         async with self.store.write() as tx:
             # the game before its timer, as a move locks them (PostgreSQL: no deadlock)
@@ -107,8 +107,7 @@ class TimerService(OrderService):
         event first in its events."""
         now = self.clock()
         owner = self.deliveries.owner
-        async with self.store.write() as tx:
-            timers = await tx.claim_timers("deadline", owner, now, lease or self.deliveries.lease)
+        timers = await self.store.claim_timers("deadline", owner, now, lease or self.deliveries.lease)
         outcomes: list[Outcome] = []
         for timer in timers:
             try:
@@ -120,6 +119,7 @@ class TimerService(OrderService):
                 log.exception("deadline for game %s failed", timer.game_id)
         return outcomes
 
+    @retries_conflicts
     async def _postpone_deadline(self, game_id: int, due_at: float, owner: str) -> None:
         async with self.store.write() as tx:
             if await tx.hold_timer(game_id, "deadline", owner) is not None:
