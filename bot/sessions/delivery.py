@@ -23,6 +23,26 @@ from bot.store import CLAIM_LEASE, ClaimLost, DeliveryContact, OutboxPart, Outbo
 
 SentPart = tuple[str, str, "str | None"]  # (part, outcome, message id)
 
+# Takeovers in a row after which an outbox row or a timer is given up instead of handled
+# once more: each of its last holders died (or stalled past its lease) before recording any
+# outcome, so handling it is likely what kills them, and the next process would go the same
+# way. Three, because one killed process (a restart, a deploy) is ordinary and a second in a
+# row on the same row is still possible by chance.
+TAKEOVER_LIMIT = 3
+
+
+def notice_payload(contact: DeliveryContact, problem: str, *, channel_id: str | None = None,
+                   permissions: Sequence[str] = ()) -> dict[str, Any]:
+    """The payload of a 'notice' row telling a game's host about `problem` (a post that could
+    not be delivered, a deadline that could not be applied, ...: the Discord adapter's
+    discord.delivery.<problem> message), in the channel (`channel_id`, the game's by default)
+    or by DM."""
+    return {
+        "problem": problem, "game_id": contact.game_id, "game": contact.game,
+        "guild_id": contact.guild_id, "channel_id": channel_id or contact.channel_id,
+        "host_user_id": contact.host_user_id, "locale": contact.locale, "permissions": list(permissions),
+    }
+
 
 def new_owner() -> str:
     """An owner id for claims: which machine and process hold a row (for a person reading
@@ -132,4 +152,4 @@ class Deliveries:
 
 
 __all__ = ["CLAIM_LEASE", "ClaimLost", "Deliveries", "DeliveryContact", "OutboxPart", "OutboxRow", "SentPart",
-           "new_owner"]
+           "TAKEOVER_LIMIT", "new_owner", "notice_payload"]

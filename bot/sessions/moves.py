@@ -5,7 +5,7 @@ import random
 from typing import Any
 
 
-from bot.sessions.core import ServiceCore, _Loaded, _RETRIES, _corrupt, _public, log
+from bot.sessions.core import ServiceCore, _Loaded, _RETRIES, _bots_waited_on, _corrupt, _public, log
 from bot.sessions.errors import SessionError
 from bot.sessions.models import (
     Actor,
@@ -106,15 +106,37 @@ class MoveService(ServiceCore):
             action = game.timeout_action(state, seat)
             return action, game.apply(state, seat, action)
 
+    async def step_automatic(self, game_id: int) -> Outcome | None:
+        """One automatic move: a bot's (and a standing order's: bot/sessions/orders.py)."""
+        return await self.step_bot(game_id)
+
     async def run_bots(self, game_id: int, limit: int = 10_000) -> list[Outcome]:
-        """Let bots move until a human is needed, the game ends, or `limit` moves."""
+        """Let bots and standing orders move until a person is needed, the game ends, or
+        `limit` moves. Each move's commit keeps the game's 'bots' timer as it should be
+        (`_schedule_bots`); when nothing automatic is left to move, the timer goes."""
         outcomes: list[Outcome] = []
         while len(outcomes) < limit:
-            outcome = await self.step_bot(game_id)
+            outcome = await self.step_automatic(game_id)
             if outcome is None:
+                await self._settle_bots(game_id)
                 break
             outcomes.append(outcome)
         return outcomes
+
+    @retries_conflicts
+    async def _settle_bots(self, game_id: int) -> None:
+        """Nothing automatic moved: drop the game's 'bots' timer, looking again in the same
+        transaction. A change made since that has a bot or an order move next is left alone:
+        it wrote its own timer, held by the process that made it, which moves them."""
+        async with self.store.write() as tx:
+            row = await tx.get_game(game_id)
+            if row is not None and row.status == "active":
+                ld = self._load(row, await tx.seats(game_id))
+                waiting = sorted(ld.game.active_players(ld.state))
+                if _bots_waited_on(ld.seats, waiting) or await self._order_movers(tx, ld, ld.state, waiting,
+                                                                                  ld.seats):
+                    return
+            await tx.delete_timers(game_id, "bots")
 
     # ==================================================================================
     # undo and replay

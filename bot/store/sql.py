@@ -84,7 +84,8 @@ OUTBOX_COLUMNS = (
     "id, game_id, created_at, kind, payload AS payload_json, attempts, next_attempt_at,"
     " delivered_at, last_error, dead, claimed_by, claimed_until, takeovers"
 )
-TIMER_COLUMNS = "game_id, kind, due_at, attempt, payload AS payload_json, claimed_by, claimed_until"
+TIMER_COLUMNS = ("game_id, kind, due_at, attempt, payload AS payload_json, claimed_by, claimed_until,"
+                 " takeovers")
 # update_game(**fields) name -> column
 UPDATABLE = {
     "status": "status",
@@ -368,13 +369,20 @@ class SqlTx:
 
     # --- timers ------------------------------------------------------------------------
     async def set_timer(self, game_id: int, kind: str, due_at: float, attempt: int = 0,
-                        payload: Any = None) -> None:
+                        payload: Any = None, *, holder: str | None = None, held_until: float | None = None) -> None:
+        """Schedule a game's timer of `kind` (a new one, or the one there rescheduled). A
+        reschedule is an outcome of whoever held the timer: its claim ends and its takeovers
+        count starts again. With `holder`, the timer is written held by that process until
+        `held_until`: the process that writes it due now and handles it at once (a game's
+        bots) keeps it from the others' sweeps unless it dies first."""
         await self._run(
-            "INSERT INTO timers (game_id, kind, due_at, attempt, payload) VALUES (?, ?, ?, ?, ?)"
+            "INSERT INTO timers (game_id, kind, due_at, attempt, payload, claimed_by, claimed_until, takeovers)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, 0)"
             " ON CONFLICT (game_id, kind) DO UPDATE SET due_at = excluded.due_at,"
             " attempt = excluded.attempt, payload = excluded.payload,"
-            " claimed_by = NULL, claimed_until = NULL",
-            (game_id, kind, due_at, attempt, dumps(payload if payload is not None else {})),
+            " claimed_by = excluded.claimed_by, claimed_until = excluded.claimed_until, takeovers = 0",
+            (game_id, kind, due_at, attempt, dumps(payload if payload is not None else {}), holder,
+             held_until if holder is not None else None),
         )
 
     async def get_timer(self, game_id: int, kind: str) -> TimerRow | None:
@@ -403,9 +411,13 @@ class SqlTx:
 
     def claim_timers_sql(self) -> str:
         """The claim of due timers (also what the plan tests look at): through timers_due,
-        skipping those another process holds on a lease still running."""
+        skipping those another process holds on a lease still running. Taking over a timer
+        whose holder's lease ran out counts as a takeover in a row (`takeovers`, which a
+        reschedule sets back to 0): the sweeps give up a timer that outlives its holders
+        again and again, since firing it is likely what kills them."""
         return (
-            "UPDATE timers SET claimed_by = ?, claimed_until = ? WHERE kind = ? AND game_id IN ("
+            "UPDATE timers SET takeovers = takeovers + CASE WHEN claimed_by IS NULL THEN 0 ELSE 1 END,"
+            " claimed_by = ?, claimed_until = ? WHERE kind = ? AND game_id IN ("
             " SELECT t.game_id FROM timers t WHERE t.kind = ? AND t.due_at <= ?"
             " AND (t.claimed_until IS NULL OR t.claimed_until <= ?)"
             f" ORDER BY t.due_at, t.game_id LIMIT ?{self._skip_locked('t')})"
@@ -435,6 +447,14 @@ class SqlTx:
         """Give a timer `owner` holds back unfired (due as it was)."""
         await self._run("UPDATE timers SET claimed_by = NULL, claimed_until = NULL"
                         " WHERE game_id = ? AND kind = ? AND claimed_by = ?", (game_id, kind, owner))
+
+    async def retain_timer(self, game_id: int, kind: str, owner: str, until: float) -> None:
+        """Hold the timer for `owner` until `until` again, after `owner` rescheduled it (which
+        ended its claim) and goes on working under it: a deadline firing that moves several
+        late seats, one transaction each. Only right after `hold_timer` found it `owner`'s in
+        the same transaction."""
+        await self._run("UPDATE timers SET claimed_by = ?, claimed_until = ? WHERE game_id = ? AND kind = ?",
+                        (owner, until, game_id, kind))
 
     # --- outbox ------------------------------------------------------------------------
     async def add_outbox(self, game_id: int | None, kind: str, payload: Any, now: float) -> int:
