@@ -13,9 +13,9 @@ import asyncpg
 import pytest
 
 from bot.sessions import SessionService
-from bot.store import Conflict, retry_conflicts
+from bot.store import Conflict, open_store, retry_conflicts
 from bot.store.retry import CONFLICT_ATTEMPTS
-from tests.support import actor_for
+from tests.support import actor_for, make_service
 from tests.support.backends import Backend
 
 POSTGRES_ONLY = pytest.mark.parametrize("backend", ["postgres"], indirect=True)
@@ -34,14 +34,18 @@ async def _blocked_by(watcher: asyncpg.Connection, pid: int, timeout: float = 30
 
 @POSTGRES_ONLY
 async def test_a_move_that_loses_a_deadlock_is_run_again_and_lands(
-        backend: Backend, service: SessionService, start_game, caplog) -> None:
+        backend: Backend, service: SessionService, start_game, clock, caplog) -> None:
     start = await start_game()
     game_id = start.game_id
+    # The server looks for a deadlock once, in a connection that has waited deadlock_timeout
+    # for a lock, and rolls that connection's transaction back. The move's connection looks
+    # after 3 s (time enough for the other connection to close the circle, however busy the
+    # machine), the other one only after a minute: the move is the one rolled back.
+    mover = await open_store(f"{backend.url}&deadlock_timeout=3s")
+    mover_service = make_service(mover, clock)
     other = await asyncpg.connect(backend.url)
     watcher = await asyncpg.connect(backend.url)
     try:
-        # the other connection waits long before it looks for a deadlock, so the server's
-        # check runs in the move's connection and rolls the move back (its 1 s comes first)
         await other.execute("SET deadlock_timeout = '60s'")
         deadlocks_before = await watcher.fetchval(
             "SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()")
@@ -51,7 +55,7 @@ async def test_a_move_that_loses_a_deadlock_is_run_again_and_lands(
         await other.execute("SELECT 1 FROM timers WHERE game_id = $1 AND kind = 'reminder' FOR UPDATE", game_id)
         # 2. ... the move locks the game (its version guard) and waits for that timer ...
         with caplog.at_level(logging.INFO, logger="railyard.store"):
-            move = asyncio.create_task(service.act("chan-1", actor_for(start, 0), "open red"))
+            move = asyncio.create_task(mover_service.act("chan-1", actor_for(start, 0), "open red"))
             await _blocked_by(watcher, other.get_server_pid())
             # 3. ... and the other connection now wants the game: each waits for the other
             taken = asyncio.create_task(other.execute("UPDATE games SET updated_at = updated_at WHERE id = $1",
@@ -64,6 +68,7 @@ async def test_a_move_that_loses_a_deadlock_is_run_again_and_lands(
     finally:
         await other.close()
         await watcher.close()
+        await mover.close()
 
     assert deadlocks_after > deadlocks_before  # a real deadlock, settled by the server
     assert any("40P01" in r.getMessage() and "running it again" in r.getMessage() for r in caplog.records), \

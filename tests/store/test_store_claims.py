@@ -180,18 +180,22 @@ async def test_concurrent_claimers_never_take_the_same_row(backend: Backend) -> 
         order: dict[int, list[int]] = {g: [] for g in ids}
         game_of = {row: game for game, rows in ids.items() for row in rows}
 
-        start = asyncio.Barrier(claimers)
+        start, first_taken = asyncio.Barrier(claimers), asyncio.Barrier(claimers)
 
         async def claimer(n: int) -> None:
             owner = f"host:{n}:x"
             idle = 0
-            # everyone's first claim is of one row, made once all have started: twelve rows are
-            # due, so each claimer gets work however the scheduler orders them after that
+            # everyone's first claim is of one row, made once all have started, and nobody goes
+            # on before all have theirs: twelve rows are due, so each claimer gets work however
+            # the scheduler orders them (on SQLite the writers wait in its busy handler, whose
+            # growing sleeps could otherwise let one claimer take every row meanwhile)
             await start.wait()
             first = True
             while idle < 3:
                 rows = await stores[n].claim_outbox(owner, 10.0, LEASE, limit=1 if first else 3)
-                first = False
+                if first:
+                    first = False
+                    await first_taken.wait()
                 if not rows:
                     idle += 1
                     await asyncio.sleep(0.01)
