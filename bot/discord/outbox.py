@@ -99,7 +99,7 @@ from PIL import Image, UnidentifiedImageError
 
 from bot.discord.host import Host
 from bot.discord.replies import Reply
-from bot.sessions.delivery import ClaimLost, OutboxPart, OutboxRow
+from bot.sessions.delivery import TAKEOVER_LIMIT, ClaimLost, OutboxPart, OutboxRow, notice_payload
 from render import pool as render_pool
 from render.kit.encode import shrink_files
 
@@ -175,7 +175,7 @@ class RetryPolicy:
     attempts: Mapping[str, int] = field(default_factory=lambda: {
         "transient": 100, "forbidden": 4, "gone": 1, "deleted": 1, "refused": 1, "broken": 2,
     })
-    takeovers: int = 3
+    takeovers: int = TAKEOVER_LIMIT
     # a host is told about one game's problem at most this often
     notice_every: float = 24 * 3600.0
 
@@ -805,13 +805,8 @@ class OutboxDispatcher:
         if contact is None:
             return None
         channel = channel_id or contact.channel_id
-        payload = {
-            "problem": problem, "game_id": contact.game_id, "game": contact.game,
-            "guild_id": contact.guild_id, "channel_id": channel,
-            "host_user_id": contact.host_user_id, "locale": contact.locale,
-            "permissions": self.missing_permissions(channel) if problem == "permissions" else [],
-        }
-        return contact.game_id, problem, payload
+        permissions = self.missing_permissions(channel) if problem == "permissions" else []
+        return contact.game_id, problem, notice_payload(contact, problem, channel_id=channel, permissions=permissions)
 
     async def _notify(self, row: OutboxRow, problem: str, channel_id: str) -> None:
         notice = await self._notice(row, problem, channel_id)

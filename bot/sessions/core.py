@@ -32,7 +32,7 @@ from bot.sessions.models import (
     SeatInfo,
 )
 from bot.sessions.settings import GameSettings
-from bot.store import ActionRow, GameRow, SeatRow, StoreBackend, Tx
+from bot.store import CLAIM_LEASE, ActionRow, GameRow, SeatRow, StoreBackend, Tx
 from games import registry
 from games.core import Event, Game, IllegalAction
 from games.core.typed import resolve as resolve_typed
@@ -123,12 +123,14 @@ class ServiceCore:
         clock: Callable[[], float] = time.time,
         *,
         new_seed: Callable[[], int] | None = None,
+        lease: float = CLAIM_LEASE,
     ) -> None:
         self.store = store
         self.clock = clock
         self._new_seed = new_seed or (lambda: secrets.randbits(63))
-        # the outbox as the Discord dispatcher sees it (the adapter's one way to the rows)
-        self.deliveries = Deliveries(store, clock)
+        # the outbox as the Discord dispatcher sees it (the adapter's one way to the rows);
+        # its owner id and lease are also this process's for the timers it holds
+        self.deliveries = Deliveries(store, clock, lease=lease)
 
     # ==================================================================================
     # loading
@@ -270,6 +272,18 @@ class ServiceCore:
         else:
             await tx.delete_timers(game_id, "deadline")
 
+    async def _schedule_bots(self, tx: Tx, game_id: int, due: bool, now: float) -> None:
+        """The game's 'bots' timer, in the transaction of the change that decides it: due now
+        when a bot or a standing order moves next, held by this process, which moves them
+        (the caller's `run_bots`); none otherwise. Should this process die before they have
+        moved, its lease runs out and another process's sweep takes the timer over
+        (`due_bots`), so a game never waits on its bots for a process to restart."""
+        if due:
+            await tx.set_timer(game_id, "bots", now, holder=self.deliveries.owner,
+                               held_until=now + self.deliveries.lease)
+        else:
+            await tx.delete_timers(game_id, "bots")
+
     # ==================================================================================
     # the one place a change to a running game is committed
     # ==================================================================================
@@ -335,7 +349,9 @@ class ServiceCore:
         movers = await self._order_movers(tx, ld, new_state, waiting, seats, tidy=True) if waiting else frozenset()
         mention = [seats[s].user_id for s in waiting
                    if s < len(seats) and seats[s].user_id and s not in movers]
-        bots_next = any(s < len(seats) and seats[s].bot for s in waiting) or bool(movers)
+        bots_next = _bots_waited_on(seats, waiting) or bool(movers)
+        if status != "finished":
+            await self._schedule_bots(tx, row.id, bots_next, now)
         view = game.view(new_state, None)
         menu = _public_menu(game, new_state, waiting)
         names = [s.display_name for s in seats]
@@ -363,6 +379,11 @@ class ServiceCore:
         answers; here no seat has orders). With `tidy`, orders that `state` makes moot are
         removed in the caller's write transaction."""
         return frozenset()
+
+
+def _bots_waited_on(seats: list[SeatRow], waiting: list[int]) -> bool:
+    """Whether a bot holds one of the seats the game waits on."""
+    return any(s < len(seats) and seats[s].bot for s in waiting)
 
 
 def _public_menu(game: Game, state: Any, waiting: list[int]) -> PublicMenu | None:

@@ -21,9 +21,29 @@ from typing import Any, Callable, Iterable, Sequence
 
 from bot.sessions.live import GAME_POST_KINDS, LiveBoard, PostFacts, facts_of, skipped
 from bot.sessions.posting import GamePost
-from bot.store import CLAIM_LEASE, ClaimLost, DeliveryContact, OutboxPart, OutboxRow, StoreBackend
+from bot.store import CLAIM_LEASE, ClaimLost, DeliveryContact, OutboxPart, OutboxRow, StoreBackend, retries_conflicts
 
 SentPart = tuple[str, str, "str | None"]  # (part, outcome, message id)
+
+# Takeovers in a row after which an outbox row or a timer is given up instead of handled
+# once more: each of its last holders died (or stalled past its lease) before recording any
+# outcome, so handling it is likely what kills them, and the next process would go the same
+# way. Three, because one killed process (a restart, a deploy) is ordinary and a second in a
+# row on the same row is still possible by chance.
+TAKEOVER_LIMIT = 3
+
+
+def notice_payload(contact: DeliveryContact, problem: str, *, channel_id: str | None = None,
+                   permissions: Sequence[str] = ()) -> dict[str, Any]:
+    """The payload of a 'notice' row telling a game's host about `problem` (a post that could
+    not be delivered, a deadline that could not be applied, ...: the Discord adapter's
+    discord.delivery.<problem> message), in the channel (`channel_id`, the game's by default)
+    or by DM."""
+    return {
+        "problem": problem, "game_id": contact.game_id, "game": contact.game,
+        "guild_id": contact.guild_id, "channel_id": channel_id or contact.channel_id,
+        "host_user_id": contact.host_user_id, "locale": contact.locale, "permissions": list(permissions),
+    }
 
 
 def new_owner() -> str:
@@ -75,6 +95,7 @@ class Deliveries:
         return await self.store.delivery_contact(game_id)
 
     # ------------------------------------------------------------------ recording
+    @retries_conflicts
     async def record_parts(self, row_id: int, parts: Sequence[SentPart]) -> None:
         """Parts of a row sent so far, before the next one goes (a retry skips them). Also
         the check, before each further part, that the row is still this process's."""
@@ -85,6 +106,7 @@ class Deliveries:
     async def delivered(self, row_id: int) -> None:
         await self.store.mark_delivered(row_id, self.clock(), self.owner)
 
+    @retries_conflicts
     async def retry_later(self, row_id: int, parts: Sequence[SentPart], error: str,
                           retry_after: float | None) -> None:
         async with self.store.write() as tx:
@@ -92,6 +114,7 @@ class Deliveries:
             await self._record(tx, row_id, parts)
             await tx.mark_failed(row_id, error, self.clock(), retry_after=retry_after)
 
+    @retries_conflicts
     async def give_up(self, row_id: int, parts: Sequence[SentPart], error: str, *,
                       notice: tuple[int, str, dict[str, Any]] | None, notice_every: float) -> None:
         """The row is given up; a game post's live board forgets who it waited on (live.py:
@@ -102,6 +125,7 @@ class Deliveries:
             await self._skip_on_live_board(tx, row_id)
             await tx.give_up(row_id, error, self.clock(), notice=notice, notice_every=notice_every)
 
+    @retries_conflicts
     async def channel_deleted(self, row_id: int, parts: Sequence[SentPart], error: str, *,
                               notice: tuple[int, str, dict[str, Any]] | None, notice_every: float) -> bool:
         """Discord says the channel of the row's game was deleted (Unknown Channel, checked
@@ -133,6 +157,7 @@ class Deliveries:
                 await tx.queue_notice(*notice, now, notice_every=notice_every)
             return True
 
+    @retries_conflicts
     async def finish_step(self, game_id: int, live_board_json: str, row_ids: Sequence[int]) -> None:
         """A live-board step went out: its board and every row it delivered, in one write.
         The first row is the one this process claimed (the others come after it and nobody
@@ -181,4 +206,4 @@ class Deliveries:
 
 
 __all__ = ["CLAIM_LEASE", "ClaimLost", "Deliveries", "DeliveryContact", "OutboxPart", "OutboxRow", "SentPart",
-           "new_owner"]
+           "TAKEOVER_LIMIT", "new_owner", "notice_payload"]

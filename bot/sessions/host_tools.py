@@ -14,6 +14,7 @@ from bot.sessions.models import (
     SeatInfo,
 )
 from bot.sessions.settings import GameSettings
+from bot.store import retries_conflicts
 from bot.store.models import UserPrefs
 from games.core import Event
 from games.core.i18n import language_for
@@ -23,6 +24,7 @@ class HostTools(ServiceCore):
     # ==================================================================================
     # host / manager tools
     # ==================================================================================
+    @retries_conflicts
     async def abandon(self, channel_id: str, actor: Actor) -> GameInfo:
         """End the channel's game without a result. Works on a corrupt game too (it only
         needs the game's row), so a damaged game can always be cleared away."""
@@ -55,6 +57,7 @@ class HostTools(ServiceCore):
                     min_players=0, max_players=0, options={}, settings=GameSettings(),
                 )
 
+    @retries_conflicts
     async def kick(
         self,
         channel_id: str,
@@ -114,6 +117,7 @@ class HostTools(ServiceCore):
             return await self._commit(tx, ld, ld.state, kind="kick", now=now, seat=seat,
                                       events=[event], seats=seats, host_user_id=host)
 
+    @retries_conflicts
     async def settings(self, channel_id: str, actor: Actor, **changes: Any) -> GameSettings:
         """Change reminder / deadline / quiet-hour settings (host or manager)."""
         now = self.clock()

@@ -120,8 +120,3 @@ class LookingService(ServiceCore):
                     game=row.game, version=row.version, seats=mine, since=row.last_move_at,
                 ))
         return waiting
-
-    async def active_game_ids(self) -> list[int]:
-        """Every game under way (to let their bots move after a restart)."""
-        async with self.store.read() as tx:
-            return await tx.game_ids(("active",))

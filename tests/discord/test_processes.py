@@ -26,6 +26,13 @@ look for due rows every 5 s):
    never heard back about too; no game's board posted twice for one version; the last board
    each game showed is its current version.
 
+A second scenario (`bots_left_by_a_dead_process`): the bots of a game move in the process
+that committed the person's move, which holds the game's 'bots' timer while it moves them.
+That process is killed after the move committed and before its bots moved (it is started with
+a long `--bots-delay`); the other process, which serves none of that game's interactions,
+takes the timer over once the lease has run out and moves the bot: the game does not wait
+for a process to restart.
+
 A dead process may also have sent one post for several rows at once (a run of moves shown as
 one step): it stored which rows it folded before sending, so the process taking over folds the
 same rows, finds that message, and delivers them all with it (that case is tested in one
@@ -295,6 +302,97 @@ async def _empty(pending) -> bool:
 async def _sql(store: StoreBackend, sql: str, *params: Any) -> None:
     async with store.write() as tx:
         await tx.execute(sql, params)
+
+
+BOTS_LEASE = 3.0
+
+
+async def _bot_moves(store: StoreBackend, game_id: int) -> int:
+    return sum(1 for a in await store.actions(game_id) if a.auto == "bot")
+
+
+async def bots_left_by_a_dead_process(url: str, tmp_path: Path) -> float:
+    """Returns how long the bot's move came after the dead process's lease ran out (seconds)."""
+    store = await open_store(url)
+    async with contextlib.AsyncExitStack() as stack:
+        stack.push_async_callback(store.close)
+        fake = await stack.enter_async_context(
+            FakeDiscord(quiet_period=0.05, ack_deadline=10.0, response_timeout=30.0, shards=2))
+        fake.add_user(ALICE, "alice", global_name="Alice")
+        guild = fake.guild_id_on_shard(0, 2)
+        fake.add_guild(guild, "with a bot", channels=[{"id": guild + 1, "name": "games"}], members=[ALICE])
+        table = Table(0, guild, guild + 1)
+        procs = await stack.enter_async_context(BotProcesses(fake, url, tmp_path))
+        lease = ["--lease-seconds", str(BOTS_LEASE)]
+        # the game's shard is served by a process whose bots would move only after ten minutes
+        mover = procs.start(shard_ids="0", shard_count=2, sync_commands=True, extra=[*lease, "--bots-delay", "600"])
+        survivor = procs.start(shard_ids="1", shard_count=2, extra=lease)
+        await procs.wait_ready(timeout=90)
+        world = World(fake, procs, store)
+
+        # Alice opens a Ticket to Ride game with a bot and starts it
+        opened = await fake.slash(table.guild, table.channel, ALICE, "game new", {"game": "ticket_to_ride"},
+                                  wait=False)
+        await world.answered(opened, "answer to /game new")
+        post = await until(lambda: next((m for m in fake.messages(table.channel, ephemeral=False)
+                                         if m.component(label=_label("discord.lobby.add_bot", "en-US"))), None),
+                           30, "the lobby", world.report)
+        for key in ("discord.lobby.add_bot", "discord.lobby.start"):
+            clicked = await fake.click(post, None, ALICE, label=_label(key, "en-US"), wait=False)
+            await world.answered(clicked, f"answer to {key}")
+        status = await world.service.status(str(table.channel))
+        assert status.info.status == "active", (status.info, world.report())
+        table.game_id = status.info.game_id
+
+        # Alice moves until her move leaves the game waiting on the bot alone
+        for _ in range(20):
+            status = await world.service.status(str(table.channel))
+            if status.waiting and not status.waiting_user_ids:
+                break
+            await world.move(table)
+        else:
+            raise AssertionError(f"the game never waited on its bot alone\n{world.report()}")
+        moved_before = await _bot_moves(store, table.game_id)
+        (timer,) = [t for t in await store.timers(table.game_id) if t.kind == "bots"]
+        assert timer.claimed_by is not None and procs.by_pid(int(timer.claimed_by.rsplit(":", 2)[1])) is mover
+
+        assert mover.kill() == -signal.SIGKILL
+        killed = time.monotonic()
+        after = await world.service.status(str(table.channel))
+        assert (after.version, await _bot_moves(store, table.game_id)) == (status.version, moved_before), \
+            "the bot moved before the process that held it was killed"
+
+        async def bot_moved() -> bool:
+            now = await world.service.status(str(table.channel))
+            return now.version > status.version and (
+                now.info.status != "active" or len(now.waiting_user_ids) == len(now.waiting))
+
+        await until(bot_moved, 10 * BOTS_LEASE, "the bot's move, by the live process", world.report)
+        waited = time.monotonic() - killed
+        first_bot_move = [a for a in await store.actions(table.game_id) if a.auto == "bot"][moved_before]
+        # how long the game waited once the dead process's claim had run out
+        after_lease = first_bot_move.created_at - timer.claimed_until
+        print(f"bot moved {waited:.2f} s after the kill, {after_lease:.2f} s after the lease ran out")
+        assert [t.kind for t in await store.timers(table.game_id) if t.kind == "bots"] == []
+        # its post goes out too, from the live process
+        await until(lambda: _empty(world.pending(table.game_id)), 30, "the bot move's post", world.report)
+        assert await survivor.stop() == 0, world.report()
+        fake.assert_clean()
+        return after_lease
+
+
+async def test_bots_left_by_a_killed_process_are_moved_by_the_live_one_on_postgresql(tmp_path: Path, pg_server) -> None:
+    backend = await PgBackend.create(pg_server)
+    try:
+        after_lease = await bots_left_by_a_dead_process(backend.url, tmp_path)
+    finally:
+        await backend.cleanup()
+    assert 0 < after_lease < 2 * BOTS_LEASE, after_lease  # the live process sweeps once a lease
+
+
+async def test_bots_left_by_a_killed_process_are_moved_by_the_live_one_on_sqlite(tmp_path: Path) -> None:
+    after_lease = await bots_left_by_a_dead_process(f"sqlite:///{tmp_path / 'railyard.sqlite3'}", tmp_path)
+    assert 0 < after_lease < 2 * BOTS_LEASE, after_lease  # the live process sweeps once a lease
 
 
 async def test_three_processes_on_postgresql_one_killed_mid_delivery(tmp_path: Path, pg_server) -> None:
