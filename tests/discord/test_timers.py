@@ -94,10 +94,11 @@ async def test_deadline_moves_for_late_players_and_says_so(harness: Harness, fak
 
 
 async def test_a_deadline_that_outlives_three_holders_is_given_up_and_the_host_told(
-        harness: Harness, fake, clock) -> None:
+        harness: Harness, fake, clock, expect_error) -> None:
     """Three processes in a row claimed the passed deadline and died before rescheduling it:
     firing it is likely what kills them, so nobody is moved for the late players, and the
     host is told in the channel, in words, what happened and what comes next."""
+    expect_error('railyard.sessions', 'deadline timer was taken over 3 times')
     h = harness
     await h.new_game(ALICE, [BOB], channel=OTHER)
     await h.slash(ALICE, "game settings", {"deadline_hours": 1}, channel=OTHER)
