@@ -329,15 +329,17 @@ class Steam(Game[SteamState, Any, SteamView]):
         if events is not None:
             events.extend(money.events)
 
-    def _charge(self, s: SteamState, seat: int, amount: int, reason: str, events: list[Event]) -> None:
-        """Pay the bank: from cash only in the standard game, raising cash as needed in the basic."""
+    def _charge(self, s: SteamState, seat: int, amount: int, reason: str, events: list[Event],
+                announce: bool = True) -> None:
+        """Pay the bank: from cash only in the standard game, raising cash as needed in the basic.
+        `announce=False` when the event before already states the price (a build, a position)."""
         if amount <= 0:
             return
         purse = self._purse(s, seat)
         if s.options.standard:
-            self._money(s, seat, economy.pay_cash(purse, amount, reason=reason), events)
+            self._money(s, seat, economy.pay_cash(purse, amount, reason=reason, announce=announce), events)
         else:
-            self._money(s, seat, economy.pay(purse, amount, reason=reason), events)
+            self._money(s, seat, economy.pay(purse, amount, reason=reason, announce=announce), events)
 
     # --- auctions
     def _bid(self, s: SteamState, seat: int, action: Bid, events: list[Event]) -> None:
@@ -362,7 +364,7 @@ class Steam(Game[SteamState, Any, SteamView]):
         s.auction = _stored(step.auction)
         if s.phase == "first_auction":
             for award in step.awards:
-                self._charge(s, award.seat, award.price, "turn_order", events)
+                self._charge(s, award.seat, award.price, "turn_order", events, announce=False)
         if not step.auction.done:
             return
         if s.phase == "first_auction":
@@ -370,7 +372,7 @@ class Steam(Game[SteamState, Any, SteamView]):
         else:
             s.order = list(step.auction.spaces)
             for award in step.auction.payments():
-                self._charge(s, award.seat, award.price, "turn_order", events)
+                self._charge(s, award.seat, award.price, "turn_order", events, announce=False)
         s.auction = None
         s.holder = None
         self._start_actions(s)
@@ -455,7 +457,7 @@ class Steam(Game[SteamState, Any, SteamView]):
         if done.cost > self.spendable(s, seat):
             raise IllegalAction("steam.cannot_afford", cost=done.cost, money=self.spendable(s, seat))
         events.extend(done.events)
-        self._charge(s, seat, done.cost, "build", events)
+        self._charge(s, seat, done.cost, "build", events, announce=False)
         put_rails(s, done.rails)
         s.stock = list(done.stock.counts)
         s.placed = done.turn.placed
