@@ -487,9 +487,9 @@ class Steam(Game[SteamState, Any, SteamView]):
             raise IllegalAction("steam.no_new_city", colour={"key": f"steam.colour.{action.colour}"})
         done = apply_build(m, rails_of(s), stock_of(s), self._build_turn(s, seat), Build(Kind.URBANIZE, h), tileset())
         cubes = self._take_supply(s, action.space)
-        events.extend(done.events)
-        events.append(_ev("new_city", seat=seat, hex=action.hex, colour={"key": f"steam.colour.{action.colour}"},
-                          cubes=sum(cubes)))
+        events.append(_ev("new_city", seat=seat, hex=m.words(h, "steam.place"),
+                          colour={"key": f"steam.colour.{action.colour}"}, cubes=sum(cubes)))
+        events.extend(done.events)  # the links the new city completes
         put_rails(s, done.rails)
         s.stock = list(done.stock.counts)
         s.new_cities[action.hex] = action.colour
@@ -511,7 +511,8 @@ class Steam(Game[SteamState, Any, SteamView]):
         s.grown.append(action.hex)
         s.growth_left -= 1
         s.players[seat].action_done = True
-        events.append(_ev("grew", seat=seat, hex=action.hex, cubes=sum(cubes)))
+        events.append(_ev("grew", seat=seat, hex=board_map(s).words(self._hex(s, action.hex), "steam.place"),
+                          cubes=sum(cubes)))
         self._mark_built(s, action.hex)
 
     def _done(self, s: SteamState, seat: int, action: Done, events: list[Event]) -> None:
@@ -558,7 +559,8 @@ class Steam(Game[SteamState, Any, SteamView]):
         s.last_route = list(d.links)
         s.last_route_places = [m.label(h) for h in d.places]
         events.append(_ev("delivered", seat=seat, colour={"key": f"steam.colour.{colour.value}"},
-                          source=source, destination=m.label(d.destination), links=len(d.links),
+                          source=m.words(d.source, "steam.place"), destination=m.words(d.destination, "steam.place"),
+                          links=len(d.links),
                           route=self._route_text(s, d), points=d.points_of(seat)))
         s.pending = [(a.seat, a.points) for a in awards(d, seat, s.order) if not s.players[a.seat].bankrupt]
         if not s.pending:
