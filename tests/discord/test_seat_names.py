@@ -13,10 +13,13 @@ param formatted on the way is watched:
 * any other param holding a whole number (or a list of them) must be a count or a number that
   is never a seat: an ICU plural argument of some catalog string, or one of `NUMBERS` below.
   A new numeric param that is neither fails here until it is named as a seat or listed.
+
+And no text is left with a placeholder nobody filled ("Robber on {hex}").
 """
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
@@ -80,6 +83,7 @@ class Watch:
 
     counts: frozenset[str]
     offences: dict[tuple[str, str], str] = field(default_factory=dict)
+    unfilled: dict[str, str] = field(default_factory=dict)  # template -> what it became
     seats_shown: int = 0
     templates: list[str] = field(default_factory=list)
 
@@ -109,9 +113,12 @@ def watch(monkeypatch) -> Iterator[Watch]:
     def watched_format(lang, template, params=None, names=None):
         w.templates.append(template)
         try:
-            return format_message(lang, template, params, names)
+            text = format_message(lang, template, params, names)
         finally:
             w.templates.pop()
+        if re.search(r"\{\w+\}", text):
+            w.unfilled[template] = text
+        return text
 
     monkeypatch.setattr(i18n, "_render_value", watched_value)
     monkeypatch.setattr(i18n, "format_message", watched_format)
@@ -155,48 +162,76 @@ def test_no_text_of_a_whole_game_shows_a_seat_number(name, players, options, wat
     steps = bot_steps(game, players, 7, next(iter(game.bots())), options)
     every = max(1, len(steps) // 12)
     for index, step in enumerate(steps):
-        applied = game.apply(step.state, step.seat, step.action)
+        position = _Position.of(game, step.state, names, name)
+        events = [*game.apply(step.state, step.seat, step.action).events,
+                  game.describe_action(step.state, step.seat, step.action)]
         for lang in i18n.LANGUAGES:
-            for event in applied.events:
+            for event in events:
                 event_text(lang, event, names)
-            event_text(lang, game.describe_action(step.state, step.seat, step.action), names)
-            for seat in sorted(game.active_players(step.state)):
-                _texts_of_a_decision(lang, game.decision(step.state, seat), names)
-                prompt = game.prompt(step.state, seat)
-                if prompt is not None:
-                    event_text(lang, prompt, names)
-                orders = game.order_choices(step.state, seat)
-                _texts_of_a_decision(lang, orders, names)
-                for notation in orders.all_notations()[:20]:
-                    event_text(lang, game.describe_order(step.state, seat, notation), names)
+            position.read(ui, lang)
             if index % every == 0:
-                _every_picture_and_post(game, drawer, ui, step.state, names, lang, name)
+                _every_picture(game, drawer, step.state, names, lang)
+    last = _Position.of(game, steps[-1].after, names, name)
     for lang in i18n.LANGUAGES:
-        _every_picture_and_post(game, drawer, ui, steps[-1].after, names, lang, name)
+        last.read(ui, lang)
+        _every_picture(game, drawer, steps[-1].after, names, lang)
         final = game.view(steps[-1].after, None)
         drawer.final_image(final, names, lang)
         drawer.describe("final", final, names, lang)
     assert watch.seats_shown > 100  # the watch saw the games' seats go by
     assert watch.offences == {}
+    assert watch.unfilled == {}
 
 
-def _every_picture_and_post(game, drawer, ui, state, names, lang: str, name: str) -> None:
+@dataclass
+class _Position:
+    """What a position shows on Discord, worked out once and read in each language: the public
+    view, and per seat its view, prompt, menu and standing orders."""
+
+    public: Any
+    seats: list[tuple[PrivateView, Any, list]]  # (private view, orders menu, described orders)
+    names: list[str]
+
+    @classmethod
+    def of(cls, game, state, names, name: str) -> "_Position":
+        active = game.active_players(state)
+        seats = []
+        for seat in range(len(names)):
+            decision = game.decision(state, seat) if seat in active else None
+            pv = PrivateView(game_id=1, channel_id="1", game=name, seat=seat, version=1, names=list(names),
+                             active=seat in active, view=game.view(state, seat), prompt=game.prompt(state, seat),
+                             decision=decision)
+            orders = game.order_choices(state, seat) if seat in active else None
+            described = [game.describe_order(state, seat, n) for n in orders.all_notations()[:20]] if orders else []
+            seats.append((pv, orders, described))
+        return cls(game.view(state, None), seats, list(names))
+
+    def read(self, ui, lang: str) -> None:
+        names = self.names
+        ui.summary(self.public, names, lang)
+        ui.waiting_hint(self.public, lang)
+        for pv, orders, described in self.seats:
+            ui.hand_text(pv, lang)
+            if pv.prompt is not None:
+                event_text(lang, pv.prompt, names)
+            if pv.decision is not None:
+                _texts_of_a_decision(lang, pv.decision, names)
+                for pick in pv.decision.first_step()[:25]:
+                    ui.move_label(pick.label, names, lang)
+            if orders is not None:
+                _texts_of_a_decision(lang, orders, names)
+            for event in described:
+                event_text(lang, event, names)
+
+
+def _every_picture(game, drawer, state, names, lang: str) -> None:
     public = game.view(state, None)
     drawer.board_image(public, names, lang)
     drawer.describe("board", public, names, lang)
-    ui.summary(public, names, lang)
-    ui.waiting_hint(public, lang)
-    active = game.active_players(state)
     for seat in range(len(names)):
         private = game.view(state, seat)
         drawer.hand_image(private, names, lang)
         drawer.describe("hand", private, names, lang)
-        decision = game.decision(state, seat) if seat in active else None
-        pv = PrivateView(game_id=1, channel_id="1", game=name, seat=seat, version=1, names=list(names),
-                         active=seat in active, view=private, prompt=game.prompt(state, seat), decision=decision)
-        ui.hand_text(pv, lang)
-        for pick in (decision.first_step() if decision else [])[:25]:
-            ui.move_label(pick.label, names, lang)
 
 
 def test_the_watch_finds_a_seat_under_another_name_and_a_seat_without_names(watch: Watch) -> None:
@@ -206,3 +241,5 @@ def test_the_watch_finds_a_seat_under_another_name_and_a_seat_without_names(watc
     i18n.translate("ja", "ce.ev.robbed", {"seat": 1, "victim_seat": 2}, None)  # no names: "#2"
     i18n.translate("en", "ce.ev.discarded", {"seat": 0, "count": 4}, NAMES[:3])  # a count: fine
     assert {name for name, _ in watch.offences} == {"accepted", "refused", "seat", "victim_seat"}
+    i18n.translate("en", "ce.ev.robber_moved", {"seat": 0}, NAMES[:3])  # no {at}
+    assert list(watch.unfilled.values()) == ["Ann Seatname moved the robber to {at}."]

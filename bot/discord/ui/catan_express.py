@@ -93,7 +93,9 @@ class CatanExpressUI(GameUI):
                      number=len(state.stops) + 1)
         if phase == "main" and state.moving:
             return t(lang, "discord.ce.status.moving", {"seat": state.current}, names, count=state.move_left, **turn)
-        if phase in ("roll", "robber", "main"):
+        if phase == "robber":  # discord.ce.status.robber is the robber's place, another line
+            return t(lang, "discord.ce.status.moving_robber", {"seat": state.current}, names, **turn)
+        if phase in ("roll", "main"):
             return t(lang, f"discord.ce.status.{phase}", {"seat": state.current}, names, **turn)
         return t(lang, "discord.ce.status.waiting", waiting, names, **turn)
 
