@@ -65,8 +65,8 @@ async def test_japanese_end_to_end(harness: Harness, fake) -> None:
     # --- a Japanese user in an English game: replies in Japanese, posts stay English
     await h.new_game(ALICE, [BOB])
     status = await h.slash(KEN, "game status", locale="ja")
-    assert status.ephemeral and "さんの手番を待っています" in status.content
+    assert status.ephemeral and "の手番を待っています" in status.content
     assert "has started" in h.last_post(CHANNEL).content
     rules = await h.slash(KEN, "game rules", locale="ja")
-    assert rules.ephemeral and "**目的:**" in rules.original.embeds[0]["description"]
+    assert rules.ephemeral and "**目的：**" in rules.original.embeds[0]["description"]
     fake.assert_clean()
