@@ -49,6 +49,8 @@ NUMBERS = frozenset({
     # sizes shown beside others: cards in the deck and discard, what is left or returned
     "deck", "discard", "done", "growth", "longest", "loops", "of", "n", "playable", "rails",
     "ferries", "stops", "tickets", "reshuffled", "returned",
+    # the bot's own numbers: a game's id and board version, bounds of a lobby, pages of a log
+    "game_id", "version", "min", "max", "page", "pages",
 })
 
 
@@ -243,3 +245,30 @@ def test_the_watch_finds_a_seat_under_another_name_and_a_seat_without_names(watc
     assert {name for name, _ in watch.offences} == {"accepted", "refused", "seat", "victim_seat"}
     i18n.translate("en", "ce.ev.robber_moved", {"seat": 0}, NAMES[:3])  # no {at}
     assert list(watch.unfilled.values()) == ["Ann Seatname moved the robber to {at}."]
+
+
+async def test_a_whole_game_on_the_loopback_discord_names_every_seat(harness, fake, watch: Watch) -> None:
+    """The same watch over everything the bot itself formats while a whole game is played on
+    the loopback Discord, in Japanese: lobby, turn posts, the hand, /game status and log, the
+    final post."""
+    from games.core.i18n import translate
+    from tests.discord.conftest import ALICE, CHANNEL, GUILD, find_id
+    from tests.discord.test_alt_text import _play_out
+
+    h = harness
+    fake.guilds[GUILD].locale = "ja"
+    await h.slash(ALICE, "game new", {"game": "ginga"}, locale="ja")
+    lobby = h.lobby()
+    await h.click(lobby, None, ALICE, label=translate("ja", "discord.lobby.add_bot"), locale="ja")
+    await h.click(lobby, None, ALICE, label=translate("ja", "discord.lobby.add_bot"), locale="ja")
+    await h.click(lobby, None, ALICE, label=translate("ja", "discord.lobby.start"), locale="ja")
+    post = h.last_post()
+    await h.click(post, find_id(post, r"ry:\d+:\d+:hand"), ALICE, locale="ja")
+    await h.slash(ALICE, "game status", locale="ja")
+    await _play_out(h, ALICE, locale="ja")
+    assert (await h.bot.service.status(str(CHANNEL))).info.status == "finished"
+    await h.slash(ALICE, "game log", locale="ja")
+    assert watch.seats_shown > 20
+    assert watch.offences == {}
+    assert watch.unfilled == {}
+    fake.assert_clean()
