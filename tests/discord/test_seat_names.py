@@ -33,6 +33,8 @@ from games import registry
 from games.catalog import entries
 from games.core.plural import Plural, parse_template
 from render import registry as renderers
+from tests.discord.conftest import ALICE, CHANNEL, GUILD, find_id
+from tests.discord.test_alt_text import _play_out
 from tests.support.bot_games import bot_steps
 
 NAMES = ["Ann Seatname", "Bob Seatname", "Cyd Seatname", "Dee Seatname", "Eve Seatname", "Flo Seatname"]
@@ -251,17 +253,13 @@ async def test_a_whole_game_on_the_loopback_discord_names_every_seat(harness, fa
     """The same watch over everything the bot itself formats while a whole game is played on
     the loopback Discord, in Japanese: lobby, turn posts, the hand, /game status and log, the
     final post."""
-    from games.core.i18n import translate
-    from tests.discord.conftest import ALICE, CHANNEL, GUILD, find_id
-    from tests.discord.test_alt_text import _play_out
-
     h = harness
     fake.guilds[GUILD].locale = "ja"
     await h.slash(ALICE, "game new", {"game": "ginga"}, locale="ja")
     lobby = h.lobby()
-    await h.click(lobby, None, ALICE, label=translate("ja", "discord.lobby.add_bot"), locale="ja")
-    await h.click(lobby, None, ALICE, label=translate("ja", "discord.lobby.add_bot"), locale="ja")
-    await h.click(lobby, None, ALICE, label=translate("ja", "discord.lobby.start"), locale="ja")
+    await h.click(lobby, None, ALICE, label=i18n.translate("ja", "discord.lobby.add_bot"), locale="ja")
+    await h.click(lobby, None, ALICE, label=i18n.translate("ja", "discord.lobby.add_bot"), locale="ja")
+    await h.click(lobby, None, ALICE, label=i18n.translate("ja", "discord.lobby.start"), locale="ja")
     post = h.last_post()
     await h.click(post, find_id(post, r"ry:\d+:\d+:hand"), ALICE, locale="ja")
     await h.slash(ALICE, "game status", locale="ja")

@@ -18,6 +18,8 @@ from games.steam.economy import (
     take_action,
 )
 from games.steam.income import INCOME_PATH, income_track, load_income_track
+from games.steam.rules import GAME
+from tests.support.bot_games import bot_steps
 
 # Seats of the examples, named as the rulebook names the players.
 GREEN, BROWN, BLACK, WHITE, ORANGE = range(5)
@@ -414,8 +416,6 @@ def test_every_money_message_in_both_languages():
 def test_a_build_or_a_turn_order_place_states_its_price_once(options):
     """A build's event carries its cost and a place in the turn order its price: no second
     "paid $2 for track" line follows them (the basic game's raising of cash still does)."""
-    from games.steam.rules import GAME
-    from tests.support.bot_games import bot_steps
     players = 5 if options else 4
     priced = {"steam.ev.built", "steam.ev.upgraded", "steam.ev.redirected", "steam.ev.won_position",
               "steam.ev.pays_for_position"}

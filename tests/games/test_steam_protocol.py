@@ -7,6 +7,8 @@ from functools import lru_cache
 
 import pytest
 
+from games.core.i18n import translate
+from games.steam.board import board_map
 from games.steam.rules import GAME
 from tests.support.bot_games import bot_steps
 from tests.support.protocol_checks import check_decisions, walk_checking_decisions, walk_checking_round_trips
@@ -72,8 +74,6 @@ def test_the_bot_games_reach_urbanizing_and_growing_menus() -> None:
 def test_the_log_names_the_places_of_deliveries_links_and_new_cities():
     """"…delivered a blue cube from Toronto (B5) to Buffalo (C7)", not "from B5 to C7": a log
     line names a city or town as the board does, in the reader's language, with its hex."""
-    from games.core.i18n import translate
-    from games.steam.board import board_map
     game = GAME
     named = {"steam.ev.delivered": ("source", "destination"), "steam.ev.link_completed": ("a", "b"),
              "steam.ev.new_city": ("hex",), "steam.ev.grew": ("hex",)}
