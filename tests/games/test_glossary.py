@@ -9,7 +9,7 @@ import re
 import pytest
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from games.core.i18n import DATA_DIR
+from games.core.i18n import DATA_DIR, translate
 
 GAMES = json.loads((DATA_DIR / "games.json").read_text(encoding="utf-8"))
 SHARED_FOLDERS = ("messages", "discord", "render")
@@ -152,3 +152,13 @@ def test_a_broken_glossary_is_refused():
                    {**good, "shared_keys": ["("]}):
         with pytest.raises(ValidationError):
             Glossary.model_validate(broken)
+
+
+def test_steam_colours_read_as_words_in_a_sentence():
+    # the rulebook's short 黄/灰 put into a sentence read 「黄の貨物駒」: running text says 黄色の
+    glossary = _glossary("steam")
+    for colour in ("red", "blue", "yellow", "purple", "gray"):
+        for key in ("steam.act.deliver", "steam.act.urbanize", "steam.choice.cube"):
+            text = translate("ja", key, {"colour": {"key": f"steam.colour.{colour}"}, "route": "B5-C7",
+                                         "hex": "B5", "space": 1, "count": 2})
+            assert avoided_in(text, glossary) == [], text
