@@ -1115,7 +1115,8 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             return False
         yes = sorted([x for x, v in answers.items() if v])
         no = sorted([x for x, v in answers.items() if not v])
-        events.append(_ev("answers", accepted=yes, refused=no))
+        events.append(_ev("answers", accepted_seats=yes, refused_seats=no, accepted_count=len(yes),
+                          refused_count=len(no)))
         if yes:
             f["phase"] = "pick"
         else:

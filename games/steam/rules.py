@@ -342,15 +342,17 @@ class Steam(Game[SteamState, Any, SteamView]):
         if events is not None:
             events.extend(money.events)
 
-    def _charge(self, s: SteamState, seat: int, amount: int, reason: str, events: list[Event]) -> None:
-        """Pay the bank: from cash only in the standard game, raising cash as needed in the basic."""
+    def _charge(self, s: SteamState, seat: int, amount: int, reason: str, events: list[Event],
+                announce: bool = True) -> None:
+        """Pay the bank: from cash only in the standard game, raising cash as needed in the basic.
+        `announce=False` when the event before already states the price (a build, a position)."""
         if amount <= 0:
             return
         purse = self._purse(s, seat)
         if s.options.standard:
-            self._money(s, seat, economy.pay_cash(purse, amount, reason=reason), events)
+            self._money(s, seat, economy.pay_cash(purse, amount, reason=reason, announce=announce), events)
         else:
-            self._money(s, seat, economy.pay(purse, amount, reason=reason), events)
+            self._money(s, seat, economy.pay(purse, amount, reason=reason, announce=announce), events)
 
     # --- auctions
     def _bid(self, s: SteamState, seat: int, action: Bid, events: list[Event]) -> None:
@@ -375,7 +377,7 @@ class Steam(Game[SteamState, Any, SteamView]):
         s.auction = _stored(step.auction)
         if s.phase == "first_auction":
             for award in step.awards:
-                self._charge(s, award.seat, award.price, "turn_order", events)
+                self._charge(s, award.seat, award.price, "turn_order", events, announce=False)
         if not step.auction.done:
             return
         if s.phase == "first_auction":
@@ -383,7 +385,7 @@ class Steam(Game[SteamState, Any, SteamView]):
         else:
             s.order = list(step.auction.spaces)
             for award in step.auction.payments():
-                self._charge(s, award.seat, award.price, "turn_order", events)
+                self._charge(s, award.seat, award.price, "turn_order", events, announce=False)
         s.auction = None
         s.holder = None
         self._start_actions(s)
@@ -468,7 +470,7 @@ class Steam(Game[SteamState, Any, SteamView]):
         if done.cost > self.spendable(s, seat):
             raise IllegalAction("steam.cannot_afford", cost=done.cost, money=self.spendable(s, seat))
         events.extend(done.events)
-        self._charge(s, seat, done.cost, "build", events)
+        self._charge(s, seat, done.cost, "build", events, announce=False)
         put_rails(s, done.rails)
         s.stock = list(done.stock.counts)
         s.placed = done.turn.placed
@@ -498,9 +500,9 @@ class Steam(Game[SteamState, Any, SteamView]):
             raise IllegalAction("steam.no_new_city", colour={"key": f"steam.colour.{action.colour}"})
         done = apply_build(m, rails_of(s), stock_of(s), self._build_turn(s, seat), Build(Kind.URBANIZE, h), tileset())
         cubes = self._take_supply(s, action.space)
-        events.extend(done.events)
-        events.append(_ev("new_city", seat=seat, hex=action.hex, colour={"key": f"steam.colour.{action.colour}"},
-                          cubes=sum(cubes)))
+        events.append(_ev("new_city", seat=seat, hex=m.words(h, "steam.place"),
+                          colour={"key": f"steam.colour.{action.colour}"}, cubes=sum(cubes)))
+        events.extend(done.events)  # the links the new city completes
         put_rails(s, done.rails)
         s.stock = list(done.stock.counts)
         s.new_cities[action.hex] = action.colour
@@ -522,7 +524,8 @@ class Steam(Game[SteamState, Any, SteamView]):
         s.grown.append(action.hex)
         s.growth_left -= 1
         s.players[seat].action_done = True
-        events.append(_ev("grew", seat=seat, hex=action.hex, cubes=sum(cubes)))
+        events.append(_ev("grew", seat=seat, hex=board_map(s).words(self._hex(s, action.hex), "steam.place"),
+                          cubes=sum(cubes)))
         self._mark_built(s, action.hex)
 
     def _done(self, s: SteamState, seat: int, action: Done, events: list[Event]) -> None:
@@ -569,7 +572,8 @@ class Steam(Game[SteamState, Any, SteamView]):
         s.last_route = list(d.links)
         s.last_route_places = [m.label(h) for h in d.places]
         events.append(_ev("delivered", seat=seat, colour={"key": f"steam.colour.{colour.value}"},
-                          source=source, destination=m.label(d.destination), links=len(d.links),
+                          source=m.words(d.source, "steam.place"), destination=m.words(d.destination, "steam.place"),
+                          links=len(d.links),
                           route=self._route_text(s, d), points=d.points_of(seat)))
         s.pending = [(a.seat, a.points) for a in awards(d, seat, s.order) if not s.players[a.seat].bankrupt]
         if not s.pending:

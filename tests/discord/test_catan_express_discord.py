@@ -166,7 +166,7 @@ async def hands_are_private(tb: Table) -> None:
             if other != seat and line != lines[seat]:
                 assert line not in text
         if lang == "ja":
-            assert "あなたの資源" in text and "銀行との交換レート" in text, text
+            assert "あなたの資源" in text and "銀行との交易レート" in text, text
         tb.hands.append(mine)
 
 

@@ -15,6 +15,7 @@ import pytest
 
 from games.core.i18n import translate
 from games.steam import decisions as steps
+from games.steam.tiles import tileset
 from tests.discord.conftest import ALICE, BOB, CHANNEL, Harness, find_id
 from tests.support import dump_db
 from tests.discord.test_santa_fe_discord import click_through, text_of
@@ -117,8 +118,9 @@ async def test_steam_whole_game_through_discord(harness: Harness, fake, steam) -
             assert asked[0] == steps.BUILD and hex_label in shown[0]["picked"]["label"]
             if asked == [steps.BUILD, steps.FACE, steps.ROTATION]:
                 assert face in shown[1]["picked"]["label"]
-                rot = shown[2]["picked"]["label"]
-                assert rot.startswith(rotation) and "$" in rot, rot
+                rot = shown[2]["picked"]["label"]  # the rotation says where its track goes, and its price
+                sides = tileset().faces[face].exits_at(int(rotation[1:]))
+                assert all(label(f"steam.side.{side}") in rot for side in sides) and "$" in rot, rot
                 used["three_step_build"] += 1
             used["build"] += 1
         elif phase == "build":

@@ -519,7 +519,7 @@ def test_answers_stay_hidden_until_everyone_answered():
     shown = GAME.view(t.s, 3)
     assert shown.state.offer.answers == {1: True, 2: True, 3: False} and shown.accepted == [1, 2]
     answers = find(t.s.last, "ce.ev.answers")[0].params
-    assert answers == {"accepted": [1, 2], "refused": [3]}
+    assert answers == {"accepted_seats": [1, 2], "refused_seats": [3], "accepted_count": 2, "refused_count": 1}
 
 
 def test_only_an_acceptor_can_be_picked():

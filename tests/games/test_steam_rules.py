@@ -199,15 +199,15 @@ def test_locomotive_tile_is_not_offered_at_level_6():
 
 
 def test_next_turn_order_follows_the_action_tile_numbers():
-    """Rulebook phase 5: Locomotive (6), First Build (4), Urbanize (7), First Deliver (2) give
-    First Deliver, First Build, Locomotive, Urbanize."""
+    """Rulebook phase 5: Locomotive (6), First Build (4), Urbanize (7), First Delivery (2) give
+    First Delivery, First Build, Locomotive, Urbanize."""
     t = random_order()
     pat, michelle, thomas, lin = t.s.order
     t.take_all({pat: "take locomotive", michelle: "take first_build", thomas: "decline urbanize",
                 lin: "take first_deliver"})
     assert t.s.step_order[0] == michelle  # First Build builds first
     t.pass_phase()
-    assert t.s.phase == "deliver" and t.s.step_order[0] == lin  # First Deliver delivers first
+    assert t.s.phase == "deliver" and t.s.step_order[0] == lin  # First Delivery delivers first
     t.pass_phase()
     assert t.s.phase == "deliver" and t.s.deliver_round == 2 and t.who() == lin
     t.pass_phase()

@@ -44,8 +44,8 @@ def _name(seat: int, names: Sequence[str]) -> str:
 
 
 def cards_line(counts: Sequence[int], lang: str) -> str:
-    """Five resource counts in words with their emoji, only those held ("🌲 lumber 2 · …")."""
-    parts = [f"{RESOURCE_EMOJI[r.value]} {t(lang, f'ce.resource.{r.value}')} {n}"
+    """Five resource counts in words with their emoji, only those held ("🌲 2 lumber · …", "🌲 材木2枚")."""
+    parts = [f"{RESOURCE_EMOJI[r.value]} {t(lang, f'ce.cards.{r.value}', count=n)}"
              for r, n in zip(RESOURCES, counts) if n]
     return " · ".join(parts)
 
@@ -92,7 +92,9 @@ class CatanExpressUI(GameUI):
                      number=len(state.stops) + 1)
         if phase == "main" and state.moving:
             return t(lang, "discord.ce.status.moving", {"seat": state.current}, names, count=state.move_left, **turn)
-        if phase in ("roll", "robber", "main"):
+        if phase == "robber":  # discord.ce.status.robber is the robber's place, another line
+            return t(lang, "discord.ce.status.moving_robber", {"seat": state.current}, names, **turn)
+        if phase in ("roll", "main"):
             return t(lang, f"discord.ce.status.{phase}", {"seat": state.current}, names, **turn)
         return t(lang, "discord.ce.status.waiting", waiting, names, **turn)
 
@@ -101,7 +103,7 @@ class CatanExpressUI(GameUI):
         if state.race_winner is not None:
             return "🏆 " + t(lang, "discord.ce.race.won", {"seat": state.race_winner}, names)
         if state.race:
-            stops = ", ".join(str(s) for s in state.stops) or "—"
+            stops = list(state.stops) or "—"  # intersections, listed in the reader's way (36、24)
             return "🏁 " + t(lang, "discord.ce.race.on", {"seat": state.starter}, names, stops=stops,
                              count=len(state.stops))
         if state.starter is not None:
