@@ -203,7 +203,7 @@ class _Position:
         for seat in range(len(names)):
             decision = game.decision(state, seat) if seat in active else None
             pv = PrivateView(game_id=1, channel_id="1", game=name, seat=seat, version=1, names=list(names),
-                             active=seat in active, view=game.view(state, seat), prompt=game.prompt(state, seat),
+                             status="finished" if game.is_over(state) else "active", active=seat in active, view=game.view(state, seat), prompt=game.prompt(state, seat),
                              decision=decision)
             orders = game.order_choices(state, seat) if seat in active else None
             described = [game.describe_order(state, seat, n) for n in orders.all_notations()[:20]] if orders else []
