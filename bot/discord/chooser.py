@@ -321,7 +321,8 @@ def group_rows(game_id: int, version: int, check: str, n: int, group: Group, cou
     sides: list[tuple[list[Row], list[Row]]] = []  # per side: its picks, its "−" buttons
     for side in range(len(group.sides())):
         if as_select(group, counts, side):
-            sides.append(([_side_select(game_id, version, check, n, group, counts, side, look, lang, verbs, names)], []))
+            select = _side_select(game_id, version, check, n, group, counts, side, look, lang, verbs, names)
+            sides.append(([select], []))
         else:
             sides.append(_side_buttons(game_id, version, check, n, group, counts, side, look, lang, verbs, names))
     # Discord shows five rows: the last is Confirm's; "−" buttons go first when rows run short

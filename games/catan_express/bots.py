@@ -14,11 +14,11 @@ How the builder plays
     Its turn: it aims at one thing — a city, else a settlement, else a development card — and
     builds it when affordable, trades surplus to the bank toward it, offers a surplus card (two
     when it has plenty) for its last missing one now and then, and spends true surplus on rails
-    and ferries. A piece is
-    worth the targets it brings nearer: its own untouched settlements (cities), others' buildings
-    and networks not yet touched (victory point chips) and, in the race, its uncollected stops;
-    a target's worth halves with every piece still between. Pieces never end on a free
-    intersection worth settling (a touched intersection can no longer be settled, CE-4).
+    and ferries. A piece is worth the targets it brings nearer: its own untouched settlements
+    (cities), others' buildings and networks not yet touched (victory point chips) and, in the
+    race, its uncollected stops; a target's worth halves with every piece still between.
+    Pieces never end on a free intersection worth settling (a touched intersection can no
+    longer be settled, CE-4).
     Robber and Knight: the hex where the leaders lose most and it loses nothing; a Knight also
     frees one of its own hexes. Offers it answers by what the cards are worth to its aim.
     The race: stops close to its locomotive and far from the others'; each turn, after building,
@@ -28,8 +28,9 @@ How the builder plays
 The random bot
     Picks a kind of move uniformly, then a move of that kind, so the many possible offers do
     not crowd out the rest (its own offers are drawn on any terms the rules allow, CE-B5); it
-    ends its turn only 30% of the time when it could do something else. Every turn still ends (offers are capped, trades and builds spend cards, a ride spends
-    points), and random players reach 8 points and race like anyone else.
+    ends its turn only 30% of the time when it could do something else. Every turn still ends
+    (offers are capped, trades and builds spend cards, a ride spends points), and random
+    players reach 8 points and race like anyone else.
 """
 from __future__ import annotations
 
@@ -43,8 +44,8 @@ from games.catan_express import economy, race
 from games.catan_express.components import RESOURCES, DevCard, components
 from games.catan_express.geo import Geo
 from games.catan_express.maps import Board
-from games.catan_express.models import (MAX_OFFERS, Answer, BankTrade, Build, Buy, CatanState, Discard, End, Gold, Menu, Monopoly,
-                                        NameStop, Partner, Plenty, Propose, Ride, Roads, Robber, Roll)
+from games.catan_express.models import (MAX_OFFERS, Answer, BankTrade, Build, Buy, CatanState, Discard, End, Gold,
+                                        Menu, Monopoly, NameStop, Partner, Plenty, Propose, Ride, Roads, Robber, Roll)
 
 PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
 GOLD = -1                 # a gold river's "resource": whichever the owner picks

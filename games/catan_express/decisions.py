@@ -166,7 +166,7 @@ def path_of(game: Any, state: Any, seat: int, action: Any, pick: _Picks) -> tupl
 
 
 # Moves whose menu path reads nothing from the state: their choices are made once and shared
-# (a big hand offers hundreds of trades, turn after turn).
+# (a big hand's bank trades and Years of Plenty, turn after turn).
 FIXED_KINDS = frozenset({"bank", "plenty", "gold", "monopoly", "roads", "roll", "end", "buy", "answer"})
 
 

@@ -23,9 +23,9 @@ import pytest
 from games.core.errors import IllegalAction
 from games.catan_express import bots, economy, rules
 from games.catan_express.components import RESOURCES
-from games.catan_express.models import (MAX_OFFERS, OFFER_GET_MAX, OFFER_GIVE_MAX, Answer, BankTrade, Build, Buy, CatanState,
-                                        Discard, End, Gold, Leg, Menu, Monopoly, NameStop, Partner, Plenty, Propose,
-                                        Ride, Roads, Robber, Roll)
+from games.catan_express.models import (MAX_OFFERS, OFFER_GET_MAX, OFFER_GIVE_MAX, Answer, BankTrade, Build, Buy,
+                                        CatanState, Discard, End, Gold, Leg, Menu, Monopoly, NameStop, Partner, Plenty,
+                                        Propose, Ride, Roads, Robber, Roll)
 from games.catan_express.rules import GAME
 
 NAMES = [r.value for r in RESOURCES]
