@@ -115,6 +115,18 @@ def button_labelled(message: Any, verb: str, text: str) -> str | None:
     return next((c for c in group_ids(message, verb) if message.component(c)["label"] == text), None)
 
 
+async def click_forged(h: Harness, message: Any, real: str, forged: str, user: int) -> Any:
+    """Click the button `real` of `message` as a tampered client would: sending `forged` as
+    its id (the message is left as it was)."""
+    live = h.fake.message(message.id)
+    button = live.component(real)
+    button["custom_id"] = forged
+    try:
+        return await h.click(live, forged, user)
+    finally:
+        button["custom_id"] = real
+
+
 async def offer_by_chooser(tb: Table, plan: tuple[str, int, int, int]) -> Any:
     """Compose `plan`'s offer as a person does: "Offer a trade" on the turn post; in the
     private page, the cards to give ticked in the select of one's hand (one option per card);
@@ -160,6 +172,14 @@ async def offer_by_chooser(tb: Table, plan: tuple[str, int, int, int]) -> Any:
     assert await tb.state() == state, "composing an offer changes nothing until Confirm"
     confirm, = group_ids(page, "cd")
     assert not page.component(confirm).get("disabled")
+    # a forged Confirm (more cards of a kind than the hand holds) or a greyed one clicked
+    # anyway (nothing asked): refused privately, and nothing changes
+    head, tally = confirm.rsplit(":", 1)
+    refused = await click_forged(h, page, confirm, head + ":" + "z" + tally[1:], user)
+    assert refused.ephemeral and label("error.choice.not_offered") in text_of(h, refused), text_of(h, refused)
+    refused = await click_forged(h, page, confirm, head + ":" + tally[:len(tally) - 5] + "00000", user)
+    assert refused.ephemeral and text_of(h, refused).startswith("⚠️"), text_of(h, refused)
+    assert await tb.state() == state
     done = await h.click(page, confirm, user)
     asked = await tb.state()
     made = GAME.parse_action(notation)
