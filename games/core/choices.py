@@ -39,7 +39,7 @@ import re
 from itertools import islice
 from typing import Iterator, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from games.core.errors import IllegalAction
 from games.core.events import Event
@@ -110,6 +110,16 @@ class Group(BaseModel):
     exclusive: bool = False
     entry: Pick | None = None
 
+    @model_validator(mode="after")
+    def _fits(self) -> "Group":
+        if self.most is not None and len(self.most) != len(self.items):
+            raise ValueError(f"group {self.step!r}: {len(self.most)} counts for {len(self.items)} items")
+        if self.parts and sum(p.size for p in self.parts) != len(self.items):
+            raise ValueError(f"group {self.step!r}: its parts do not cover its {len(self.items)} items")
+        if self.template.count("{}") != max(1, len(self.parts)):
+            raise ValueError(f"group {self.step!r}: the template needs one {{}} a side")
+        return self
+
     # --- shape
     def limits(self) -> tuple[int, ...]:
         """How many times each item may be picked."""
@@ -122,8 +132,6 @@ class Group(BaseModel):
         for part in parts:
             out.append((part, at, at + part.size))
             at += part.size
-        if at != len(self.items):
-            raise ValueError(f"the parts of group {self.step!r} cover {at} of its {len(self.items)} items")
         return out
 
     # --- writing a pick

@@ -126,3 +126,11 @@ def test_a_group_too_big_to_list_says_so():
     with pytest.raises(TooManyMoves):
         big.all_notations()
     assert big.count(limit=100) == 101 and big.counts_of("ask 19a+4e") == (19, 0, 0, 0, 4)
+
+
+def test_a_group_whose_counts_sides_or_template_do_not_fit_its_items_is_refused_when_made():
+    items = (pick("c", "a"), pick("c", "b"))
+    for bad in ({"most": (2,)}, {"parts": (Part(step="give", size=1, min=1, max=1),), "template": "x {}"},
+                {"template": "x {} {}"}):
+        with pytest.raises(ValueError):
+            Group(step="g", items=items, min=1, max=2, **{"template": "x {}", **bad})
