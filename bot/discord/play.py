@@ -165,6 +165,8 @@ async def choose_reply(interaction: discord.Interaction, ref: ids.ComponentId, v
     stop = chooser.walk(decision, path)
     if stop.move is not None:
         return await play(interaction, stop.move, expected_version=_expected(cref, ref), game_id=ref.game_id)
+    if stop.group is not None:
+        return _group_page(pv, decision, stop.group, None, lang, chooser.picked_text(decision, stop, lang, pv.names))
     check = chooser.check_of(decision)
     rows = chooser.stop_rows(pv.game_id, pv.version, check, path, stop.options, stop.step,
                              ui_base.get(pv.game), lang, page=page, names=pv.names)
@@ -173,11 +175,25 @@ async def choose_reply(interaction: discord.Interaction, ref: ids.ComponentId, v
 
 
 async def group_reply(interaction: discord.Interaction, ref: ids.ComponentId, values: Sequence[str]) -> Reply:
-    """A multi-pick (`cg`): the picked items make one move (the rules check the bounds again)."""
+    """A click in a group (`cg` select, `ct` + / − / Start over, `cd` Confirm): the move it
+    makes (the rules check the bounds again), or the group shown with the picks so far."""
     pv, decision, cref = await _menu_for(interaction, ref)
-    return await play(interaction, chooser.group_notation(decision, cref.n, values),
-                      expected_version=_expected(cref, ref),
-                      game_id=ref.game_id)
+    picked = chooser.group_pick(decision, cref, values, select=ref.verb == "cg", done=ref.verb == "cd")
+    if picked.move is not None:
+        return await play(interaction, picked.move, expected_version=_expected(cref, ref), game_id=ref.game_id)
+    n = cref.n or 0
+    lang = lang_of(interaction)
+    return _group_page(pv, decision, n, picked.counts, lang, chooser.group_heading(decision, n, lang, pv.names))
+
+
+def _group_page(pv: PrivateView, decision: Decision, n: int, counts: Sequence[int] | None, lang: str,
+                lines: Sequence[str]) -> Reply:
+    """A group on a private message of its own: what is picked so far and its components."""
+    group = decision.groups[n]
+    rows = chooser.group_rows(pv.game_id, pv.version, chooser.check_of(decision), n, group, counts,
+                              ui_base.get(pv.game), lang, names=pv.names)
+    text = [*lines, *chooser.group_lines(group, counts, lang, pv.names)]
+    return Reply(content=join_lines(text, CONTENT_MAX), view=make_view(rows))
 
 
 class AmountModal(discord.ui.Modal):
@@ -299,7 +315,7 @@ async def on_component(interaction: discord.Interaction, ref: ids.ComponentId | 
         private = interaction.message is not None and interaction.message.flags.ephemeral
         if verb in ("cb", "cs", "cp"):
             await answer(interaction, choose_reply(interaction, ref, values), update=private)
-        elif verb == "cg":
+        elif verb in ("cg", "ct", "cd"):
             await answer(interaction, group_reply(interaction, ref, values), update=private)
         elif verb == "ca":
             await amount_modal(interaction, ref)

@@ -23,8 +23,10 @@ from games.catan_express.maps import BoardLayout
 from games.core.events import Event
 from games.core.protocol import Result
 
-# Bounds of a player's offers (CE-B5 puts no limit on terms; these keep the menus short and every
-# turn finite): at most this many offers a turn, each giving 1–3 cards for 1–2.
+# CE-B5 puts no limit on an offer's terms. At most MAX_OFFERS offers a turn keep every turn
+# finite; the rules' list of moves suggests the offers giving 1 to OFFER_GIVE_MAX cards for 1 to
+# OFFER_GET_MAX (what /move completes and the random players draw from), while the menu's
+# counted group offers every term the rules allow (rules.CatanExpress.offer_problem).
 MAX_OFFERS = 3
 OFFER_GIVE_MAX = 3
 OFFER_GET_MAX = 2

@@ -92,7 +92,11 @@ class Game(ABC, Generic[StateT, ActionT, ViewT]):
     def active_players(self, state: StateT) -> frozenset[int]: ...
 
     @abstractmethod
-    def legal_actions(self, state: StateT, seat: int) -> list[ActionT]: ...
+    def legal_actions(self, state: StateT, seat: int) -> list[ActionT]:
+        """The seat's legal moves, every one of them — except a family too large to list (any
+        offer a hand can make): the seat's decision has a counted group for it (see
+        games/core/choices.py), this list may hold only some of its moves (what /move
+        suggests), and `apply` judges the others."""
 
     @abstractmethod
     def apply(self, state: StateT, seat: int, action: ActionT) -> ApplyResult:
