@@ -16,6 +16,7 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
+from games.core.choices import Decision
 from games.core.errors import IllegalAction
 from games.core.i18n import LANGUAGES, catalog
 from games.core.typed import resolve
@@ -171,8 +172,10 @@ def _refusal_is_worded(exc: IllegalAction) -> None:
         assert exc.message_key in catalog(lang), f"refusal {exc.message_key} has no {lang} message ({exc.params})"
 
 
-def check_text(game: Any, state: Any, seat: int, text: str, legal: set[str]) -> int:
-    """Type `text` for `seat` both ways; the number of ways the rules made a move (0–2)."""
+def check_text(game: Any, state: Any, seat: int, text: str, legal: set[str], menu: Decision) -> int:
+    """Type `text` for `seat` both ways; the number of ways the rules made a move (0–2). A move
+    made must be one the seat may make: a legal move, or one its menu offers (a counted group,
+    such as a trade on any terms, is too large for the list of legal moves)."""
     made = 0
     for read in (game.parse_action, lambda t: resolve(game, state, seat, t)):
         try:
@@ -185,8 +188,9 @@ def check_text(game: Any, state: Any, seat: int, text: str, legal: set[str]) -> 
             raise AssertionError(f"{game.name}: typing {text!r} for seat {seat} in phase "
                                  f"{getattr(state, phase_field(game))} raised {exc!r}") from exc
         notation = game.format_action(action)
-        assert notation in legal, (f"{game.name}: {text!r} was applied as {notation!r}, which is not a legal "
-                                   f"move of seat {seat} in phase {getattr(state, phase_field(game))}")
+        assert notation in legal or menu.holds(notation), (
+            f"{game.name}: {text!r} was applied as {notation!r}, which is not a legal "
+            f"move of seat {seat} in phase {getattr(state, phase_field(game))}")
         made += 1
     return made
 
@@ -214,8 +218,9 @@ def check_typing(game: Any, plays: Iterable[Play], seed: int, per_phase: int = 6
         before = game.dump_state(state)
         for seat in seats:
             legal = {game.format_action(a) for a in game.legal_actions(state, seat)}
+            menu = game.decision(state, seat)
             for text in texts_for(rng, verbs, sorted(legal), per_verb):
-                tally.accepted += check_text(game, state, seat, text, legal)
+                tally.accepted += check_text(game, state, seat, text, legal, menu)
                 tally.typed += 1
         assert game.dump_state(state) == before, (
             f"{game.name}: typing changed the state in phase {getattr(state, phase_field(game))}")
