@@ -17,16 +17,17 @@ those same timers."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
-
-from bot.store import CLAIM_LEASE
+from typing import TYPE_CHECKING, Awaitable, Callable, TypeVar
 
 from discord.ext import commands, tasks
+
+from bot.store import CLAIM_LEASE
 
 if TYPE_CHECKING:
     from bot.discord.bot import RailyardBot
 
 log = logging.getLogger("railyard.discord.timers")
+T = TypeVar("T")
 
 SWEEP_SECONDS = 60.0  # the loop's period when the lease is no shorter
 
@@ -50,29 +51,25 @@ class Timers(commands.Cog):
     async def tick(self) -> None:
         """One sweep: due reminders, passed deadlines, and bots nobody is moving."""
         bot = self.bot
-        try:
-            reminders = await bot.service.due_reminders(lease=self.lease)
-        except Exception:  # noqa: BLE001 - the loop must keep running
-            log.exception("due_reminders failed")
-            reminders = []
-        try:
-            outcomes = await bot.service.run_deadlines(lease=self.lease)
-        except Exception:  # noqa: BLE001
-            log.exception("run_deadlines failed")
-            outcomes = []
+        reminders = await self._sweep(bot.service.due_reminders)
+        outcomes = await self._sweep(bot.service.run_deadlines)
         for outcome in outcomes:
             bot.after_commit(outcome)
-        try:
-            waiting = await bot.service.due_bots(lease=self.lease)
-        except Exception:  # noqa: BLE001
-            log.exception("due_bots failed")
-            waiting = []
+        waiting = await self._sweep(bot.service.due_bots)
         for game_id in waiting:
             bot.run_bots_soon(game_id)
         if reminders or outcomes or waiting:
             log.info("timers: %d reminder(s), %d deadline move(s), bots taken over in %d game(s)",
                      len(reminders), len(outcomes), len(waiting))
             bot.outbox.wake()
+
+    async def _sweep(self, due: Callable[..., Awaitable[list[T]]]) -> list[T]:
+        """One kind of due work, claimed with the lease; a failure is logged and the loop goes on."""
+        try:
+            return await due(lease=self.lease)
+        except Exception:  # noqa: BLE001 - the loop must keep running
+            log.exception("%s failed", due.__name__)
+            return []
 
     @tick.before_loop
     async def before_tick(self) -> None:
