@@ -296,15 +296,15 @@ async def _write_hands(service, renderer, channel, people, out: Path, lang: str,
 
 
 def print_breakdown(result: Any, names: list[str], lang: str) -> None:
-    title = "最終結果" if lang == "ja" else "Final scores"
-    print(title)
+    print(translate(lang, "cli.final_scores"))
     for player in result.players:
         cats = player.by_category()
-        parts = ", ".join(
-            f"{translate(lang, f'{result.label_prefix}.category.{c}')} {cats.get(c, 0):+d}"
-            for c in result.categories
-        )
-        print(f"  {player.rank}. {_pad(names[player.seat], 18)} {player.total:>4}   ({parts})")
+        parts = [{"key": "cli.category_points",  # a list: joined the reader's way
+                  "params": {"category": {"key": f"{result.label_prefix}.category.{c}"},
+                             "points": f"{cats.get(c, 0):+d}"}}
+                 for c in result.categories]
+        print(f"  {player.rank}. {_pad(names[player.seat], 18)} {player.total:>4}   "
+              + translate(lang, "cli.categories", {"parts": parts}))
         for line in player.lines:
             if line.key:
                 print(f"        {line.points:+4d}  {translate(lang, line.key, line.params, names)}")

@@ -107,6 +107,11 @@ def register(name: str, target: str) -> None:
     get.cache_clear()
 
 
+def unregister(name: str) -> None:
+    _RENDERERS.pop(name, None)
+    get.cache_clear()
+
+
 def names() -> list[str]:
     return list(_RENDERERS)
 

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+pytest_plugins = ["tests.support.log_guard"]  # an ERROR logged during a test fails it
+
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -32,12 +34,12 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 def toy_game():
-    """Register the toy game as 'toy' and return it."""
+    """Register the toy game (and its pictures) as 'toy' and return it."""
     from games import registry
+    from tests.support.registered import registered_games
 
-    registry.register("toy", "tests.support.toy_game:GAME")
-    yield registry.get("toy")
-    registry.unregister("toy")  # other tests list the real games only
+    with registered_games(toy="tests.support.toy_game:GAME"):
+        yield registry.get("toy")
 
 
 @pytest.fixture

@@ -131,7 +131,8 @@ class RailyardBot(commands.AutoShardedBot):
             self.background = False
         else:
             self.store = await open_store(self.settings.database_url.get_secret_value(), clock=self.clock)
-            self.service = SessionService(self.store, clock=self.clock, new_seed=self._new_seed)
+            self.service = SessionService(self.store, clock=self.clock, new_seed=self._new_seed,
+                                          lease=self.settings.lease_seconds)
             self.render_pool = RenderPool(self.render_workers)
             self.render_pool.start()  # the workers warm up while the bot logs in
             render_pool.install(self.render_pool)

@@ -3,7 +3,8 @@ or select ends here and is answered ephemerally in the user's language.
 
 * SessionError / IllegalAction (the service and the rules refused) → their catalog message.
 * A stale click (the board moved on since the message was drawn, or the message belongs to
-  an earlier game) → "the board changed" and the current board.
+  an earlier game) → briefly, that nothing was played and why, and a small way back into the
+  clicker's menu if the game waits on them; a game that is over shows its last board.
 * UserError (the adapter refused, e.g. a malformed option) → its catalog message.
 * Discord's own check failures (permissions, DMs) → a catalog message.
 * Anything else → logged with who/where/what, and the user gets an apology.
@@ -11,14 +12,19 @@ or select ends here and is answered ephemerally in the user's language.
 from __future__ import annotations
 
 import logging
+from typing import Any
+
 import discord
 from discord import app_commands
 
+from bot.discord import chooser
 from bot.discord.posts import status_reply
 from bot.discord.refusals import StaleClick, UserError
 from bot.discord.replies import Reply, send_new
-from bot.discord.text import lang_of, t
-from bot.sessions import SessionError
+from bot.discord.text import CONTENT_MAX, event_text, join_lines, lang_of, t
+from bot.discord.ui import base as ui_base
+from bot.discord.ui.components import make_view
+from bot.sessions import PrivateView, SessionError
 from games.core import IllegalAction
 
 log = logging.getLogger("railyard.discord.errors")
@@ -52,15 +58,39 @@ async def _names(interaction: discord.Interaction) -> list[str] | None:
 
 
 async def stale_reply(interaction: discord.Interaction, ended: bool = False) -> Reply:
+    """The answer to a click drawn for another board than the channel's now (`ended`: for
+    another game). Never the whole board again: the clicker has the live board in front of
+    them; only a game that is over shows its last board, which the channel no longer does."""
     lang = lang_of(interaction)
-    note = "🔄 " + t(lang, "discord.error.board_changed")
+    service = interaction.client.service  # type: ignore[attr-defined]
+    channel_id = str(interaction.channel_id)
     try:
-        status = await interaction.client.service.status(str(interaction.channel_id))  # type: ignore[attr-defined]
+        status = await service.status(channel_id)
     except SessionError:
         return Reply(content="🔄 " + t(lang, "discord.error.game_ended"))
-    if ended and status.info.status not in ("lobby", "active"):
-        note = "🔄 " + t(lang, "discord.error.game_ended")
-    return await status_reply(status, lang, note=note)
+    if status.info.status not in ("lobby", "active"):
+        return await status_reply(status, lang, note="🔄 " + t(lang, "discord.error.game_ended"))
+    lines = ["🔄 " + t(lang, "discord.error.game_ended" if ended else "discord.stale.changed")]
+    reply = Reply()
+    pv = await _waited_on(service, channel_id, str(interaction.user.id))
+    if pv is not None and pv.decision is not None:
+        ask = event_text(lang, pv.prompt, pv.names) if pv.prompt is not None else t(lang, "choice.step.move")
+        lines.append("👉 " + ask)
+        reply.view = make_view(chooser.small_rows(pv.game_id, pv.version, pv.decision, ui_base.get(pv.game),
+                                                  lang, names=pv.names))
+    elif status.waiting:
+        lines.append(t(lang, "discord.status.waiting", {"seats": status.waiting}, status.names))
+    reply.content = join_lines(lines, CONTENT_MAX)
+    return reply
+
+
+async def _waited_on(service: Any, channel_id: str, user_id: str) -> PrivateView | None:
+    """The user's private view if the channel's game waits on them, else None."""
+    try:
+        pv = await service.private_view(channel_id, user_id)
+    except SessionError:  # not a player, or the game ended meanwhile
+        return None
+    return pv if pv.active else None
 
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:

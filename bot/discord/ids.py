@@ -39,9 +39,15 @@ a page to clamp or a staleness check.
              ox:<i>:<8 hex>   cancel the clicker's i-th order, if it is still the one whose
                               notation hashes to <8 hex> (a used-up or changed list makes the
                               click stale: the current list is shown instead)
+             ct:<check>::<n>:<tally>   the n-th group of the menu shown with the picks
+                              <tally> (a + / − / Start over button); cd:<check>::<n>:<tally>
+                              makes its move with those picks (Confirm); the rules check
+                              the move as any other (see bot/discord/chooser.py)
+             ot:…, od:…       the same as ct / cd in the menu of standing orders
     selects  cs:<check>:<path> the option picked at that stop (value: its number)
-             cg:<check>::<n>  the n-th multi-pick group of the menu (values: item numbers;
-                              the group's bounds are checked again)
+             cg:<check>::<n>  the n-th multi-pick group of the menu (values: option numbers;
+                              the group's bounds are checked again); with `:<tally>:<side>`,
+                              the picks of one side of it, shown again with the others
              os:<check>:<path>, og:<check>::<n>
                               the same as cs / cg in the menu of standing orders
   Verbs of earlier versions (act, claim, keep, route, pay, pick) are still recognised so an
@@ -58,10 +64,10 @@ PREFIX = "ry"
 MAX_LENGTH = 100
 LEGACY_BUTTON_VERBS = ("act", "claim")
 LEGACY_SELECT_VERBS = ("keep", "route", "pay", "pick")
-ORDER_BUTTON_VERBS = ("ob", "op", "oa", "ox")
+ORDER_BUTTON_VERBS = ("ob", "op", "ot", "od", "oa", "ox")
 ORDER_SELECT_VERBS = ("os", "og")
 ORDER_VERBS = ORDER_BUTTON_VERBS + ORDER_SELECT_VERBS
-BUTTON_VERBS = ("cb", "cp", "ca", "hand", "join", "leave", "bot", "start", "log", *ORDER_BUTTON_VERBS,
+BUTTON_VERBS = ("cb", "cp", "ct", "cd", "ca", "hand", "join", "leave", "bot", "start", "log", *ORDER_BUTTON_VERBS,
                 *LEGACY_BUTTON_VERBS)
 SELECT_VERBS = ("cs", "cg", *ORDER_SELECT_VERBS, *LEGACY_SELECT_VERBS)
 

@@ -103,8 +103,8 @@ def _moved_on(info: OrdersInfo, lang: str) -> Reply:
 
 
 async def pick_reply(interaction: discord.Interaction, ref: ids.ComponentId, values: Sequence[str]) -> Reply:
-    """A pick in the menu of orders (ob / os / op / og): set the order it completes, or show
-    the next step."""
+    """A pick in the menu of orders (ob / os / op / og / ot / od): set the order it completes,
+    or show the next step."""
     lang = lang_of(interaction)
     info = await _current(interaction, ref)
     cref = chooser.Ref.parse(ref.arg)
@@ -113,14 +113,28 @@ async def pick_reply(interaction: discord.Interaction, ref: ids.ComponentId, val
     except StaleClick:
         return _moved_on(info, lang)
     decision = info.choices
-    if ref.verb == "og":
-        return await set_reply(interaction, chooser.group_notation(decision, cref.n, values))
+    ui = ui_base.get(info.game)
+    check = chooser.check_of(decision)
+    if ref.verb in ("og", "ot", "od"):
+        picked = chooser.group_pick(decision, cref, values, select=ref.verb == "og", done=ref.verb == "od")
+        if picked.move is not None:
+            return await set_reply(interaction, picked.move)
+        n = cref.n or 0
+        rows = chooser.group_rows(info.game_id, info.version, check, n, decision.groups[n], picked.counts, ui, lang,
+                                  verbs=chooser.ORDER_VERBS)
+        lines = chooser.group_heading(decision, n, lang) + chooser.group_lines(decision.groups[n], picked.counts, lang)
+        return panel(info, lang, rows=rows, lines=lines)
     path, page = chooser.path_and_page(cref, values, picked=ref.verb == "os", paging=ref.verb == "op")
     stop = chooser.walk(decision, path)
     if stop.move is not None:
         return await set_reply(interaction, stop.move)
-    rows = chooser.stop_rows(info.game_id, info.version, chooser.check_of(decision), path, stop.options,
-                             stop.step, ui_base.get(info.game), lang, page=page, verbs=chooser.ORDER_VERBS)
+    if stop.group is not None:
+        rows = chooser.group_rows(info.game_id, info.version, check, stop.group, decision.groups[stop.group], None,
+                                  ui, lang, verbs=chooser.ORDER_VERBS)
+        lines = chooser.picked_text(decision, stop, lang) + chooser.group_lines(decision.groups[stop.group], None, lang)
+        return panel(info, lang, rows=rows, lines=lines)
+    rows = chooser.stop_rows(info.game_id, info.version, check, path, stop.options,
+                             stop.step, ui, lang, page=page, verbs=chooser.ORDER_VERBS)
     lines = chooser.picked_text(decision, stop, lang) + ["👉 " + t(lang, stop.step or "choice.step.move")]
     return panel(info, lang, rows=rows, lines=lines)
 
@@ -185,7 +199,7 @@ async def on_order_component(interaction: discord.Interaction, ref: ids.Componen
     """Every component of the orders panel lands here (RailyardBot routes the order verbs)."""
     try:
         private = _private(interaction)
-        if ref.verb in ("ob", "os", "op", "og"):
+        if ref.verb in ("ob", "os", "op", "og", "ot", "od"):
             await answer(interaction, pick_reply(interaction, ref, values), update=private)
         elif ref.verb == "oa":
             await amount_modal(interaction, ref)

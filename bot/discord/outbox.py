@@ -17,10 +17,19 @@ Failures (see `classify` and `RetryPolicy`):
   discord.py's own retries, network errors, timeouts: retried with back-off (rate limits
   use Discord's retry_after) for about a day, since Discord being down is no reason to
   drop a game's posts;
-* forbidden (403: the bot lacks a permission in the channel), gone (404: the channel or
-  thread was deleted), refused (another 4xx: a payload Discord will never accept), broken
-  (the post cannot even be built: a rendering bug, a junk payload, an unknown kind): these
-  will not fix themselves, so a few attempts at most.
+* forbidden (403: the bot lacks a permission in the channel, or cannot see it at all:
+  50001), gone (another 404), refused (another 4xx: a payload Discord will never accept;
+  an archived thread that is also locked), broken (the post cannot even be built: a
+  rendering bug, a junk payload, an unknown kind): these will not fix themselves, so a few
+  attempts at most;
+* deleted (404 Unknown Channel, 10003: the channel or thread was deleted, or the channel a
+  thread was in). Asked again (GET /channels/{id}), Discord confirms the game's channel is
+  gone: a game still open there is abandoned, its timers, standing orders and every post
+  still to deliver with it, and its host told by DM (`Deliveries.channel_deleted`, one write
+  under the game's version guard, once however many processes meet it). An archived thread
+  is no deleted one: a new message unarchives it (only edits are refused there, and the live
+  board then posts anew, see outbox_messages), and a channel the bot may no longer see is
+  forbidden, not deleted.
 
 A row that runs out of attempts is marked dead, so the game's later posts go through
 instead of waiting behind it forever, and the game's host is told what is wrong, in their
@@ -34,7 +43,7 @@ and the host is told. The post itself, with its text and buttons, still goes out
 
 Duplicates: interaction replies never show a public post (they only say "done" privately),
 so each post has exactly one sender, this task - in one process or in several on one
-database. Three things together make every part of a row go out once:
+database. Four things together make every part of a row go out once:
 
 * claims: a dispatcher delivers only rows it has claimed (`Deliveries.claim`: the oldest due
   row of each game, marked with this process's owner id and a lease of
@@ -47,18 +56,27 @@ database. Three things together make every part of a row go out once:
   so in its log; a renewal that finds a row taken over cancels that delivery.
 * parts: the parts of a row that went out are stored (`outbox_parts`) before the next part
   goes, so neither a retry nor a takeover sends a reminder's DM twice.
+* finding: a row tried before (a failure, a holder that died) may be out in part although
+  nothing stored says so; before sending one of its parts the courier looks for that
+  message among the channel's recent messages (`Courier.find`), and takes one it finds as
+  sent;
 * nonces: every message carries a nonce derived from the row and the part, with
   `enforce_nonce`, so Discord itself drops a repeat of a message whose success we never
-  heard about.
+  heard about, for the few minutes it remembers a nonce (it keeps none with the message:
+  a message cannot be found again by its nonce).
 
 A process killed with SIGKILL mid-delivery leaves its rows claimed; its leases run out
 (nobody renews them), another process claims the rows, counts the interrupted attempt (the
 composer then delivers such a row on its own) and delivers them. A part the dead process
-had sent but not stored yet is sent again with the same nonce, and Discord answers with the
-message it already made: nothing is lost, nothing shows twice. A clean stop (SIGTERM) gives
-its unfinished rows back at once instead of leaving them to the lease. A row taken over
-three times in a row with no outcome recorded in between is likely what kills its holders:
-it is given up as broken, and the host told, instead of being tried by the next process.
+had sent but not stored yet is found in the channel (or, if the channel cannot be read,
+sent again with the same nonce, and Discord answers with the message it already made):
+nothing is lost, nothing shows twice. A clean stop (SIGTERM) gives its unfinished rows back
+at once instead of leaving them to the lease. A row taken over three times in a row with no
+outcome recorded in between is likely what kills its holders: the next process draws and
+sends nothing for it, delivers it if its message is found out already, and otherwise gives
+it up as broken and tells the host. A game's final post is lighter for each holder lost
+instead (without its timelapse, then without images: `RetryPolicy`), so its result is
+published.
 
 Finished rows are pruned (`Store.prune_outbox`): a delivered row is kept a day, a dead one
 a week, so the outbox stays the size of what is in flight, not of every post ever made.
@@ -68,6 +86,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import datetime
 import hashlib
 import io
 import logging
@@ -80,7 +99,7 @@ from PIL import Image, UnidentifiedImageError
 
 from bot.discord.host import Host
 from bot.discord.replies import Reply
-from bot.sessions.delivery import ClaimLost, OutboxPart, OutboxRow
+from bot.sessions.delivery import TAKEOVER_LIMIT, ClaimLost, OutboxPart, OutboxRow, notice_payload
 from render import pool as render_pool
 from render.kit.encode import shrink_files
 
@@ -90,6 +109,10 @@ log = logging.getLogger("railyard.discord.outbox")
 DM_CLOSED = 50007
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_MESSAGE = 10008
+THREAD_ARCHIVED = 50083
+DISCORD_EPOCH = 1420070400.0  # Unix seconds of Discord's first snowflake
 # What a post needs in a channel; in a thread, send_messages_in_threads stands in for
 # send_messages. Listed in this order in the host's notice.
 POST_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files")
@@ -117,7 +140,8 @@ def classify(exc: BaseException) -> Failure:
     if isinstance(exc, discord.Forbidden):
         return Failure("forbidden", f"forbidden {exc.code}: {exc.text}"[:500])
     if isinstance(exc, discord.NotFound):
-        return Failure("gone", f"not found {exc.code}: {exc.text}"[:500])
+        problem = "deleted" if exc.code == UNKNOWN_CHANNEL else "gone"
+        return Failure(problem, f"not found {exc.code}: {exc.text}"[:500])
     if isinstance(exc, discord.DiscordServerError):
         return Failure("transient", f"server error {exc.status}")
     if isinstance(exc, discord.HTTPException):
@@ -138,15 +162,20 @@ class RetryPolicy:
     refused are final at once. Broken: 2, in case the error was passing (memory, a thread).
 
     A row whose holder's lease ran out `takeovers` times in a row (each holder died or
-    stalled before it could record any outcome) is given up as broken before it is tried
-    again: a post that kills whoever draws or sends it would otherwise take every process
-    down in turn, forever. Three, because one killed process (a restart, a deploy) is
-    ordinary and a second in a row on the same post is still possible by chance."""
+    stalled before it could record any outcome) is given up as broken: a post that kills
+    whoever draws or sends it would otherwise take every process down in turn, forever.
+    Three, because one killed process (a restart, a deploy) is ordinary and a second in a
+    row on the same post is still possible by chance. Not blindly, though: the holders may
+    have sent it before dying, so its last holder draws and sends nothing but looks for what
+    is out (Courier.only_finding), and a post found out is delivered, not given up. A post
+    with lighter forms (a game's final post: without its timelapse, then without images)
+    goes out in the next lighter one for each holder lost instead, and is given up only when
+    its lightest form has outlived as many holders in turn."""
 
     attempts: Mapping[str, int] = field(default_factory=lambda: {
-        "transient": 100, "forbidden": 4, "gone": 1, "refused": 1, "broken": 2,
+        "transient": 100, "forbidden": 4, "gone": 1, "deleted": 1, "refused": 1, "broken": 2,
     })
-    takeovers: int = 3
+    takeovers: int = TAKEOVER_LIMIT
     # a host is told about one game's problem at most this often
     notice_every: float = 24 * 3600.0
 
@@ -154,7 +183,7 @@ class RetryPolicy:
         return attempts >= self.attempts.get(failure.problem, 1)
 
     def outlived_its_holders(self, row: OutboxRow) -> Failure | None:
-        """The failure to give `row` up for before trying it, if it was taken over too often."""
+        """The failure to give `row` up for, if it was taken over too often (see above)."""
         if row.takeovers < self.takeovers:
             return None
         return Failure("broken", f"its delivery outlived {row.takeovers} processes in a row"
@@ -165,6 +194,7 @@ class RetryPolicy:
 NOTICE_FOR = {
     "forbidden": "permissions",
     "gone": "gone",
+    "deleted": "gone",  # a game already closed when its channel went (one still open is abandoned)
     "refused": "broken",
     "broken": "broken",
     "transient": "unreachable",
@@ -193,18 +223,55 @@ class DirectMessage:
 Target = Channel | DirectMessage
 
 
+class NotOut(Exception):
+    """A row that outlived its holders may only find what is out already, and this part is not."""
+
+
+# How a sent message is found again. Discord keeps no nonce with a message (only the answer
+# to the post carries it), so a message is known by its words: its text and its first
+# embed's title, description and footer (which name the game, and the board's version), as
+# the bot wrote them; files do not count (a lighter form has fewer). Only the bot's own
+# messages since the row was written are read (LOOK_SLACK: clocks apart), at most LOOK_BACK.
+LOOK_BACK = 100
+LOOK_SLACK = 60.0
+
+
+def words(content: str | None, embeds: Sequence[discord.Embed]) -> tuple[str, tuple[str, str, str] | None]:
+    """What tells one message from another (see LOOK_BACK)."""
+    first = embeds[0] if embeds else None
+    head = None if first is None else ((first.title or "").strip(), (first.description or "").strip(),
+                                       (first.footer.text or "").strip())
+    return (content or "").strip(), head
+
+
 class Courier:
     """Sends the parts of one outbox row.
 
     A part is named by the composer ("post", "dm:<user>", ...), the same name every time the
     row is tried. Each part goes out at most once: parts already sent (or found impossible,
     like a DM to closed DMs) by an earlier attempt or an earlier process are skipped, and
-    every message carries the nonce `nonce(part)`, the same on every attempt."""
+    every message carries the nonce `nonce(part)`, the same on every attempt.
 
-    def __init__(self, bot: Host, row: OutboxRow, done: Mapping[str, OutboxPart]) -> None:
+    A row tried before may be out in part although nothing says so: its holder sent a
+    message and died (or its answer was lost) before storing it. Before sending a part of
+    such a row the courier looks for the message among the channel's recent messages
+    (`find`; Discord drops a repeated nonce only for a few minutes, and a row taken over
+    several times is older than that), and takes the one it finds as sent. Without Read
+    Message History the channel shows no messages, and the nonce is all there is.
+
+    A row whose holders died mid-delivery again and again (`takeovers`, see RetryPolicy) is
+    likely what kills them: its composer sends a lighter form for each holder lost (`form`),
+    and once even its lightest form has outlived the limit nothing is drawn or sent any more;
+    the courier only finds what is out, and raises NotOut for the rest, so that the row is
+    given up then, not before."""
+
+    def __init__(self, bot: Host, row: OutboxRow, done: Mapping[str, OutboxPart], *, takeovers: int = 3) -> None:
         self._bot = bot
         self.row = row
         self._done = dict(done)
+        self._takeovers = takeovers  # the holders a form may outlive (RetryPolicy.takeovers)
+        self._lighter = 0  # the lighter forms the composer has for this row (see form)
+        self._looked: set[str] = set()  # parts already looked for in their channel
         # Parts sent but not yet stored: stored when the next part starts (so neither a
         # retry nor a restart repeats the first) or with the row's failure; a row that is
         # delivered needs no record of its parts at all, which spares single-post rows a
@@ -221,6 +288,64 @@ class Courier:
         """Stable per row and part; ≤ 25 characters, as Discord requires."""
         digest = hashlib.sha1(part.encode("utf-8")).hexdigest()[:6]
         return f"ry{self.row.id}.{digest}"
+
+    # ------------------------------------------------------------------ forms, finding
+    @property
+    def tried(self) -> bool:
+        """Was the row tried before (a failure, a holder that died, a stop)? Then any of its
+        parts may be out although none is stored."""
+        return self.row.attempts > 0
+
+    @property
+    def only_finding(self) -> bool:
+        """Has the row outlived as many holders as even its lightest form may? Then nothing
+        is drawn or sent for it any more: what is out is found, the rest is NotOut."""
+        return self.row.takeovers >= self._takeovers + self._lighter
+
+    def form(self, lighter: int = 0) -> int:
+        """Which form of a message to draw and send, for a post that has `lighter` lighter
+        forms than its full one (0): one lighter for each holder of the row that died
+        mid-delivery in a row, down to the lightest, which gets the same number of holders as
+        a post with no lighter form. NotOut once even that one has outlived them."""
+        self._lighter = max(self._lighter, lighter)
+        if self.only_finding:
+            raise NotOut(f"a lighter form than {lighter} was outlived too")
+        return min(self.row.takeovers, lighter)
+
+    async def find(self, part: str, target: Target, reply: Reply) -> discord.Message | None:
+        """The message of `part` if a tried row's part is out already though not stored (see
+        the class docstring): `reply` is what the part says (its words are compared, its
+        files are not), and a message found is stored as the part's. None if the part is
+        stored already (see `message_id`), or was not found."""
+        if part in self._done:
+            return None
+        message = await self._sent_before(await self._messageable(target), part, reply)
+        if message is not None:
+            self._finish(part, "sent", message)
+        return message
+
+    async def _sent_before(self, where: discord.abc.Messageable, part: str, reply: Reply) -> discord.Message | None:
+        """The bot's message in `where` since the row was written that says what `reply`
+        says, if the row was tried before (looked for once per part)."""
+        if not self.tried or part in self._looked:
+            return None
+        self._looked.add(part)
+        me = self._bot.user
+        wanted = words(reply.content, reply.embeds)
+        since = datetime.datetime.fromtimestamp(max(self.row.created_at - LOOK_SLACK, DISCORD_EPOCH),
+                                                tz=datetime.timezone.utc)
+        try:
+            async for message in where.history(limit=LOOK_BACK, after=since, oldest_first=True):
+                if (me is not None and message.author.id == me.id and message.webhook_id is None
+                        and words(message.content, message.embeds) == wanted):
+                    log.info("outbox #%s: its %s is out already (message %s)", self.row.id, part, message.id)
+                    return message
+        except discord.Forbidden as exc:  # not even View Channel: the send will say so
+            log.info("outbox #%s: cannot read the history of %s (%s)", self.row.id, where, exc.code)
+        except discord.NotFound as exc:
+            if exc.code == UNKNOWN_CHANNEL:
+                raise
+        return None
 
     # ------------------------------------------------------------------ parts
     async def post(self, part: str, channel_id: str, reply: Reply) -> None:
@@ -319,9 +444,15 @@ class Courier:
         return await self._bot.create_dm(discord.Object(int(target.user_id)))
 
     async def _send(self, target: Target, part: str, reply: Reply) -> discord.Message:
-        """Send `reply`; on 413 again with smaller images, then without; on a 403 with
-        files in a channel again without them (Attach Files may be what is missing)."""
+        """Send `reply` (unless it is found out already, see `find`); on 413 again with
+        smaller images, then without; on a 403 with files in a channel again without them
+        (Attach Files may be what is missing)."""
         where = await self._messageable(target)
+        found = await self._sent_before(where, part, reply)
+        if found is not None:
+            return found
+        if self.only_finding:
+            raise NotOut(f"its {part} was not found")
         nonce = self.nonce(part)
         try:
             return await where.send(nonce=nonce, **reply.new_kwargs())
@@ -574,14 +705,7 @@ class OutboxDispatcher:
         async with self._limit:
             deliveries = self.bot.service.deliveries
             done = await deliveries.parts(row.id)
-            courier = Courier(self.bot, row, done)
-            fatal = self.policy.outlived_its_holders(row)
-            if fatal is not None:
-                try:
-                    return await self._give_up(row, courier, fatal)
-                except ClaimLost as lost:
-                    log.warning("outbox #%s was to be given up, but %s; not recorded", row.id, lost)
-                    return LOST
+            courier = Courier(self.bot, row, done, takeovers=self.policy.takeovers)
             try:
                 await self.composer.compose(row, courier)
             except asyncio.CancelledError:
@@ -591,6 +715,10 @@ class OutboxDispatcher:
                 return LOST
             except Exception as exc:  # noqa: BLE001 - every failure is classified and kept
                 try:
+                    fatal = self.policy.outlived_its_holders(row)
+                    if courier.only_finding and fatal is not None and classify(exc).problem != "deleted":
+                        # what is out was found and stored; the rest is given up, not tried again
+                        return await self._give_up(row, courier, fatal)
                     return await self._failed(row, courier, exc)
                 except ClaimLost as lost:
                     log.warning("outbox #%s failed, but %s; not recorded", row.id, lost)
@@ -607,6 +735,8 @@ class OutboxDispatcher:
 
     async def _failed(self, row: OutboxRow, courier: Courier, exc: Exception) -> str:
         failure = classify(exc)
+        if failure.problem == "deleted":
+            return await self._channel_deleted(row, courier, failure)
         attempts = row.attempts + 1
         where = f"outbox #{row.id} (game {row.game_id}, {row.kind}, attempt {attempts})"
         if failure.problem == "broken":
@@ -617,6 +747,43 @@ class OutboxDispatcher:
                                                           failure.retry_after)
             return RETRY
         return await self._give_up(row, courier, failure)
+
+    async def _channel_deleted(self, row: OutboxRow, courier: Courier, failure: Failure) -> str:
+        """Unknown Channel: if Discord confirms the game's channel is gone, its game ends
+        (see the module docstring); otherwise the row is given up as an ordinary 404."""
+        contact = await self.bot.service.deliveries.contact(row.game_id) if row.game_id is not None else None
+        try:
+            deleted = contact is not None and await self._is_deleted(contact.channel_id)
+        except (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError) as exc:
+            # Discord could not say just now (a 5xx, the network): a failure like any other,
+            # retried with its back-off (and asked again), within the policy's bounds
+            log.warning("outbox #%s: %s, but whether channel %s is deleted could not be checked",
+                        row.id, failure.error, contact.channel_id if contact else None)
+            return await self._failed(row, courier, exc)
+        if not deleted:
+            return await self._give_up(row, courier, dataclasses.replace(failure, problem="gone"))
+        notice = await self._notice(row, "deleted")
+        abandoned = await self.bot.service.deliveries.channel_deleted(
+            row.id, courier.take_unsaved(), failure.error, notice=notice, notice_every=self.policy.notice_every)
+        if abandoned:
+            log.warning("game %s: its channel %s was deleted; the game is abandoned and its host told",
+                        row.game_id, contact.channel_id)
+        else:
+            log.warning("outbox #%s: the channel %s of game %s was deleted; given up",
+                        row.id, contact.channel_id, row.game_id)
+        self.given_up += 1
+        return DEAD
+
+    async def _is_deleted(self, channel_id: str) -> bool:
+        """Does Discord say the channel (or thread) does not exist (Unknown Channel)? A
+        channel the bot may not see (403) exists."""
+        try:
+            await self.bot.fetch_channel(int(channel_id))
+        except discord.NotFound as exc:
+            return exc.code == UNKNOWN_CHANNEL
+        except discord.Forbidden:
+            return False
+        return False
 
     async def _give_up(self, row: OutboxRow, courier: Courier, failure: Failure) -> str:
         log.error("outbox #%s (game %s, %s) failed for good (%s): given up; the game's later posts go on",
@@ -638,13 +805,8 @@ class OutboxDispatcher:
         if contact is None:
             return None
         channel = channel_id or contact.channel_id
-        payload = {
-            "problem": problem, "game_id": contact.game_id, "game": contact.game,
-            "guild_id": contact.guild_id, "channel_id": channel,
-            "host_user_id": contact.host_user_id, "locale": contact.locale,
-            "permissions": self.missing_permissions(channel) if problem == "permissions" else [],
-        }
-        return contact.game_id, problem, payload
+        permissions = self.missing_permissions(channel) if problem == "permissions" else []
+        return contact.game_id, problem, notice_payload(contact, problem, channel_id=channel, permissions=permissions)
 
     async def _notify(self, row: OutboxRow, problem: str, channel_id: str) -> None:
         notice = await self._notice(row, problem, channel_id)

@@ -11,8 +11,11 @@ Game posts keep one live board per game (bot/sessions/live.py): a new message on
 somebody is newly waited on (and only they are notified), at the start and at the end;
 otherwise the live message is edited (words, status and buttons; it keeps its picture). The
 previous live message loses its buttons when a new one is posted. The final post also carries
-the game's timelapse (render/timelapse.py), drawn from the game's record. Who the live message
-waits on is stored (`live_boards`), so a restart does not ping everyone again.
+the game's timelapse (render/timelapse.py), drawn from the game's record; when the processes
+delivering it keep dying, it goes out without the timelapse, then without images, but it goes
+out (`_new_message`). Who the live message waits on is stored (`live_boards`), so a restart
+does not ping everyone again. A live message that was deleted (Unknown Message), or that sits
+in an archived thread (which takes no edits), is replaced by a new one.
 `allowed_mentions` never allows @everyone or roles.
 
 Reminders: a user who opted in gets a DM; if their DMs are closed (403, code 50007) they are
@@ -29,19 +32,24 @@ from typing import Any, Awaitable, Callable
 
 import discord
 
-from bot.discord.outbox import Channel, Courier, DirectMessage
+from bot.discord.outbox import THREAD_ARCHIVED, UNKNOWN_MESSAGE, Channel, Courier, DirectMessage
 from bot.discord.posts import Picture, game_post, jump_url, mentions
 from bot.discord.host import Host
 from bot.discord.replies import Reply
 from bot.discord.text import CONTENT_MAX, clip, event_text, join_lines, t
 from bot.discord.ui import base as ui_base
-from bot.sessions.live import GAME_POST_KINDS, LiveBoard, facts_of, plan, posted
+from bot.sessions.live import GAME_POST_KINDS, LiveBoard, Step, facts_of, plan, posted
 from bot.sessions.posting import POSTS, AbandonedPost, GamePost, ReminderPost, load_post
 from bot.sessions.delivery import OutboxRow
 from render import pool as render_pool
 
 
 log = logging.getLogger("railyard.discord.outbox")
+
+# The forms of a game's final post, from the full one to the lightest (Courier.form).
+FULL, NO_TIMELAPSE, WORDS_ONLY = 0, 1, 2
+FINAL_FORMS = WORDS_ONLY  # how many lighter forms it has
+
 
 class UnknownKind(Exception):
     """An outbox row of a kind this version cannot say (a bug, or a newer writer)."""
@@ -95,7 +103,7 @@ class OutboxMessages:
         message or one edit of the live one."""
         deliveries = self.bot.service.deliveries
         # A row tried before may be out already, in part: Discord may have created its message
-        # although the answer was lost (a retry's nonce hands that message back unchanged), or
+        # although the answer was lost (a retry finds it in the channel, see `_new_message`), or
         # the message went out and a later part failed, or the process sending it died and
         # another took the row over. What went out shows the rows that attempt folded in, and
         # no others: so the first attempt stores which rows it folds in ("fold") before it
@@ -114,8 +122,9 @@ class OutboxMessages:
                 await out.note("fold", "fold:" + ",".join(str(r.id) for r, _ in run))
         rows = [row, *(r for r, _ in run)]
         posts = [post, *(p for _, p in run)]
+        facts = [facts_of(r.id, p) for r, p in zip(rows, posts)]
         live = await self._live(row.game_id)
-        step, after = plan(live, [facts_of(r.id, p) for r, p in zip(rows, posts)])
+        step, after = plan(live, facts)
         last = posts[-1]
         channel_id = last.channel_id
         if step.action == "edit" and live.message_id is not None:
@@ -123,16 +132,18 @@ class OutboxMessages:
             reply.allowed_mentions = _only_users([])
             try:
                 await out.edit("edit", channel_id, live.message_id, reply)
-            except discord.NotFound:  # the live message was deleted: post the board anew
-                step, after = plan(LiveBoard(), [facts_of(r.id, p) for r, p in zip(rows, posts)])
+            except discord.HTTPException as exc:
+                if exc.code == UNKNOWN_MESSAGE:  # the live message was deleted: post the board anew
+                    step, after = plan(LiveBoard(), facts)
+                elif exc.code == THREAD_ARCHIVED:
+                    # an archived thread takes no edit, but a new message, which unarchives it
+                    step, after = plan(LiveBoard(), facts)
+                    step = step.model_copy(update={"strip_message_id": live.message_id})
+                else:
+                    raise
         if step.action == "new":
-            # the final post carries the game's timelapse (not redrawn for a part already sent)
-            animation = (await self._timelapse(row.game_id, last)
-                         if step.final and out.message_id("post") is None else None)
-            reply = await game_post(last, events=step.lines, timelapse=animation)
-            reply.allowed_mentions = _only_users(step.ping_user_ids)
-            await out.post("post", channel_id, reply)
-            after = posted(after, out.message_id("post") or "", picture=bool(reply.files) and not out.files_dropped)
+            message_id, picture = await self._new_message(row, out, step, last)
+            after = posted(after, message_id, picture=picture)
             if step.strip_message_id:
                 await self._strip(out, channel_id, step.strip_message_id)
         # The live board and every row the step delivered (this one too) in one write: were
@@ -140,12 +151,43 @@ class OutboxMessages:
         # again against a live board that already shows the rows after it.
         await deliveries.finish_step(row.game_id, after.model_dump_json(), [r.id for r in rows])
 
+    async def _new_message(self, row: OutboxRow, out: Courier, step: Step, last: GamePost) -> tuple[str, bool]:
+        """Post the step's new message: (its id, whether it carries the board's picture).
+
+        A row tried before may have its message out already (its holder died before storing
+        it): that is looked for first, before anything is drawn. Otherwise the message goes
+        out in the form the courier says (`Courier.form`): a game's final post has lighter
+        forms, without its timelapse (the longest to draw), then without images at all, so
+        that the game's result is published whatever keeps killing the processes drawing it."""
+        channel = Channel(last.channel_id)
+        ping = _only_users(step.ping_user_ids)
+        if out.message_id("post") is None and out.tried:
+            said = await game_post(last, events=step.lines, draw_board=False)  # its words: nothing drawn
+            said.allowed_mentions = ping
+            found = await out.find("post", channel, said)
+            if found is not None:
+                return str(found.id), any(a.filename == "board.png" for a in found.attachments)
+        stored = out.message_id("post")
+        if stored is not None:  # sent by an earlier attempt, which stored it
+            return stored, True
+        form = out.form(FINAL_FORMS if step.final else 0)
+        if form > FULL:
+            log.warning("outbox #%s: %d holders in a row died delivering it; sending the final post of game %s"
+                        " without its %s", row.id, row.takeovers, row.game_id,
+                        "timelapse" if form == NO_TIMELAPSE else "images")
+        animation = await self._timelapse(row.game_id, last) if step.final and form == FULL else None
+        reply = await game_post(last, events=step.lines, timelapse=animation, draw_board=form < WORDS_ONLY)
+        reply.allowed_mentions = ping
+        await out.post("post", last.channel_id, reply)
+        return out.message_id("post") or "", bool(reply.files) and not out.files_dropped
+
     async def _timelapse(self, game_id: int | None, post: GamePost) -> tuple[str, Picture] | None:
         """The game's timelapse (render/timelapse.py), drawn in the game's render worker (a
         thread without workers); None, logged, if it cannot be made: the final post goes out
         without it."""
         if game_id is None:
             return None
+        log.info("game %s: drawing its timelapse", game_id)
         try:
             record = await self.bot.service.record(game_id)
             made = await render_pool.current().call(render_pool.draw_timelapse, record, list(post.names),
@@ -242,7 +284,7 @@ class OutboxMessages:
                                   permissions=permissions), CONTENT_MAX)
 
         in_dm = (DirectMessage(host), Reply(content=text(""), allowed_mentions=_only_users([])))
-        if problem == "gone":  # no channel to post in
+        if problem in ("gone", "deleted"):  # no channel to post in
             await out.first("notice", [in_dm])
             return
         in_channel = (Channel(channel_id), Reply(content=text(f"<@{host}> "), allowed_mentions=_only_users([host])))

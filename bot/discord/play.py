@@ -21,6 +21,7 @@ from bot.discord.text import CONTENT_MAX, clip, event_text, join_lines, lang_of,
 from bot.discord.ui import base as ui_base
 from bot.discord.ui.components import button, make_view
 from bot.sessions import Actor, GameInfo, Outcome, PrivateView, SessionError
+from games import registry
 from games.core import IllegalAction
 from games.core.choices import Amount, Decision
 
@@ -102,7 +103,9 @@ async def require_game(bot: Host, channel_id: str, game_id: int) -> GameInfo:
 async def hand_reply(interaction: discord.Interaction, game_id: int | None = None) -> Reply:
     """The caller's private hand. From a post's button (`game_id`) only while that game is the
     channel's open one: a finished or abandoned game's post answers "that game has ended", like
-    its move buttons. /game hand (no `game_id`) still shows the hand of the channel's last game."""
+    its move buttons. /game hand (no `game_id`) also shows the final hand of a game played to
+    its end, saying it is over; of a lobby or an abandoned game the service says what is true.
+    In a game where nothing is private, /game hand says so before the player's own part."""
     bot = bot_of(interaction)
     lang = lang_of(interaction)
     if game_id is not None:
@@ -112,7 +115,12 @@ async def hand_reply(interaction: discord.Interaction, game_id: int | None = Non
         raise StaleClick(ended=True)
     ui = ui_base.get(pv.game)
     image = await render_picture(pv.game, "hand", pv.view, pv.names, lang)
-    text = ui.hand_text(pv, lang)
+    lines = []
+    if pv.status == "finished":
+        lines.append("🏁 " + t(lang, "discord.status.finished"))
+    if game_id is None and not registry.get(pv.game).private_information:
+        lines.append("ℹ️ " + t(lang, "discord.hand.all_public", game=ui.title(lang)))
+    text = "\n".join(line for line in [*lines, ui.hand_text(pv, lang)] if line)
     reply = Reply(content=clip(text, CONTENT_MAX) or t(lang, "discord.hand.title"))
     attach(reply, "hand.png", image)
     if pv.active and pv.decision is not None:
@@ -129,6 +137,8 @@ async def _menu_for(interaction: discord.Interaction, ref: ids.ComponentId) -> t
     if pv.game_id != ref.game_id:
         raise StaleClick(ended=True)
     if not pv.active or pv.decision is None:
+        if ref.version != pv.version:
+            raise StaleClick()  # drawn when the clicker still had a choice to make
         status = await bot.service.status(channel_key(interaction))
         raise IllegalAction("not_active", waiting=status.waiting)
     cref = chooser.Ref.parse(ref.arg)
@@ -155,6 +165,8 @@ async def choose_reply(interaction: discord.Interaction, ref: ids.ComponentId, v
     stop = chooser.walk(decision, path)
     if stop.move is not None:
         return await play(interaction, stop.move, expected_version=_expected(cref, ref), game_id=ref.game_id)
+    if stop.group is not None:
+        return _group_page(pv, decision, stop.group, None, lang, chooser.picked_text(decision, stop, lang, pv.names))
     check = chooser.check_of(decision)
     rows = chooser.stop_rows(pv.game_id, pv.version, check, path, stop.options, stop.step,
                              ui_base.get(pv.game), lang, page=page, names=pv.names)
@@ -163,11 +175,25 @@ async def choose_reply(interaction: discord.Interaction, ref: ids.ComponentId, v
 
 
 async def group_reply(interaction: discord.Interaction, ref: ids.ComponentId, values: Sequence[str]) -> Reply:
-    """A multi-pick (`cg`): the picked items make one move (the rules check the bounds again)."""
+    """A click in a group (`cg` select, `ct` + / − / Start over, `cd` Confirm): the move it
+    makes (the rules check the bounds again), or the group shown with the picks so far."""
     pv, decision, cref = await _menu_for(interaction, ref)
-    return await play(interaction, chooser.group_notation(decision, cref.n, values),
-                      expected_version=_expected(cref, ref),
-                      game_id=ref.game_id)
+    picked = chooser.group_pick(decision, cref, values, select=ref.verb == "cg", done=ref.verb == "cd")
+    if picked.move is not None:
+        return await play(interaction, picked.move, expected_version=_expected(cref, ref), game_id=ref.game_id)
+    n = cref.n or 0
+    lang = lang_of(interaction)
+    return _group_page(pv, decision, n, picked.counts, lang, chooser.group_heading(decision, n, lang, pv.names))
+
+
+def _group_page(pv: PrivateView, decision: Decision, n: int, counts: Sequence[int] | None, lang: str,
+                lines: Sequence[str]) -> Reply:
+    """A group on a private message of its own: what is picked so far and its components."""
+    group = decision.groups[n]
+    rows = chooser.group_rows(pv.game_id, pv.version, chooser.check_of(decision), n, group, counts,
+                              ui_base.get(pv.game), lang, names=pv.names)
+    text = [*lines, *chooser.group_lines(group, counts, lang, pv.names)]
+    return Reply(content=join_lines(text, CONTENT_MAX), view=make_view(rows))
 
 
 class AmountModal(discord.ui.Modal):
@@ -251,8 +277,8 @@ async def log_reply(interaction: discord.Interaction, page: int | None) -> Reply
         if e.undone:
             line = f"~~{line}~~"
         lines.append(line)
-    if not lines:
-        lines = [t(lang, "discord.log.empty")]
+    if not lines:  # "no moves yet" only while moves may still come
+        lines = [t(lang, "discord.log.empty" if status.info.status in ("lobby", "active") else "discord.log.none")]
     pages: list[list[str]] = [[]]
     size = 0
     for line in lines:
@@ -289,7 +315,7 @@ async def on_component(interaction: discord.Interaction, ref: ids.ComponentId | 
         private = interaction.message is not None and interaction.message.flags.ephemeral
         if verb in ("cb", "cs", "cp"):
             await answer(interaction, choose_reply(interaction, ref, values), update=private)
-        elif verb == "cg":
+        elif verb in ("cg", "ct", "cd"):
             await answer(interaction, group_reply(interaction, ref, values), update=private)
         elif verb == "ca":
             await amount_modal(interaction, ref)

@@ -139,7 +139,7 @@ async def game_post(post: GamePost, *, events: Sequence[Any] | None = None,
     tells; without `draw_board` the reply carries no picture (an edit of the live message
     keeps the one it was posted with, if it has one: `has_picture`). The final post carries
     the final board, the game's final image (chart and details) and `timelapse` (file name,
-    animation) when one was made."""
+    animation) when one was made; without `draw_board`, only its words (nothing is drawn)."""
     game_name = post.game
     lang = post.locale or "en"
     names = post.names
@@ -151,10 +151,12 @@ async def game_post(post: GamePost, *, events: Sequence[Any] | None = None,
     reply = Reply()
     if finished:
         result = post.result or view.result
-        board = attach(reply, "board.png", await render_picture(game_name, "board", view, names, lang,
-                                                                game_id=post.game_id))
-        chart = attach(reply, "final.png", await render_picture(game_name, "final", view, names, lang,
-                                                                game_id=post.game_id))
+        board = chart = None
+        if draw_board:
+            board = attach(reply, "board.png", await render_picture(game_name, "board", view, names, lang,
+                                                                    game_id=post.game_id))
+            chart = attach(reply, "final.png", await render_picture(game_name, "final", view, names, lang,
+                                                                    game_id=post.game_id))
         if timelapse is not None:
             attach(reply, timelapse[0], timelapse[1])
         lines.append("🏁 " + t(lang, "discord.result.announce"))
@@ -197,10 +199,15 @@ def _most_recent(lines: list[str], budget: int) -> list[str]:
 
 
 def turn_rows(ui: ui_base.GameUI, game_id: int, version: int, menu: PublicMenu | None, lang: str) -> list[Row]:
-    """Under a turn post: the menu's public part (bot/discord/chooser.py) and "Show my hand",
-    beside the last row of buttons when it has room."""
+    """Under a turn post: the menu's public part (bot/discord/chooser.py) and, in a game that
+    offers one, the button showing a player their own part ("Show my hand"), beside the last
+    row of buttons when it has room."""
     rows = chooser.public_rows(game_id, version, menu, ui, lang)
-    hand = button(game_id, version, "hand", label=t(lang, "discord.button.hand"), emoji="🃏")
+    own = ui.own_button()
+    if own is None:
+        return rows
+    words, emoji = own
+    hand = button(game_id, version, "hand", label=t(lang, words), emoji=emoji)
     last = rows[-1] if rows else []
     if last and len(last) < 5 and not any(isinstance(i, GameSelect) for i in last):
         return [*rows[:-1], [*last, hand]]
@@ -213,8 +220,8 @@ async def status_reply(status: StatusInfo, lang: str, *, note: str | None = None
     ui = ui_base.get(info.game)
     lines = [note] if note else []
     if info.status == "lobby" or status.view is None:
-        if info.status == "abandoned":
-            lines.append(t(lang, "discord.status.abandoned"))
+        if info.status == "abandoned":  # a lobby closed before its game started
+            lines.append(t(lang, "discord.lobby.closed"))
             return Reply(content="\n".join(lines))
         reply = lobby_reply(info, lang)
         reply.content = "\n".join(lines) or None

@@ -71,9 +71,11 @@ if ``channels`` is omitted; the bot and the app owner are always members; the
 @everyone role has the guild's id).  ``add_member(guild_id, user_id, *, roles, nick,
 permissions)``, ``await add_channel(guild_id, channel_id, name, *, type, parent_id)``
 (dispatches CHANNEL_CREATE/THREAD_CREATE), ``set_dm_closed(user_id, closed=True)``,
-``await delete_channel(channel_id)`` (CHANNEL_DELETE; later requests get 404 10003),
-``await deny_bot(channel_id, *permission_names)`` (a member overwrite for the bot, sent as
-CHANNEL_UPDATE; posts needing a denied permission get 403 50001/50013; no names lifts it).
+``await delete_channel(channel_id)`` (CHANNEL_DELETE / THREAD_DELETE; later requests get 404
+10003; a channel's threads go with it), ``await deny_bot(channel_id, *permission_names)`` (a
+member overwrite for the bot, sent as CHANNEL_UPDATE; posts needing a denied permission get 403
+50001/50013, reading the history without View Channel 403 50001 and without Read Message
+History no messages; no names lifts it).
 State: ``users``, ``guilds``, ``channels`` (incl. threads and DMs), ``bot_user``, ``owner``.
 GUILD_CREATE includes all members only if the client's intents have GUILD_MEMBERS
 (like Discord); otherwise just the bot (interaction payloads always carry the member).
@@ -142,7 +144,9 @@ matching successful requests (carried out first: the message exists) until
 mid-delivery at a moment it picked. Held answers do not count as activity for ``settle``.
 Nonces: a channel post with ``nonce`` + ``enforce_nonce`` that repeats one of the bot's
 posts in that channel within ``nonce_window`` (300 s) gets the earlier message back and
-creates nothing (recorded in ``nonce_repeats``), as Discord does.
+creates nothing (recorded in ``nonce_repeats``), as Discord does. As on Discord, a nonce is
+not kept with the message: only the answer to the post and the MESSAGE_CREATE event carry
+it, never a message fetched later (GET, history); ``FakeMessage.nonce`` keeps it for tests.
 429s carry ``retry_after`` + ``Via``/``X-RateLimit-*`` headers so discord.py sleeps and
 retries.  Note: discord.py retries 500/502/504/524 itself (sleeping 1, 3, 5, 7 s), other
 5xx (e.g. 503) raise DiscordServerError at once; ``with fast_http_retries():`` caps those
@@ -170,7 +174,8 @@ options/choices; choice name/value; mixing subcommands and options; nesting;
 required-after-optional; autocomplete with choices; > 8000 characters; > 100 chat
 commands; duplicates; > 200 creates per scope (400 30034).
 Threads: name 1..100, auto_archive_duration in {60,1440,4320,10080}, private threads
-only in text channels.  Posting to a closed DM: 403 code 50007 (not a violation).
+only in text channels; in an archived thread a new message unarchives it (400 50083 if
+it is locked) but an edit or deletion of a message is refused (400 50083).  Posting to a closed DM: 403 code 50007 (not a violation).
 """
 
 from .limits import Problem, permission_value

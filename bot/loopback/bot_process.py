@@ -7,7 +7,7 @@ serving some shards, and drive them through the fake as users would.
     python -m bot.loopback.bot_process --api-base http://127.0.0.1:PORT/api/v10 \\
         --gateway ws://127.0.0.1:PORT/gateway --token TOKEN --database sqlite:///path \\
         [--shard-ids 0,1 --shard-count 4] [--seed N] [--clock-offset SECONDS] [--sync-commands]
-        [--lease-seconds SECONDS]
+        [--lease-seconds SECONDS] [--bots-delay SECONDS]
 
 It points discord.py at the fake (as ``FakeDiscord.patched()`` does, from the URLs), builds
 the Settings, runs the real ``RailyardBot`` and, once every shard it serves is ready (and the
@@ -61,6 +61,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--render-workers", type=int, default=0, help="RAILYARD_RENDER_WORKERS (0: threads)")
     parser.add_argument("--lease-seconds", default=None,
                         help="RAILYARD_LEASE_SECONDS: how long a claim on an outbox row or timer lasts unrenewed")
+    parser.add_argument("--bots-delay", type=float, default=0.0,
+                        help="seconds this process waits before it moves a game's bots (as a slow bot would),"
+                             " so that a test can kill it between a person's move and the bots' answer")
     parser.add_argument("--guild-ready-timeout", type=float, default=0.05,
                         help="seconds discord.py waits after a shard's last GUILD_CREATE")
     parser.add_argument("--log-level", default="INFO")
@@ -119,6 +122,14 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
         say(f"interaction {interaction.id} guild={interaction.guild_id or 'dm'}")
 
     bot.add_listener(on_interaction, "on_interaction")
+    if args.bots_delay > 0:
+        run_bots = bot._run_bots
+
+        async def slow_bots(game_id: int) -> None:
+            await asyncio.sleep(args.bots_delay)
+            await run_bots(game_id)
+
+        bot._run_bots = slow_bots  # type: ignore[method-assign]
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))

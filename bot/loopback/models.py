@@ -388,6 +388,7 @@ class FakeMessage:
     #: Earlier versions (payload dicts) of this message, oldest first.
     history: List[dict] = field(default_factory=list)
     created_mono: float = 0.0
+    #: the nonce it was created with (for tests; Discord does not store it: see payload)
     nonce: Optional[str] = None
 
     # ---- convenience for tests
@@ -426,7 +427,10 @@ class FakeMessage:
                 return comp
         return None
 
-    def payload(self) -> dict:
+    def payload(self, *, with_nonce: bool = False) -> dict:
+        """The message as Discord shows it. Discord keeps no nonce with a message: only the
+        answer to the post that created it and its MESSAGE_CREATE event carry it
+        (`with_nonce`); a message fetched later (GET, history) has none."""
         data: Dict[str, Any] = {
             "id": str(self.id),
             "channel_id": str(self.channel_id),
@@ -447,7 +451,7 @@ class FakeMessage:
         }
         if self.guild_id is not None:
             data["guild_id"] = str(self.guild_id)
-        if self.nonce is not None:
+        if with_nonce and self.nonce is not None:
             data["nonce"] = self.nonce
         if self.webhook_id is not None:
             data["webhook_id"] = str(self.webhook_id)

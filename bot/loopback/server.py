@@ -556,15 +556,23 @@ class FakeDiscord:
 
     async def delete_channel(self, channel_id: int) -> None:
         """Someone deleted the channel (or thread): it is gone from the world, the client
-        hears CHANNEL_DELETE / THREAD_DELETE, and every request to it gets 404 10003."""
-        channel = self.channels.pop(channel_id)
+        hears CHANNEL_DELETE / THREAD_DELETE, and every request to it gets 404 10003. A
+        channel's threads go with it (Discord deletes them too)."""
+        await self._remove_channel(self.channels[channel_id])
+
+    async def _remove_channel(self, channel: FakeChannel) -> None:
+        self.channels.pop(channel.id, None)
         if channel.guild_id is not None:
             self.guilds[channel.guild_id].channels.pop(channel.id, None)
         if channel.is_thread:
             await self._broadcast("THREAD_DELETE", {"id": str(channel.id), "guild_id": str(channel.guild_id),
                                                     "parent_id": str(channel.parent_id), "type": channel.type})
-        else:
-            await self._broadcast("CHANNEL_DELETE", channel.payload())
+            return
+        await self._broadcast("CHANNEL_DELETE", channel.payload())
+        for thread in [c for c in self.channels.values() if c.is_thread and c.parent_id == channel.id]:
+            self.channels.pop(thread.id, None)
+            if thread.guild_id is not None:
+                self.guilds[thread.guild_id].channels.pop(thread.id, None)
 
     # ------------------------------------------------------------------ the bot's permissions
     async def deny_bot(self, channel_id: int, *permissions: str) -> None:
@@ -1495,7 +1503,7 @@ class FakeDiscord:
         return self.channels.get(int(channel_id)) if channel_id.isdigit() else None
 
     async def _dispatch_message_create(self, channel: FakeChannel, msg: FakeMessage) -> None:
-        data = msg.payload()
+        data = msg.payload(with_nonce=True)
         if channel.guild_id is not None:
             guild = self.guilds.get(channel.guild_id)
             member = guild.members.get(msg.author.id) if guild else None
@@ -1542,20 +1550,21 @@ class FakeDiscord:
         channel = self._channel(channel_id)
         if channel is None:
             return _err(404, 10003, "Unknown Channel")
-        if channel.guild_id is not None:
-            self.guilds[channel.guild_id].channels.pop(channel.id, None)
-        self.channels.pop(channel.id, None)
-        if channel.is_thread:
-            await self._broadcast("THREAD_DELETE", {"id": str(channel.id), "guild_id": str(channel.guild_id),
-                                                    "parent_id": str(channel.parent_id), "type": channel.type})
-        else:
-            await self._broadcast("CHANNEL_DELETE", channel.payload())
+        await self._remove_channel(channel)
         return _reply(200, channel.payload())
 
     async def _h_list_messages(self, rec: RecordedRequest, channel_id: str) -> Reply:
         channel = self._channel(channel_id)
         if channel is None:
             return _err(404, 10003, "Unknown Channel")
+        if channel.type != DM:
+            # Discord: View Channel is needed (403 50001); without Read Message History the
+            # answer is simply no messages
+            denied = self._bot_denied(channel)
+            if denied & limits.permission_value("view_channel"):
+                return _err(403, 50001, "Missing Access")
+            if denied & limits.permission_value("read_message_history"):
+                return _reply(200, [])
         limit = int(rec.query.get("limit", 50))
         before = int(rec.query["before"]) if "before" in rec.query else None
         after = int(rec.query["after"]) if "after" in rec.query else None
@@ -1582,7 +1591,7 @@ class FakeDiscord:
             seen = self._nonces.get(key)
             if seen is not None and self.now() - seen[1] <= self.nonce_window and seen[0] in self._messages:
                 self.nonce_repeats.append(rec)
-                return _reply(200, self._messages[seen[0]].payload())
+                return _reply(200, self._messages[seen[0]].payload(with_nonce=True))
         if channel.is_thread and channel.archived:
             if channel.locked:
                 return _err(400, 50083, "Thread is archived")
@@ -1599,7 +1608,7 @@ class FakeDiscord:
             if payload.get("enforce_nonce"):
                 self._nonces[(channel.id, self.bot_user.id, str(nonce))] = (msg.id, self.now())
         await self._dispatch_message_create(channel, msg)
-        return _reply(200, msg.payload())
+        return _reply(200, msg.payload(with_nonce=True))
 
     async def _h_channel_message(self, rec: RecordedRequest, channel_id: str, message_id: str) -> Reply:
         channel = self._channel(channel_id)
@@ -1610,6 +1619,9 @@ class FakeDiscord:
             return _err(404, 10008, "Unknown Message")
         if rec.method == "GET":
             return _reply(200, msg.payload())
+        if channel.is_thread and channel.archived:
+            # only a new message unarchives a thread; an edit or a deletion is refused
+            return _err(400, 50083, "Thread is archived")
         if rec.method == "DELETE":
             msg.deleted = True
             await self._broadcast("MESSAGE_DELETE", {"id": str(msg.id), "channel_id": str(channel.id),

@@ -1,5 +1,5 @@
 """The sessions service: Railyard's application core, free of Discord."""
-from bot.sessions.errors import CODES, UNDO_REASONS, SessionError
+from bot.sessions.errors import CODES, NO_GAME_REASONS, NOT_ACTIVE_REASONS, UNDO_REASONS, SessionError
 from bot.sessions.models import (
     Actor,
     GameInfo,
@@ -19,7 +19,8 @@ from bot.sessions.service import SessionService
 from bot.sessions.settings import REMINDER_CAP_SECONDS, GameSettings, QuietHours
 
 __all__ = [
-    "Actor", "CODES", "GameInfo", "GameSettings", "HistoryEntry", "LegalMove", "OrdersInfo", "Outcome",
+    "Actor", "CODES", "GameInfo", "GameSettings", "HistoryEntry", "LegalMove", "NO_GAME_REASONS",
+    "NOT_ACTIVE_REASONS", "OrdersInfo", "Outcome",
     "PrivateView", "PublicMenu", "QuietHours", "REMINDER_CAP_SECONDS", "Reminder", "SeatInfo",
     "SessionError", "SessionService", "StandingOrder", "StatusInfo", "UNDO_REASONS", "WaitingGame",
 ]

@@ -32,7 +32,7 @@ from bot.sessions.models import (
     SeatInfo,
 )
 from bot.sessions.settings import GameSettings
-from bot.store import ActionRow, GameRow, SeatRow, StoreBackend, Tx
+from bot.store import CLAIM_LEASE, ActionRow, GameRow, SeatRow, StoreBackend, Tx
 from games import registry
 from games.core import Event, Game, IllegalAction
 from games.core.typed import resolve as resolve_typed
@@ -72,6 +72,24 @@ def _corrupt(row: GameRow, why: str, exc: BaseException | None = None) -> Sessio
     return SessionError("game_corrupt", game_id=row.id)
 
 
+def not_running(row: GameRow) -> SessionError:
+    """What to tell someone who asks for a move, a hand or an undo of `row`, a game that is
+    not under way: its lobby is still open, or the channel's last game is over, was
+    abandoned, or closed in its lobby before it started."""
+    if row.status == "lobby":
+        return SessionError("not_active_game", reason="lobby")
+    if row.status == "finished":
+        return SessionError("no_game_here", reason="finished")
+    return SessionError("no_game_here", reason="closed" if row.snapshot is None else "abandoned")
+
+
+async def no_open_game(tx: Tx, channel_id: str) -> SessionError:
+    """The refusal for a channel without an open game: plain when it never had one, else
+    saying what became of its last game."""
+    latest = await tx.latest_game(channel_id)
+    return SessionError("no_game_here") if latest is None else not_running(latest)
+
+
 def _split_events(events: list[Event]) -> tuple[list[Event], dict[int, list[Event]]]:
     public: list[Event] = []
     private: dict[int, list[Event]] = {}
@@ -105,12 +123,14 @@ class ServiceCore:
         clock: Callable[[], float] = time.time,
         *,
         new_seed: Callable[[], int] | None = None,
+        lease: float = CLAIM_LEASE,
     ) -> None:
         self.store = store
         self.clock = clock
         self._new_seed = new_seed or (lambda: secrets.randbits(63))
-        # the outbox as the Discord dispatcher sees it (the adapter's one way to the rows)
-        self.deliveries = Deliveries(store, clock)
+        # the outbox as the Discord dispatcher sees it (the adapter's one way to the rows);
+        # its owner id and lease are also this process's for the timers it holds
+        self.deliveries = Deliveries(store, clock, lease=lease)
 
     # ==================================================================================
     # loading
@@ -154,7 +174,7 @@ class ServiceCore:
             if row is None and include_closed:
                 row = await tx.latest_game(channel_id)
             if row is None:
-                raise SessionError("no_game_here")
+                raise await no_open_game(tx, channel_id)
             seats = await tx.seats(row.id)
             actions = await tx.actions(row.id) if with_actions else []
         return self._load(row, seats), actions
@@ -171,7 +191,7 @@ class ServiceCore:
     async def _open_in_tx(self, tx: Tx, channel_id: str, *, with_state: bool = False) -> _Loaded:
         row = await tx.open_game(channel_id)
         if row is None:
-            raise SessionError("no_game_here")
+            raise await no_open_game(tx, channel_id)
         return self._load(row, await tx.seats(row.id), with_state=with_state)
 
     # ==================================================================================
@@ -252,6 +272,18 @@ class ServiceCore:
         else:
             await tx.delete_timers(game_id, "deadline")
 
+    async def _schedule_bots(self, tx: Tx, game_id: int, due: bool, now: float) -> None:
+        """The game's 'bots' timer, in the transaction of the change that decides it: due now
+        when a bot or a standing order moves next, held by this process, which moves them
+        (the caller's `run_bots`); none otherwise. Should this process die before they have
+        moved, its lease runs out and another process's sweep takes the timer over
+        (`due_bots`), so a game never waits on its bots for a process to restart."""
+        if due:
+            await tx.set_timer(game_id, "bots", now, holder=self.deliveries.owner,
+                               held_until=now + self.deliveries.lease)
+        else:
+            await tx.delete_timers(game_id, "bots")
+
     # ==================================================================================
     # the one place a change to a running game is committed
     # ==================================================================================
@@ -317,7 +349,9 @@ class ServiceCore:
         movers = await self._order_movers(tx, ld, new_state, waiting, seats, tidy=True) if waiting else frozenset()
         mention = [seats[s].user_id for s in waiting
                    if s < len(seats) and seats[s].user_id and s not in movers]
-        bots_next = any(s < len(seats) and seats[s].bot for s in waiting) or bool(movers)
+        bots_next = _bots_waited_on(seats, waiting) or bool(movers)
+        if status != "finished":
+            await self._schedule_bots(tx, row.id, bots_next, now)
         view = game.view(new_state, None)
         menu = _public_menu(game, new_state, waiting)
         names = [s.display_name for s in seats]
@@ -347,6 +381,11 @@ class ServiceCore:
         return frozenset()
 
 
+def _bots_waited_on(seats: list[SeatRow], waiting: list[int]) -> bool:
+    """Whether a bot holds one of the seats the game waits on."""
+    return any(s < len(seats) and seats[s].bot for s in waiting)
+
+
 def _public_menu(game: Game, state: Any, waiting: list[int]) -> PublicMenu | None:
     """What the public turn post offers (see PublicMenu); None when nobody is waited on."""
     if not waiting:
@@ -357,5 +396,5 @@ def _public_menu(game: Game, state: Any, waiting: list[int]) -> PublicMenu | Non
     if decision.secret:
         return PublicMenu(seat=waiting[0], key=decision.key)
     return PublicMenu(seat=waiting[0], key=decision.key, options=decision.first_step(),
-                      more=bool(decision.groups or decision.amounts))
+                      more=any(g.entry is None for g in decision.groups) or bool(decision.amounts))
 

@@ -19,9 +19,31 @@ import secrets
 import socket
 from typing import Any, Callable, Iterable, Sequence
 
-from bot.store import CLAIM_LEASE, ClaimLost, DeliveryContact, OutboxPart, OutboxRow, StoreBackend
+from bot.sessions.live import GAME_POST_KINDS, LiveBoard, PostFacts, facts_of, skipped
+from bot.sessions.posting import GamePost
+from bot.store import CLAIM_LEASE, ClaimLost, DeliveryContact, OutboxPart, OutboxRow, StoreBackend, retries_conflicts
 
 SentPart = tuple[str, str, "str | None"]  # (part, outcome, message id)
+
+# Takeovers in a row after which an outbox row or a timer is given up instead of handled
+# once more: each of its last holders died (or stalled past its lease) before recording any
+# outcome, so handling it is likely what kills them, and the next process would go the same
+# way. Three, because one killed process (a restart, a deploy) is ordinary and a second in a
+# row on the same row is still possible by chance.
+TAKEOVER_LIMIT = 3
+
+
+def notice_payload(contact: DeliveryContact, problem: str, *, channel_id: str | None = None,
+                   permissions: Sequence[str] = ()) -> dict[str, Any]:
+    """The payload of a 'notice' row telling a game's host about `problem` (a post that could
+    not be delivered, a deadline that could not be applied, ...: the Discord adapter's
+    discord.delivery.<problem> message), in the channel (`channel_id`, the game's by default)
+    or by DM."""
+    return {
+        "problem": problem, "game_id": contact.game_id, "game": contact.game,
+        "guild_id": contact.guild_id, "channel_id": channel_id or contact.channel_id,
+        "host_user_id": contact.host_user_id, "locale": contact.locale, "permissions": list(permissions),
+    }
 
 
 def new_owner() -> str:
@@ -73,6 +95,7 @@ class Deliveries:
         return await self.store.delivery_contact(game_id)
 
     # ------------------------------------------------------------------ recording
+    @retries_conflicts
     async def record_parts(self, row_id: int, parts: Sequence[SentPart]) -> None:
         """Parts of a row sent so far, before the next one goes (a retry skips them). Also
         the check, before each further part, that the row is still this process's."""
@@ -83,6 +106,7 @@ class Deliveries:
     async def delivered(self, row_id: int) -> None:
         await self.store.mark_delivered(row_id, self.clock(), self.owner)
 
+    @retries_conflicts
     async def retry_later(self, row_id: int, parts: Sequence[SentPart], error: str,
                           retry_after: float | None) -> None:
         async with self.store.write() as tx:
@@ -90,13 +114,50 @@ class Deliveries:
             await self._record(tx, row_id, parts)
             await tx.mark_failed(row_id, error, self.clock(), retry_after=retry_after)
 
+    @retries_conflicts
     async def give_up(self, row_id: int, parts: Sequence[SentPart], error: str, *,
                       notice: tuple[int, str, dict[str, Any]] | None, notice_every: float) -> None:
+        """The row is given up; a game post's live board forgets who it waited on (live.py:
+        `skipped`), in the same write, so the game's next post pings whoever it newly waits on."""
         async with self.store.write() as tx:
             await tx.require_claim(row_id, self.owner)  # also locks the row till the end
             await self._record(tx, row_id, parts)
+            await self._skip_on_live_board(tx, row_id)
             await tx.give_up(row_id, error, self.clock(), notice=notice, notice_every=notice_every)
 
+    @retries_conflicts
+    async def channel_deleted(self, row_id: int, parts: Sequence[SentPart], error: str, *,
+                              notice: tuple[int, str, dict[str, Any]] | None, notice_every: float) -> bool:
+        """Discord says the channel of the row's game was deleted (Unknown Channel, checked
+        by the caller). A game still open there can never be played again: it is abandoned
+        (under its version guard, so a move committed meanwhile is either before it or
+        refused), its timers and standing orders go, every post of it still to deliver is
+        given up, and `notice` (problem "deleted": the host is told, by DM) is queued, all in
+        one write. A game already closed only has this row given up, the host told the
+        channel is gone. Once: a row that is no longer pending (finished meanwhile, by
+        another process) changes nothing. Returns whether the game was abandoned now."""
+        async with self.store.write() as tx:
+            await tx.require_claim(row_id, self.owner)  # also locks the row till the end
+            row = await tx.get_outbox(row_id)
+            if row is None or row.delivered_at is not None or row.dead:
+                return False
+            await self._record(tx, row_id, parts)
+            now = self.clock()
+            game = await tx.get_game(row.game_id) if row.game_id is not None else None
+            if game is None or not game.is_open:
+                gone = (notice[0], "gone", {**notice[2], "problem": "gone"}) if notice is not None else None
+                await tx.give_up(row_id, error, now, notice=gone, notice_every=notice_every)
+                return False
+            await tx.update_game(game.id, game.version, now, status="abandoned")
+            await tx.delete_timers(game.id)
+            await tx.clear_standing_orders(game.id)
+            await tx.mark_failed(row_id, error, now, permanent=True)
+            await tx.give_up_pending(game.id, f"not delivered: the game's channel was deleted ({error})", now)
+            if notice is not None:
+                await tx.queue_notice(*notice, now, notice_every=notice_every)
+            return True
+
+    @retries_conflicts
     async def finish_step(self, game_id: int, live_board_json: str, row_ids: Sequence[int]) -> None:
         """A live-board step went out: its board and every row it delivered, in one write.
         The first row is the one this process claimed (the others come after it and nobody
@@ -121,6 +182,23 @@ class Deliveries:
             return await self.store.prune_outbox(self.clock())
         return await self.store.prune_outbox(self.clock(), keep_delivered=keep_delivered)
 
+    async def _skip_on_live_board(self, tx: Any, row_id: int) -> None:
+        row = await tx.get_outbox(row_id)
+        if row is None or row.game_id is None or row.kind not in GAME_POST_KINDS or row.dead:
+            return
+        stored = await tx.live_board(row.game_id)
+        if stored is None:  # no live message yet: the next step is a new one, pinging all it waits on
+            return
+        try:
+            live = LiveBoard.model_validate_json(stored)
+        except ValueError:  # unreadable: the composer starts a new board anyway
+            return
+        try:
+            facts: PostFacts | None = facts_of(row.id, GamePost.model_validate_json(row.payload_json))
+        except ValueError:  # a junk row (pydantic's error is a ValueError): it may have waited on anyone
+            facts = None
+        await tx.set_live_board(row.game_id, skipped(live, facts).model_dump_json(), self.clock())
+
     async def _record(self, tx: Any, row_id: int, parts: Sequence[SentPart]) -> None:
         now = self.clock()
         for part, outcome, message_id in parts:
@@ -128,4 +206,4 @@ class Deliveries:
 
 
 __all__ = ["CLAIM_LEASE", "ClaimLost", "Deliveries", "DeliveryContact", "OutboxPart", "OutboxRow", "SentPart",
-           "new_owner"]
+           "TAKEOVER_LIMIT", "new_owner", "notice_payload"]

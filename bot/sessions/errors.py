@@ -40,6 +40,10 @@ CODES: tuple[str, ...] = (
     "too_many_orders",
 )
 UNDO_REASONS: tuple[str, ...] = ("hidden_info_revealed", "not_your_action", "someone_moved_since")
+# What became of the channel's last game when none is open (error.no_game_here.<reason>), and
+# why the open one is not under way (error.not_active_game.<reason>): see core.not_running.
+NO_GAME_REASONS: tuple[str, ...] = ("finished", "abandoned", "closed")
+NOT_ACTIVE_REASONS: tuple[str, ...] = ("lobby",)
 
 
 class SessionError(CodedError):

@@ -5,7 +5,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.sessions.core import ServiceCore
+from bot.sessions.core import ServiceCore, no_open_game
 from bot.sessions.errors import SessionError
 from bot.sessions.models import (
     Actor,
@@ -14,6 +14,7 @@ from bot.sessions.models import (
     SeatInfo,
 )
 from bot.sessions.settings import GameSettings
+from bot.store import retries_conflicts
 from bot.store.models import UserPrefs
 from games.core import Event
 from games.core.i18n import language_for
@@ -23,6 +24,7 @@ class HostTools(ServiceCore):
     # ==================================================================================
     # host / manager tools
     # ==================================================================================
+    @retries_conflicts
     async def abandon(self, channel_id: str, actor: Actor) -> GameInfo:
         """End the channel's game without a result. Works on a corrupt game too (it only
         needs the game's row), so a damaged game can always be cleared away."""
@@ -30,7 +32,7 @@ class HostTools(ServiceCore):
         async with self.store.write() as tx:
             row = await tx.open_game(channel_id)
             if row is None:
-                raise SessionError("no_game_here")
+                raise await no_open_game(tx, channel_id)
             if actor.user_id != row.host_user_id and not actor.is_manager:
                 raise SessionError("not_host")
             seats = await tx.seats(row.id)
@@ -55,6 +57,7 @@ class HostTools(ServiceCore):
                     min_players=0, max_players=0, options={}, settings=GameSettings(),
                 )
 
+    @retries_conflicts
     async def kick(
         self,
         channel_id: str,
@@ -68,7 +71,7 @@ class HostTools(ServiceCore):
         async with self.store.write() as tx:
             row = await tx.open_game(channel_id)
             if row is None:
-                raise SessionError("no_game_here")
+                raise await no_open_game(tx, channel_id)
             ld = self._load(row, await tx.seats(row.id))
             self._require_host(ld, actor)
             if isinstance(seat_or_user, int):
@@ -114,6 +117,7 @@ class HostTools(ServiceCore):
             return await self._commit(tx, ld, ld.state, kind="kick", now=now, seat=seat,
                                       events=[event], seats=seats, host_user_id=host)
 
+    @retries_conflicts
     async def settings(self, channel_id: str, actor: Actor, **changes: Any) -> GameSettings:
         """Change reminder / deadline / quiet-hour settings (host or manager)."""
         now = self.clock()

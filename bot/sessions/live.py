@@ -19,6 +19,11 @@ posted), and the posts due for a game are delivered together, as one step:
 waited on (they moved, bots moved) and is waited on again at the end of the step is newly
 waited on; a person who is still waited on from the live message is not pinged again.
 
+A post given up (it could not be delivered) was never shown, and nobody it newly waited on
+was pinged: the live board forgets whoever that post stopped or started waiting on
+(`skipped`), so the next step pings each of them it waits on, however the game went in
+between. The live message itself stays the one to edit, if nobody is newly waited on.
+
 Reminders and notices are separate messages and leave the live board alone. This module is
 Discord-free: the outbox dispatcher and the offline demo (which counts what the adapter
 would send) both plan with it.
@@ -110,3 +115,18 @@ def posted(live: LiveBoard, message_id: str, *, picture: bool = True) -> LiveBoa
     """The live board once a new message was sent (its id is known only then), and whether
     it went out with its picture."""
     return live.model_copy(update={"message_id": message_id, "picture": picture})
+
+
+def skipped(live: LiveBoard, post: PostFacts | None) -> LiveBoard:
+    """The live board after a game post was given up, never shown: `post`'s facts, or None
+    when its row cannot even be read. Only who the live message waited on and who is still
+    waited on after the post count as notified; the people the post newly waited on were
+    never pinged (so they are newly waited on at the next step), and those who stopped being
+    waited on are forgotten (so waiting on them again pings them). A row that cannot be read
+    may have waited on anyone: the next step pings everyone it waits on."""
+    if post is None:
+        waiting: list[str] = []
+    else:
+        still = set(post.waiting_user_ids)
+        waiting = [u for u in live.waiting_user_ids if u in still]
+    return live.model_copy(update={"waiting_user_ids": waiting})

@@ -14,7 +14,7 @@ from bot.sessions.models import (
     Outcome,
 )
 from bot.sessions.settings import GameSettings
-from bot.store import ChannelBusy, Tx
+from bot.store import ChannelBusy, Tx, retries_conflicts
 from games import registry
 from games.core import Event
 from games.core.i18n import language_for
@@ -25,6 +25,7 @@ class LobbyService(ServiceCore):
     # ==================================================================================
     # lobby
     # ==================================================================================
+    @retries_conflicts
     async def create(
         self,
         game_name: str,
@@ -69,6 +70,7 @@ class LobbyService(ServiceCore):
             await tx.add_seat(game_id, 0, user_id=host.user_id, bot=None, display_name=host.name)
             return await self._info_in_tx(tx, game_id)
 
+    @retries_conflicts
     async def join(self, channel_id: str, actor: Actor) -> GameInfo:
         now = self.clock()
         async with self.store.write() as tx:
@@ -83,6 +85,7 @@ class LobbyService(ServiceCore):
             await tx.update_game(ld.row.id, ld.row.version, now)
             return await self._info_in_tx(tx, ld.row.id)
 
+    @retries_conflicts
     async def leave(self, channel_id: str, actor: Actor) -> GameInfo:
         """Leave a lobby. If the host leaves, the earliest other human becomes host; with no
         human left the lobby is closed (status 'abandoned')."""
@@ -118,6 +121,7 @@ class LobbyService(ServiceCore):
             raise SessionError("not_lobby")
         return ld
 
+    @retries_conflicts
     async def add_bot(self, channel_id: str, actor: Actor, bot_name: str | None = None) -> GameInfo:
         now = self.clock()
         async with self.store.write() as tx:
@@ -136,6 +140,7 @@ class LobbyService(ServiceCore):
             await tx.update_game(ld.row.id, ld.row.version, now)
             return await self._info_in_tx(tx, ld.row.id)
 
+    @retries_conflicts
     async def remove_bot(self, channel_id: str, actor: Actor, seat: int) -> GameInfo:
         now = self.clock()
         async with self.store.write() as tx:
@@ -147,6 +152,7 @@ class LobbyService(ServiceCore):
             await self._remove_from_lobby(tx, ld, seat, now)
             return await self._info_in_tx(tx, ld.row.id)
 
+    @retries_conflicts
     async def start(self, channel_id: str, actor: Actor) -> Outcome:
         """Shuffle the seats with the game's seed, set the game up and post the first turn."""
         now = self.clock()
@@ -154,6 +160,7 @@ class LobbyService(ServiceCore):
             ld = await self._open_lobby_as_host(tx, channel_id, actor)
             return await self._start_in_tx(tx, ld, now)
 
+    @retries_conflicts
     async def autostart(self, channel_id: str) -> Outcome | None:
         """Start the channel's lobby on its host's behalf when it was opened for a number of
         seats (`create(autostart_players=...)`) and they are all taken; else None. The count

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from bot.sessions.core import ServiceCore, _public, _public_menu
+from bot.sessions.core import ServiceCore, _public, _public_menu, not_running
 from bot.sessions.errors import SessionError
 from bot.sessions.models import (
     GameInfo,
@@ -45,10 +45,12 @@ class LookingService(ServiceCore):
         )
 
     async def private_view(self, channel_id: str, user_id: str) -> PrivateView:
-        """What this user's seat may see (hand, secret choices), with the moves open to it."""
+        """What this user's seat may see (hand, secret choices), with the moves open to it:
+        in the channel's game under way, or in its last one if that was played to the end
+        (the final hand). A lobby, an abandoned game or a lobby that closed has no hand."""
         ld, _ = await self._read_channel(channel_id, include_closed=True)
-        if ld.state is None:
-            raise SessionError("not_active_game")
+        if ld.row.status not in ("active", "finished") or ld.state is None:
+            raise not_running(ld.row)
         seat = ld.seat_of(user_id)
         if seat is None:
             raise SessionError("not_in_game")
@@ -61,7 +63,8 @@ class LookingService(ServiceCore):
                                        label=game.describe_action(state, seat, action)))
         return PrivateView(
             game_id=ld.row.id, channel_id=ld.row.channel_id, game=ld.row.game, seat=seat,
-            version=ld.row.version, names=ld.names, active=active, view=game.view(state, seat),
+            version=ld.row.version, status=ld.row.status, names=ld.names, active=active,
+            view=game.view(state, seat),
             prompt=game.prompt(state, seat) if active else None, legal=legal,
             decision=game.decision(state, seat) if active else None,
         )
@@ -117,8 +120,3 @@ class LookingService(ServiceCore):
                     game=row.game, version=row.version, seats=mine, since=row.last_move_at,
                 ))
         return waiting
-
-    async def active_game_ids(self) -> list[int]:
-        """Every game under way (to let their bots move after a restart)."""
-        async with self.store.read() as tx:
-            return await tx.game_ids(("active",))

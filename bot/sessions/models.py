@@ -122,6 +122,7 @@ class PrivateView(BaseModel):
     game: str
     seat: int
     version: int
+    status: Literal["active", "finished"]  # a game under way, or the final hand of one played out
     names: list[str]
     active: bool  # the game waits on this seat now
     view: SerializeAsAny[BaseModel]

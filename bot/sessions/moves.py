@@ -5,13 +5,13 @@ import random
 from typing import Any
 
 
-from bot.sessions.core import ServiceCore, _Loaded, _RETRIES, _corrupt, _public, log
+from bot.sessions.core import ServiceCore, _Loaded, _RETRIES, _bots_waited_on, _corrupt, _public, log, not_running
 from bot.sessions.errors import SessionError
 from bot.sessions.models import (
     Actor,
     Outcome,
 )
-from bot.store import ActionRow, StaleVersion
+from bot.store import ActionRow, StaleVersion, retries_conflicts
 from games.core import Event, IllegalAction
 from games.core.replay import GameRecord, scores
 from games.core.rng import derive
@@ -21,6 +21,7 @@ class MoveService(ServiceCore):
     # ==================================================================================
     # moves
     # ==================================================================================
+    @retries_conflicts
     async def act(
         self,
         channel_id: str,
@@ -35,7 +36,7 @@ class MoveService(ServiceCore):
         for attempt in range(attempts):
             ld, _ = await self._read_channel(channel_id)
             if ld.row.status != "active":
-                raise SessionError("not_active_game")
+                raise not_running(ld.row)
             seat = ld.seat_of(actor.user_id)
             if seat is None:
                 raise SessionError("not_in_game")
@@ -65,6 +66,7 @@ class MoveService(ServiceCore):
                     raise SessionError("stale_version", version=exc.current) from None
         raise AssertionError("unreachable")
 
+    @retries_conflicts
     async def step_bot(self, game_id: int) -> Outcome | None:
         """If a bot seat is active, let it move (the lowest such seat); else None."""
         for _ in range(_RETRIES):
@@ -104,15 +106,37 @@ class MoveService(ServiceCore):
             action = game.timeout_action(state, seat)
             return action, game.apply(state, seat, action)
 
+    async def step_automatic(self, game_id: int) -> Outcome | None:
+        """One automatic move: a bot's (and a standing order's: bot/sessions/orders.py)."""
+        return await self.step_bot(game_id)
+
     async def run_bots(self, game_id: int, limit: int = 10_000) -> list[Outcome]:
-        """Let bots move until a human is needed, the game ends, or `limit` moves."""
+        """Let bots and standing orders move until a person is needed, the game ends, or
+        `limit` moves. Each move's commit keeps the game's 'bots' timer as it should be
+        (`_schedule_bots`); when nothing automatic is left to move, the timer goes."""
         outcomes: list[Outcome] = []
         while len(outcomes) < limit:
-            outcome = await self.step_bot(game_id)
+            outcome = await self.step_automatic(game_id)
             if outcome is None:
+                await self._settle_bots(game_id)
                 break
             outcomes.append(outcome)
         return outcomes
+
+    @retries_conflicts
+    async def _settle_bots(self, game_id: int) -> None:
+        """Nothing automatic moved: drop the game's 'bots' timer, looking again in the same
+        transaction. A change made since that has a bot or an order move next is left alone:
+        it wrote its own timer, held by the process that made it, which moves them."""
+        async with self.store.write() as tx:
+            row = await tx.get_game(game_id)
+            if row is not None and row.status == "active":
+                ld = self._load(row, await tx.seats(game_id))
+                waiting = sorted(ld.game.active_players(ld.state))
+                if _bots_waited_on(ld.seats, waiting) or await self._order_movers(tx, ld, ld.state, waiting,
+                                                                                  ld.seats):
+                    return
+            await tx.delete_timers(game_id, "bots")
 
     # ==================================================================================
     # undo and replay
@@ -141,12 +165,13 @@ class MoveService(ServiceCore):
             raise _corrupt(ld.row, "the action log does not replay", exc) from None
         return state
 
+    @retries_conflicts
     async def undo(self, channel_id: str, actor: Actor) -> Outcome:
         """Take back the actor's own last move, if nothing happened since and it revealed
         nothing hidden. The state is rebuilt from the seed and the remaining log."""
         ld, actions = await self._read_channel(channel_id, with_actions=True)
         if ld.row.status != "active":
-            raise SessionError("not_active_game")
+            raise not_running(ld.row)
         seat = ld.seat_of(actor.user_id)
         if seat is None:
             raise SessionError("not_in_game")
@@ -210,10 +235,10 @@ class MoveService(ServiceCore):
         ld, actions = await self._read_channel(channel_id, include_closed=True, with_actions=True)
         if ld.row.status in ("lobby", "active"):
             raise SessionError("export_not_over")
+        if ld.state is None:  # a lobby closed before it started: there are no moves
+            raise not_running(ld.row)
         if ld.seat_of(actor.user_id) is None:
             raise SessionError("export_not_player")
-        if ld.state is None:  # a lobby closed before it started: there are no moves
-            raise SessionError("export_not_over")
         record = GameRecord(game=ld.row.game, players=len(ld.seats), options=dict(ld.options), seed=ld.row.seed,
                             moves=[(m.seat, m.notation) for m in self._effective(ld, actions)], names=ld.names)
         result = ld.game.result(ld.state)

@@ -15,7 +15,9 @@ This part of the service keeps each seat's list and applies it:
   orders will move: those are not pinged, and `bots_next` asks the caller to `run_bots`,
   which here covers orders too (`step_order`: one order move, announced with the event
   `session.order_move` and logged with auto="order", the orders still standing written in
-  the same transaction).
+  the same transaction). Like a bot's move, such a move is due work with a 'bots' timer
+  (`_schedule_bots`), written by the change that makes it due (a commit, or an order set
+  on one's own turn), so any live process makes it if the one that should dies first.
 * An order the rules refuse (or a game bug while following it) drops that seat's whole list:
   the game then waits on the person as if they had set none. Nothing stalls or crashes.
 """
@@ -23,11 +25,11 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from bot.sessions.core import _Loaded, _RETRIES, log
+from bot.sessions.core import _Loaded, _RETRIES, log, not_running
 from bot.sessions.errors import SessionError
 from bot.sessions.models import Actor, OrdersInfo, Outcome, StandingOrder
 from bot.sessions.moves import MoveService
-from bot.store import SeatRow, StaleVersion, Tx
+from bot.store import SeatRow, StaleVersion, Tx, retries_conflicts
 from games.core import ApplyResult, Event, Game, IllegalAction
 
 MAX_ORDERS = 20  # per seat: plenty for any plan, and a bound on what one player can store
@@ -58,6 +60,7 @@ class OrderService(MoveService):
         ld, seat, orders = await self._orders_read(channel_id, actor)
         return self._orders_info(ld, seat, orders)
 
+    @retries_conflicts
     async def set_order(self, channel_id: str, actor: Actor, order: str) -> OrdersInfo:
         """Add a standing order (its notation as the game's menu gives it). If the game waits
         on the actor and the order moves at once, `moves_now` asks the caller to run_bots."""
@@ -74,14 +77,18 @@ class OrderService(MoveService):
                     if len(orders) > MAX_ORDERS:
                         raise SessionError("too_many_orders", max=MAX_ORDERS)
                     await tx.set_standing_orders(ld.row.id, seat, orders, self.clock())
+                    moves_now = seat in ld.game.active_players(ld.state) and \
+                        self._follow(ld, seat, orders, quiet=True).action is not None
+                    if moves_now:  # the order's move is due, as a bot's would be
+                        await self._schedule_bots(tx, ld.row.id, True, self.clock())
             except StaleVersion:
                 continue  # the game moved meanwhile: check the order against it again
             info = self._orders_info(ld, seat, orders)
-            info.moves_now = seat in ld.game.active_players(ld.state) and \
-                self._follow(ld, seat, orders, quiet=True).action is not None
+            info.moves_now = moves_now
             return info
         raise SessionError("stale_version", version=ld.row.version)
 
+    @retries_conflicts
     async def cancel_order(self, channel_id: str, actor: Actor, order: str) -> OrdersInfo:
         """Withdraw one standing order (the first one with this notation)."""
         ld, seat, _stored = await self._orders_read(channel_id, actor)
@@ -93,6 +100,7 @@ class OrderService(MoveService):
             await tx.set_standing_orders(ld.row.id, seat, current, self.clock())
         return self._orders_info(ld, seat, current)
 
+    @retries_conflicts
     async def clear_orders(self, channel_id: str, actor: Actor) -> OrdersInfo:
         """Withdraw all of the actor's standing orders."""
         ld, seat, _stored = await self._orders_read(channel_id, actor)
@@ -108,12 +116,12 @@ class OrderService(MoveService):
                 raise SessionError("no_game_here")
             seats = await tx.seats(row.id)
             stored = await tx.standing_orders(row.id)
+        if row.status != "active":
+            raise not_running(row)
         ld = self._load(row, seats)
         seat = ld.seat_of(actor.user_id)
         if seat is None:
             raise SessionError("not_in_game")
-        if row.status != "active":
-            raise SessionError("not_active_game")
         if not offers_orders(ld.game):
             raise SessionError("orders_unsupported")
         return ld, seat, stored.get(seat, [])
@@ -193,6 +201,7 @@ class OrderService(MoveService):
                 await tx.set_standing_orders(ld.row.id, seat, followed.remaining, self.clock())
         return frozenset(movers)
 
+    @retries_conflicts
     async def step_order(self, game_id: int) -> Outcome | None:
         """If a waited-on person's standing orders move now, make that move (the lowest such
         seat) and return it; else None. Orders that no longer apply are tidied on the way."""
@@ -260,14 +269,3 @@ class OrderService(MoveService):
     async def step_automatic(self, game_id: int) -> Outcome | None:
         """One automatic move: a bot's if a bot is waited on, else a standing order's."""
         return await self.step_bot(game_id) or await self.step_order(game_id)
-
-    async def run_bots(self, game_id: int, limit: int = 10_000) -> list[Outcome]:
-        """Let bots and standing orders move until a person is needed, the game ends, or
-        `limit` moves."""
-        outcomes: list[Outcome] = []
-        while len(outcomes) < limit:
-            outcome = await self.step_automatic(game_id)
-            if outcome is None:
-                break
-            outcomes.append(outcome)
-        return outcomes

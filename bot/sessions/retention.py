@@ -16,7 +16,7 @@ a lobby that someone joins or starts in that moment is left alone, and a lobby i
 from __future__ import annotations
 
 from bot.sessions.core import ServiceCore, log
-from bot.store import StaleVersion
+from bot.store import StaleVersion, retries_conflicts
 from games.core import Event
 
 DAY = 24 * 3600.0
@@ -33,15 +33,8 @@ class RetentionService(ServiceCore):
         closed: list[int] = []
         for game_id in candidates:
             try:
-                async with self.store.write() as tx:
-                    row = await tx.get_game(game_id)
-                    if row is None or row.status != "lobby" or row.updated_at >= before:
-                        continue  # started, joined or closed since the list was read
-                    seats = await tx.seats(game_id)
-                    version = await tx.update_game(game_id, row.version, now, status="abandoned")
-                    await tx.delete_timers(game_id)
-                    await self._post_abandoned(tx, row, seats, version, Event(
-                        key="session.lobby_expired", params={"days": round(idle_days)}), now)
+                if not await self._expire_lobby(game_id, before, idle_days, now):
+                    continue  # started, joined or closed since the list was read
             except StaleVersion:
                 continue  # another process closed it, or someone joined just then
             closed.append(game_id)
@@ -49,6 +42,20 @@ class RetentionService(ServiceCore):
             log.info("closed %d lobbies idle for %s days: %s", len(closed), idle_days, closed)
         return closed
 
+    @retries_conflicts
+    async def _expire_lobby(self, game_id: int, before: float, idle_days: float, now: float) -> bool:
+        async with self.store.write() as tx:
+            row = await tx.get_game(game_id)
+            if row is None or row.status != "lobby" or row.updated_at >= before:
+                return False
+            seats = await tx.seats(game_id)
+            version = await tx.update_game(game_id, row.version, now, status="abandoned")
+            await tx.delete_timers(game_id)
+            await self._post_abandoned(tx, row, seats, version, Event(
+                key="session.lobby_expired", params={"days": round(idle_days)}), now)
+        return True
+
+    @retries_conflicts
     async def archive_logs(self, keep_seconds: float) -> int:
         """Pack the action logs of games closed more than `keep_seconds` ago, one row per game
         (one batch; returns how many games). The log reads the same afterwards: `/game log`,
@@ -58,6 +65,7 @@ class RetentionService(ServiceCore):
         async with self.store.write() as tx:
             return await tx.archive_actions(now - keep_seconds, now)
 
+    @retries_conflicts
     async def forget_live_boards(self, keep_seconds: float) -> int:
         """Delete the live boards of games closed more than `keep_seconds` ago (one batch)."""
         async with self.store.write() as tx:

@@ -1,40 +1,79 @@
-"""Timers: reminders for whoever the game waits on, and deadlines that move for late players.
+"""Timers: reminders for whoever the game waits on, deadlines that move for late players, and
+the bots (and standing orders) a game waits on.
 
 Several processes may run these sweeps on one database at the same time. Each sweep claims
 the due timers it fires (`claim_timers`, under the process's owner id with a lease), so a
-timer is fired by one process; firing checks the claim in the transaction that fires it
-(`hold_timer`), and rescheduling or deleting the timer ends the claim. A process that dies
-holding a claim just leaves it to run out: the timer is then due for the others again. A
-reminder is written to the outbox in the same transaction that reschedules it, so it is
-posted once whoever fires it; a deadline's moves are guarded by the game's version.
+timer is fired by one process; what a firing writes is written in a transaction that first
+checks the claim (`hold_timer`), and rescheduling or deleting the timer ends the claim. A
+process that dies holding a claim just leaves it to run out: the timer is then due for the
+others again. A reminder is written to the outbox in the same transaction that reschedules
+it, so it is posted once whoever fires it. Each move of a deadline is committed in a
+transaction that checks the claim as well as the game's version: a process that stalled past
+its lease (paused, not killed) while another one took the deadline over and fired it writes
+nothing when it wakes up, even if the game then waits on the same seat again.
+
+A 'bots' timer is due when a bot or a standing order moves next (ServiceCore._schedule_bots):
+the process that made that change holds it and moves them at once; `due_bots` hands the
+others' to this process once their holder's lease has run out (it died first).
+
+A timer taken over TAKEOVER_LIMIT times in a row (each holder died or stalled before it
+rescheduled it, as the outbox counts a post's holders) is likely what kills its holders, so
+it is given up instead of fired once more:
+
+* a reminder is dropped: the next one is scheduled as if it had been sent;
+* a deadline is not applied: nobody is moved for the late players, the timer goes (the next
+  move sets a new one) and the game's host is told, as about a post that cannot be delivered;
+* a game's bots are left waiting and the host is told (the next change that has them move
+  next tries again).
 """
 from __future__ import annotations
 
+from pydantic import ValidationError
+
 from bot.sessions.core import log
+from bot.sessions.delivery import TAKEOVER_LIMIT, notice_payload
 from bot.sessions.errors import SessionError
 from bot.sessions.posting import ReminderPost
 from bot.sessions.models import (
     Outcome,
     Reminder,
 )
-from bot.sessions.settings import REMINDER_CAP_SECONDS
-from bot.store import StaleVersion
+from bot.sessions.settings import REMINDER_CAP_SECONDS, GameSettings
+from bot.store import StaleVersion, TimerRow, retries_conflicts
 from games.core import Event, IllegalAction
 from bot.sessions.orders import OrderService
+
+
+class _NotHeld(Exception):
+    """The timer being fired is no longer this process's (rescheduled, or taken over)."""
 
 
 class TimerService(OrderService):
     # ==================================================================================
     # timers
     # ==================================================================================
+    async def _claim(self, kind: str, lease: float | None) -> tuple[list[TimerRow], float, str]:
+        """Claim the due timers of `kind` for this process; give up the ones that outlived
+        their holders. Returns the others, the time of the sweep and this process's id."""
+        now = self.clock()
+        owner = self.deliveries.owner
+        claimed = await self.store.claim_timers(kind, owner, now, lease or self.deliveries.lease)
+        timers: list[TimerRow] = []
+        for timer in claimed:
+            if timer.takeovers < TAKEOVER_LIMIT:
+                timers.append(timer)
+                continue
+            try:
+                await self._give_up_timer(timer, now, owner)
+            except Exception:  # noqa: BLE001 - one game's trouble must not stop the others
+                log.exception("%s timer of game %s could not be given up", kind, timer.game_id)
+        return timers, now, owner
+
     async def due_reminders(self, lease: float | None = None) -> list[Reminder]:
         """Reminders due now, claimed for this process for `lease` seconds (the service's
         default without one). Each is also written to the outbox (kind 'reminder') in the
         transaction that schedules the next one, so a crash cannot lose or repeat it."""
-        now = self.clock()
-        owner = self.deliveries.owner
-        async with self.store.write() as tx:
-            timers = await tx.claim_timers("reminder", owner, now, lease or self.deliveries.lease)
+        timers, now, owner = await self._claim("reminder", lease)
         reminders: list[Reminder] = []
         for timer in timers:
             try:
@@ -46,6 +85,7 @@ class TimerService(OrderService):
                 reminders.append(reminder)
         return reminders
 
+    @retries_conflicts
     async def _fire_reminder(self, game_id: int, now: float, owner: str) -> Reminder | None:
         async with self.store.write() as tx:
             # the game before its timer, as a move locks them (PostgreSQL: no deadlock)
@@ -105,39 +145,47 @@ class TimerService(OrderService):
         seconds): play one timeout move (or the first bot's choice, per settings) for each
         human seat it waits on. Each move is announced with a public 'session.timeout_move'
         event first in its events."""
-        now = self.clock()
-        owner = self.deliveries.owner
-        async with self.store.write() as tx:
-            timers = await tx.claim_timers("deadline", owner, now, lease or self.deliveries.lease)
+        lease = lease or self.deliveries.lease
+        timers, now, owner = await self._claim("deadline", lease)
         outcomes: list[Outcome] = []
         for timer in timers:
             try:
-                outcomes += await self._fire_deadline(timer.game_id, now, owner)
+                outcomes += await self._fire_deadline(timer.game_id, now, owner, lease)
             except SessionError as exc:
                 log.error("deadline for game %s: %s", timer.game_id, exc)
-                await self._postpone_deadline(timer.game_id, now + REMINDER_CAP_SECONDS, owner)
+                await self._end_firing(timer.game_id, "deadline", owner, due_at=now + REMINDER_CAP_SECONDS)
             except Exception:  # noqa: BLE001
                 log.exception("deadline for game %s failed", timer.game_id)
         return outcomes
 
-    async def _postpone_deadline(self, game_id: int, due_at: float, owner: str) -> None:
+    @retries_conflicts
+    async def _end_firing(self, game_id: int, kind: str, owner: str, *, due_at: float | None = None,
+                          drop: bool = False) -> None:
+        """Finish firing a timer this process still holds: reschedule it to `due_at`, delete
+        it (`drop`), or else give it back as it is (a deadline firing rescheduled it already)."""
         async with self.store.write() as tx:
-            if await tx.hold_timer(game_id, "deadline", owner) is not None:
-                await tx.set_timer(game_id, "deadline", due_at)
+            if await tx.hold_timer(game_id, kind, owner) is None:
+                return
+            if drop:
+                await tx.delete_timers(game_id, kind)
+            elif due_at is not None:
+                await tx.set_timer(game_id, kind, due_at)
+            else:
+                await tx.release_timer(game_id, kind, owner)
 
-    async def _fire_deadline(self, game_id: int, now: float, owner: str) -> list[Outcome]:
+    async def _fire_deadline(self, game_id: int, now: float, owner: str, lease: float) -> list[Outcome]:
+        # a first look, to do nothing for a deadline already reset (a move ends the claim) or
+        # taken over; what counts is the check in each move's own transaction
         async with self.store.read() as tx:
             timer = await tx.get_timer(game_id, "deadline")
             row = await tx.get_game(game_id)
         if timer is None or timer.claimed_by != owner:
-            return []  # reset by a move (which ends the claim), or taken over
+            return []
         if timer.due_at > now or row is None:
-            async with self.store.write() as tx:
-                await tx.release_timer(game_id, "deadline", owner)
+            await self._end_firing(game_id, "deadline", owner)
             return []
         if row.status != "active":
-            async with self.store.write() as tx:
-                await tx.delete_timers(game_id)
+            await self._end_firing(game_id, "deadline", owner, drop=True)
             return []
         ld, _ = await self._read_id(game_id)
         active = sorted(ld.game.active_players(ld.state))
@@ -147,41 +195,100 @@ class TimerService(OrderService):
             # One action per late seat and deadline: the commit restarts the deadline, so a
             # turn of several steps is finished by later deadlines, and a new turn that
             # happens to fall to the same seat gets its full time.
-            ld, _ = await self._read_id(game_id)
-            if ld.row.status != "active" or seat not in ld.game.active_players(ld.state):
-                continue
-            if ld.seats[seat].bot:
-                continue  # kicked meanwhile: the bot plays it (run_bots)
-            async with self.store.read() as tx:
-                if seat in await self._order_movers(tx, ld, ld.state, [seat], ld.seats):
-                    continue  # the seat's standing orders make its move (run_bots)
-            if ld.settings.deadline_action == "bot":
-                bot_names = self._bot_names(ld.game)
-                action, applied = self._bot_move(ld, seat, bot_names[0] if bot_names else None,
-                                                 salt="deadline")
-            else:
-                try:
-                    action = ld.game.timeout_action(ld.state, seat)
-                    applied = ld.game.apply(ld.state, seat, action)
-                except IllegalAction as exc:
-                    log.warning("game %s: no timeout action for seat %s (%s)", game_id, seat, exc)
-                    continue
-            notation = ld.game.format_action(action)
-            events = [Event(key="session.timeout_move",
-                            params={"seat": seat, "notation": ld.game.public_notation(action)}), *applied.events]
             try:
-                async with self.store.write() as tx:
-                    outcomes.append(await self._commit(
-                        tx, ld, applied.state, kind="move", now=self.clock(), seat=seat,
-                        notation=notation, events=events, undoable=False,
-                        actor_user_id=None, auto="deadline",
-                    ))
-            except StaleVersion:
-                return outcomes  # a player moved just now; their move reset the timers
-        if not outcomes and ld.settings.deadline_hours:
-            await self._postpone_deadline(game_id, now + ld.settings.deadline_hours * 3600.0, owner)
-        elif not outcomes:
-            async with self.store.write() as tx:
-                if await tx.hold_timer(game_id, "deadline", owner) is not None:
-                    await tx.delete_timers(game_id, "deadline")
+                outcome = await self._deadline_move(game_id, seat, owner, lease)
+            except (_NotHeld, StaleVersion):
+                # a player moved just now (their move reset the timers), or this process
+                # stalled past its lease and another one took the deadline over
+                log.info("deadline of game %s: no longer this process's to fire", game_id)
+                return outcomes
+            if outcome is not None:
+                outcomes.append(outcome)
+        if outcomes:
+            await self._end_firing(game_id, "deadline", owner)
+        elif ld.settings.deadline_hours:
+            await self._end_firing(game_id, "deadline", owner, due_at=now + ld.settings.deadline_hours * 3600.0)
+        else:
+            await self._end_firing(game_id, "deadline", owner, drop=True)
         return outcomes
+
+    @retries_conflicts
+    async def _deadline_move(self, game_id: int, seat: int, owner: str, lease: float) -> Outcome | None:
+        """The deadline's move for one late seat, if the game still waits on it and no bot or
+        standing order moves for it; committed only while this process holds the deadline
+        (else _NotHeld), which it then keeps for the next late seat."""
+        ld, _ = await self._read_id(game_id)
+        if ld.row.status != "active" or seat not in ld.game.active_players(ld.state):
+            return None
+        if ld.seats[seat].bot:
+            return None  # kicked meanwhile: the bot plays it (run_bots)
+        async with self.store.read() as tx:
+            if seat in await self._order_movers(tx, ld, ld.state, [seat], ld.seats):
+                return None  # the seat's standing orders make its move (run_bots)
+        if ld.settings.deadline_action == "bot":
+            bot_names = self._bot_names(ld.game)
+            action, applied = self._bot_move(ld, seat, bot_names[0] if bot_names else None, salt="deadline")
+        else:
+            try:
+                action = ld.game.timeout_action(ld.state, seat)
+                applied = ld.game.apply(ld.state, seat, action)
+            except IllegalAction as exc:
+                log.warning("game %s: no timeout action for seat %s (%s)", game_id, seat, exc)
+                return None
+        events = [Event(key="session.timeout_move",
+                        params={"seat": seat, "notation": ld.game.public_notation(action)}), *applied.events]
+        async with self.store.write() as tx:
+            await tx.get_game(game_id)  # the game before its timer, as a move locks them
+            if await tx.hold_timer(game_id, "deadline", owner) is None:
+                raise _NotHeld
+            now = self.clock()
+            outcome = await self._commit(
+                tx, ld, applied.state, kind="move", now=now, seat=seat,
+                notation=ld.game.format_action(action), events=events, undoable=False,
+                actor_user_id=None, auto="deadline",
+            )
+            # the commit restarted the deadline, which ended the claim: held again for the
+            # next late seat of this firing
+            await tx.retain_timer(game_id, "deadline", owner, now + lease)
+            return outcome
+
+    # ==================================================================================
+    # bots whose process died
+    # ==================================================================================
+    async def due_bots(self, lease: float | None = None) -> list[int]:
+        """The games whose bots (or standing orders) are due to move and that no live process
+        is moving: their 'bots' timers, claimed for this process for `lease` seconds. The
+        caller moves them (`run_bots`; each move renews the claim, and the last one drops
+        the timer). A timer that outlived its holders is given up instead (the host is told)."""
+        timers, _now, _owner = await self._claim("bots", lease)
+        return [t.game_id for t in timers]
+
+    # ==================================================================================
+    # giving up a timer that kills its holders
+    # ==================================================================================
+    @retries_conflicts
+    async def _give_up_timer(self, timer: TimerRow, now: float, owner: str) -> None:
+        """See the module's docstring: a reminder dropped, a deadline or the bots left
+        undone with the host told."""
+        game_id, kind = timer.game_id, timer.kind
+        async with self.store.write() as tx:
+            row = await tx.get_game(game_id)  # the game before its timer, as a move locks them
+            if await tx.hold_timer(game_id, kind, owner) is None:
+                return  # rescheduled by a move meanwhile: a new timer, not this one
+            log.error("game %s: its %s timer was taken over %d times in a row (each holder's lease ran out"
+                      " while it fired it): given up", game_id, kind, timer.takeovers)
+            if row is None or row.status != "active":
+                await tx.delete_timers(game_id)
+                return
+            if kind == "reminder":
+                attempt = timer.attempt + 1
+                try:
+                    interval = GameSettings.model_validate_json(row.settings_json).reminder_interval(attempt)
+                except ValidationError:
+                    interval = REMINDER_CAP_SECONDS
+                await tx.set_timer(game_id, kind, now + interval, attempt)
+                return
+            await tx.delete_timers(game_id, kind)
+            contact = await tx.delivery_contact(game_id)
+            if contact is not None:
+                await tx.queue_notice(game_id, kind, notice_payload(contact, kind), now)

@@ -14,7 +14,11 @@ takes a row while the lease runs; the holder renews it while a delivery runs
 another process has taken over (ClaimLost, nothing written). A process killed with SIGKILL
 just stops renewing: its rows and timers are free again once its lease has run out, and the
 process that takes a row over counts the interrupted attempt (the row may be out in part,
-which the message nonces cover, see bot/discord/outbox.py).
+which its delivery then looks for first, see bot/discord/outbox.py).
+
+PostgreSQL may roll a transaction back to settle a deadlock or a serialization failure;
+the store raises Conflict (nothing written) and the unit of work that opened the
+transaction runs again (`retry_conflicts`, `retries_conflicts`: bot/store/retry.py).
 """
 from __future__ import annotations
 
@@ -33,7 +37,7 @@ from bot.store.base import (
     StoreTx,
 )
 from bot.store.db import SqliteTx, Store
-from bot.store.errors import ChannelBusy, ClaimLost, MigrationError, StaleVersion, StoreError
+from bot.store.errors import ChannelBusy, ClaimLost, Conflict, MigrationError, StaleVersion, StoreError
 from bot.store.migrate import MIGRATIONS_DIR, MIGRATIONS_PG_DIR, Migration, load_migrations
 from bot.store.models import (
     ActionRow,
@@ -46,6 +50,7 @@ from bot.store.models import (
     UserPrefs,
 )
 from bot.store.pg import PgStore, PgTx, mask_url
+from bot.store.retry import retries_conflicts, retry_conflicts
 
 # What the service layer annotates its transactions with: the interface, whichever backend.
 Tx = StoreTx
@@ -86,10 +91,10 @@ async def open_store(url: str, **kwargs: Any) -> StoreBackend:
 
 
 __all__ = [
-    "ActionRow", "ChannelBusy", "CLAIM_LEASE", "ClaimLost", "DeliveryContact", "GameRow", "MIGRATIONS_DIR", "MIGRATIONS_PG_DIR",
+    "ActionRow", "ChannelBusy", "CLAIM_LEASE", "ClaimLost", "Conflict", "DeliveryContact", "GameRow", "MIGRATIONS_DIR", "MIGRATIONS_PG_DIR",
     "Migration", "MigrationError", "OUTBOX_BASE_DELAY", "OUTBOX_KEEP_DEAD", "OUTBOX_KEEP_DELIVERED",
     "OUTBOX_MAX_DELAY", "OUTBOX_PRUNE_BATCH", "OutboxPart", "OutboxRow", "PAUSE_ENV", "PAUSE_MARKER_ENV",
     "PgStore", "PgTx", "POOL_OPTIONS", "SeatRow", "SqliteTx", "StaleVersion", "Store", "StoreBackend",
     "StoreError", "StoreTx", "TimerRow", "Tx", "URL_HELP", "UserPrefs", "load_migrations", "mask_url",
-    "open_store", "parse_database_url",
+    "open_store", "parse_database_url", "retries_conflicts", "retry_conflicts",
 ]

@@ -43,3 +43,16 @@ class ClaimLost(StoreError):
         self.outbox_id = outbox_id
         self.owner = owner
         self.holder = holder
+
+
+class Conflict(StoreError):
+    """The database rolled a transaction back to settle a conflict with another one: a
+    deadlock between two transactions (PostgreSQL 40P01) or a serialization failure (40001).
+
+    Nothing was written. Running the whole transaction again, from its reads, is how the
+    database means it to be answered (`retry_conflicts`, bot/store/retry.py); `reason` is the
+    database's own message."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"the database rolled the transaction back to settle a conflict: {reason}")
+        self.reason = reason

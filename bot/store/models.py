@@ -73,13 +73,15 @@ class ActionRow(BaseModel):
 
 class TimerRow(BaseModel):
     game_id: int
-    kind: Literal["reminder", "deadline"]
+    kind: Literal["reminder", "deadline", "bots"]
     due_at: float
     attempt: int
     payload_json: str
     # the process that is firing it now, and until when (see claim_timers in sql.py)
     claimed_by: str | None = None
     claimed_until: float | None = None
+    # leases run out under its holders in a row since it was last rescheduled
+    takeovers: int = 0
 
 
 class OutboxRow(BaseModel):

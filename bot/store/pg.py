@@ -27,14 +27,14 @@ several processes starting together apply each one once.
 from __future__ import annotations
 
 import time
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from functools import lru_cache
-from typing import Any, AsyncIterator, Callable, Sequence
+from typing import Any, AsyncIterator, Callable, Iterator, Sequence
 from urllib.parse import parse_qsl, urlencode
 
 import asyncpg
 
-from bot.store.errors import MigrationError, StoreError
+from bot.store.errors import Conflict, MigrationError, StoreError
 from bot.store.migrate import MIGRATIONS_PG_DIR, Migration, failure, load_migrations, refuse_newer
 from bot.store.sql import CHANNEL_INDEX, Row, SqlTx, StoreCommon
 
@@ -237,15 +237,30 @@ class PgStore(StoreCommon):
     @asynccontextmanager
     async def read(self) -> AsyncIterator[PgTx]:
         """A read-only transaction: every query inside sees the same committed state."""
-        async with self.pool.acquire() as conn:
-            async with conn.transaction(isolation="repeatable_read", readonly=True):
-                yield PgTx(conn, writable=False)
+        with _conflicts():
+            async with self.pool.acquire() as conn:
+                async with conn.transaction(isolation="repeatable_read", readonly=True):
+                    yield PgTx(conn, writable=False)
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[PgTx]:
         """A write transaction: committed when the block ends, rolled back if anything
-        (StaleVersion included) escapes it."""
-        async with self.pool.acquire() as conn:
-            async with conn.transaction():
-                yield PgTx(conn, writable=True)
-                await self._pause_before_commit()
+        (StaleVersion included) escapes it. A deadlock or serialization failure, in the
+        block or at COMMIT, leaves it as Conflict: nothing was written, and the caller's
+        unit of work may be run again (bot/store/retry.py)."""
+        with _conflicts():
+            async with self.pool.acquire() as conn:
+                async with conn.transaction():
+                    yield PgTx(conn, writable=True)
+                    await self._pause_before_commit()
+
+
+@contextmanager
+def _conflicts() -> Iterator[None]:
+    """PostgreSQL's ways of saying "rolled back to settle a conflict, run it again" as the
+    store's Conflict. Only these two: the other class 40 errors (an integrity violation at
+    commit, a commit whose outcome is unknown) are not answered by running it again."""
+    try:
+        yield
+    except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError) as exc:
+        raise Conflict(f"{exc.sqlstate} {exc}") from exc

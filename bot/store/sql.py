@@ -42,7 +42,7 @@ import os
 import zlib
 from contextlib import AbstractAsyncContextManager, nullcontext
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Self, Sequence
+from typing import Any, Awaitable, Callable, Iterable, Mapping, Self, Sequence, TypeVar
 
 from bot.store.base import (
     CLAIM_LEASE,
@@ -57,6 +57,7 @@ from bot.store.base import (
     retry_delay,
 )
 from bot.store.errors import ChannelBusy, ClaimLost, StaleVersion, StoreError
+from bot.store.retry import retry_conflicts
 from bot.store.models import (
     ActionRow,
     DeliveryContact,
@@ -68,6 +69,7 @@ from bot.store.models import (
     UserPrefs,
 )
 
+T = TypeVar("T")
 Row = Mapping[str, Any]  # sqlite3.Row or asyncpg.Record: both index by name and position
 
 GAME_COLUMNS = (
@@ -82,7 +84,8 @@ OUTBOX_COLUMNS = (
     "id, game_id, created_at, kind, payload AS payload_json, attempts, next_attempt_at,"
     " delivered_at, last_error, dead, claimed_by, claimed_until, takeovers"
 )
-TIMER_COLUMNS = "game_id, kind, due_at, attempt, payload AS payload_json, claimed_by, claimed_until"
+TIMER_COLUMNS = ("game_id, kind, due_at, attempt, payload AS payload_json, claimed_by, claimed_until,"
+                 " takeovers")
 # update_game(**fields) name -> column
 UPDATABLE = {
     "status": "status",
@@ -366,13 +369,20 @@ class SqlTx:
 
     # --- timers ------------------------------------------------------------------------
     async def set_timer(self, game_id: int, kind: str, due_at: float, attempt: int = 0,
-                        payload: Any = None) -> None:
+                        payload: Any = None, *, holder: str | None = None, held_until: float | None = None) -> None:
+        """Schedule a game's timer of `kind` (a new one, or the one there rescheduled). A
+        reschedule is an outcome of whoever held the timer: its claim ends and its takeovers
+        count starts again. With `holder`, the timer is written held by that process until
+        `held_until`: the process that writes it due now and handles it at once (a game's
+        bots) keeps it from the others' sweeps unless it dies first."""
         await self._run(
-            "INSERT INTO timers (game_id, kind, due_at, attempt, payload) VALUES (?, ?, ?, ?, ?)"
+            "INSERT INTO timers (game_id, kind, due_at, attempt, payload, claimed_by, claimed_until, takeovers)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, 0)"
             " ON CONFLICT (game_id, kind) DO UPDATE SET due_at = excluded.due_at,"
             " attempt = excluded.attempt, payload = excluded.payload,"
-            " claimed_by = NULL, claimed_until = NULL",
-            (game_id, kind, due_at, attempt, dumps(payload if payload is not None else {})),
+            " claimed_by = excluded.claimed_by, claimed_until = excluded.claimed_until, takeovers = 0",
+            (game_id, kind, due_at, attempt, dumps(payload if payload is not None else {}), holder,
+             held_until if holder is not None else None),
         )
 
     async def get_timer(self, game_id: int, kind: str) -> TimerRow | None:
@@ -401,9 +411,13 @@ class SqlTx:
 
     def claim_timers_sql(self) -> str:
         """The claim of due timers (also what the plan tests look at): through timers_due,
-        skipping those another process holds on a lease still running."""
+        skipping those another process holds on a lease still running. Taking over a timer
+        whose holder's lease ran out counts as a takeover in a row (`takeovers`, which a
+        reschedule sets back to 0): the sweeps give up a timer that outlives its holders
+        again and again, since firing it is likely what kills them."""
         return (
-            "UPDATE timers SET claimed_by = ?, claimed_until = ? WHERE kind = ? AND game_id IN ("
+            "UPDATE timers SET takeovers = takeovers + CASE WHEN claimed_by IS NULL THEN 0 ELSE 1 END,"
+            " claimed_by = ?, claimed_until = ? WHERE kind = ? AND game_id IN ("
             " SELECT t.game_id FROM timers t WHERE t.kind = ? AND t.due_at <= ?"
             " AND (t.claimed_until IS NULL OR t.claimed_until <= ?)"
             f" ORDER BY t.due_at, t.game_id LIMIT ?{self._skip_locked('t')})"
@@ -433,6 +447,14 @@ class SqlTx:
         """Give a timer `owner` holds back unfired (due as it was)."""
         await self._run("UPDATE timers SET claimed_by = NULL, claimed_until = NULL"
                         " WHERE game_id = ? AND kind = ? AND claimed_by = ?", (game_id, kind, owner))
+
+    async def retain_timer(self, game_id: int, kind: str, owner: str, until: float) -> None:
+        """Hold the timer for `owner` until `until` again, after `owner` rescheduled it (which
+        ended its claim) and goes on working under it: a deadline firing that moves several
+        late seats, one transaction each. Only right after `hold_timer` found it `owner`'s in
+        the same transaction."""
+        await self._run("UPDATE timers SET claimed_by = ?, claimed_until = ? WHERE game_id = ? AND kind = ?",
+                        (owner, until, game_id, kind))
 
     # --- outbox ------------------------------------------------------------------------
     async def add_outbox(self, game_id: int | None, kind: str, payload: Any, now: float) -> int:
@@ -598,6 +620,15 @@ class SqlTx:
             return None
         game_id, problem, payload = notice
         return await self.queue_notice(game_id, problem, payload, now, notice_every=notice_every)
+
+    async def give_up_pending(self, game_id: int, error: str, now: float) -> int:
+        """Give up every row of the game still to deliver (none can be: the game's channel is
+        gone); their claims end. Returns how many. Through outbox_by_game, which holds only
+        the rows still to deliver."""
+        return await self._run(
+            "UPDATE outbox SET dead = 1, last_error = ?, next_attempt_at = ?, takeovers = 0,"
+            " claimed_by = NULL, claimed_until = NULL WHERE game_id = ? AND delivered_at IS NULL AND dead = 0",
+            (error[:2000], now, game_id))
 
     async def queue_notice(self, game_id: int, problem: str, payload: Any, now: float, *,
                            notice_every: float = NOTICE_EVERY) -> int | None:
@@ -803,6 +834,14 @@ class StoreCommon:
         return self._clock() if now is None else now
 
     # --- shortcuts -----------------------------------------------------------------------
+    # The writes among them are whole transactions, so a conflict the database settled by
+    # rolling one back is answered by running it again (bot/store/retry.py).
+    async def _writing(self, body: Callable[[StoreTx], Awaitable[T]], what: str) -> T:
+        async def run() -> T:
+            async with self.write() as tx:
+                return await body(tx)
+        return await retry_conflicts(run, what=what)
+
     async def get_game(self, game_id: int) -> GameRow | None:
         async with self.read() as tx:
             return await tx.get_game(game_id)
@@ -833,45 +872,47 @@ class StoreCommon:
 
     async def claim_outbox(self, owner: str, now: float | None = None, lease: float = CLAIM_LEASE,
                            limit: int = 50) -> list[OutboxRow]:
-        async with self.write() as tx:
-            return await tx.claim_outbox(owner, self._now(now), lease, limit)
+        at = self._now(now)
+        return await self._writing(lambda tx: tx.claim_outbox(owner, at, lease, limit), "claim_outbox")
 
     async def renew_claims(self, owner: str, ids: Iterable[int], now: float | None = None,
                            lease: float = CLAIM_LEASE) -> list[int]:
-        async with self.write() as tx:
-            return await tx.renew_claims(owner, ids, self._now(now), lease)
+        at, wanted = self._now(now), list(ids)
+        return await self._writing(lambda tx: tx.renew_claims(owner, wanted, at, lease), "renew_claims")
 
     async def release_claims(self, owner: str, ids: Iterable[int], *, interrupted: str | None = None) -> int:
-        async with self.write() as tx:
-            return await tx.release_claims(owner, ids, interrupted=interrupted)
+        wanted = list(ids)
+        return await self._writing(lambda tx: tx.release_claims(owner, wanted, interrupted=interrupted),
+                                   "release_claims")
 
     async def claim_timers(self, kind: str, owner: str, now: float | None = None, lease: float = CLAIM_LEASE,
                            limit: int = 200) -> list[TimerRow]:
-        async with self.write() as tx:
-            return await tx.claim_timers(kind, owner, self._now(now), lease, limit)
+        at = self._now(now)
+        return await self._writing(lambda tx: tx.claim_timers(kind, owner, at, lease, limit), "claim_timers")
 
     async def mark_delivered(self, outbox_id: int, now: float | None = None, owner: str | None = None) -> None:
-        async with self.write() as tx:
-            await tx.mark_delivered(outbox_id, self._now(now), owner)
+        at = self._now(now)
+        await self._writing(lambda tx: tx.mark_delivered(outbox_id, at, owner), "mark_delivered")
 
     async def mark_failed(self, outbox_id: int, error: str, now: float | None = None, *,
                           retry_after: float | None = None, permanent: bool = False,
                           owner: str | None = None) -> OutboxRow | None:
-        async with self.write() as tx:
-            return await tx.mark_failed(outbox_id, error, self._now(now), retry_after=retry_after,
-                                        permanent=permanent, owner=owner)
+        at = self._now(now)
+        return await self._writing(lambda tx: tx.mark_failed(outbox_id, error, at, retry_after=retry_after,
+                                                             permanent=permanent, owner=owner), "mark_failed")
 
     async def give_up(self, outbox_id: int, error: str, now: float | None = None, *,
                       notice: tuple[int, str, Any] | None = None,
                       notice_every: float = NOTICE_EVERY, owner: str | None = None) -> int | None:
-        async with self.write() as tx:
-            return await tx.give_up(outbox_id, error, self._now(now), notice=notice, notice_every=notice_every,
-                                    owner=owner)
+        at = self._now(now)
+        return await self._writing(lambda tx: tx.give_up(outbox_id, error, at, notice=notice,
+                                                         notice_every=notice_every, owner=owner), "give_up")
 
     async def queue_notice(self, game_id: int, problem: str, payload: Any, now: float | None = None, *,
                            notice_every: float = NOTICE_EVERY) -> int | None:
-        async with self.write() as tx:
-            return await tx.queue_notice(game_id, problem, payload, self._now(now), notice_every=notice_every)
+        at = self._now(now)
+        return await self._writing(lambda tx: tx.queue_notice(game_id, problem, payload, at,
+                                                              notice_every=notice_every), "queue_notice")
 
     async def delivery_contact(self, game_id: int) -> DeliveryContact | None:
         async with self.read() as tx:
@@ -891,14 +932,14 @@ class StoreCommon:
 
     async def record_part(self, outbox_id: int, part: str, outcome: str, now: float | None = None,
                           message_id: str | None = None) -> None:
-        async with self.write() as tx:
-            await tx.record_part(outbox_id, part, outcome, self._now(now), message_id)
+        at = self._now(now)
+        await self._writing(lambda tx: tx.record_part(outbox_id, part, outcome, at, message_id), "record_part")
 
     async def prune_outbox(self, now: float | None = None, **kwargs: Any) -> int:
         """One batch of `prune_outbox` in its own short transaction; call again while it
         returns a positive count (yielding in between lets moves through)."""
-        async with self.write() as tx:
-            return await tx.prune_outbox(self._now(now), **kwargs)
+        at = self._now(now)
+        return await self._writing(lambda tx: tx.prune_outbox(at, **kwargs), "prune_outbox")
 
     async def get_prefs(self, user_id: str) -> UserPrefs:
         async with self.read() as tx:
@@ -906,5 +947,5 @@ class StoreCommon:
 
     async def set_prefs(self, user_id: str, *, dm_reminders: bool | None = None,
                         locale: str | None = None) -> UserPrefs:
-        async with self.write() as tx:
-            return await tx.set_prefs(user_id, dm_reminders=dm_reminders, locale=locale)
+        return await self._writing(lambda tx: tx.set_prefs(user_id, dm_reminders=dm_reminders, locale=locale),
+                                   "set_prefs")

@@ -12,12 +12,13 @@ How the builder plays
     centre of the hex whose corners hold its other settlement (a city needs a touched settlement,
     CE-4) or others' buildings (chips, CE-5).
     Its turn: it aims at one thing — a city, else a settlement, else a development card — and
-    builds it when affordable, trades surplus to the bank toward it, offers one surplus card for
-    its last missing one now and then, and spends true surplus on rails and ferries. A piece is
-    worth the targets it brings nearer: its own untouched settlements (cities), others' buildings
-    and networks not yet touched (victory point chips) and, in the race, its uncollected stops;
-    a target's worth halves with every piece still between. Pieces never end on a free
-    intersection worth settling (a touched intersection can no longer be settled, CE-4).
+    builds it when affordable, trades surplus to the bank toward it, offers a surplus card (two
+    when it has plenty) for its last missing one now and then, and spends true surplus on rails
+    and ferries. A piece is worth the targets it brings nearer: its own untouched settlements
+    (cities), others' buildings and networks not yet touched (victory point chips) and, in the
+    race, its uncollected stops; a target's worth halves with every piece still between.
+    Pieces never end on a free intersection worth settling (a touched intersection can no
+    longer be settled, CE-4).
     Robber and Knight: the hex where the leaders lose most and it loses nothing; a Knight also
     frees one of its own hexes. Offers it answers by what the cards are worth to its aim.
     The race: stops close to its locomotive and far from the others'; each turn, after building,
@@ -25,10 +26,11 @@ How the builder plays
     to the nearest tower over the pieces on the board, tolls paid with its most plentiful card.
 
 The random bot
-    Picks a kind of move uniformly, then a move of that kind, so the hundreds of possible offers
-    do not crowd out the rest; it ends its turn only 30% of the time when it could do something
-    else. Every turn still ends (offers are capped, trades and builds spend cards, a ride spends
-    points), and random players reach 8 points and race like anyone else.
+    Picks a kind of move uniformly, then a move of that kind, so the many possible offers do
+    not crowd out the rest (its own offers are drawn on any terms the rules allow, CE-B5); it
+    ends its turn only 30% of the time when it could do something else. Every turn still ends
+    (offers are capped, trades and builds spend cards, a ride spends points), and random
+    players reach 8 points and race like anyone else.
 """
 from __future__ import annotations
 
@@ -42,8 +44,8 @@ from games.catan_express import economy, race
 from games.catan_express.components import RESOURCES, DevCard, components
 from games.catan_express.geo import Geo
 from games.catan_express.maps import Board
-from games.catan_express.models import (MAX_OFFERS, OFFER_GET_MAX, OFFER_GIVE_MAX, Answer, BankTrade, Build, Buy, CatanState, Discard, End, Gold, Menu, Monopoly,
-                                        NameStop, Partner, Plenty, Propose, Ride, Roads, Robber, Roll)
+from games.catan_express.models import (MAX_OFFERS, Answer, BankTrade, Build, Buy, CatanState, Discard, End, Gold,
+                                        Menu, Monopoly, NameStop, Partner, Plenty, Propose, Ride, Roads, Robber, Roll)
 
 PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
 GOLD = -1                 # a gold river's "resource": whichever the owner picks
@@ -428,7 +430,7 @@ class BuilderBot:
             trade = self._bank_trade(game, state, seat, aim)
             if trade is not None:
                 return trade
-            offer = self._offer(state, seat, aim, rng)
+            offer = self._offer(game, state, seat, aim, rng)
             if offer is not None:
                 return offer
 
@@ -597,7 +599,8 @@ class BuilderBot:
         _, i, ratio = best
         return BankTrade(give=_one(i, ratio), get=_one(j, 1))
 
-    def _offer(self, state: CatanState, seat: int, aim: tuple[int, ...], rng: random.Random) -> Propose | None:
+    def _offer(self, game: Any, state: CatanState, seat: int, aim: tuple[int, ...],
+               rng: random.Random) -> Propose | None:
         if state.offers_made > 0 or state.n < 2:
             return None
         hand = state.players[seat].hand
@@ -605,11 +608,14 @@ class BuilderBot:
         if sum(need) != 1 or rng.random() < 0.5:
             return None
         j = need.index(1)
+        if components().bank_size(state.n) - state.bank[j] - hand[j] <= 0:
+            return None  # nobody else holds the card it misses (the bank and its hand tell it)
         spare = [i for i in range(N_RES) if i != j and hand[i] - aim[i] >= 1]
         if not spare:
             return None
         i = max(spare, key=lambda k: (hand[k] - aim[k], -k))
-        return Propose(give=_one(i), get=_one(j))
+        # Two of a card it has plenty of make the offer hard to refuse (CE-B5: any terms).
+        return Propose(give=_one(i, 2 if hand[i] - aim[i] >= 3 else 1), get=_one(j))
 
 
 # ---------------------------------------------------------------------------------- the random bot
@@ -717,6 +723,8 @@ class RandomBot:
 
 
 MAIN_KINDS = ("build", "buy", "monopoly", "plenty", "roads", "robber", "bank", "offer", "ride", "route")
+RANDOM_GIVE = 4  # the random bot's offers give up to this many cards…
+RANDOM_ASK = 3   # …for up to this many
 CARD_KINDS = frozenset({"monopoly", "plenty", "roads", "robber"})
 # The phases whose moves are all of one kind, neither "end" nor a ride (rules._legal).
 ONE_KIND_PHASES = frozenset({"answer", "pick", "gold", "robber", "stops", "setup"})
@@ -770,20 +778,21 @@ def _pick_by_runs(legal: Menu, rng: random.Random) -> Any:
 
 
 def _random_offer(state: CatanState, seat: int, rng: random.Random) -> Propose | None:
-    """Some cards of the hand (1–3) for 1–2 cards of other resources: one offer drawn at
-    random within the rules' bounds, without listing the hundreds a hand allows."""
+    """Some cards of the hand (1 to RANDOM_GIVE) for 1 to RANDOM_ASK cards of other resources:
+    one offer drawn at random on any terms the rules allow (CE-B5), without listing the
+    thousands a hand allows."""
     hand = state.players[seat].hand
     if state.offers_made >= MAX_OFFERS or not sum(hand):
         return None
     cards = _cards(tuple(hand))
     give = [0] * N_RES
-    for i in rng.sample(cards, 1 + _below(rng, min(OFFER_GIVE_MAX, len(cards)))):
+    for i in rng.sample(cards, 1 + _below(rng, min(RANDOM_GIVE, len(cards)))):
         give[i] += 1
     others = [i for i in range(N_RES) if not give[i]]
     if not others:
         return None
     get = [0] * N_RES
-    for _ in range(1 + _below(rng, OFFER_GET_MAX)):
+    for _ in range(1 + _below(rng, RANDOM_ASK)):
         get[others[_below(rng, len(others))]] += 1
     return _propose(tuple(give), tuple(get))
 

@@ -2,11 +2,14 @@
 
     main turn    what → details:  settlement → point;  city → point;  rail → intersection →
                  centre;  ferry → intersection → intersection;  card → which → (robber hex →
-                 victim | resource | cards);  bank → give → get;  offer → give → get;
-                 ride → next point (→ owner and resource when the piece is others');
-                 route → stop;  buy;  end
+                 victim | resource | cards);  bank → give → get;  ride → next point (→ owner
+                 and resource when the piece is others');  route → stop;  buy;  end;
+                 offer → a counted group: the cards given and the cards asked, any counts
+                 (CE-B5), never one resource on both sides
+    before the   roll, or card → which → … (CE-B3)
+    roll
     setup        point;  then the free rail's centre
-    a 7          discard: one step per resource held (how many), all at once and in secret;
+    a 7          discard: the cards to give up, one counted group, all at once and in secret;
                  robber: hex → victim
     gold         the cards, one pick
     offer        accept / refuse (secret until everyone answered); then the offerer picks
@@ -17,14 +20,17 @@ Why it is shaped so
     exactly what the rules allow and nothing else, and the shared chooser needs no knowledge of
     Catan. Points are offered by the names printed on the board ("12", "C3"). A discard or an
     answer is a secret simultaneous choice: its decision carries a key of its own so one
-    player's discard never makes another's menu stale.
+    player's discard never makes another's menu stale. An offer can be on any terms (CE-B5,
+    `CatanExpress.offer_problem`): far too many to list, so it is one group whose items may be
+    picked several times ("ore ×4"); the rules' list of moves holds only the small offers it
+    suggests, all of them picks of the group.
 """
 from __future__ import annotations
 
 from functools import lru_cache
 from typing import Any
 
-from games.core.choices import Choice, Decision, Pick
+from games.core.choices import Choice, Decision, Group, Part, Pick
 from games.core.events import Event
 from games.catan_express.components import RESOURCES
 from games.catan_express.economy import Hand, resource_param
@@ -133,10 +139,6 @@ def path_of(game: Any, state: Any, seat: int, action: Any, pick: _Picks) -> tupl
         return (what(pick, "bank"),
                 pick("give", give, _e("ce.pick.bank_give", cards=_cards(action.give)), icon=give),
                 pick("get", RESOURCES[j].value, _e(f"ce.resource.{RESOURCES[j].value}"), icon=RESOURCES[j].value))
-    if kind == "offer":
-        return (what(pick, "offer"),
-                pick("give", cards_text(action.give), _e("ce.pick.cards", cards=_cards(action.give))),
-                pick("get", cards_text(action.get), _e("ce.pick.cards", cards=_cards(action.get))))
     if kind == "answer":
         value = "accept" if action.accept else "refuse"
         return (pick("answer", value, _e(f"ce.menu.{value}"), icon=value),)
@@ -164,8 +166,8 @@ def path_of(game: Any, state: Any, seat: int, action: Any, pick: _Picks) -> tupl
 
 
 # Moves whose menu path reads nothing from the state: their choices are made once and shared
-# (a big hand offers hundreds of trades, turn after turn).
-FIXED_KINDS = frozenset({"offer", "bank", "plenty", "gold", "monopoly", "roads", "roll", "end", "buy", "answer"})
+# (a big hand's bank trades and Years of Plenty, turn after turn).
+FIXED_KINDS = frozenset({"bank", "plenty", "gold", "monopoly", "roads", "roll", "end", "buy", "answer"})
 
 
 @lru_cache(maxsize=16384)
@@ -173,17 +175,37 @@ def _fixed_choice(action: Any) -> Choice:
     return Choice(notation=format_action(action), path=path_of(None, None, -1, action, _SHARED))
 
 
-def _discard_choices(game: Any, state: Any, seat: int, legal: list[Any], pick: _Picks) -> list[Choice]:
-    """A discard as one step per resource held, "how many lumber?" then "how many brick?", so a
-    big hand is not one long list of combinations; a step with one answer left is skipped."""
-    held = state.players[seat].hand
-    out = []
-    for action in legal:
-        path = tuple(pick(f"discard_{r.value}", str(n), _e("ce.pick.count", count=n,
-                                                           resource=resource_param(r.value)), icon=r.value)
-                     for r, n, h in zip(RESOURCES, action.cards, held) if h)
-        out.append(Choice(notation=game.format_action(action), path=path))
-    return out
+def _resource_pick(step: str, resource: str) -> Pick:
+    return Pick(step=f"ce.step.{step}", value=resource, label=_e(f"ce.resource.{resource}"), icon=resource)
+
+
+def _discard_group(state: Any, seat: int) -> Group:
+    """A 7's discard (CE-B4): the cards to give up, picked together from the hand, as many of a
+    resource as one holds."""
+    held = [(r.value, n) for r, n in zip(RESOURCES, state.players[seat].hand) if n]
+    due = state.discards[seat]
+    return Group(step="ce.step.discard", items=tuple(_resource_pick("discard", r) for r, _ in held),
+                 most=tuple(n for _, n in held), min=due, max=due, template="discard {}", sep="+",
+                 counted="{n}{value}")
+
+
+def _offer_group(game: Any, state: Any, seat: int, entry: Pick) -> Group:
+    """An offer on any terms (CE-B5): the cards given, as many of a resource as one holds, and
+    the cards asked, as many of a resource as there are (`offer_ask_most`); never one resource
+    on both sides. The template is the notation's, so a pick is spelled as `format_action`
+    spells the move."""
+    hand = state.players[seat].hand
+    most = game.offer_ask_most(state)
+    give = [(r.value, n) for r, n in zip(RESOURCES, hand) if n]
+    asked = len(RESOURCES) * most
+    return Group(step="ce.step.offer",
+                 items=tuple(_resource_pick("give", r) for r, _ in give) + tuple(_resource_pick("get", r.value)
+                                                                                 for r in RESOURCES),
+                 most=tuple(n for _, n in give) + (most,) * len(RESOURCES),
+                 min=2, max=sum(hand) + asked, template="offer {} {}", sep="+", counted="{n}{value}",
+                 parts=(Part(step="ce.step.give", size=len(give), min=1, max=sum(hand)),
+                        Part(step="ce.step.get", size=len(RESOURCES), min=1, max=asked)),
+                 exclusive=True, entry=entry)
 
 
 def decision(game: Any, state: Any, seat: int) -> Decision:
@@ -195,14 +217,21 @@ def decision(game: Any, state: Any, seat: int) -> Decision:
     phase = state.phase
     if phase == "discard":
         return Decision(seat=seat, key=f"ce.discard.{state.turn}.{seat}", secret=True, prompt=prompt,
-                        choices=_discard_choices(game, state, seat, legal, pick))
-    choices = [_fixed_choice(a) if a.kind in FIXED_KINDS else
-               Choice(notation=game.format_action(a), path=path_of(game, state, seat, a, pick)) for a in legal]
+                        groups=[_discard_group(state, seat)])
+    choices = []
+    offers = False
+    for a in legal:
+        if a.kind == "offer":
+            offers = True  # the rules' suggestions: all of them picks of the offer group
+        else:
+            choices.append(_fixed_choice(a) if a.kind in FIXED_KINDS else
+                           Choice(notation=game.format_action(a), path=path_of(game, state, seat, a, pick)))
+    groups = [_offer_group(game, state, seat, what(pick, "offer"))] if offers else []
     key = None
     secret = False
     if phase == "answer":
         key, secret = f"ce.answer.{state.turn}.{state.offers_made}.{seat}", True
-    return Decision(seat=seat, key=key, secret=secret, prompt=prompt, choices=choices)
+    return Decision(seat=seat, key=key, secret=secret, prompt=prompt, choices=choices, groups=groups)
 
 
 def describe(game: Any, state: Any, seat: int, action: Any) -> Event:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from games.catan_express.maps import Board, beginner, random_layout
+from games.catan_express.maps import Board, BoardLayout, beginner, layout_of, random_layout
 from games.catan_express.rail import RailGraph, Spoke, rail_graph
 
 
@@ -76,6 +76,12 @@ def geo_of(board: Board) -> Geo:
 def board_for(map_id: str, layout: str, seed: int) -> Board:
     """The laid-out board of a game: the beginner layout, or the random one of its seed."""
     return beginner(map_id) if layout == "beginner" else random_layout(map_id, seed)
+
+
+@lru_cache(maxsize=64)
+def layout_for(map_id: str, layout: str, seed: int) -> BoardLayout:
+    """A game's laid-out board by name, as its views carry it (never the seed that dealt it)."""
+    return layout_of(board_for(map_id, layout, seed))
 
 
 @lru_cache(maxsize=64)

@@ -183,18 +183,12 @@ def _build(spec: _MapFile, path: Path) -> CatanMap:
             if code == "~":
                 sea.add(h)
                 continue
-            kind = _CODES.get(code[0])
-            if kind is None:
-                raise _fail(path, f"{where}: unknown terrain {code[0]!r}")
-            number = code[1:]
-            if not kind.produces:
-                if number:
-                    raise _fail(path, f"{where}: a desert has no number token")
-            elif not number.isdigit() or int(number) not in TOKEN_NUMBERS:
-                raise _fail(path, f"{where}: a producing hex needs a number token, one of {TOKEN_NUMBERS}")
-            else:
-                tokens[h] = int(number)
-            terrain[h] = kind
+            try:
+                terrain[h], token = _read_code(code)
+            except ValueError as exc:
+                raise _fail(path, f"{where}: {exc}") from None
+            if token is not None:
+                tokens[h] = token
     if not terrain:
         raise _fail(path, "the map has no land")
     for h in sorted(terrain):
@@ -243,6 +237,26 @@ def _build(spec: _MapFile, path: Path) -> CatanMap:
         harbour_counts={k: n for k, n in counts.harbours.items() if n},
         harbour_sites=tuple(sites), beginner_terrain=terrain, beginner_tokens=tokens,
         beginner_harbours=tuple(kinds), ferries_cross_straits=spec.ferries_cross_straits)
+
+
+def _read_code(code: str) -> tuple[Terrain, int | None]:
+    """A land hex's code ("F6", "D"): its terrain and number token; ValueError saying what is wrong."""
+    kind = _CODES.get(code[:1])
+    if kind is None:
+        raise ValueError(f"unknown terrain {code[:1]!r}")
+    number = code[1:]
+    if not kind.produces:
+        if number:
+            raise ValueError("a desert has no number token")
+        return kind, None
+    if not number.isdigit() or int(number) not in TOKEN_NUMBERS:
+        raise ValueError(f"a producing hex needs a number token, one of {TOKEN_NUMBERS}")
+    return kind, int(number)
+
+
+def _code(x: LandHex) -> str:
+    letter = next(c for c, t in _CODES.items() if t is x.terrain)
+    return letter if x.token is None else f"{letter}{x.token}"
 
 
 def _tally(items) -> dict:  # noqa: ANN001 - any iterable of hashables
@@ -414,3 +428,62 @@ def random_layout(map_id: str, seed: int) -> Board:
     """Terrains, tokens and harbour kinds shuffled from `seed`: the same seed always gives the
     same board. 6s and 8s are never on neighbouring hexes and deserts get no token (CE-M3)."""
     return random_of(catan_map(map_id), seed)
+
+
+# --- a board by name, as a view carries it -------------------------------------------------
+
+LayoutKey = tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]  # BoardLayout.key
+
+
+class BoardLayout(BaseModel):
+    """A laid-out board by name: what a view carries instead of the seed that dealt it (the seed
+    would tell the dice and the development deck as well). Each land hex's code as the map
+    files write it ("F6": forest with a 6, "D": desert) by its label, each harbour's kind by its
+    place ("sea hex|land hex", as the map files name harbour places). The map's shape is not
+    repeated: `board_from` lays the codes out on it again."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    hexes: dict[str, str]
+    harbours: dict[str, str]
+
+    @property
+    def key(self) -> LayoutKey:
+        """The layout as a hashable value, for what is drawn or derived once per board."""
+        return tuple(self.hexes.items()), tuple(self.harbours.items())
+
+
+def layout_of(board: Board) -> BoardLayout:
+    return BoardLayout(hexes={board.label(x.hex): _code(x) for x in board.land},
+                       harbours={_site(board.offset, hb.sea, hb.land): hb.kind for hb in board.harbours})
+
+
+def _site(offset: Offset, sea: Hex, land: Hex) -> str:
+    return f"{label(sea, offset)}|{label(land, offset)}"
+
+
+def board_from(map_id: str, layout: BoardLayout) -> Board:
+    """The board a layout names, on its map; DataError if the layout does not fit the map."""
+    return board_from_key(map_id, layout.key)
+
+
+@lru_cache(maxsize=64)
+def board_from_key(map_id: str, key: LayoutKey) -> Board:
+    """`board_from` by the layout's key (BoardLayout.key)."""
+    m = catan_map(map_id)
+    hexes, harbours = dict(key[0]), dict(key[1])
+    by_label = {label(h, m.offset): h for h in m.land}
+    if set(hexes) != set(by_label):
+        raise DataError(f"a Catan Express layout does not name the land hexes of map {map_id}")
+    terrain: dict[Hex, Terrain] = {}
+    tokens: dict[Hex, int] = {}
+    for text, code in hexes.items():
+        try:
+            terrain[by_label[text]], token = _read_code(code)
+        except ValueError as exc:
+            raise DataError(f"a Catan Express layout of map {map_id}: hex {text} ({code!r}): {exc}") from None
+        if token is not None:
+            tokens[by_label[text]] = token
+    sites = [_site(m.offset, sea, land) for sea, land in m.harbour_sites]
+    if set(harbours) != set(sites) or not set(harbours.values()) <= set(HARBOUR_KINDS):
+        raise DataError(f"a Catan Express layout does not name the harbours of map {map_id}")
+    return _board(m, terrain, tokens, tuple(harbours[site] for site in sites))

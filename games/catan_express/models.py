@@ -10,7 +10,8 @@ Why it is shaped so
     Hands are five counts in the order of components.RESOURCES and development cards five
     counts in the order of cards.KINDS. The view (CE-12) keeps every count public and blanks
     what a seat may not see: other players' hands and cards (None), the deck's order, the seed
-    (it would predict the dice) and, while an offer is being answered, the other answers.
+    (it would predict the dice and the deck; the board it dealt is shown by name instead,
+    maps.BoardLayout) and, while an offer is being answered, the other answers.
 """
 from __future__ import annotations
 
@@ -18,11 +19,14 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from games.catan_express.maps import BoardLayout
 from games.core.events import Event
 from games.core.protocol import Result
 
-# Bounds of a player's offers (CE-B5 puts no limit on terms; these keep the menus short and every
-# turn finite): at most this many offers a turn, each giving 1–3 cards for 1–2.
+# CE-B5 puts no limit on an offer's terms. At most MAX_OFFERS offers a turn keep every turn
+# finite; the rules' list of moves suggests the offers giving 1 to OFFER_GIVE_MAX cards for 1 to
+# OFFER_GET_MAX (what /move completes and the random players draw from), while the menu's
+# counted group offers every term the rules allow (rules.CatanExpress.offer_problem).
 MAX_OFFERS = 3
 OFFER_GIVE_MAX = 3
 OFFER_GET_MAX = 2
@@ -414,12 +418,13 @@ class SeatSummary(BaseModel):
     ferries: int
     largest_army: bool = False
     fastest: bool = False
+    harbours: list[str] = Field(default_factory=list)  # kinds of the harbours its buildings trade at (CE-B5)
 
 
 class CatanView(BaseModel):
     viewer: int | None
     state: CatanState          # with the secrets blanked (see the module docstring)
-    board_seed: int            # the layout's seed: the state's own seed is blanked in a view
+    board: BoardLayout         # the laid-out board (the seed that dealt it is blanked with the state's)
     seats: list[SeatSummary]
     active: list[int]
     legal: list[str] = Field(default_factory=list)

@@ -3,10 +3,11 @@
 Why it is shaped so
     A move of the locomotive is a sequence of legs, one piece each. Whether a leg is allowed
     depends on who owns the piece, what the mover can still pay and what happened on the legs
-    before it (a water tower or a change between rail and ferry ends the move), so `legs_from`
-    answers for one leg from a position, and `routes` searches whole paths to the mover's
-    towers for the "go to a stop" menu. Both read the state and never change it; rules.py
-    applies a leg.
+    before it (a water tower ends the move; on the islands, the move ends where the locomotive
+    would change between rail and ferry, so it goes on along the kind it started on), so
+    `legs_from` answers for one leg from a position, and `routes` searches whole paths to the
+    mover's towers for the "go to a stop" menu. Both read the state and never change it;
+    rules.py applies a leg.
 """
 from __future__ import annotations
 
@@ -82,12 +83,22 @@ class LegOption:
     kind: str  # rail | ferry
 
 
-def legs_from(state: CatanState, geo: Geo, seat: int, at: str, hand: list[int]) -> list[LegOption]:
+def kind_kept(state: CatanState, transfer_stop: bool) -> str | None:
+    """The kind of piece the locomotive's move must go on along, if any. CE-11: where the
+    locomotive would change between rail and ferry its move ends (the rulebook: it must stop
+    there), so a move goes on along the kind of its first leg; the next turn starts afresh."""
+    return state.moved_on if transfer_stop and state.moving else None
+
+
+def legs_from(state: CatanState, geo: Geo, seat: int, at: str, hand: list[int],
+              keep: str | None = None) -> list[LegOption]:
     """Every leg the seat's locomotive may take from `at` now (CE-8): along any piece with
-    an owner; free on the mover's own (or parallel) piece, else 1 resource to one owner, the
-    mover's choice of owner and resource."""
+    an owner (of kind `keep` only, when given: CE-11); free on the mover's own (or parallel)
+    piece, else 1 resource to one owner, the mover's choice of owner and resource."""
     out: list[LegOption] = []
     for piece, owners, to, kind in lines_at(state, geo, at):
+        if keep is not None and kind != keep:
+            continue
         if seat in owners:
             out.append(LegOption(leg(to), piece, kind))
             continue
@@ -102,8 +113,9 @@ def routes(state: CatanState, geo: Geo, seat: int, transfer_stop: bool) -> list[
     """One way to each of the seat's uncollected towers reachable within the points left this
     turn: the fewest paid legs, then the fewest legs. Tolls go to the lowest owner in the
     resource the mover holds most of at that moment, so the route is one the mover can pay.
-    A route runs through no other own tower and changes between rail and ferry only on its
-    last leg where the islands rule applies (either would end the move early)."""
+    A route runs through no other own tower (it would end the move early), and where the
+    islands rule applies (CE-11) it never changes between rail and ferry: the move would end
+    at the change, short of the tower."""
     p = state.players[seat]
     if p.loco is None or state.move_left <= 0:
         return []
@@ -118,7 +130,7 @@ def routes(state: CatanState, geo: Geo, seat: int, transfer_stop: bool) -> list[
     # chain (previous path, point, payee, resource) turned into legs only for the routes found.
     # Reaching one of the mover's towers ends a move (CE-9), and those are the targets: a path
     # stops at the first it reaches.
-    heap: list = [(0, 0, 0, start, state.moved_on or "", hand0, None)]
+    heap: list = [(0, 0, 0, start, kind_kept(state, transfer_stop) or "", hand0, None)]
     pushed = 0  # a tie-break, so the heap never compares two paths
     best: dict[tuple[str, str], tuple[int, int]] = {}
     found: dict[str, tuple] = {}
@@ -142,8 +154,8 @@ def routes(state: CatanState, geo: Geo, seat: int, transfer_stop: bool) -> list[
             a, b = ends[piece]
             to = b if a == at else a
             kind = kind_of[piece]
-            if transfer_stop and last and kind != last and to not in targets:
-                continue  # the change would end the move short of a tower
+            if transfer_stop and last and kind != last:
+                continue  # CE-11: the move would end here, at the change
             pushed += 1
             if seat in owners:
                 heappush(heap, (paid, length + 1, pushed, to, kind, hand, (path, to, None, None)))

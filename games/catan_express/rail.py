@@ -7,9 +7,10 @@ Points, spokes, ferries
     land hex has six. Rails never follow hex edges. A ferry runs along a *coast edge* (an edge
     between a land hex and the sea) from intersection to intersection. On a map whose file says
     `ferries_cross_straits` (the islands maps), a ferry may also run along a *strait*: an edge
-    between two sea hexes whose two ends are both intersections, the only way across the
-    one-hex channels between islands. Rails and ferries meet at intersections; rails cross at
-    intersections and at centres.
+    between two sea hexes whose two ends are both intersections (touch land), the only way
+    across the one-hex channels between islands (CE-1b); never along an edge with an end in
+    open sea. Rails and ferries meet at intersections; rails cross at intersections and at
+    centres.
 
     For the distance rule (CE-B6) two intersections are neighbours when one edge joins them,
     whatever lies on either side of it: the rule counts edges, not land.
@@ -77,10 +78,12 @@ class RailGraph:
         self.spokes: tuple[Spoke, ...] = tuple(Spoke(c, h) for h in self.centres for c in h.corners())
         self.coast_edges: tuple[Edge, ...] = tuple(sorted(
             {h.edge(d) for h in land for d in range(6) if h.neighbor(d) in sea}))
+        # CE-1b: a strait is a sea-sea edge whose two ends both touch land (are intersections);
+        # an edge with an end in open sea is none. Ferries use straits on the islands maps.
         sea_edges = {h.edge(d) for h in sea for d in range(6) if h.neighbor(d) in sea}
         self.straits: tuple[Edge, ...] = tuple(sorted(
             e for e in sea_edges if all(c in corners for c in e.corners())))
-        self.ferry_edges: tuple[Edge, ...] = self.coast_edges + (self.straits if straits else ())
+        self.ferry_edges: tuple[Edge, ...] = self.coast_edges + (self.straits if straits else ())  # CE-1b
 
         self._number = {c: i + 1 for i, c in enumerate(self.intersections)}
         self._neighbours = {c: frozenset(n for n in c.neighbors() if n in corners) for c in self.intersections}

@@ -18,7 +18,7 @@ Speed
 Phases
     setup    snake order (CE-B6, CE-3): a settlement; in the second round also the start cards
              and the free rail from it, where the locomotive stands
-    roll     the player to move rolls (or plays a Knight first)
+    roll     the player to move rolls, or first plays a development card (CE-B3)
     gold     gold river owners choose their cards, in turn order from the roller (CE-B1)
     discard  a 7: everyone over 7 cards discards half, all at once and in secret (CE-B4)
     robber   the roller moves the robber and robs
@@ -52,7 +52,7 @@ from games.catan_express.cards import KINDS, PlayerCards
 from games.catan_express.components import RESOURCES, DevCard, Resource, components
 from games.catan_express.derived import Derived, derived
 from games.catan_express.economy import Hand, Holdings, covers, hand_of
-from games.catan_express.geo import Geo, board_for, geo_for, harbour_kinds
+from games.catan_express.geo import Geo, board_for, geo_for, harbour_kinds, layout_for
 from games.catan_express.maps import Board, Terrain
 from games.catan_express.models import (MAX_OFFERS, OFFER_GET_MAX, OFFER_GIVE_MAX, Answer, BankTrade, Build,
                                         Building, Buy, CatanAction, CatanOptions, CatanState, CatanView, Discard, End,
@@ -126,11 +126,12 @@ def _multisets5(limits: tuple[int, ...], size: int) -> tuple[tuple[int, ...], ..
 
 
 def offers_for(hand: tuple[int, ...]) -> tuple["Propose", ...]:
-    """Every offer a hand can make within the menus' bounds: 1 to OFFER_GIVE_MAX of its cards
-    for 1 to OFFER_GET_MAX cards of resources it does not give (no gifts, no like for like).
-    The moves are frozen values, so the list is built once per hand and shared; and since no
-    offer gives more than OFFER_GIVE_MAX of a resource, hands alike up to that many of each
-    share one list (a thousand lists at most)."""
+    """The offers the rules' list suggests (models.OFFER_GIVE_MAX): 1 to OFFER_GIVE_MAX of the
+    hand's cards for 1 to OFFER_GET_MAX cards of resources it does not give (no gifts, no like
+    for like); any terms are legal (CE-B5, `CatanExpress.offer_problem`). The moves are frozen
+    values, so the list is built once per hand and shared; and since no offer gives more than
+    OFFER_GIVE_MAX of a resource, hands alike up to that many of each share one list (a
+    thousand lists at most)."""
     return _offers(tuple([n if n < OFFER_GIVE_MAX else OFFER_GIVE_MAX for n in hand]))
 
 
@@ -158,6 +159,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
     state_model = CatanState
     action_model = CatanAction
     view_model = CatanView
+    private_information = True  # CE-12: resource and development cards are secret
 
     # ------------------------------------------------------------------ setup
     def setup(self, n_players: int, options: dict[str, Any] | BaseModel | None, seed: int) -> CatanState:
@@ -427,20 +429,49 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         return out
 
     def offers(self, state: CatanState, seat: int) -> list[Propose]:
+        """The offers the rules' list suggests now (`offers_for`); any terms `offer_problem`
+        finds nothing wrong with are legal too (CE-B5)."""
         if state.offers_made >= MAX_OFFERS:
             return []
         return list(offers_for(tuple(state.players[seat].hand)))
+
+    def offer_ask_most(self, state: CatanState) -> int:
+        """The most cards of one resource an offer may ask for: all there are in the game
+        (CE-B1's bank). CE-B5 allows any terms both players accept, so this is the only bound
+        on what is asked; it keeps the menu finite and refuses nothing a player could get."""
+        return components().bank_size(state.n)
+
+    def offer_problem(self, state: CatanState, seat: int, give: Any, get: Any) -> IllegalAction | None:
+        """Why an offer's terms are not allowed (None: they are; CE-B5): something each way,
+        never one resource on both sides (that would be a gift of the difference), only cards
+        one holds, and of each resource no more than there are in the game."""
+        if min(give) < 0 or min(get) < 0 or not any(give) or not any(get):
+            return IllegalAction("ce.trade_gift")
+        both = [r for r, g, w in zip(RESOURCES, give, get) if g and w]
+        if both:
+            return IllegalAction("ce.trade_same_resource", resources=[economy.resource_param(r) for r in both])
+        hand = state.players[seat].hand
+        if not covers(hand, give):
+            return IllegalAction("ce.not_held", short=economy.cards_param([max(0, g - h) for g, h in zip(give, hand)]))
+        most = self.offer_ask_most(state)
+        for i, w in enumerate(get):
+            if w > most:
+                return IllegalAction("ce.offer_more_than_exist", cards=economy.cards_param(_one(i, most)))
+        return None
 
     def ride_legs(self, state: CatanState, seat: int) -> list[Ride]:
         p = state.players[seat]
         if not self.may_ride(state, seat):
             return []
         dv = self._dv(state)
-        # The legs follow from the pieces, the point and which resources the seat holds.
-        key = ("legs", seat, p.loco, tuple([n > 0 for n in p.hand]))
+        keep = race.kind_kept(state, self.transfer_stop(state))  # CE-11
+        # The legs follow from the pieces, the point, which resources the seat holds and the
+        # kind of piece the move must keep to.
+        key = ("legs", seat, p.loco, tuple([n > 0 for n in p.hand]), keep)
         rides = dv.memo.get(key)
         if rides is None:
-            rides = dv.memo[key] = tuple(_ride(o.leg) for o in race.legs_from(state, dv.geo, seat, str(p.loco), p.hand))
+            rides = dv.memo[key] = tuple(_ride(o.leg) for o in race.legs_from(state, dv.geo, seat, str(p.loco),
+                                                                               p.hand, keep))
         return list(rides)
 
     def ride_routes(self, state: CatanState, seat: int) -> list[Ride]:
@@ -449,8 +480,8 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         dv = self._dv(state)
         p = state.players[seat]
         # The search reads the pieces and these alone (race.routes); a turn lists it again and again.
-        key = ("routes", seat, p.loco, state.move_left, state.moved_on, tuple(p.hand or ()), tuple(p.towers),
-               tuple(state.stops), self.transfer_stop(state))
+        key = ("routes", seat, p.loco, state.move_left, race.kind_kept(state, self.transfer_stop(state)),
+               tuple(p.hand or ()), tuple(p.towers), tuple(state.stops), self.transfer_stop(state))
         rides = dv.memo.get(key)
         if rides is None:
             found = race.routes(state, dv.geo, seat, self.transfer_stop(state))
@@ -516,9 +547,11 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         if phase == "stops":
             return Menu.of("stop", [_stop(pt) for pt in race.nameable_stops(state, self._dv(state).geo, seat)])
         if phase == "roll":
+            # CE-B3: a development card may be played at any time of one's turn, before the
+            # roll too (still one a turn, never one bought this turn).
             out = Menu.of("roll", _ROLLS)
-            if wants("robber") and self.can_play(state, seat, DevCard.KNIGHT):
-                out.add("robber", self.robber_moves(state, seat, knight=True))
+            if want is None or want in _CARD_KINDS:
+                out.add_kinds(self.card_plays(state, seat))
             return out
         out = Menu.of("end", _ENDS)
         if phase == "main" and state.moving:
@@ -531,7 +564,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             out.add("buy", _BUYS)
         if phase == "special":
             return out
-        if want is None or want in ("monopoly", "plenty", "roads", "robber"):
+        if want is None or want in _CARD_KINDS:
             out.add_kinds(self.card_plays(state, seat))
         if wants("bank"):
             out.add("bank", self.bank_trades(state, seat))
@@ -581,19 +614,18 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         if kind == "roll":
             return phase == "roll"
         main = phase == "main" and not state.moving
+        cards = main or phase == "roll"  # when a development card may be played (CE-B3)
         p = state.players[seat]
         if kind == "offer":
-            give, get = action.give, action.get
-            return (main and state.offers_made < MAX_OFFERS and 1 <= sum(give) <= OFFER_GIVE_MAX
-                    and 1 <= sum(get) <= OFFER_GET_MAX and not any(g and w for g, w in zip(give, get))
-                    and covers(p.hand, Hand(give).counts))
+            return (main and state.offers_made < MAX_OFFERS
+                    and self.offer_problem(state, seat, action.give, action.get) is None)
         if kind == "partner":
             return phase == "pick" and (action.seat is None or action.seat in self.acceptors(state))
         if kind == "build":
             return self._build_allowed(state, seat, action)
         if kind == "robber":
             if action.knight:
-                if not ((phase == "roll" or main) and self.can_play(state, seat, DevCard.KNIGHT)):
+                if not (cards and self.can_play(state, seat, DevCard.KNIGHT)):
                     return False
             elif phase != "robber":
                 return False
@@ -606,14 +638,14 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
                 due = min(state.gold_owed[0][1], sum(state.bank)) if phase == "gold" else -1
             else:
                 due = (min(components().year_of_plenty_cards, sum(state.bank))
-                       if main and self.can_play(state, seat, DevCard.YEAR_OF_PLENTY) else -1)
+                       if cards and self.can_play(state, seat, DevCard.YEAR_OF_PLENTY) else -1)
             return cards.total == due and due > 0 and covers(state.bank, cards.counts)
         if kind == "buy":
             return (phase == "special" or main) and self.can_buy(state, seat)
         if kind == "monopoly":
-            return main and self.can_play(state, seat, DevCard.MONOPOLY)
+            return cards and self.can_play(state, seat, DevCard.MONOPOLY)
         if kind == "roads":
-            return (main and self.can_play(state, seat, DevCard.ROAD_BUILDING) and state.free_pieces == 0
+            return (cards and self.can_play(state, seat, DevCard.ROAD_BUILDING) and state.free_pieces == 0
                     and self.pieces_left(state, seat, "rail") + self.pieces_left(state, seat, "ferry") > 0)
         if kind == "bank":
             # Whether economy.bank_trade would take it (`_do_bank` makes the trade through it).
@@ -644,9 +676,10 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         geo = self._dv(state).geo
         p = state.players[seat]
         at = str(p.loco)
+        keep = race.kind_kept(state, self.transfer_stop(state))  # CE-11
         for piece in geo.at.get(at, ()):
             owners = state.pieces.get(piece)
-            if not owners or geo.other_end(piece, at) != leg.to:
+            if not owners or geo.other_end(piece, at) != leg.to or (keep is not None and geo.kind[piece] != keep):
                 continue
             if seat in owners:
                 if leg.payee is None and leg.resource is None:
@@ -722,7 +755,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             if Hand(action.cards).total != due:
                 return IllegalAction("ce.gold_count", count=due)
             return IllegalAction("ce.bank_short", resources=economy.lacking(Hand(tuple(state.bank)), Hand(action.cards)))
-        if kind == "plenty" and phase == "main" and self.can_play(state, seat, DevCard.YEAR_OF_PLENTY):
+        if kind == "plenty" and phase in ("main", "roll") and self.can_play(state, seat, DevCard.YEAR_OF_PLENTY):
             due = min(components().year_of_plenty_cards, sum(state.bank))
             if Hand(action.cards).total != due:
                 return IllegalAction("ce.plenty_count", count=due)
@@ -733,10 +766,12 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
                                    self._harbours(state, seat))
             except IllegalAction as exc:
                 return exc
-        if kind == "offer" and phase == "main":
+        if kind == "offer" and phase == "main" and not state.moving:
             if state.offers_made >= MAX_OFFERS:
                 return IllegalAction("ce.offer_limit", count=MAX_OFFERS)
-            return IllegalAction("ce.offer_terms", give=OFFER_GIVE_MAX, get=OFFER_GET_MAX)
+            problem = self.offer_problem(state, seat, action.give, action.get)
+            if problem is not None:
+                return problem
         if kind == "roll" and phase != "roll":
             rolled = state.dice and seat == state.current and phase in ("main", "gold", "discard", "robber")
             return IllegalAction("ce.already_rolled" if rolled else "ce.not_now")
@@ -766,6 +801,12 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         if kind == "ride":
             if not state.race:
                 return IllegalAction("ce.race_not_started")
+            if self.may_ride(state, seat):
+                # The first leg the rules stop at says why (a missing line, a toll, CE-11).
+                try:
+                    self._walk(state.fork(), seat, action, [], dry=False)
+                except IllegalAction as exc:
+                    return exc
             return IllegalAction("ce.ride_illegal")
         if phase == "roll":
             return IllegalAction("ce.roll_first")
@@ -1115,7 +1156,8 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             return False
         yes = sorted([x for x, v in answers.items() if v])
         no = sorted([x for x, v in answers.items() if not v])
-        events.append(_ev("answers", accepted=yes, refused=no))
+        events.append(_ev("answers", accepted_seats=yes, refused_seats=no, accepted_count=len(yes),
+                          refused_count=len(no)))
         if yes:
             f["phase"] = "pick"
         else:
@@ -1156,6 +1198,11 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             if not pieces:
                 return self._fail(dry, "ce.ride_no_line", at=at, to=leg.to)
             piece = pieces[0]
+            kind = geo.kind[piece]
+            if self.transfer_stop(s) and s.moved_on is not None and kind != s.moved_on:
+                # CE-11: the locomotive would change between rail and ferry here: its move
+                # ended on arriving (a move keeps to the kind it started on).
+                return self._fail(dry, "ce.ride_transfer", at=at)
             owners = s.pieces[piece]
             if seat in owners:
                 if leg.payee is not None:
@@ -1170,8 +1217,6 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
                 self._store(s, out.holdings)
                 if not dry:
                     events += out.events
-            kind = geo.kind[piece]
-            changed = s.moved_on is not None and kind != s.moved_on
             s.moved_on = kind
             p.loco = leg.to
             s.move_left -= 1
@@ -1181,10 +1226,6 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
                 s.move_left = 0
                 if not dry:
                     events.append(_ev("tower", seat=seat, at=leg.to, count=len(p.towers), of=len(s.stops)))
-            elif changed and self.transfer_stop(s):
-                s.move_left = 0
-                if not dry:
-                    events.append(_ev("transfer_stop", seat=seat, at=leg.to))
             if s.move_left <= 0 and i < len(a.legs) - 1:
                 return self._fail(dry, "ce.ride_ends_early")
         if dry:
@@ -1312,7 +1353,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
     # ------------------------------------------------------------------ view and result
     def view(self, state: CatanState, seat: int | None) -> CatanView:
         shown = state.clone()
-        shown.seed = 0
+        shown.seed = 0  # it would tell the dice and the deck; the board goes by name (view.board)
         shown.deck = []
         for i, p in enumerate(shown.players):
             if i != seat:
@@ -1323,7 +1364,8 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             shown.offer.answers = {s: v for s, v in shown.offer.answers.items() if s == seat}
         shown.last = [e for e in shown.last if e.to is None or (seat is not None and seat in e.to)]
         legal = [self.format_action(a) for a in self.legal_actions(state, seat)] if seat is not None else []
-        return CatanView(viewer=seat, state=shown, board_seed=state.seed, seats=self.summaries(state),
+        board = layout_for(state.map_id, state.options.layout, state.seed)
+        return CatanView(viewer=seat, state=shown, board=board, seats=self.summaries(state),
                          active=sorted(self.active_players(state)), legal=legal, result=self.result(state),
                          accepted=self.acceptors(state) if state.phase == "pick" else [])
 
@@ -1338,7 +1380,8 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
                                    knights=p.knights, towers=len(p.towers), chips=len(p.chips),
                                    settlements=kinds.count("settlement"), cities=kinds.count("city"),
                                    rails=mine.count("rail"), ferries=mine.count("ferry"),
-                                   largest_army=state.largest_army == i, fastest=p.fastest))
+                                   largest_army=state.largest_army == i, fastest=p.fastest,
+                                   harbours=sorted(self._harbours(state, i))))
         return out
 
     def ranking(self, state: CatanState) -> list[int]:
@@ -1510,6 +1553,7 @@ _YES, _NO = Answer(accept=True), Answer(accept=False)
 _ANSWERS, _REFUSAL = (_YES, _NO), (_NO,)
 _WITHDRAW = Partner()
 _CARD_MODELS = {"discard": Discard, "gold": Gold, "plenty": Plenty}
+_CARD_KINDS = frozenset({"monopoly", "plenty", "roads", "robber"})  # the kinds of a development card played
 _LEGS_SET = {"legs"}
 _OFFER_SET = {"give", "get"}
 _RESULT_SET = {"state", "events", "undoable"}

@@ -11,8 +11,9 @@ class Event(BaseModel):
 
     `key` names a message in the catalog, `params` fill it. `to` is None for a public event;
     otherwise only those seats may see it (a card drawn blind, the tickets offered).
-    Params named `seat` (or ending in `_seat`) are shown as the player's name; a param that is
-    itself `{"key": ..., "params": {...}}` is translated too.
+    A param holding a seat or a list of seats is named as one (`seat`, `seats`, `..._seat`,
+    `..._seats`: games.core.i18n.is_seat_param) and is shown as the player's name; a param that
+    is itself `{"key": ..., "params": {...}}` is translated too.
     """
 
     model_config = ConfigDict(frozen=True)

@@ -2,7 +2,9 @@
 data/<game>/messages.<lang>.json, never from the rules code.
 
 `translate(lang, key, params, names)` fills `{param}` placeholders. A param that is a seat
-(named `seat` or `..._seat`) becomes the player's name; a param shaped like an event
+(`is_seat_param`: named `seat`, `seats`, `waiting`, `..._seat` or `..._seats`) becomes the
+player's name, a list of seats the names joined; a seat under any other name would reach
+players as a bare index, so every seat param is named that way; a param shaped like an event
 (`{"key": ..., "params": ...}`) is translated recursively; a name given in several languages
 (`{"en": ..., "ja": ...}`, e.g. a city from a map file) picks the reader's; a list is joined,
 or, when the param's name ends in `_lines`, put one item per line (each after a line break).
@@ -105,6 +107,11 @@ def _plural_rule(lang: str):
     return Locale.parse(lang).plural_form
 
 
+def is_seat_param(name: str) -> bool:
+    """Whether a param of this name holds a seat (or a list of seats), shown as names."""
+    return name in ("seat", "seats", "waiting") or name.endswith(("_seat", "_seats"))
+
+
 def _render_value(lang: str, name: str, value: Any, names: Sequence[str] | None) -> str:
     if isinstance(value, dict) and "key" in value:
         return translate(lang, value["key"], value.get("params"), names)
@@ -115,7 +122,7 @@ def _render_value(lang: str, name: str, value: Any, names: Sequence[str] | None)
     if isinstance(value, (list, tuple)):
         sep = "、" if lang == "ja" else ", "
         return sep.join(_render_value(lang, name, v, names) for v in value)
-    if (name in ("seat", "seats", "waiting") or name.endswith("_seat")) and isinstance(value, int):
+    if is_seat_param(name) and isinstance(value, int) and not isinstance(value, bool):
         if names is not None and 0 <= value < len(names):
             return names[value]
         return f"#{value + 1}"

@@ -98,6 +98,10 @@ class Game(ABC, Generic[StateT, ActionT, ViewT]):
     state_model: ClassVar[type[BaseModel]]
     action_model: ClassVar[Any]  # a pydantic type (often a discriminated union) for actions
     view_model: ClassVar[type[BaseModel]]
+    # Whether a seat can hold anything the others may not see (a hand, tickets, a secret
+    # choice), as the game's rulebook says. Adapters offer a player a private look at their
+    # own part ("Show my hand") only in a game where something is private.
+    private_information: ClassVar[bool]
 
     # --- lifecycle -----------------------------------------------------------------
     @abstractmethod
@@ -107,7 +111,11 @@ class Game(ABC, Generic[StateT, ActionT, ViewT]):
     def active_players(self, state: StateT) -> frozenset[int]: ...
 
     @abstractmethod
-    def legal_actions(self, state: StateT, seat: int) -> list[ActionT]: ...
+    def legal_actions(self, state: StateT, seat: int) -> list[ActionT]:
+        """The seat's legal moves, every one of them — except a family too large to list (any
+        offer a hand can make): the seat's decision has a counted group for it (see
+        games/core/choices.py), this list may hold only some of its moves (what /move
+        suggests), and `apply` judges the others."""
 
     @abstractmethod
     def apply(self, state: StateT, seat: int, action: ActionT) -> ApplyResult:

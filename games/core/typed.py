@@ -100,7 +100,42 @@ class _Reader:
         text = normalize(text)
         if self._alias_re is None:
             return text
-        return " ".join(self._alias_re.sub(lambda m: f" {self.aliases[m.group(0)]} ", text).split())
+        return " ".join("".join(piece for piece, _, _ in self._pieces(text)).split())
+
+    def _pieces(self, text: str) -> list[tuple[str, int, int]]:
+        """A normalized text rewritten, in pieces: the text between names and words as it is,
+        each name or word as the notation's (spaced apart); each with the span it replaces."""
+        pieces: list[tuple[str, int, int]] = []
+        end = 0
+        for m in self._alias_re.finditer(text) if self._alias_re is not None else ():
+            if m.start() > end:
+                pieces.append((text[end:m.start()], end, m.start()))
+            pieces.append((f" {self.aliases[m.group(0)]} ", m.start(), m.end()))
+            end = m.end()
+        if end < len(text):
+            pieces.append((text[end:], end, len(text)))
+        return pieces
+
+    def typed_part(self, text: str, part: str) -> str | None:
+        """What was typed (normalized) for `part` of the text's rewriting ("シアトル-ニューヨーク"
+        for "seattle - new york"), or None if the rewriting has no such part."""
+        norm = normalize(text)
+        chars: list[tuple[str, int, int]] = []  # the rewriting's characters, each with its source span
+        for piece, start, stop in self._pieces(norm):
+            kept = norm[start:stop] == piece
+            chars += [(ch, start + i, start + i + 1) if kept else (ch, start, stop) for i, ch in enumerate(piece)]
+        collapsed: list[tuple[str, int, int]] = []  # runs of spaces made one, as `rewrite` does
+        for ch, start, stop in chars:
+            if ch.isspace() and (not collapsed or collapsed[-1][0] == " "):
+                continue
+            collapsed.append((" " if ch.isspace() else ch, start, stop))
+        while collapsed and collapsed[-1][0] == " ":
+            collapsed.pop()
+        at = "".join(ch for ch, _, _ in collapsed).find(normalize(part))
+        if at < 0 or not part.strip():
+            return None
+        span = collapsed[at:at + len(normalize(part))]
+        return norm[min(s for _, s, _ in span):max(e for _, _, e in span)].strip()
 
     def words(self, canonical: str) -> list[str]:
         return self._token_re.findall(canonical)
@@ -143,8 +178,10 @@ def resolve(game: "Game", state: Any, seat: int, text: str) -> Any:
         try:
             return game.parse_action(canonical)
         except IllegalAction as exc:
-            if first_error.code == "unparsable":  # "no route seattle-new york" says more
-                first_error = exc
+            # "no route シアトル-ニューヨーク" says more than "unparsable"; a refusal quotes what
+            # the person typed, never the rewritten text ("蒸気 locomotive" for "蒸気機関車")
+            if first_error.code == "unparsable" and exc.code != "unparsable":
+                first_error = _as_typed(exc, reader, text) or first_error
     candidates = [_candidate(game, reader, action) for action in game.legal_actions(state, seat)]
     typed = [w for w in reader.words(canonical) if w]
     if typed:
@@ -162,6 +199,19 @@ def resolve(game: "Game", state: Any, seat: int, text: str) -> Any:
         raise IllegalAction("did_you_mean", text=text[:80],
                             suggestions_lines=[_line(game, state, seat, c) for c in close])
     raise first_error
+
+
+def _as_typed(error: IllegalAction, reader: _Reader, text: str) -> IllegalAction | None:
+    """The refusal of the rewritten text quoting the typed words instead of their rewriting, or
+    None if some quoted text cannot be traced back to what was typed."""
+    params = dict(error.params)
+    for key, value in error.params.items():
+        if isinstance(value, str):
+            typed = reader.typed_part(text, value)
+            if typed is None:
+                return None
+            params[key] = typed
+    return IllegalAction(error.code, **params)
 
 
 def _candidate(game: "Game", reader: _Reader, action: Any) -> _Candidate:

@@ -56,6 +56,7 @@ class GalacticRailway(Game[GTState, Any, GTView]):
     state_model = GTState
     action_model = GTAction
     view_model = GTView
+    private_information = False  # GT-7: hands and the top of the pile are public
 
     @property
     def frame(self) -> int:

@@ -9,11 +9,10 @@
   end only is a single pick that says the direction, its cost and what it reaches; only an
   empty section open at both ends asks for the end.
 * The double-turn exchange (SF-3): "keep my hand" is a choice of its own and the cards are a
-  group with at least one card, so the two can never be combined. A group picks each city
-  once; a hand with two cards of one city also gets an entry "both <city> cards…" followed by
-  what else goes with them (a group cannot pick one item twice). Secret (the hand is private,
-  SF-13) and simultaneous: its key names the round and how many cards may go (the deck can
-  shrink while others exchange).
+  group with at least one card, so the two can never be combined. A city is an item of the
+  group that may be picked as many times as the hand holds its cards (both Denver cards).
+  Secret (the hand is private, SF-13) and simultaneous: its key names the round and how many
+  cards may go (the deck can shrink while others exchange).
 * Draws (SF-4), buying a tile (SF-12), the engineer (SF-11): one step each, with counts and
   prices in the labels.
 """
@@ -32,11 +31,10 @@ SECTION = "sf.step.section"
 END = "sf.step.end"
 EXCHANGE = "sf.step.exchange"
 EXCHANGE_CARDS = "sf.step.exchange_cards"
-EXCHANGE_MORE = "sf.step.exchange_more"
 DRAW = "sf.step.draw"
 BUY = "sf.step.buy"
 ENGINEER = "sf.step.engineer"
-STEPS = (CARD, RAILROAD, SECTION, END, EXCHANGE, EXCHANGE_CARDS, EXCHANGE_MORE, DRAW, BUY, ENGINEER)
+STEPS = (CARD, RAILROAD, SECTION, END, EXCHANGE, EXCHANGE_CARDS, DRAW, BUY, ENGINEER)
 
 
 def decision(game: Any, state: SFState, seat: int) -> Decision:
@@ -109,34 +107,8 @@ def _exchange(game: Any, state: SFState, seat: int, legal: list[Any], prompt: Ev
     if limit >= 1 and distinct:
         items = tuple(Pick(step=EXCHANGE_CARDS, value=board.cities[c].name, label=Event(**_city_value(board, c)),
                            detail=_reached_by(board, state, c), icon="city") for c in distinct)
-        groups.append(Group(step=EXCHANGE_CARDS, items=items, min=1, max=min(limit, len(items)),
-                            template="exchange {}", sep=","))
-    # Both cards of one city: entered by the first city of the move held twice (so each
-    # move has one path), then what else goes with them, unless nothing else can.
-    doubled: dict[int, list[tuple[Exchange, list[int]]]] = {}
-    for action in legal:
-        assert isinstance(action, Exchange)
-        twice = sorted(c for c in set(action.cards) if action.cards.count(c) == 2)
-        if twice:
-            rest = list(action.cards)
-            rest.remove(twice[0])
-            rest.remove(twice[0])
-            doubled.setdefault(twice[0], []).append((action, rest))
-    for first, moves in doubled.items():
-        value = f"both:{board.cities[first].name}"
-        if len(moves) == 1:
-            action = moves[0][0]
-            pick = Pick(step=EXCHANGE, value=value, label=game.describe_action(state, seat, action),
-                        detail=_reached_by(board, state, first), icon="exchange")
-            choices.append(Choice(notation=game.format_action(action), path=(pick,)))
-            continue
-        both = Pick(step=EXCHANGE, value=value,
-                    label=Event(key="sf.choice.exchange_both", params={"city": _city(board, first)}),
-                    detail=_reached_by(board, state, first), icon="exchange")
-        for action, rest in moves:
-            more = Pick(step=EXCHANGE_MORE, value=".".join(str(c) for c in rest) if rest else "only",
-                        label=game.describe_action(state, seat, action), icon="exchange")
-            choices.append(Choice(notation=game.format_action(action), path=(both, more)))
+        groups.append(Group(step=EXCHANGE_CARDS, items=items, most=tuple(hand.count(c) for c in distinct),
+                            min=1, max=limit, template="exchange {}", sep=","))
     return Decision(seat=seat, key=f"exchange.{state.round}.{limit}", secret=True, prompt=prompt,
                     choices=choices, groups=groups)
 

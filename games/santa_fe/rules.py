@@ -50,6 +50,7 @@ class SantaFe(Game[SFState, Any, SFView]):
     state_model = SFState
     action_model = SFAction
     view_model = SFView
+    private_information = True  # SF-13: city cards in hand, and the secret choice until revealed
 
     def __init__(self, board: SFMap | None = None) -> None:
         self._board = board

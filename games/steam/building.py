@@ -308,7 +308,7 @@ def _settle(m, before: Rails, after: Rails, tiles, bt: BuildTurn, new: set[Segme
             rec = replace(rec, owner=bt.seat, extended=bt.turn)
         if run.complete and (was is None or not was.complete):
             a, b = sorted(run.ends)
-            events.append(_ev("link_completed", seat=bt.seat, a=m.label(a), b=m.label(b)))
+            events.append(_ev("link_completed", seat=bt.seat, a=m.words(a, "steam.place"), b=m.words(b, "steam.place")))
         links.append(rec)
     return share_geometry(rails, replace(rails, links=tuple(links)), runs=True), events
 
@@ -335,7 +335,7 @@ def apply_build(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, build: B
                 rec = replace(rec, owner=bt.seat, extended=bt.turn)
             links.append(rec)
         return Built(share_geometry(after, replace(after, links=tuple(links)), runs=True), stock, 0,
-                     (_ev("urbanized", seat=bt.seat, hex=m.label(h)), *events), bt)
+                     tuple(events), bt)  # the rules say it once, with the city's colour and cubes
     if bt.placed >= bt.limit:
         raise _refuse("limit", limit=bt.limit)
     if build.face not in tiles.faces or tiles.faces[build.face].blank:
@@ -376,7 +376,7 @@ def apply_build(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, build: B
     else:
         cost, stock, after, events = _redirect(m, rails, stock, bt, build, tiles, old)
         key = "redirected"
-    return Built(after, stock, cost, (_ev(key, seat=bt.seat, hex=m.label(h), cost=cost), *events),
+    return Built(after, stock, cost, (_ev(key, seat=bt.seat, hex=m.words(h, "steam.place"), cost=cost), *events),
                  replace(bt, placed=bt.placed + 1))
 
 

@@ -155,10 +155,7 @@ SIDE_KEYS = tuple(f"steam.side.{d}" for d in range(6))
 def _place_words(state: SteamState, label: str) -> dict[str, Any] | str:
     """A hex label with its place's name in the reader's language, if it has a place."""
     m = board_map(state)
-    h = m.hex_at(label)
-    if h in m.places:
-        return {"key": "steam.choice.hex_place", "params": {"hex": label, "place": dict(m.places[h].name)}}
-    return label
+    return m.words(m.hex_at(label), "steam.choice.hex_place")
 
 
 def builds_with_costs(game: Any, state: SteamState, seat: int) -> list[tuple[Place, int]]:

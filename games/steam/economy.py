@@ -87,9 +87,11 @@ def available(purse: Purse, track: IncomeTrack | None = None) -> int:
     return purse.cash + raisable(purse, track)
 
 
-def pay(purse: Purse, amount: int, *, reason: str, track: IncomeTrack | None = None) -> Money:
+def pay(purse: Purse, amount: int, *, reason: str, track: IncomeTrack | None = None,
+        announce: bool = True) -> Money:
     """Basic game payment (ST-10): cash on hand first, then only the $5 steps needed, the change
-    (at most $4) staying with the player. Refused if even raising cannot cover it."""
+    (at most $4) staying with the player. Refused if even raising cannot cover it. Without
+    `announce` no "paid" event is said: the event that caused the payment already states it."""
     track = track or income_track()
     if amount < 0:
         raise ValueError("a payment is never negative")
@@ -107,7 +109,7 @@ def pay(purse: Purse, amount: int, *, reason: str, track: IncomeTrack | None = N
     if lost:
         events.append(_ev("raised_points", seat=purse.seat, points=lost * track.raise_.points_per_step_at_lowest,
                           amount=lost * step))
-    if amount:
+    if amount and announce:
         events.append(_ev("paid", seat=purse.seat, amount=amount, reason={"key": f"steam.reason.{reason}"}))
     return Money(replace(after, cash=purse.cash + raised - amount), tuple(events), raised=raised, paid=amount)
 
@@ -189,13 +191,12 @@ def raise_capital(purse: Purse, steps: int, track: IncomeTrack | None = None) ->
     return Money(replace(purse, cash=purse.cash + raised, income=after), events, raised=raised)
 
 
-def pay_cash(purse: Purse, amount: int, *, reason: str) -> Money:
-    """Standard game payment (ST-12): from cash on hand only."""
+def pay_cash(purse: Purse, amount: int, *, reason: str, announce: bool = True) -> Money:
+    """Standard game payment (ST-12): from cash on hand only (`announce` as for `pay`)."""
     if amount > purse.cash:
         raise IllegalAction("steam.cannot_afford", cost=amount, money=purse.cash)
-    return Money(replace(purse, cash=purse.cash - amount),
-                 (_ev("paid", seat=purse.seat, amount=amount, reason={"key": f"steam.reason.{reason}"}),),
-                 paid=amount)
+    said = (_ev("paid", seat=purse.seat, amount=amount, reason={"key": f"steam.reason.{reason}"}),) if announce else ()
+    return Money(replace(purse, cash=purse.cash - amount), said, paid=amount)
 
 
 def standard_income(purse: Purse, track: IncomeTrack | None = None) -> Money:

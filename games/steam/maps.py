@@ -147,6 +147,13 @@ class SteamMap:
     def label(self, h: Hex) -> str:
         return label(h, self.offset)
 
+    def words(self, h: Hex, key: str) -> dict | str:
+        """A hex as a message param: its place's name (in both languages) with its label through
+        the catalog string `key` ({hex}, {place}), or the bare label where there is no place."""
+        if h in self.places:
+            return {"key": key, "params": {"hex": self.label(h), "place": dict(self.places[h].name)}}
+        return self.label(h)
+
     def hex_at(self, text: str) -> Hex:
         return parse_label(text, self.offset)
 

@@ -9,7 +9,7 @@ Why it is shaped so
     of one state, and a copy of the state shares it until a build replaces it.
 
     Everything in Steam is public (ST-15), so the view is the state's facts plus who may move
-    and what they may do; nothing is stripped.
+    and what they may do; only the seed is blanked (0): every random draw comes from it.
 """
 from __future__ import annotations
 
@@ -250,7 +250,8 @@ SteamAction = Annotated[Union[Bid, Capital, Take, Place, Urbanize, Grow, Done, D
 
 
 class SteamView(BaseModel):
-    """What anybody may see (ST-15: everything), plus who may move and the viewer's legal moves."""
+    """What anybody may see (ST-15: everything but the seed), plus who may move and the viewer's
+    legal moves."""
 
     viewer: int | None
     state: SteamState

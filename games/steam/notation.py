@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from pydantic import ValidationError
+
 from games.core.errors import IllegalAction
 from games.core.events import Event
 from games.core.vocabulary import Vocabulary
@@ -81,7 +83,10 @@ def parse_action(text: str) -> Any:
     for pattern, make in _PATTERNS:
         found = pattern.match(clean)
         if found:
-            action = make(found)
+            try:
+                action = make(found)
+            except ValidationError:  # well-formed words with an impossible value ("grow C7 0")
+                break
             if isinstance(action, Take) and action.tile not in ACTION_TILES:
                 break
             if isinstance(action, (Urbanize, Deliver)) and action.colour not in COLOURS:

@@ -61,6 +61,16 @@ def _ev(key: str, **params: Any) -> Event:
     return Event(key=f"steam.ev.{key}", params=params)
 
 
+def _check_delivery_step(s: SteamState, action: Any) -> None:
+    """ST-9: the points of a delivery are put into income or victory points, seat by seat,
+    before anybody delivers again; without such points owed there is nothing to put anywhere."""
+    scoring = isinstance(action, Score)
+    if s.pending and not scoring:
+        raise IllegalAction("steam.score_first", points=s.pending[0][1])
+    if scoring and not s.pending:
+        raise IllegalAction("steam.nothing_to_score")
+
+
 def tile_number(tile: str) -> int:
     return components().action(tile).number
 
@@ -73,6 +83,7 @@ class Steam(Game[SteamState, Any, SteamView]):
     state_model = SteamState
     action_model = SteamAction
     view_model = SteamView
+    private_information = False  # ST-15: everything in Steam is public
 
     # ------------------------------------------------------------------ setup (ST-M4)
     def setup(self, n_players: int, options: dict[str, Any] | BaseModel | None, seed: int) -> SteamState:
@@ -304,6 +315,8 @@ class Steam(Game[SteamState, Any, SteamView]):
         handler = getattr(self, HANDLERS.get((phase, type(action)), ""), None)
         if handler is None:
             raise IllegalAction("steam.wrong_phase", phase={"key": f"steam.phase.{phase}"})
+        if phase == "deliver":
+            _check_delivery_step(s, action)
         handler(s, seat, action, events)
         s.last = [e for e in events if e.public]
         key: list[int | str] = [seat, turn_before, phase, round_before if phase == "deliver" else 0]
@@ -329,15 +342,17 @@ class Steam(Game[SteamState, Any, SteamView]):
         if events is not None:
             events.extend(money.events)
 
-    def _charge(self, s: SteamState, seat: int, amount: int, reason: str, events: list[Event]) -> None:
-        """Pay the bank: from cash only in the standard game, raising cash as needed in the basic."""
+    def _charge(self, s: SteamState, seat: int, amount: int, reason: str, events: list[Event],
+                announce: bool = True) -> None:
+        """Pay the bank: from cash only in the standard game, raising cash as needed in the basic.
+        `announce=False` when the event before already states the price (a build, a position)."""
         if amount <= 0:
             return
         purse = self._purse(s, seat)
         if s.options.standard:
-            self._money(s, seat, economy.pay_cash(purse, amount, reason=reason), events)
+            self._money(s, seat, economy.pay_cash(purse, amount, reason=reason, announce=announce), events)
         else:
-            self._money(s, seat, economy.pay(purse, amount, reason=reason), events)
+            self._money(s, seat, economy.pay(purse, amount, reason=reason, announce=announce), events)
 
     # --- auctions
     def _bid(self, s: SteamState, seat: int, action: Bid, events: list[Event]) -> None:
@@ -362,7 +377,7 @@ class Steam(Game[SteamState, Any, SteamView]):
         s.auction = _stored(step.auction)
         if s.phase == "first_auction":
             for award in step.awards:
-                self._charge(s, award.seat, award.price, "turn_order", events)
+                self._charge(s, award.seat, award.price, "turn_order", events, announce=False)
         if not step.auction.done:
             return
         if s.phase == "first_auction":
@@ -370,7 +385,7 @@ class Steam(Game[SteamState, Any, SteamView]):
         else:
             s.order = list(step.auction.spaces)
             for award in step.auction.payments():
-                self._charge(s, award.seat, award.price, "turn_order", events)
+                self._charge(s, award.seat, award.price, "turn_order", events, announce=False)
         s.auction = None
         s.holder = None
         self._start_actions(s)
@@ -455,7 +470,7 @@ class Steam(Game[SteamState, Any, SteamView]):
         if done.cost > self.spendable(s, seat):
             raise IllegalAction("steam.cannot_afford", cost=done.cost, money=self.spendable(s, seat))
         events.extend(done.events)
-        self._charge(s, seat, done.cost, "build", events)
+        self._charge(s, seat, done.cost, "build", events, announce=False)
         put_rails(s, done.rails)
         s.stock = list(done.stock.counts)
         s.placed = done.turn.placed
@@ -485,9 +500,9 @@ class Steam(Game[SteamState, Any, SteamView]):
             raise IllegalAction("steam.no_new_city", colour={"key": f"steam.colour.{action.colour}"})
         done = apply_build(m, rails_of(s), stock_of(s), self._build_turn(s, seat), Build(Kind.URBANIZE, h), tileset())
         cubes = self._take_supply(s, action.space)
-        events.extend(done.events)
-        events.append(_ev("new_city", seat=seat, hex=action.hex, colour={"key": f"steam.colour.{action.colour}"},
-                          cubes=sum(cubes)))
+        events.append(_ev("new_city", seat=seat, hex=m.words(h, "steam.place"),
+                          colour={"key": f"steam.colour.{action.colour}"}, cubes=sum(cubes)))
+        events.extend(done.events)  # the links the new city completes
         put_rails(s, done.rails)
         s.stock = list(done.stock.counts)
         s.new_cities[action.hex] = action.colour
@@ -509,7 +524,8 @@ class Steam(Game[SteamState, Any, SteamView]):
         s.grown.append(action.hex)
         s.growth_left -= 1
         s.players[seat].action_done = True
-        events.append(_ev("grew", seat=seat, hex=action.hex, cubes=sum(cubes)))
+        events.append(_ev("grew", seat=seat, hex=board_map(s).words(self._hex(s, action.hex), "steam.place"),
+                          cubes=sum(cubes)))
         self._mark_built(s, action.hex)
 
     def _done(self, s: SteamState, seat: int, action: Done, events: list[Event]) -> None:
@@ -556,7 +572,8 @@ class Steam(Game[SteamState, Any, SteamView]):
         s.last_route = list(d.links)
         s.last_route_places = [m.label(h) for h in d.places]
         events.append(_ev("delivered", seat=seat, colour={"key": f"steam.colour.{colour.value}"},
-                          source=source, destination=m.label(d.destination), links=len(d.links),
+                          source=m.words(d.source, "steam.place"), destination=m.words(d.destination, "steam.place"),
+                          links=len(d.links),
                           route=self._route_text(s, d), points=d.points_of(seat)))
         s.pending = [(a.seat, a.points) for a in awards(d, seat, s.order) if not s.players[a.seat].bankrupt]
         if not s.pending:
@@ -677,7 +694,8 @@ class Steam(Game[SteamState, Any, SteamView]):
         legal: list[str] = []
         if with_legal and seat is not None and seat in active:
             legal = [self.format_action(a) for a in self.legal_actions(state, seat)]
-        return SteamView(viewer=seat, state=state, active=active, legal=legal,
+        shown = state.model_copy(update={"seed": 0})  # all is public but the seed: every random draw comes from it
+        return SteamView(viewer=seat, state=shown, active=active, legal=legal,
                          result=self.result(state) if state.phase == "over" else None)
 
     # ------------------------------------------------------------------ notation

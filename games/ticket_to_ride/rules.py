@@ -45,6 +45,7 @@ class TicketToRide(Game[TTRState, Any, TTRView]):
     state_model = TTRState
     action_model = TTRAction
     view_model = TTRView
+    private_information = True  # TTR-11: train cards and tickets
 
     def __init__(self, board: TTRMap | None = None) -> None:
         self._board = board

@@ -45,7 +45,7 @@ from games.catan_express.models import CatanState, CatanView
 from render.catan_express import style
 from render.catan_express import sizes
 from render.catan_express.harbours import CHIP, CHIP_H, CHIP_W, LABEL_GAP, LABEL_PAD, LINE, HarbourLabel
-from render.catan_express.layout import MapLayout, Places, map_layout, places
+from render.catan_express.layout import BoardKey, MapLayout, Places, map_layout, places
 from render.catan_express.room import centre_loco_spot, loco_offsets, loco_spot
 from render.catan_express.sizes import BOARD_W, BUILDING_R, MIN_TEXT, POINT_R, STOP_R
 from render.catan_express.figures import SS, loco_patch, robber_patch
@@ -62,18 +62,13 @@ LABEL_SIZE = MIN_TEXT
 TOKEN_SIZE = MIN_TEXT + 5
 
 
-def board_seed(view: CatanView) -> int:
-    """The seed of the board's layout: a view blanks the state's own seed."""
-    return getattr(view, "board_seed", view.state.seed)
-
-
-def layout_key(state: CatanState, seed: int) -> tuple[str, str, int]:
-    layout = state.options.layout
-    return state.map_id, layout, seed if layout == "random" else 0
+def board_key(view: CatanView) -> BoardKey:
+    """The board the view shows, as a key of what is drawn once per board: its map and layout."""
+    return view.state.map_id, view.board.key
 
 
 def places_of(view: CatanView) -> Places:
-    return places(*layout_key(view.state, board_seed(view)))
+    return places(*board_key(view))
 
 
 # --- geometry of one hex's contents ---------------------------------------------------------------
@@ -103,7 +98,7 @@ def rail_width(ml: MapLayout) -> float:
 _STATIC = LayerCache(maxsize=6)  # about 25 MB per board layout and language
 
 
-def static_layers(key: tuple[str, str, int], lang: str) -> tuple[Image.Image, Image.Image, Image.Image]:
+def static_layers(key: BoardKey, lang: str) -> tuple[Image.Image, Image.Image, Image.Image]:
     """(map, names, flat): the map area as RGB at SS times the size (the track is drawn on a copy
     of it and shrunk, which is several times faster than shrinking a transparent layer), the
     names to lay over the track as RGBA at full size, and the empty map as it looks with no
@@ -111,7 +106,7 @@ def static_layers(key: tuple[str, str, int], lang: str) -> tuple[Image.Image, Im
     return _STATIC.get(("ce-map", key, lang), lambda: _build_static(key, lang))
 
 
-def _build_static(key: tuple[str, str, int], lang: str) -> tuple[Image.Image, Image.Image, Image.Image]:
+def _build_static(key: BoardKey, lang: str) -> tuple[Image.Image, Image.Image, Image.Image]:
     pl = places(*key)
     board, ml = pl.board, pl.ml
     w, h = ml.size
@@ -280,7 +275,7 @@ def render_board(view: CatanView, names: Sequence[str], lang: str = "en", quick:
 
 def _render_board(view: CatanView, names: Sequence[str], lang: str, quick: bool) -> Image.Image:
     state = view.state
-    key = layout_key(state, board_seed(view))
+    key = board_key(view)
     ml = map_layout(state.map_id)
     img = Image.new("RGB", (BOARD_W, ml.size[1] + 2 + panel_height(view)), style.PANEL_BG)
     draw_map(img, view, key, lang, quick)
@@ -292,7 +287,7 @@ def _render_board(view: CatanView, names: Sequence[str], lang: str, quick: bool)
 
 def render_map(view: CatanView, lang: str = "en", quick: bool = True) -> Image.Image:
     """The map alone with every piece (the final image shows it)."""
-    key = layout_key(view.state, board_seed(view))
+    key = board_key(view)
     img = Image.new("RGB", map_layout(view.state.map_id).size, style.SEA)
     if not quick:
         with plain():

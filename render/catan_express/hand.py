@@ -27,7 +27,7 @@ from render.catan_express.sidebar import name_of
 from render.kit.chart import draw_marker
 from render.kit.palette import contrast_text
 from render.kit.shapes import card_glyph
-from render.kit.text import draw_text, measure
+from render.kit.text import draw_text, measure, wrap
 
 WIDTH = 800
 PAD = 20
@@ -47,6 +47,9 @@ ROW_H = 46
 ROW_GAP = 6
 TILE_H = 80
 TILE_GAP = 12
+TILE_PAD = 6
+TILE_LINE = SMALL + 4  # a stat label too long for its tile takes two lines
+STATS = ("knights", "vp_cards", "chips", "towers")
 SECTION_GAP = 14
 COSTED = ("settlement", "city", "rail", "ferry", "development_card")
 CHECK = "✓"
@@ -88,11 +91,13 @@ def render_hand(view: CatanView, names: Sequence[str], lang: str = "en") -> Imag
     seat = view.viewer
     dev_rows = [(k, dev[i], dev_new[i]) for i, k in enumerate(KINDS) if dev[i] or dev_new[i]]
     any_new = any(new for _, _, new in dev_rows)
+    widths, labels = _tile_layout(lang)
+    tile_h = TILE_H + (max(len(lines) for lines in labels) - 1) * TILE_LINE
     height = (PAD + HEADER_H + SECTION_GAP
               + HEAD_H + BADGE_OVER + CARD_H + SECTION_GAP
               + HEAD_H + max(1, len(dev_rows)) * DEV_H + (DEV_H if any_new else 0) + SECTION_GAP
               + HEAD_H + len(COSTED) * (ROW_H + ROW_GAP) + SECTION_GAP
-              + TILE_H + PAD)
+              + tile_h + PAD)
     img = Image.new("RGB", (WIDTH, height), style.PANEL_BG)
     d = ImageDraw.Draw(img)
 
@@ -102,8 +107,7 @@ def render_hand(view: CatanView, names: Sequence[str], lang: str = "en") -> Imag
     y = _development(img, d, dev_rows, any_new, sum(dev) + sum(dev_new), lang, y) + SECTION_GAP
     y = _costs(img, d, view, hand, lang, y) + SECTION_GAP
     p = view.state.players[seat]
-    _tiles(img, d, [(p.knights, "knights"), (p.vp_cards, "vp_cards"), (len(p.chips), "chips"),
-                    (len(p.towers), "towers")], lang, y)
+    _tiles(img, d, [p.knights, p.vp_cards, len(p.chips), len(p.towers)], widths, labels, tile_h, y)
     return img
 
 
@@ -178,7 +182,7 @@ def _costs(img: Image.Image, d: ImageDraw.ImageDraw, view: CatanView, hand: Sequ
     labels = {}
     for item in COSTED:
         name = translate(lang, f"ce_render.item.{item}")
-        labels[item] = (translate(lang, "ce_render.hand.item_left", {"item": name, "left": left[item]})
+        labels[item] = (translate(lang, f"ce_render.hand.left.{item}", {"left": left[item]})
                         if item in left else name)
     name_x = PAD + 58
     chips_x = name_x + max(measure(t, TEXT, True)[0] for t in labels.values()) + 22
@@ -205,11 +209,28 @@ def _costs(img: Image.Image, d: ImageDraw.ImageDraw, view: CatanView, hand: Sequ
     return y - ROW_GAP
 
 
-def _tiles(img: Image.Image, d: ImageDraw.ImageDraw, stats: Sequence[tuple[int, str]], lang: str, y: float) -> None:
-    w = (INNER - TILE_GAP * (len(stats) - 1)) / len(stats)
-    for i, (value, key) in enumerate(stats):
-        x = PAD + i * (w + TILE_GAP)
-        d.rounded_rectangle((x, y, x + w, y + TILE_H), 10, fill=style.PANEL, outline=style.PANEL_EDGE, width=2)
+def _tile_layout(lang: str) -> tuple[list[float], list[list[str]]]:
+    """Each stat tile's width and its label's lines. Tiles share the row by their labels' widths,
+    so a long term (勝利ポイント・チップ) stays on one line; only if the four cannot fit so do
+    the labels wrap, in tiles of equal width."""
+    texts = [translate(lang, f"ce_render.hand.stat.{key}") for key in STATS]
+    room = INNER - TILE_GAP * (len(STATS) - 1)
+    natural = [measure(t, SMALL)[0] + 2 * TILE_PAD for t in texts]
+    if sum(natural) <= room:
+        extra = (room - sum(natural)) / len(STATS)
+        return [n + extra for n in natural], [[t] for t in texts]
+    width = room / len(STATS)
+    return [width] * len(STATS), [wrap(t, SMALL, round(width) - 2 * TILE_PAD, lang)[:2] for t in texts]
+
+
+def _tiles(img: Image.Image, d: ImageDraw.ImageDraw, values: Sequence[int], widths: Sequence[float],
+           labels: Sequence[Sequence[str]], tile_h: float, y: float) -> None:
+    x = PAD
+    for value, w, lines in zip(values, widths, labels):
+        d.rounded_rectangle((x, y, x + w, y + tile_h), 10, fill=style.PANEL, outline=style.PANEL_EDGE, width=2)
         draw_text(img, (x + w / 2, y + 28), str(value), TITLE - 4, style.TEXT, bold=True, anchor="mm")
-        draw_text(img, (x + w / 2, y + TILE_H - 22), translate(lang, f"ce_render.hand.stat.{key}"), SMALL,
-                  SOFT_TEXT, anchor="mm", max_width=round(w) - 12)
+        first = y + tile_h - 22 - (len(lines) - 1) * TILE_LINE
+        for n, line in enumerate(lines):
+            draw_text(img, (x + w / 2, first + n * TILE_LINE), line, SMALL, SOFT_TEXT, anchor="mm",
+                      max_width=round(w) - 2 * TILE_PAD)
+        x += w + TILE_GAP

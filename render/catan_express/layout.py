@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from games.catan_express.geo import Geo, board_for, geo_of
-from games.catan_express.maps import Board
+from games.catan_express.maps import Board, LayoutKey, board_from_key
 from games.core.hexgrid import Hex, Orientation
 from render.catan_express.harbours import Field, HarbourLabel, Pick, board_labels, kept_spots
 from render.catan_express.room import loco_row, points_up
@@ -134,6 +134,10 @@ class Places:
         return self._labels[lang]
 
 
+BoardKey = tuple[str, LayoutKey]  # a map and a board laid out on it
+
+
 @lru_cache(maxsize=16)
-def places(map_id: str, layout: str, seed: int) -> Places:
-    return Places(board_for(map_id, layout, seed), map_layout(map_id))
+def places(map_id: str, layout: LayoutKey) -> Places:
+    """The places of a board laid out on a map, by the layout's key (maps.BoardLayout.key)."""
+    return Places(board_from_key(map_id, layout), map_layout(map_id))

@@ -85,7 +85,7 @@ def banner_text(view: CatanView, names: Sequence[str], lang: str) -> tuple[str, 
         result = view.result
         winners = [p.seat for p in result.players if p.rank == 1] if result else []
         if winners:
-            title = translate(lang, "ce_render.winner", {"seats": winners}, names)
+            title = translate(lang, "ce_render.winner", {"seats": winners, "count": len(winners)}, names)
         return title, turn, style.OVER_BG, False
     active = sorted(view.active)
     sub = f"{turn} · {phase_text(state, lang)}" if state.turn else turn

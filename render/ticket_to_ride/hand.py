@@ -167,7 +167,8 @@ def _cards(img: Image.Image, d: ImageDraw.ImageDraw, me: PlayerView, lang: str, 
         cx, by, badge_r = x + CARD_W // 2 + 6, y + CARD_H + 18, 22
         d.ellipse((cx - badge_r, by - badge_r, cx + badge_r, by + badge_r), fill=style.TEXT)
         draw_text(img, (cx, by), str(count), 26, (255, 255, 255), bold=True, anchor="mm")
-        draw_text(img, (cx, by + 36), translate(lang, f"ttr.color.{colour}"), 20, style.MUTED_TEXT, anchor="mm",
+        caption = translate(lang, f"ttr.color.{colour}")  # "locomotive" takes a size smaller to fit
+        draw_text(img, (cx, by + 36), caption, fit_size(caption, step - 4, 20, 17), style.MUTED_TEXT, anchor="mm",
                   max_width=step - 4)
         x += step
     return y + CARD_H + 64

@@ -51,13 +51,14 @@ class Harness:
         self.bot: RailyardBot | None = None
         self._running: contextlib.AbstractAsyncContextManager | None = None
         self.bots_started = 0
+        self.first_seed = SEED  # the seed of the first game the next start opens (then +1, +2, ...)
 
     # ------------------------------------------------------------------ lifecycle
     def settings(self) -> Settings:
         return Settings(token=self.fake.token, database=self.db_path, dev_guild_id=GUILD)
 
     async def start(self) -> RailyardBot:
-        seeds = iter(range(SEED, SEED + 1000))
+        seeds = iter(range(self.first_seed, self.first_seed + 1000))
         bot = RailyardBot(self.settings(), clock=self.clock, new_seed=lambda: next(seeds),
                           guild_ready_timeout=0.05)
         self._running = self.fake.running(bot)
@@ -192,21 +193,28 @@ class Harness:
         decision = pv.decision
         assert decision is not None and pv.active, f"user {user} is not waited on"
         post = self.last_post(channel)
-        if start == "hand":
-            opened = await self.click(post, find_id(post, r"ry:\d+:\d+:hand"), user, locale=locale)
+        if start == "hand":  # the post's button, or /game hand in a game that offers none
+            hand_id = find_id(post, r"ry:\d+:\d+:hand")
+            opened = await (self.click(post, hand_id, user, locale=locale) if hand_id
+                            else self.slash(user, "game hand", channel=channel, locale=locale))
             message, result = opened.original, opened
         else:
             message, result = post, None
         for group_index, group in enumerate(decision.groups):
-            if notation in group.all_notations():
-                if start == "post":
+            counts = group.counts_of(notation)
+            if counts is None:
+                continue
+            if group.entry is not None:  # opened from the first step, like the first pick of a path
+                index = [p.value for p in decision.first_step()].index(group.entry.value)
+                if start == "post" and not self._first_step_component(post, "", index):
                     opened = await self.click(post, find_id(post, r"ry:\d+:\d+:cb:o:"), user, locale=locale)
                     message = opened.original
-                wanted = set(notation.split(" ", 1)[1].split(group.sep))
-                values = [str(i) for i, item in enumerate(group.items) if item.value in wanted]
-                cid = find_id(message, rf"ry:\d+:\d+:cg:[^:]+::{group_index}")
-                assert cid, message.custom_ids
-                return await self.select(message, cid, values, user, locale=locale)
+                opened = await self._pick_first_step(message, "", index, user, locale)
+                message = self.fake.message(opened.original.id)
+            elif start == "post":
+                opened = await self.click(post, find_id(post, r"ry:\d+:\d+:cb:o:"), user, locale=locale)
+                message = opened.original
+            return await self.pick_group(message, group_index, group, counts, user, locale=locale)
         for amount_index, amount in enumerate(decision.amounts):
             numbers = [n for n in range(amount.min, amount.max + 1, amount.step_by)
                        if amount.template.format(n) == notation]
@@ -223,7 +231,7 @@ class Harness:
                 await self.idle()
                 return typed
         choice = next((c for c in decision.choices if c.notation == notation), None)
-        assert choice is not None, (notation, decision.all_notations()[:20])
+        assert choice is not None, (notation, [c.notation for c in decision.choices][:20])
         if start == "post" and find_id(post, r"ry:\d+:\d+:cb:o:") and not find_id(post, r"ry:\d+:\d+:c[bs]:[vk].*"):
             opened = await self.click(post, find_id(post, r"ry:\d+:\d+:cb:o:"), user, locale=locale)
             message = opened.original
@@ -237,19 +245,75 @@ class Harness:
             picks = list(stop.picks)
             index = [o.value for o in stop.options].index(choice.path[len(picks)].value)
             here = ".".join(map(str, path))
-            button_id = find_id(message, rf"ry:\d+:\d+:cb:[vk][0-9a-f]*:{re.escape(here)}:{index}")
-            if button_id:
-                result = await self.click(message, button_id, user, locale=locale)
-            else:
-                select_id = next((cid for cid in message.custom_ids
-                                  if re.fullmatch(rf"ry:\d+:\d+:cs:[vk][0-9a-f]*:{re.escape(here)}:\d+", cid)
-                                  and str(index) in [o["value"] for o in message.component(cid)["options"]]), None)
-                assert select_id, (index, message.custom_ids)
-                result = await self.select(message, select_id, [str(index)], user, locale=locale)
+            result = await self._pick_first_step(message, here, index, user, locale)
             picks.append(stop.options[index].value)
             path.append(index)
             if result.original is not None and result.original.ephemeral:
                 message = self.fake.message(result.original.id)
+
+    def _first_step_component(self, message: FakeMessage, here: str, index: int) -> tuple[str, str] | None:
+        """The button or select of option `index` at the stop reached by `here`: (kind, id)."""
+        button_id = find_id(message, rf"ry:\d+:\d+:cb:[vk][0-9a-f]*:{re.escape(here)}:{index}")
+        if button_id:
+            return "button", button_id
+        select_id = next((cid for cid in message.custom_ids
+                          if re.fullmatch(rf"ry:\d+:\d+:cs:[vk][0-9a-f]*:{re.escape(here)}:\d+", cid)
+                          and str(index) in [o["value"] for o in message.component(cid)["options"]]), None)
+        return ("select", select_id) if select_id else None
+
+    async def _pick_first_step(self, message: FakeMessage, here: str, index: int, user: int,
+                               locale: str) -> InteractionResult:
+        found = self._first_step_component(message, here, index)
+        assert found, (index, message.custom_ids)
+        kind, cid = found
+        if kind == "button":
+            return await self.click(message, cid, user, locale=locale)
+        return await self.select(message, cid, [str(index)], user, locale=locale)
+
+    async def pick_group(self, message: FakeMessage, n: int, group: Any, counts: tuple[int, ...], user: int, *,
+                         locale: str = "en-US") -> InteractionResult:
+        """Pick `counts` of group `n` as a person would: tick as many cards of each item in a
+        side's select as it should count (each option is one card, named like the item), or
+        press "+ item" that many times, side by side; then Confirm (a group made by its one
+        select needs none)."""
+        from games.core.i18n import language_for, translate
+
+        lang = language_for(locale)
+        words = [translate(lang, item.label.key, item.label.params) for item in group.items]
+        whole = find_id(message, rf"ry:\d+:\d+:cg:[^:]+::{n}")
+        if whole:  # one select makes the move
+            return await self.select(message, whole, self._ticks(message.component(whole), words, counts,
+                                                                  range(len(group.items))), user, locale=locale)
+        result: InteractionResult | None = None
+        for side, (_, a, b) in enumerate(group.sides()):
+            select_id = find_id(message, rf"ry:\d+:\d+:cg:[^:]+::{n}:[0-9a-z]+:{side}")
+            if select_id:
+                ticks = self._ticks(message.component(select_id), words, counts, range(a, b))
+                result = await self.select(message, select_id, ticks, user, locale=locale)
+                message = self.fake.message(result.original.id)
+                continue
+            for i in range(a, b):
+                for _ in range(counts[i]):
+                    plus = translate(lang, "discord.choose.add", {"item": words[i]})
+                    cid = next(c for c in message.custom_ids if re.fullmatch(r"ry:\d+:\d+:ct:.*", c)
+                               and message.component(c)["label"] == plus)
+                    result = await self.click(message, cid, user, locale=locale)
+                    message = self.fake.message(result.original.id)
+        confirm = find_id(message, r"ry:\d+:\d+:cd:.*")
+        assert confirm and not message.component(confirm).get("disabled"), (counts, message.content)
+        return await self.click(message, confirm, user, locale=locale)
+
+    @staticmethod
+    def _ticks(select: dict, words: list[str], counts: tuple[int, ...], items: Any) -> list[str]:
+        """The options of a select of cards to tick for `counts` of `items`: as many options
+        named like each item as it counts (what was ticked before is replaced)."""
+        options = select["options"]
+        ticks: list[str] = []
+        for i in items:
+            named = [o["value"] for o in options if o["label"] == words[i]]
+            assert len(named) >= counts[i], (words[i], counts[i], len(named))
+            ticks += named[:counts[i]]
+        return ticks
 
     def planned(self, state: Any, seat: int) -> str:
         from games import registry

@@ -125,7 +125,8 @@ async def test_long_alt_text_is_clipped_to_discords_limit(harness: Harness, fake
     fake.assert_clean()  # Discord would have refused a longer one
 
 
-async def test_a_describer_that_fails_costs_the_words_not_the_picture(harness: Harness, fake, monkeypatch) -> None:
+async def test_a_describer_that_fails_costs_the_words_not_the_picture(harness: Harness, fake, monkeypatch, expect_error) -> None:
+    expect_error('railyard.render.pool', 'describing the board of a \\w+ game failed')
     from render.registry import GameRenderer
 
     def broken(self, kind, view, names, lang="en"):
@@ -188,7 +189,7 @@ async def test_a_post_too_large_for_discord_loses_its_timelapse_first() -> None:
             return types.SimpleNamespace(id=99)
 
     host = types.SimpleNamespace(get_partial_messageable=lambda channel_id: Where(), clock=lambda: 0.0)
-    row = types.SimpleNamespace(id=7)
+    row = types.SimpleNamespace(id=7, attempts=0, takeovers=0, created_at=0.0)
     courier = Courier(host, row, {})  # type: ignore[arg-type]
     await courier.post("post", "501", reply)
     assert sent == [["board.png", "timelapse.webp"], ["board.png"]]  # no shrinking needed after that

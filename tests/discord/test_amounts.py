@@ -5,15 +5,15 @@ from __future__ import annotations
 import pytest
 
 from games import registry
+from tests.support.registered import registered_games
 from tests.discord.conftest import ALICE, BOB, CHANNEL, Harness, _label, find_id
 from tests.support import dump_db
 
 
 @pytest.fixture
 def bid_game():
-    registry.register("bid", "tests.support.bid_game:GAME")
-    yield registry.get("bid")
-    registry.unregister("bid")
+    with registered_games(bid="tests.support.bid_game:GAME"):
+        yield registry.get("bid")
 
 
 async def test_a_bid_through_the_modal(harness: Harness, fake, bid_game) -> None:

@@ -1,8 +1,10 @@
 """Catan Express through the real client on the loopback Discord, with three people: the
 roll button, the private hand, a settlement picked by the point's printed number, offers
-composed as give → get and answered by both other players at once (each in their own private
-menu, in either order), the offerer picking a partner, a 7's private discards by several
-players in any order, the robber and a theft, a stale button, a stranger's click, Japanese.
+composed with counts (the cards given ticked in a select of one's hand, two of a kind at once;
+the cards asked with + and − buttons; Confirm) and answered by both other players at once
+(each in their own private menu, in either order), the offerer picking a partner, a 7's
+private discards by several players in any order (the cards ticked in one select), the robber
+and a theft, a stale button, a stranger's click, Japanese.
 
 The game is the real one on its real board. Moves that are not under test (setup, ending
 turns, other players' rolls) are played straight through the session service, as a player
@@ -15,6 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import re
 from typing import Any
 
 from bot.discord.ui.catan_express import cards_line
@@ -86,21 +89,102 @@ async def open_game(h: Harness) -> Table:
     return Table(h, status.info.game_id, user_of, list(status.names))
 
 
-def trade_plan(state: Any, seat: int, exclude: frozenset[int] = frozenset()) -> tuple[str, int, int] | None:
-    """An offer of one card for one card of a resource both other players hold (so either may
-    accept): (notation, given resource index, wanted resource index)."""
+def trade_plan(state: Any, seat: int, exclude: frozenset[int] = frozenset()) -> tuple[str, int, int, int] | None:
+    """An offer of cards of one resource (two when the hand holds two) for one card of a
+    resource both other players hold (so either may accept): (notation, given resource
+    index, how many, wanted resource index)."""
     others = [s for s in range(state.n) if s != seat]
     hand = state.players[seat].hand
     for want in range(len(RESOURCES)):
         if want in exclude or not all(state.players[o].hand[want] for o in others):
             continue
-        for give in range(len(RESOURCES)):
+        for give in sorted(range(len(RESOURCES)), key=lambda r: -hand[r]):
             if give != want and hand[give]:
                 g = [0] * 5
                 w = [0] * 5
-                g[give], w[want] = 1, 1
-                return f"offer {cards_text(g)} {cards_text(w)}", give, want
+                g[give], w[want] = min(2, hand[give]), 1
+                return f"offer {cards_text(g)} {cards_text(w)}", give, g[give], want
     return None
+
+
+def group_ids(message: Any, verb: str) -> list[str]:
+    return [c for c in message.custom_ids if re.fullmatch(rf"ry:\d+:\d+:{verb}:.*", c)]
+
+
+def button_labelled(message: Any, verb: str, text: str) -> str | None:
+    return next((c for c in group_ids(message, verb) if message.component(c)["label"] == text), None)
+
+
+async def click_forged(h: Harness, message: Any, real: str, forged: str, user: int) -> Any:
+    """Click the button `real` of `message` as a tampered client would: sending `forged` as
+    its id (the message is left as it was)."""
+    live = h.fake.message(message.id)
+    button = live.component(real)
+    button["custom_id"] = forged
+    try:
+        return await h.click(live, forged, user)
+    finally:
+        button["custom_id"] = real
+
+
+async def offer_by_chooser(tb: Table, plan: tuple[str, int, int, int]) -> Any:
+    """Compose `plan`'s offer as a person does: "Offer a trade" on the turn post; in the
+    private page, the cards to give ticked in the select of one's hand (one option per card);
+    the card asked for with "+" (twice, then "−" once: counts go both ways); Confirm."""
+    h = tb.h
+    state = await tb.state()
+    offerer = state.current
+    user = tb.user_of[offerer]
+    notation, give, count, want = plan
+    gave, wanted = label(f"ce.resource.{RESOURCES[give].value}"), label(f"ce.resource.{RESOURCES[want].value}")
+    post = h.last_post()
+    entry = next(e for e in offered(post) if e["label"] == label("ce.menu.offer"))
+    opened = await press(h, post, entry, user)
+    page = h.fake.message(opened.original.id)
+    assert page.ephemeral and label("ce.step.offer") in page.content, page.content
+    assert page.content.count(label("discord.choose.nothing")) == 2  # nothing given, nothing asked yet
+    confirm, = group_ids(page, "cd")
+    assert page.component(confirm).get("disabled"), "Confirm waits until both sides are picked"
+    # what is given: a select of the hand, one option a card, named by its resource
+    select, = group_ids(page, "cg")
+    options = page.component(select)["options"]
+    hand = state.players[offerer].hand
+    assert sorted(o["label"] for o in options) == sorted(label(f"ce.resource.{r.value}")
+                                                         for r, n in zip(RESOURCES, hand) for _ in range(n))
+    assert page.component(select)["min_values"] == 1
+    ticks = [o["value"] for o in options if o["label"] == gave][:count]
+    page = h.fake.message((await h.select(page, select, ticks, user)).original.id)
+    shown = label("choice.counted", item={"key": f"ce.resource.{RESOURCES[give].value}"}, count=count)
+    assert label("ce.step.give") + " **" + shown + "**" in page.content, page.content
+    select, = group_ids(page, "cg")
+    assert sum(1 for o in page.component(select)["options"] if o.get("default")) == count  # ticked stay ticked
+    # what is asked: + / − buttons for the other resources (never the one given)
+    assert button_labelled(page, "ct", label("discord.choose.add", item=gave)) is None
+    assert page.component(confirm := group_ids(page, "cd")[0]).get("disabled")
+    for _ in range(2):
+        plus = button_labelled(page, "ct", label("discord.choose.add", item=wanted))
+        page = h.fake.message((await h.click(page, plus, user)).original.id)
+    two = label("choice.counted", item={"key": f"ce.resource.{RESOURCES[want].value}"}, count=2)
+    assert label("ce.step.get") + " **" + two + "**" in page.content, page.content
+    minus = button_labelled(page, "ct", label("discord.choose.remove", item=wanted))
+    page = h.fake.message((await h.click(page, minus, user)).original.id)
+    assert label("ce.step.get") + " **" + wanted + "**" in page.content, page.content
+    assert await tb.state() == state, "composing an offer changes nothing until Confirm"
+    confirm, = group_ids(page, "cd")
+    assert not page.component(confirm).get("disabled")
+    # a forged Confirm (more cards of a kind than the hand holds) or a greyed one clicked
+    # anyway (nothing asked): refused privately, and nothing changes
+    head, tally = confirm.rsplit(":", 1)
+    refused = await click_forged(h, page, confirm, head + ":" + "z" + tally[1:], user)
+    assert refused.ephemeral and label("error.choice.not_offered") in text_of(h, refused), text_of(h, refused)
+    refused = await click_forged(h, page, confirm, head + ":" + tally[:len(tally) - 5] + "00000", user)
+    assert refused.ephemeral and text_of(h, refused).startswith("⚠️"), text_of(h, refused)
+    assert await tb.state() == state
+    done = await h.click(page, confirm, user)
+    asked = await tb.state()
+    made = GAME.parse_action(notation)
+    assert asked.phase == "answer" and (tuple(asked.offer.give), tuple(asked.offer.get)) == (made.give, made.get)
+    return done
 
 
 # ------------------------------------------------------------------------------ scenarios
@@ -139,7 +223,7 @@ async def roll_by_button(tb: Table) -> None:
 
     # the same button again, as the old message still shows it: the board moved on
     stale = await h.click_as_drawn(post, roll[0]["custom_id"], user)
-    assert stale.ephemeral and label("discord.error.board_changed") in text_of(h, stale), text_of(h, stale)
+    assert stale.ephemeral and label("discord.stale.changed") in text_of(h, stale), text_of(h, stale)
     assert (await tb.state()) == rolled
     # take the old button off again: it was put back on the live message only to be clicked
     live = h.fake.message(post.id)
@@ -166,24 +250,20 @@ async def hands_are_private(tb: Table) -> None:
             if other != seat and line != lines[seat]:
                 assert line not in text
         if lang == "ja":
-            assert "あなたの資源" in text and "銀行との交換レート" in text, text
+            assert "あなたの資源" in text and "銀行との交易レート" in text, text
         tb.hands.append(mine)
 
 
-async def trade(tb: Table, plan: tuple[str, int, int], order: tuple[int, int], answers: tuple[bool, bool],
+async def trade(tb: Table, plan: tuple[str, int, int, int], order: tuple[int, int], answers: tuple[bool, bool],
                 partner: int | None) -> None:
     """`order`: the two answering seats, first to answer first; both open their menus before
     either answers. `partner`: whom the offerer picks (None: nobody accepted)."""
     h = tb.h
     before = await tb.state()
     offerer = before.current
-    notation, give, want = plan
-    done, steps = await click_through(h, h.last_post(), tb.user_of[offerer], notation)
+    notation, give, count, want = plan
+    done = await offer_by_chooser(tb, plan)
     assert text_of(h, done).startswith("✅"), text_of(h, done)
-    assert [s["step"] for s in steps] == ["ce.step.action", "ce.step.give", "ce.step.get"]
-    assert steps[0]["picked"]["label"] == label("ce.menu.offer")
-    assert steps[1]["picked"]["label"] == label(f"ce.cards.{RESOURCES[give].value}", count=1)
-    assert steps[2]["picked"]["label"] == label(f"ce.cards.{RESOURCES[want].value}", count=1)
     asked = await tb.state()
     assert asked.phase == "answer" and sorted(GAME.active_players(asked)) == sorted(order)
 
@@ -241,7 +321,7 @@ async def trade(tb: Table, plan: tuple[str, int, int], order: tuple[int, int], a
         change = [a - b for a, b in zip(traded.players[seat].hand, before.players[seat].hand)]
         expected = [0] * 5
         expected[want] += sign
-        expected[give] -= sign
+        expected[give] -= sign * count
         assert change == expected, (seat, change)
 
 
@@ -261,14 +341,22 @@ async def discards_and_theft(tb: Table) -> None:
         page = await h.click(post, tb.hand_button(post) if i % 2 else tb.open_button(post), tb.user_of[seat])
         assert page.ephemeral
         menus[seat] = page.original
-        assert {e["check"] for e in offered(page.original)} == {key_check(f"ce.discard.{state.turn}.{seat}")}
+        # the cards to give up: one select of the hand, a card an option (no more of a kind than
+        # are due), exactly half of them
+        select, = group_ids(page.original, "cg")
+        check = key_check(f"ce.discard.{state.turn}.{seat}")
+        assert select.split(":")[4] == check, select
+        component = page.original.component(select)
+        assert len(component["options"]) == sum(min(n, due[seat]) for n in state.players[seat].hand)
+        assert component["min_values"] == component["max_values"] == due[seat]
+        assert component["placeholder"].startswith(label("ce.step.discard")), component["placeholder"]
     for n, seat in enumerate(reversed(seats)):
         now = await tb.state()
         legal = GAME.legal_actions(now, seat)
         action = tb.rng.choice(legal)
         notation = GAME.format_action(action)
-        done, steps = await click_through(h, menus[seat], tb.user_of[seat], notation)
-        assert all(s["step"].startswith("ce.step.discard_") and not s["public"] for s in steps)
+        group, = GAME.decision(now, seat).groups
+        done = await h.pick_group(menus[seat], 0, group, group.counts_of(notation), tb.user_of[seat])
         mine = label("ce.ev.discarded_cards", "en", tb.names, seat=seat,
                      cards=[{"key": f"ce.cards.{r.value}", "params": {"count": k}}
                             for r, k in zip(RESOURCES, action.cards) if k])

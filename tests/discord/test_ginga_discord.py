@@ -225,7 +225,8 @@ async def test_japanese_menu_and_labels(harness: Harness, fake) -> None:
     await h.click(lobby, None, BOB, label=translate("ja", "discord.lobby.join"), locale="ja")
     await h.click(lobby, None, ALICE, label=translate("ja", "discord.lobby.start"), locale="ja")
     post = h.last_post()
-    assert post.component(find_id(post, r"ry:\d+:\d+:hand"))["label"] == "手札を見る"
+    # hands are public (GT-7): the button is named for what it shows, not "show my hand"
+    assert post.component(find_id(post, r"ry:\d+:\d+:hand"))["label"] == "手札と置ける場所"
     assert "銀河鉄道" in post.embeds[0]["title"]
     # the tiles on the post, in Japanese: "T11 ·├（駅・3分岐）"
     tiles = offered(post)

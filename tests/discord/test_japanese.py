@@ -42,14 +42,14 @@ async def test_japanese_end_to_end(harness: Harness, fake) -> None:
 
     # --- public posts in the game's language (Japanese)
     post = h.last_post(OTHER)
-    assert "ゲームが始まりました" in post.content and "残すチケットを選んでください" in post.content
+    assert "ゲームが始まりました" in post.content and "残す目的地カードを選んでください" in post.content
     assert post.component(find_id(post, r"ry:\d+:\d+:cb:o:"))["label"] == "選ぶ…"  # secret: a private menu
     assert post.component(find_id(post, r"ry:\d+:\d+:hand"))["label"] == "手札を見る"
     assert "ゲーム #" in post.embeds[0]["footer"]["text"]
 
     # --- the private hand, the keep select and /move's choices in Japanese
     hand = await h.click(post, find_id(post, r"ry:\d+:\d+:hand"), YUKI, locale="ja")
-    assert hand.ephemeral and "提示されたチケット" in hand.content
+    assert hand.ephemeral and "提示された目的地カード" in hand.content
     keep = hand.original.component(find_id(hand.original, r"ry:\d+:\d+:cg:.*"))
     assert "残しますか" in keep["placeholder"] and "点）" in keep["options"][0]["label"]
     choices = await h.autocomplete(KEN, "move", focused="move", value="", channel=OTHER, locale="ja")
@@ -65,8 +65,8 @@ async def test_japanese_end_to_end(harness: Harness, fake) -> None:
     # --- a Japanese user in an English game: replies in Japanese, posts stay English
     await h.new_game(ALICE, [BOB])
     status = await h.slash(KEN, "game status", locale="ja")
-    assert status.ephemeral and "さんの手番を待っています" in status.content
+    assert status.ephemeral and "の手番を待っています" in status.content
     assert "has started" in h.last_post(CHANNEL).content
     rules = await h.slash(KEN, "game rules", locale="ja")
-    assert rules.ephemeral and "**目的:**" in rules.original.embeds[0]["description"]
+    assert rules.ephemeral and "**目的：**" in rules.original.embeds[0]["description"]
     fake.assert_clean()

@@ -115,5 +115,5 @@ async def test_undo_kick_settings_rules_abandon(harness: Harness, fake) -> None:
     after = await h.slash(ALICE, "game status", channel=OTHER)
     assert after.ephemeral and en("discord.status.abandoned") in after.content
     assert (await h.slash(ALICE, "move", {"move": "draw deck"}, channel=OTHER)).content == \
-        "⚠️ " + en("error.no_game_here")
+        "⚠️ " + en("error.no_game_here.abandoned")
     fake.assert_clean()

@@ -9,7 +9,8 @@ import aiohttp
 import discord
 from PIL import Image
 
-from bot.discord.outbox import Courier, RetryPolicy, classify, shrink_images, without_files
+from bot.discord.outbox import LOOK_BACK, LOOK_SLACK, Courier, RetryPolicy, classify, shrink_images, without_files
+from bot.discord.outbox import Channel as ChannelTarget
 from bot.discord.replies import Reply
 from bot.store import OutboxRow
 
@@ -26,7 +27,10 @@ def http_error(cls: type[discord.HTTPException], status: int, code: int = 0, mes
 
 def test_failures_are_classified_by_what_can_fix_them() -> None:
     assert classify(http_error(discord.Forbidden, 403, 50013, "Missing Permissions")).problem == "forbidden"
-    assert classify(http_error(discord.NotFound, 404, 10003, "Unknown Channel")).problem == "gone"
+    assert classify(http_error(discord.NotFound, 404, 10003, "Unknown Channel")).problem == "deleted"
+    assert classify(http_error(discord.NotFound, 404, 10008, "Unknown Message")).problem == "gone"
+    assert classify(http_error(discord.Forbidden, 403, 50001, "Missing Access")).problem == "forbidden"
+    assert classify(http_error(discord.HTTPException, 400, 50083, "Thread is archived")).problem == "refused"
     assert classify(http_error(discord.DiscordServerError, 503)).problem == "transient"
     assert classify(http_error(discord.HTTPException, 400, 50035, "Invalid Form Body")).problem == "refused"
     limited = classify(http_error(discord.HTTPException, 429))
@@ -39,7 +43,7 @@ def test_failures_are_classified_by_what_can_fix_them() -> None:
 
 def test_every_problem_has_a_bound() -> None:
     policy = RetryPolicy()
-    for problem in ("transient", "forbidden", "gone", "refused", "broken", "something new"):
+    for problem in ("transient", "forbidden", "gone", "deleted", "refused", "broken", "something new"):
         failure = classify(RuntimeError()) if problem == "broken" else types.SimpleNamespace(problem=problem)
         bound = next(n for n in range(1, 1000) if policy.gives_up(failure, n))
         assert bound <= 100, problem
@@ -84,3 +88,55 @@ def test_lesser_forms_of_a_post() -> None:
     assert bare.embeds[0].image.url is None  # it showed an attachment that is not there
     assert bare.embeds[0].thumbnail.url == "https://example.com/x.png"  # not an attachment
     assert reply.embeds[0].image.url == "attachment://board.png"  # the original is untouched
+
+
+async def test_a_message_is_found_again_by_the_bot_and_its_words_only() -> None:
+    """A tried row's message is looked for among the channel's messages since the row was
+    written: the bot's own (not someone quoting it, not an interaction's answer), saying what
+    the part says (its text and first embed: files do not count, a lighter form has fewer),
+    once per part; a row never tried is not looked for at all."""
+    me = types.SimpleNamespace(id=1)
+
+    def embed(footer: str) -> discord.Embed:
+        return discord.Embed(title="Galactic Railway", description="final").set_footer(text=footer)
+
+    def message(id: int, author: int, content: str, footer: str, webhook: int | None = None):
+        return types.SimpleNamespace(id=id, author=types.SimpleNamespace(id=author), content=content,
+                                     embeds=[embed(footer)], webhook_id=webhook)
+
+    history = [
+        message(10, 2, "🏁 the results", "Game #7"),  # a person pasting it
+        message(11, 1, "🏁 the results", "Game #7", webhook=5),  # an interaction's answer
+        message(12, 1, "🏁 the results", "Game #8"),  # another game's
+        message(13, 1, "🏁 the results", "Game #7"),  # the one
+    ]
+    asked: list[dict] = []
+
+    class Channel:
+        def history(self, **kwargs):
+            asked.append(kwargs)
+
+            async def walk():
+                for m in history:
+                    yield m
+            return walk()
+
+    host = types.SimpleNamespace(get_partial_messageable=lambda channel_id: Channel(), clock=lambda: 0.0, user=me)
+    reply = Reply(content="🏁 the results", embeds=[embed("Game #7"), discord.Embed(title="board")],
+                  files=[("board.png", _png(4, 4))])
+
+    def courier(attempts: int) -> Courier:
+        row = OutboxRow(id=3, game_id=7, created_at=1_700_000_000.0, kind="move", payload_json="{}",
+                        attempts=attempts, next_attempt_at=0, delivered_at=None, last_error=None, dead=False)
+        return Courier(host, row, {})  # type: ignore[arg-type]
+
+    fresh = courier(0)
+    assert await fresh.find("post", ChannelTarget("5"), reply) is None and asked == []
+    tried = courier(1)
+    found = await tried.find("post", ChannelTarget("5"), reply)
+    assert found is history[3] and tried.message_id("post") == "13"
+    (kwargs,) = asked
+    assert kwargs["oldest_first"] and kwargs["limit"] == LOOK_BACK
+    assert kwargs["after"].timestamp() == 1_700_000_000.0 - LOOK_SLACK  # since the row was written
+    assert await courier(1).find("post", ChannelTarget("5"), Reply(content="🏁 other results",
+                                                                    embeds=[embed("Game #7")])) is None

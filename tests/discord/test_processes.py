@@ -16,26 +16,35 @@ look for due rows every 5 s):
 3. For more than two leases the holder keeps its claim (its dispatcher renews it) while the
    other games go on: nobody else sends that post.
 4. SIGKILL. Its lease runs out; another process claims the row (counting the interrupted
-   attempt), sends the post again with the same nonce, and the loopback, like Discord,
-   answers with the message it already made. Moves go on in the games of the surviving
-   shards.
+   attempt), finds the message the dead process made among the channel's messages, and
+   delivers the row with it instead of posting it again. Moves go on in the games of the
+   surviving shards.
 5. In the dead process's games (no process serves their shard any more) a reminder and a
    deadline fall due: the survivors' timer loops fire each once.
 6. Everything settles: every row delivered; every post sent once (counted on the requests,
-   not on the messages, which the nonce would hide), except the one the dead process had sent
-   and never heard back about, whose second sending created nothing; no game's board posted
-   twice for one version; the last board each game showed is its current version.
+   not on the messages, which the nonce would hide), the one the dead process had sent and
+   never heard back about too; no game's board posted twice for one version; the last board
+   each game showed is its current version.
+
+A second scenario (`bots_left_by_a_dead_process`): the bots of a game move in the process
+that committed the person's move, which holds the game's 'bots' timer while it moves them.
+That process is killed after the move committed and before its bots moved (it is started with
+a long `--bots-delay`); the other process, which serves none of that game's interactions,
+takes the timer over once the lease has run out and moves the bot: the game does not wait
+for a process to restart.
 
 A dead process may also have sent one post for several rows at once (a run of moves shown as
 one step): it stored which rows it folded before sending, so the process taking over folds the
-same rows, gets the message back by its nonce, and delivers them all with it (that case is
-tested in one process, with a lost answer, in test_delivery_faults.py).
+same rows, finds that message, and delivers them all with it (that case is tested in one
+process, with a lost answer, in test_delivery_faults.py).
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import inspect
+import random
 import re
 import signal
 import time
@@ -44,8 +53,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.sessions import SessionService
+import pytest
+
+from bot.discord.outbox_messages import FINAL_FORMS
+from bot.sessions import Actor, SessionError, SessionService
+from bot.sessions.live import LiveBoard
 from bot.store import StoreBackend, open_store
+from games import registry
+from games.core.i18n import translate
 from tests.discord.conftest import ALICE, BOB, _label
 from tests.fake_discord import FakeDiscord, InteractionResult
 from tests.support.backends import PgBackend, pg_server
@@ -255,10 +270,10 @@ async def kill_one_mid_delivery(url: str, tmp_path: Path, *, processes: int, per
             taken_over = await tx.get_outbox(row["id"])
         assert taken_over.attempts == 1  # the dead process's attempt, counted at the takeover
 
-        # every post went out once; the held one twice, the second answered by its nonce
+        # every post went out once, the held one too: its message was found, not sent again
         attempts = world.post_attempts()
-        assert {n: c for n, c in attempts.items() if c > 1} == {held.nonce: 2}, attempts
-        assert [r.nonce for r in fake.nonce_repeats] == [held.nonce]
+        assert {n: c for n, c in attempts.items() if c > 1} == {}, attempts
+        assert attempts[held.nonce] == 1 and fake.nonce_repeats == []
         nonces = [m.nonce for m in fake.messages(include_deleted=True) if m.nonce]
         assert len(nonces) == len(set(nonces)) == len(attempts)
 
@@ -289,6 +304,97 @@ async def _sql(store: StoreBackend, sql: str, *params: Any) -> None:
         await tx.execute(sql, params)
 
 
+BOTS_LEASE = 3.0
+
+
+async def _bot_moves(store: StoreBackend, game_id: int) -> int:
+    return sum(1 for a in await store.actions(game_id) if a.auto == "bot")
+
+
+async def bots_left_by_a_dead_process(url: str, tmp_path: Path) -> float:
+    """Returns how long the bot's move came after the dead process's lease ran out (seconds)."""
+    store = await open_store(url)
+    async with contextlib.AsyncExitStack() as stack:
+        stack.push_async_callback(store.close)
+        fake = await stack.enter_async_context(
+            FakeDiscord(quiet_period=0.05, ack_deadline=10.0, response_timeout=30.0, shards=2))
+        fake.add_user(ALICE, "alice", global_name="Alice")
+        guild = fake.guild_id_on_shard(0, 2)
+        fake.add_guild(guild, "with a bot", channels=[{"id": guild + 1, "name": "games"}], members=[ALICE])
+        table = Table(0, guild, guild + 1)
+        procs = await stack.enter_async_context(BotProcesses(fake, url, tmp_path))
+        lease = ["--lease-seconds", str(BOTS_LEASE)]
+        # the game's shard is served by a process whose bots would move only after ten minutes
+        mover = procs.start(shard_ids="0", shard_count=2, sync_commands=True, extra=[*lease, "--bots-delay", "600"])
+        survivor = procs.start(shard_ids="1", shard_count=2, extra=lease)
+        await procs.wait_ready(timeout=90)
+        world = World(fake, procs, store)
+
+        # Alice opens a Ticket to Ride game with a bot and starts it
+        opened = await fake.slash(table.guild, table.channel, ALICE, "game new", {"game": "ticket_to_ride"},
+                                  wait=False)
+        await world.answered(opened, "answer to /game new")
+        post = await until(lambda: next((m for m in fake.messages(table.channel, ephemeral=False)
+                                         if m.component(label=_label("discord.lobby.add_bot", "en-US"))), None),
+                           30, "the lobby", world.report)
+        for key in ("discord.lobby.add_bot", "discord.lobby.start"):
+            clicked = await fake.click(post, None, ALICE, label=_label(key, "en-US"), wait=False)
+            await world.answered(clicked, f"answer to {key}")
+        status = await world.service.status(str(table.channel))
+        assert status.info.status == "active", (status.info, world.report())
+        table.game_id = status.info.game_id
+
+        # Alice moves until her move leaves the game waiting on the bot alone
+        for _ in range(20):
+            status = await world.service.status(str(table.channel))
+            if status.waiting and not status.waiting_user_ids:
+                break
+            await world.move(table)
+        else:
+            raise AssertionError(f"the game never waited on its bot alone\n{world.report()}")
+        moved_before = await _bot_moves(store, table.game_id)
+        (timer,) = [t for t in await store.timers(table.game_id) if t.kind == "bots"]
+        assert timer.claimed_by is not None and procs.by_pid(int(timer.claimed_by.rsplit(":", 2)[1])) is mover
+
+        assert mover.kill() == -signal.SIGKILL
+        killed = time.monotonic()
+        after = await world.service.status(str(table.channel))
+        assert (after.version, await _bot_moves(store, table.game_id)) == (status.version, moved_before), \
+            "the bot moved before the process that held it was killed"
+
+        async def bot_moved() -> bool:
+            now = await world.service.status(str(table.channel))
+            return now.version > status.version and (
+                now.info.status != "active" or len(now.waiting_user_ids) == len(now.waiting))
+
+        await until(bot_moved, 10 * BOTS_LEASE, "the bot's move, by the live process", world.report)
+        waited = time.monotonic() - killed
+        first_bot_move = [a for a in await store.actions(table.game_id) if a.auto == "bot"][moved_before]
+        # how long the game waited once the dead process's claim had run out
+        after_lease = first_bot_move.created_at - timer.claimed_until
+        print(f"bot moved {waited:.2f} s after the kill, {after_lease:.2f} s after the lease ran out")
+        assert [t.kind for t in await store.timers(table.game_id) if t.kind == "bots"] == []
+        # its post goes out too, from the live process
+        await until(lambda: _empty(world.pending(table.game_id)), 30, "the bot move's post", world.report)
+        assert await survivor.stop() == 0, world.report()
+        fake.assert_clean()
+        return after_lease
+
+
+async def test_bots_left_by_a_killed_process_are_moved_by_the_live_one_on_postgresql(tmp_path: Path, pg_server) -> None:
+    backend = await PgBackend.create(pg_server)
+    try:
+        after_lease = await bots_left_by_a_dead_process(backend.url, tmp_path)
+    finally:
+        await backend.cleanup()
+    assert 0 < after_lease < 2 * BOTS_LEASE, after_lease  # the live process sweeps once a lease
+
+
+async def test_bots_left_by_a_killed_process_are_moved_by_the_live_one_on_sqlite(tmp_path: Path) -> None:
+    after_lease = await bots_left_by_a_dead_process(f"sqlite:///{tmp_path / 'railyard.sqlite3'}", tmp_path)
+    assert 0 < after_lease < 2 * BOTS_LEASE, after_lease  # the live process sweeps once a lease
+
+
 async def test_three_processes_on_postgresql_one_killed_mid_delivery(tmp_path: Path, pg_server) -> None:
     backend = await PgBackend.create(pg_server)
     try:
@@ -300,3 +406,232 @@ async def test_three_processes_on_postgresql_one_killed_mid_delivery(tmp_path: P
 async def test_two_processes_on_one_sqlite_file_one_killed_mid_delivery(tmp_path: Path) -> None:
     await kill_one_mid_delivery(f"sqlite:///{tmp_path / 'railyard.sqlite3'}", tmp_path, processes=2, per_shard=2)
 
+
+
+# ------------------------------------------------------------------------------ a final post
+# A finished game's final post (its result, final board and chart, and the game's timelapse,
+# seconds to draw) while the processes delivering it are killed, one after another:
+#
+# * "sending": the post is made (the loopback holds its answer back) and its sender killed
+#   before it could record it. The process taking the row over must find the message in the
+#   channel, not give the post up as one that kills its holders, nor post it again.
+# * "drawing": killed while drawing the timelapse (nothing sent); "looking": killed while
+#   looking in the channel for the message (the loopback holds the answer to that look).
+#   After one holder lost the post goes without its timelapse, after two without images,
+#   and after three, when any other post would be given up, it still goes out.
+#
+# Every killed process is replaced by a new one, as a supervisor would.
+
+
+def actors() -> dict[str, Actor]:
+    return {str(ALICE): Actor(user_id=str(ALICE), name="Alice"), str(BOB): Actor(user_id=str(BOB), name="Bob")}
+
+
+async def play_to_the_last_move(service: SessionService, channel: str) -> tuple[Actor, str]:
+    """Galactic Railway between Alice and Bob, each move the game's own bot's choice, up to
+    the move that ends it: who makes that one, and what it is (not made)."""
+    game = registry.get("ginga")
+    bot = next(iter(game.bots().values()))
+    people = actors()
+    for turn in range(1000):
+        status = await service.status(channel)
+        user = status.waiting_user_ids[0]
+        seat = next(s.seat for s in status.info.seats if s.user_id == user)
+        state = await service.current_state(status.info.game_id)
+        action = bot.choose(game, state, seat, random.Random(turn))
+        if game.is_over(game.apply(state, seat, action).state):
+            return people[user], game.format_action(action)
+        await service.act(channel, people[user], game.format_action(action))
+    raise AssertionError("the game did not end")
+
+
+def post_nonce(row_id: int) -> str:
+    """The nonce of a row's "post" part (bot/discord/outbox.py, Courier.nonce)."""
+    return f"ry{row_id}.{hashlib.sha1(b'post').hexdigest()[:6]}"
+
+
+async def final_post_outlives_its_holders(url: str, tmp_path: Path, moments: list[str]) -> tuple[Any, list]:
+    """Run the game to its last move, make it, and kill the process holding the final post
+    at each of `moments` in turn (stopping when the post is out). Returns the final message
+    and the processes killed."""
+    store = await open_store(url)
+    async with contextlib.AsyncExitStack() as stack:
+        stack.push_async_callback(store.close)
+        fake = await stack.enter_async_context(FakeDiscord(quiet_period=0.05, ack_deadline=10.0, response_timeout=30.0))
+        (table,) = spread(fake, 1, 1)
+        channel = str(table.channel)
+        service = SessionService(store)
+        people = actors()
+        await service.create("ginga", channel, str(table.guild), people[str(ALICE)], None, "en")
+        await service.join(channel, people[str(BOB)])
+        await service.start(channel, people[str(ALICE)])
+        mover, last_move = await play_to_the_last_move(service, channel)
+        game_id = (await service.status(channel)).info.game_id
+
+        procs = await stack.enter_async_context(BotProcesses(fake, url, tmp_path))
+        extra = ["--lease-seconds", str(LEASE)]
+        for _ in range(2):
+            procs.start(extra=extra)
+        await procs.wait_ready(timeout=90)
+        world = World(fake, procs, store)
+        await until(lambda: _empty(world.pending(game_id)), 60, "the game's posts so far", world.report)
+
+        async def holder() -> Any:
+            (row,) = await world.pending(game_id) or [None]
+            owner = row and row["claimed_by"]
+            return procs.by_pid(int(owner.rsplit(":", 2)[1])) if owner else None
+
+        async def out() -> bool:
+            return not await world.pending(game_id)
+
+        finished = await service.act(channel, mover, last_move)
+        assert finished.status == "finished", finished
+        marker = f"game {game_id}: drawing its timelapse"
+        killed: list = []
+        for moment in moments:
+            stall = None
+            if moment == "sending":
+                stall = fake.stall("POST", f"/channels/{channel}/messages", match=lambda rec: rec.nonce is not None)
+            elif moment == "looking":
+                stall = fake.stall("GET", f"/channels/{channel}/messages")
+
+            async def reached() -> Any:
+                if await out():
+                    return "out"
+                if stall is not None:
+                    return stall.requests and await holder()
+                drawing = [p for p in procs.procs if p not in killed and p.returncode is None
+                           and marker in p.log_path.read_text(encoding="utf-8", errors="replace")]
+                return drawing[0] if drawing else None
+
+            victim = await until(reached, 60, f"the final post's holder {moment}", world.report)
+            if victim == "out":
+                break
+            assert victim is await holder(), (victim.name, world.report())
+            assert victim.kill() == -signal.SIGKILL
+            killed.append(victim)
+            if stall is not None:
+                stall.release()
+            procs.start(extra=extra)  # a supervisor starts another
+
+        await until(out, 90, "the final post delivered or given up", world.report)
+        (row,) = [r for r in await store.outbox_rows(game_id) if r.id == finished.outbox_id]
+        assert row.delivered_at is not None and not row.dead, (row, world.report())
+        # one message carries the row's nonce, and it publishes the result
+        (final,) = [m for m in fake.messages(include_deleted=True) if m.nonce == post_nonce(row.id)]
+        title = translate("en", "discord.result.title", {"game": translate("en", "game.ginga.title")})
+        assert final.embeds[0]["title"] == title and final.embeds[0]["fields"] and not final.deleted
+        assert [m for m in fake.messages(table.channel) if m.embeds and m.embeds[0].get("title") == title] == [final]
+        board = LiveBoard.model_validate_json(await store.live_board(game_id))
+        assert board.closed and board.message_id == str(final.id)
+        # nobody was told the post was broken
+        assert not [m for m in fake.messages() if m.content.startswith("⚠️")], world.report()
+        alive = [p for p in procs.procs if p not in killed]
+        await procs.wait_ready(*alive, timeout=90)  # the replacements too, before a clean stop
+        assert [await p.stop() for p in alive] == [0] * len(alive), world.report()
+        fake.assert_clean()
+        return final, killed
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+async def test_a_final_post_sent_before_its_sender_was_killed_is_found_not_given_up(
+        tmp_path: Path, request, kind: str) -> None:
+    """The sender of the final post is killed after Discord made it; whoever takes the post
+    over (and, if need be, the ones after) would be killed while sending it too. The next
+    holder finds it in the channel: one message, the results published with the timelapse."""
+    async with _database(kind, tmp_path, request) as url:
+        final, killed = await final_post_outlives_its_holders(url, tmp_path, ["sending"] * 3)
+    assert len(killed) == 1
+    assert {a.filename for a in final.attachments} == {"board.png", "final.png", "timelapse.webp"}
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+async def test_a_final_post_whose_holders_are_killed_goes_out_lighter_not_given_up(
+        tmp_path: Path, request, kind: str) -> None:
+    """Killed while drawing the timelapse, then twice while looking whether the post was out:
+    three holders lost, so the fourth sends it with its words only, and nothing is given up."""
+    async with _database(kind, tmp_path, request) as url:
+        final, killed = await final_post_outlives_its_holders(url, tmp_path, ["drawing", "looking", "looking"])
+    assert len(killed) == 3 == FINAL_FORMS + 1
+    assert final.attachments == []
+
+
+@contextlib.asynccontextmanager
+async def _database(kind: str, tmp_path: Path, request: pytest.FixtureRequest):
+    """A new database of that kind (PostgreSQL: on the shared test server)."""
+    if kind == "sqlite":
+        yield f"sqlite:///{tmp_path / 'railyard.sqlite3'}"
+        return
+    backend = await PgBackend.create(request.getfixturevalue("pg_server"))
+    try:
+        yield backend.url
+    finally:
+        await backend.cleanup()
+
+
+# ------------------------------------------------------------------------------ a deleted channel
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+async def test_a_deleted_channel_ends_its_game_once_with_several_processes(tmp_path: Path, request, kind: str) -> None:
+    """Two processes deliver two games' posts. One game's channel is deleted while moves keep
+    coming in both: whichever process meets Unknown Channel first ends that game, once (one
+    version further, one DM to its host), every post of it still to deliver is given up,
+    moves made after are refused, and the other game goes on."""
+    async with _database(kind, tmp_path, request) as url:
+        store = await open_store(url)
+        async with contextlib.AsyncExitStack() as stack:
+            stack.push_async_callback(store.close)
+            fake = await stack.enter_async_context(
+                FakeDiscord(quiet_period=0.05, ack_deadline=10.0, response_timeout=30.0, shards=2))
+            gone, kept = spread(fake, 2, 1)
+            procs = await stack.enter_async_context(BotProcesses(fake, url, tmp_path))
+            for shard in range(2):
+                procs.start(shard_ids=str(shard), shard_count=2, sync_commands=shard == 0,
+                            extra=["--lease-seconds", str(LEASE)])
+            await procs.wait_ready(timeout=90)
+            world = World(fake, procs, store)
+            await asyncio.gather(world.start(gone), world.start(kept))
+            await world.moves([gone, kept], 2)
+            await until(lambda: _empty(world.pending()), 30, "the posts so far", world.report)
+            before = await world.service.status(str(gone.channel))
+
+            await fake.delete_channel(gone.channel)
+            people = actors()
+
+            async def move_quietly(table: Table) -> bool:
+                """A move made without an interaction (nobody can use a command in a deleted
+                channel; a deadline or a bot still moves): True if it was made."""
+                status = await world.service.status(str(table.channel))
+                if status.info.status != "active":
+                    return False
+                user = status.waiting_user_ids[0]
+                legal = (await world.service.private_view(str(table.channel), user)).legal
+                try:
+                    await world.service.act(str(table.channel), people[user], legal[0].notation)
+                except SessionError:
+                    return False  # the game ended meanwhile
+                return True
+
+            made = [await move_quietly(gone)]
+            for _ in range(3):  # more moves in both games while the processes deliver
+                made.append(await move_quietly(gone))
+                await world.move(kept)
+                await asyncio.sleep(0.3)
+            await until(lambda: _empty(world.pending()), 60, "every row delivered or given up", world.report)
+
+            status = (await world.service.status(str(gone.channel))).info
+            assert status.status == "abandoned" and made[0], (made, world.report())
+            moves_made = sum(made)
+            assert status.version == before.version + moves_made + 1  # each move, then the abandonment
+            assert await store.timers(gone.game_id) == []
+            rows = [r for r in await store.outbox_rows(gone.game_id) if r.kind == "move"]
+            after = rows[-moves_made:]
+            assert after and all(r.dead and r.delivered_at is None for r in after), (after, world.report())
+            (dm,) = fake.dm_messages(ALICE)  # once, whichever process met it
+            assert dm.content == "⚠️ " + translate("en", "discord.delivery.deleted", {
+                "host": "", "game_id": gone.game_id, "game": translate("en", "game.ticket_to_ride.title")})
+            assert not [m for m in fake.messages() if m.content.startswith("⚠️") and m is not dm]
+            assert (await world.service.status(str(kept.channel))).info.status == "active"
+            kept_rows = await store.outbox_rows(kept.game_id)
+            assert all(r.delivered_at is not None for r in kept_rows)
+            assert [await p.stop() for p in procs.procs] == [0, 0], world.report()
+            fake.assert_clean()

@@ -123,7 +123,7 @@ async def click_through(h: Harness, message: Any, user: int, notation: str, *,
     decision = pv.decision
     assert decision is not None and pv.active, f"user {user} is not waited on"
     choice = next((c for c in decision.choices if c.notation == notation), None)
-    assert choice is not None, (notation, decision.all_notations()[:20])
+    assert choice is not None, (notation, [c.notation for c in decision.choices][:20])
     picks: list[str] = []
     path: list[int] = []
     steps: list[dict] = []
@@ -170,7 +170,8 @@ async def test_santa_fe_whole_game_through_discord(harness: Harness, fake, santa
     choices_by_round: dict[int, dict[int, str]] = {}  # round -> seat -> the choice in words
     used = {"choose": 0, "choose_from_hand": 0, "choose_from_post": 0, "post_flow": 0, "page_flow": 0,
             "move": 0, "draw_button": 0, "draw_private": 0, "exchange": 0, "double": 0, "spur_draw": 0,
-            "spur_place": 0, "errors": 0, "simultaneous": 0, "second_from_reply": 0, "placement_label": 0}
+            "spur_place": 0, "errors": 0, "simultaneous": 0, "second_from_reply": 0, "placement_label": 0,
+            "exchange_both": 0}
     last_done: dict[int, Any] = {}  # user -> the latest private "done" message (with its next choice)
 
     def collect(result: Any) -> None:
@@ -276,18 +277,26 @@ async def test_santa_fe_whole_game_through_discord(harness: Harness, fake, santa
             limit = min(len(me.hand), len(state.deck))
             check = key_check(f"exchange.{state.round}.{limit}")
             # "keep my hand" is an option of its own; the cards to give up are one multi-select
-            # of the cities in the hand, at least one: the two can never be sent together
+            # of the hand's cards, one option a card (two Denver cards: two Denver options), at
+            # least one: the two can never be sent together
             keep = [e for e in offered(menu) if e["label"] == label("sf.act.exchange_none")]
             assert len(keep) == 1 and keep[0]["kind"] == "button" and keep[0]["check"] == check
             group_id = find_id(menu, rf"ry:{game_id}:\d+:cg:{check}::0")
             assert group_id, menu.custom_ids
             group = menu.component(group_id)
-            assert group["min_values"] == 1 and group["max_values"] == min(limit, len(set(me.hand)))
-            cities = sorted({UI.city_value(c, "en") for c in me.hand})
-            assert sorted(o["label"] for o in group["options"]) == cities
+            cards = sorted(UI.city_value(c, "en") for c in me.hand)
+            assert sorted(o["label"] for o in group["options"]) == cards
+            assert group["min_values"] == 1 and group["max_values"] == min(limit, len(cards))
             if used["exchange"] == 0:
-                done = await h.select(menu, group_id, [group["options"][0]["value"]], user)
+                # both cards of a city held twice (ticked as two options), else the first card
+                twice = next((c for c in me.hand if me.hand.count(c) == 2), None)
+                name = UI.city_value(twice if twice is not None else me.hand[0], "en")
+                ticks = [o["value"] for o in group["options"] if o["label"] == name][:2]
+                done = await h.select(menu, group_id, ticks, user)
                 assert "🔒 You gave up" in fake.message(menu.id).content
+                gone = [twice, twice] if twice is not None else [me.hand[0]]
+                assert (await bot.service.rebuild(game_id)).removed[-len(gone):] == gone
+                used["exchange_both"] += twice is not None
                 # "keep my hand" on a second copy of the menu, after the exchange: refused
                 # privately, and nothing changes
                 after = await bot.service.rebuild(game_id)

@@ -11,6 +11,7 @@ import pytest
 
 from games import registry
 from games.core.i18n import translate
+from tests.support.registered import registered_games
 from tests.discord.conftest import ALICE, BOB, CAROL, CHANNEL, DANA, KEN, Harness, _label, find_id
 from tests.support import dump_db
 from tests.support.bid_game import words
@@ -18,12 +19,8 @@ from tests.support.bid_game import words
 
 @pytest.fixture
 def bid_game():
-    registry.register("bid", "tests.support.bid_game:GAME")
-    registry.register("bid_hasty", "tests.support.bid_game:HASTY")
-    with words():
+    with registered_games(bid="tests.support.bid_game:GAME", bid_hasty="tests.support.bid_game:HASTY"), words():
         yield registry.get("bid")
-    registry.unregister("bid")
-    registry.unregister("bid_hasty")
 
 
 def en(key: str, **params) -> str:
@@ -203,7 +200,7 @@ async def test_refusals_are_private_and_clear(harness: Harness, fake, bid_game) 
     await h.slash(seats[0], "move", {"move": "bid 1"})
     ended = await h.slash(seats[1], "orders")
     assert (await h.bot.service.status(str(CHANNEL))).info.status == "finished"
-    assert ended.ephemeral and ended.content == "⚠️ " + en("error.not_active_game")
+    assert ended.ephemeral and ended.content == "⚠️ " + en("error.no_game_here.finished")
     fake.assert_clean()
 
 

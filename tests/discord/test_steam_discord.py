@@ -15,7 +15,9 @@ import pytest
 
 from games.core.i18n import translate
 from games.steam import decisions as steps
+from games.steam.tiles import tileset
 from tests.discord.conftest import ALICE, BOB, CHANNEL, Harness, find_id
+from tests.support import dump_db
 from tests.discord.test_santa_fe_discord import click_through, text_of
 
 TURNS = 5
@@ -116,8 +118,9 @@ async def test_steam_whole_game_through_discord(harness: Harness, fake, steam) -
             assert asked[0] == steps.BUILD and hex_label in shown[0]["picked"]["label"]
             if asked == [steps.BUILD, steps.FACE, steps.ROTATION]:
                 assert face in shown[1]["picked"]["label"]
-                rot = shown[2]["picked"]["label"]
-                assert rot.startswith(rotation) and "$" in rot, rot
+                rot = shown[2]["picked"]["label"]  # the rotation says where its track goes, and its price
+                sides = tileset().faces[face].exits_at(int(rotation[1:]))
+                assert all(label(f"steam.side.{side}") in rot for side in sides) and "$" in rot, rot
                 used["three_step_build"] += 1
             used["build"] += 1
         elif phase == "build":
@@ -162,8 +165,12 @@ async def test_the_status_embed_and_the_hand_speak_steam(harness: Harness, fake,
     assert label("discord.steam.mode.basic") in text, text
     fields = embed.get("fields") or []
     assert len(fields) == 3 and all("$" in f["value"] for f in fields), fields
-    hand = await h.click(post, find_id(post, r"ry:\d+:\d+:hand"), BOB, locale="ja")
+    # nothing in Steam is private (ST-15): no "Show my hand" on the post; /game hand says so
+    # before the player's own numbers
+    assert find_id(post, r"ry:\d+:\d+:hand") is None, post.custom_ids
+    hand = await h.slash(BOB, "game hand", locale="ja")
     assert hand.ephemeral
+    assert hand.content.startswith("ℹ️ " + label("discord.hand.all_public", "ja", game=label("game.steam.title", "ja")))
     assert "機関車" in hand.content, hand.content
     rules = await h.slash(BOB, "game rules", {"game": "steam"}, locale="ja")
     text = rules.original.embeds[0]["description"]
@@ -190,4 +197,19 @@ async def test_a_steam_game_takes_its_options(harness: Harness, fake, steam) -> 
     assert [a.template for a in pv.decision.amounts] == ["capital {}"]
     done = await h.choose(user, "capital 1")
     assert text_of(h, done).startswith("✅"), text_of(h, done)
+    h.fake.assert_clean()
+
+
+async def test_a_refused_typed_move_quotes_the_players_own_words(harness: Harness) -> None:
+    """機関車 is "locomotive" to the move reader; the answer still quotes what was typed."""
+    h = harness
+    await open_game(h)
+    status = await h.bot.service.status(str(CHANNEL))
+    user = int(status.waiting_user_ids[0])
+    typed = "蒸気機関車で行こう!!"
+    before = dump_db(h.db_path)
+    refused = await h.slash(user, "move", {"move": typed}, locale="ja")
+    assert refused.ephemeral
+    assert f"「{typed}」" in refused.content and "locomotive" not in refused.content, refused.content
+    assert dump_db(h.db_path) == before
     h.fake.assert_clean()

@@ -91,3 +91,30 @@ async def test_deadline_moves_for_late_players_and_says_so(harness: Harness, fak
     status = await h.bot.service.status(str(OTHER))
     assert status.info.status == "active" and status.view.phase == "play"
     fake.assert_clean()
+
+
+async def test_a_deadline_that_outlives_three_holders_is_given_up_and_the_host_told(
+        harness: Harness, fake, clock, expect_error) -> None:
+    """Three processes in a row claimed the passed deadline and died before rescheduling it:
+    firing it is likely what kills them, so nobody is moved for the late players, and the
+    host is told in the channel, in words, what happened and what comes next."""
+    expect_error('railyard.sessions', 'deadline timer was taken over 3 times')
+    h = harness
+    await h.new_game(ALICE, [BOB], channel=OTHER)
+    await h.slash(ALICE, "game settings", {"deadline_hours": 1}, channel=OTHER)
+    game_id = (await h.bot.service.status(str(OTHER))).info.game_id
+    version = (await h.bot.service.status(str(OTHER))).version
+    clock.advance(HOUR + 1)
+    lease = h.bot.get_cog("Timers").lease
+    for n in range(3):
+        assert len(await h.bot.store.claim_timers("deadline", f"elsewhere:{n}:gone", clock.now, lease)) == 1
+        clock.advance(lease)
+    await tick(h)
+
+    assert (await h.bot.service.status(str(OTHER))).version == version  # nobody was moved
+    assert [t.kind for t in await h.bot.store.timers(game_id)] == ["reminder"]
+    (notice,) = [m for m in h.posts(OTHER) if m.content.startswith("⚠️")]
+    assert notice.content.startswith(f"⚠️ <@{ALICE}> The deadline of game #{game_id}")
+    assert f"<#{OTHER}>" in notice.content and "Nobody was moved for the late players" in notice.content
+    assert {u.id for u in notice.mentions} == {ALICE}
+    fake.assert_clean()

@@ -7,6 +7,7 @@ import discord
 import pytest
 
 from tests.fake_discord import FakeDiscord
+from tests.fake_discord.models import PUBLIC_THREAD
 from tests.fake_discord_selftest.test_fake_discord import ALICE, BOB, CHANNEL, GUILD, MOD, TestBot, sync_to_guild
 
 
@@ -105,3 +106,55 @@ async def test_the_answer_time_is_the_answer_not_the_defer(fake, bot):
     slow = await fake.slash(GUILD, CHANNEL, ALICE, "game slow")  # defers, edits 0.45 s later
     assert slow.deferred and slow.edits
     assert slow.answer_latency >= slow.ack_latency + 0.4
+
+
+async def test_a_nonce_is_not_kept_with_the_message(fake, bot):
+    """Discord hands a nonce back only in the answer to the post (and its MESSAGE_CREATE);
+    a message fetched later has none, so a sent message cannot be found again by it."""
+    channel = bot.get_channel(CHANNEL)
+    sent = await channel.send("board", nonce="ry3.abc")
+    assert sent.nonce == "ry3.abc"
+    fetched = await channel.fetch_message(sent.id)
+    assert fetched.nonce is None
+    assert [m.nonce async for m in channel.history(limit=10)] == [None]
+    assert fake.message(sent.id).nonce == "ry3.abc"  # the fake remembers it, for tests
+
+
+async def test_reading_the_history_needs_view_channel_and_read_message_history(fake, bot):
+    channel = bot.get_channel(CHANNEL)
+    await channel.send("board")
+    await fake.deny_bot(CHANNEL, "read_message_history")
+    assert [m async for m in channel.history(limit=10)] == []  # Discord: no messages, no error
+    await fake.deny_bot(CHANNEL, "view_channel")
+    with pytest.raises(discord.Forbidden) as info:
+        [m async for m in channel.history(limit=10)]
+    assert info.value.code == 50001
+
+
+async def test_an_archived_thread_takes_a_new_message_but_refuses_edits(fake, bot):
+    thread = await fake.add_channel(GUILD, 1003, "game", type=PUBLIC_THREAD, parent_id=CHANNEL)
+    messageable = bot.get_partial_messageable(thread.id)
+    first = await messageable.send("board")
+    thread.archived = True
+    with pytest.raises(discord.HTTPException) as info:
+        await messageable.get_partial_message(first.id).edit(content="edited")
+    assert (info.value.status, info.value.code) == (400, 50083)
+    await messageable.send("next board")  # a new message unarchives it
+    assert not thread.archived
+    await messageable.get_partial_message(first.id).edit(content="edited")
+    thread.archived = thread.locked = True
+    with pytest.raises(discord.HTTPException) as info:
+        await messageable.send("locked")
+    assert (info.value.status, info.value.code) == (400, 50083)
+
+
+async def test_deleting_a_channel_deletes_its_threads(fake, bot):
+    await fake.add_channel(GUILD, 1003, "game", type=PUBLIC_THREAD, parent_id=1002)
+    await bot.get_partial_messageable(1003).send("board")
+    await fake.delete_channel(1002)
+    with pytest.raises(discord.NotFound) as info:
+        await bot.get_partial_messageable(1003).send("board")
+    assert info.value.code == 10003
+    with pytest.raises(discord.NotFound) as info:
+        await bot.fetch_channel(1003)
+    assert info.value.code == 10003

@@ -555,7 +555,7 @@ def test_events_read_in_both_languages():
     assert [translate("en", e.key, e.params, ["Ann", "Bob"]) for e in out.events] == [
         "Ann paid 1 lumber, 1 ore for a rail.", "Ann gave 1 brick to Bob for building beside their piece."]
     assert translate("ja", out.events[0].key, out.events[0].params, ["アン", "ボブ"]) == \
-        "アンが線路のために材木1枚、鉱石1枚を支払いました。"
+        "アンが線路の費用として材木1枚、鉱石1枚を支払いました。"
     for lang in ("en", "ja"):
         for e in out.events:
             assert "{" not in translate(lang, e.key, e.params, ["Ann", "Bob"])

@@ -150,6 +150,7 @@ def test_sea_surrounds_the_land(map_id):
 
 
 def test_islands_maps_are_islands_joined_by_straits():
+    # CE-1b: the straits, ferries' only way across the one-hex channels, join the islands.
     for map_id, sizes in (("islands", [5, 7, 7]), ("islands_large", [7, 7, 8, 8])):
         b = beginner(map_id)
         parts = _islands(b.land_hexes)
@@ -212,11 +213,27 @@ def test_coast_edges_have_land_on_one_side_and_sea_on_the_other(map_id):
         a, c = e.hexes()
         assert b.is_land(a) != b.is_land(c) and (a in b.sea or c in b.sea)
         assert all(g.is_intersection(x) for x in e.corners())
-    for e in g.straits:
+    for e in g.straits:  # CE-1b: between two sea hexes, both ends touching land
         assert all(h in b.sea for h in e.hexes()) and all(g.is_intersection(x) for x in e.corners())
     # Every land-sea edge is one: count them from the hexes.
     assert len(g.coast_edges) == sum(n in b.sea for h in b.land_hexes for n in h.neighbors())
     assert set(g.ferry_edges) == set(g.coast_edges) | (set(g.straits) if b.ferries_cross_straits else set())
+
+
+@pytest.mark.parametrize("map_id", ["islands", "islands_large"])
+def test_a_sea_edge_with_an_end_in_open_sea_carries_no_ferry(map_id):
+    # CE-1b: of the edges between two sea hexes, a ferry runs along exactly those whose two ends
+    # touch land (the straits); one with an end in open sea is never a ferry's (nor can it be
+    # named: only intersections have numbers).
+    b = beginner(map_id)
+    g = rail_graph(b)
+    sea_edges = {h.edge(d) for h in b.sea for d in range(6) if h.neighbor(d) in b.sea}
+    open_sea = {e for e in sea_edges if not all(g.is_intersection(c) for c in e.corners())}
+    touching = sea_edges - open_sea
+    assert open_sea and touching, "the map has both kinds of sea edge to tell apart"
+    assert touching == set(g.straits) and touching <= set(g.ferry_edges)
+    assert not open_sea & set(g.ferry_edges)
+    assert all(not g.is_ferry_edge(e) for e in open_sea)
 
 
 def test_ferries_follow_the_coast_only_on_the_plain_maps():

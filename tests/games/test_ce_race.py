@@ -3,9 +3,15 @@ moving the locomotive with the rulebook's own example (a roll of 5 and 3 gives u
 tolls on others' lines, water towers, Fastest Driver and the islands' change of line."""
 from __future__ import annotations
 
+import random
+
+import pytest
+
 from games.core.i18n import catalog
+from games.catan_express.models import End, Leg, Ride
 from games.catan_express.rules import GAME
 from tests.games.ce_helpers import SPOTS4, Table, cards, find
+from tests.support.protocol_checks import check_decisions
 
 
 def seated(n: int = 4, seed: int = 1, **options) -> Table:
@@ -141,7 +147,7 @@ def test_a_roll_of_5_and_3_moves_up_to_5():
     for dice in ((5, 3), (3, 5)):
         t = racing([42], dice, {0: LONG})
         assert t.s.move_left == 5
-        assert t.refuse("ride C4 18 C3 14 D3 15") == "ce.ride_illegal"   # 6 pieces
+        assert t.refuse("ride C4 18 C3 14 D3 15") == "ce.ride_ends_early"   # 6 pieces
         hand = t.hand(0)
         t.play("ride C4 18 C3 14 D3")
         assert t.p(0).loco == "D3" and t.hand(0) == hand                   # own pieces are free
@@ -171,7 +177,7 @@ def test_unused_points_are_lost():
         t.end()
     t.roll(dice=(2, 1))
     assert t.who() == 0 and t.s.move_left == 2
-    assert t.refuse("ride C3 14 D3") == "ce.ride_illegal"
+    assert t.refuse("ride C3 14 D3") == "ce.ride_ends_early"
 
 
 def test_others_lines_cost_one_card_to_an_owner_of_the_movers_choice():
@@ -185,8 +191,8 @@ def test_others_lines_cost_one_card_to_an_owner_of_the_movers_choice():
     t.play("ride C4")
     legs = set(t.legal())
     assert {"ride 18@2:wool", "ride 18@2:ore"} <= legs and "ride 18" not in legs
-    assert t.refuse("ride 18") == "ce.ride_illegal"              # others' piece, unpaid
-    assert t.refuse("ride 18@3:wool") == "ce.ride_illegal"       # seat 2 has no piece there
+    assert t.refuse("ride 18") == "ce.ride_toll_owner"              # others' piece, unpaid
+    assert t.refuse("ride 18@3:wool") == "ce.ride_toll_owner"       # seat 2 has no piece there
     t.play("ride 18@2:wool")
     assert t.hand(0) == cards(ore=1) and t.hand(1) == cards(wool=1)
     assert {"ride C3@2:ore", "ride C3@3:ore"} <= set(t.legal())
@@ -196,7 +202,7 @@ def test_others_lines_cost_one_card_to_an_owner_of_the_movers_choice():
     t.play("ride 13")
     assert t.p(0).loco == "13"
     assert not [x for x in t.legal() if x.startswith("ride B3")]
-    assert t.refuse("ride B3@2:ore") == "ce.ride_illegal"
+    assert t.refuse("ride B3@2:ore") == "ce.ride_cannot_pay"
 
 
 def test_a_parallel_own_piece_is_free():
@@ -212,7 +218,7 @@ def test_a_tower_ends_the_move_and_scores():
     # CE-9: reaching one's own tower stops the locomotive at once; the tower is 1 VP.
     t = racing([13, 42], (6, 2), {0: ["24-C4", "24-C3", "13-C3", "13-C2"]})
     before = GAME.total(t.s, 0)
-    assert t.refuse("ride C4 24 C3 13 C2") == "ce.ride_illegal"
+    assert t.refuse("ride C4 24 C3 13 C2") == "ce.ride_ends_early"
     t.play("ride C4 24 C3 13")
     assert t.p(0).towers == [13] and GAME.total(t.s, 0) == before + 1
     assert find(t.s.last, "ce.ev.tower")[0].params == {"seat": 0, "at": "13", "count": 1, "of": 2}
@@ -254,44 +260,106 @@ def test_another_players_tower_does_not_stop_the_locomotive():
     # CE-9: only the mover's own towers; seat 1 has collected 13, seat 0 has not.
     t = racing([13, 42], (6, 2), {0: ["24-C4", "24-C3", "13-C3", "13-C2"]})
     t.edit(lambda s: s.players[1].towers.append(13))
-    assert t.refuse("ride C4 24 C3 13 C2") == "ce.ride_illegal"
+    assert t.refuse("ride C4 24 C3 13 C2") == "ce.ride_ends_early"
 
 
 # --- the islands (CE-11) ------------------------------------------------------------------
 
-def _islands(transfer_stop: bool) -> Table:
+def _islands(transfer_stop: bool, pieces: list[str], loco: str, dice: tuple[int, int],
+             stop: int | None = None) -> Table:
+    """Seat 0 to move on the islands map in a race under way, its locomotive on `loco`, these
+    pieces its own, after rolling `dice`; the stop a settlement of seat 1 (default: the last
+    building of setup, far from these lines)."""
     t = Table(4, 1, map="islands", transfer_stop=transfer_stop)
     t.seat_any()
-    t.lay(0, ["1-F2", "2-F2", "2-5", "5-8", "8-E3"])
-    far = max(pt for pt, b in t.s.buildings.items())
+    t.lay(0, pieces)
+    if stop is not None:
+        t.put(stop, 1)
+    far = stop if stop is not None else max(pt for pt, b in t.s.buildings.items())
     t.edit(lambda s: (setattr(s, "race", True), setattr(s, "starter", 3), setattr(s, "stops", [far]),
-                      setattr(s.players[0], "loco", "1")))
-    t.roll(dice=(6, 6))
+                      setattr(s.players[0], "loco", loco)))
+    t.roll(dice=dice)
     while t.s.phase == "gold":
         t.play(t.legal()[0])
+    assert t.who() == 0 and t.s.phase == "main"
     return t
 
 
-def test_islands_changing_between_rail_and_ferry_ends_the_move():
-    # CE-11: rail 1–F2–2, then the ferry 2–5: the locomotive stops at 5.
-    t = _islands(True)
-    assert t.refuse("ride F2 2 5 8") == "ce.ride_illegal"
-    t.play("ride F2 2 5")
-    assert t.p(0).loco == "5" and find(t.s.last, "ce.ev.transfer_stop")
-    assert t.s.current == 1
+# 6–F2 and F2–1 are rails (spokes of F2), 1–2 and 2–5 ferries (coast edges).
+RAIL_THEN_FERRY = ["6-F2", "1-F2", "1-2", "2-5"]
 
 
-def test_islands_change_from_ferry_to_rail_ends_the_move_too():
-    t = _islands(True)
-    t.edit(lambda s: setattr(s.players[0], "loco", "2"))
-    t.play("ride 5 8 E3")
-    assert t.p(0).loco == "E3" and find(t.s.last, "ce.ev.transfer_stop")
+def test_islands_a_move_ends_where_the_locomotive_changes_from_rail_to_ferry():
+    # CE-11 (the rulebook: a locomotive changing between rail and ferry must stop): rail
+    # 6–F2–1, then the ferry 1–2, with dice 6 and 5. The move ends at 1, where the locomotive
+    # would change, not at 2: typed, as legs, or in the menu.
+    t = _islands(True, RAIL_THEN_FERRY, loco="6", dice=(6, 5))
+    assert t.s.move_left == 6
+    error = t.refusal("ride F2 1 2")
+    assert error.code == "ce.ride_transfer" and error.params == {"at": "1"}
+    t.play("ride F2 1")
+    assert t.p(0).loco == "1" and t.s.moving and t.s.move_left == 4
+    # at 1 the ferry is no longer offered, nor accepted; going on by rail still is
+    assert "ride 2" not in t.legal() and "ride F2" in t.legal()
+    assert t.refusal("ride 2").code == "ce.ride_transfer"
+    check_decisions(GAME, t.s)
+    # the bots keep to it too: the builder ends its move here, the random bot never changes
+    assert GAME.bots()["builder"].choose(GAME, t.s, 0, random.Random(1)) == End()
+    for k in range(40):
+        move = GAME.bots()["random"].choose(GAME, t.s, 0, random.Random(k))
+        assert GAME.allows(t.s, 0, move), move
+    t.play("end")
+    # the next turn starts afresh at 1: now the ferry is the first leg, and the move goes on by ferry
+    while t.who() != 0:
+        t.to_main(8)
+        t.end()
+    t.roll(dice=(3, 2))
+    t.play("ride 2 5")
+    assert t.p(0).loco == "5"
+
+
+def test_islands_a_move_ends_where_the_locomotive_changes_from_ferry_to_rail():
+    t = _islands(True, RAIL_THEN_FERRY, loco="2", dice=(6, 5))
+    assert t.refusal("ride 1 F2").params == {"at": "1"}
+    t.play("ride 1")
+    assert t.p(0).loco == "1" and [x for x in t.legal() if x.startswith("ride")] == ["ride 2"]
+
+
+@pytest.mark.parametrize("stop", [2, 5])
+def test_islands_no_route_to_a_stop_changes_between_rail_and_ferry(stop):
+    # CE-11 in the "drive to a stop" menu: a stop just past the change at 1 (2, the change
+    # its last leg) or further on (5) is not reached this turn, and no route is offered to
+    # it (the bots read the same routes); without the option the route is offered.
+    t = _islands(True, RAIL_THEN_FERRY, loco="6", dice=(6, 5), stop=stop)
+    assert not [x for x in t.legal() if x.startswith("ride") and len(x.split()) > 2]
+    assert GAME.ride_routes(t.s, 0) == []
+    assert GAME.bots()["builder"].choose(GAME, t.s, 0, random.Random(1)) == Ride(legs=(Leg(to="F2"),))
+    route = "ride F2 1 2" + (" 5" if stop == 5 else "")
+    assert t.refusal(route).code == "ce.ride_transfer"
+    free = _islands(False, RAIL_THEN_FERRY, loco="6", dice=(6, 5), stop=stop)
+    assert route in free.legal()
+    free.play(route)
+    assert free.p(0).towers == [stop]
 
 
 def test_islands_without_the_option_run_through():
-    t = _islands(False)
-    t.play("ride F2 2 5 8 E3")
-    assert t.p(0).loco == "E3" and not find(t.s.last, "ce.ev.transfer_stop")
+    t = _islands(False, RAIL_THEN_FERRY, loco="6", dice=(6, 5))
+    t.play("ride F2 1 2 5")
+    assert t.p(0).loco == "5"
+
+
+def test_islands_a_ferry_may_be_built_across_a_strait():
+    # CE-1b: 47–53 runs between two sea hexes, both its ends touching land (a strait between
+    # two islands): a ferry may be built there, joined to one's rails.
+    t = Table(4, 1, map="islands")
+    t.seat_any()
+    t.to_main(8)
+    seat = t.who()
+    t.lay(seat, ["47-C6"])
+    t.set_hand(seat, lumber=1, wool=1)
+    assert "build ferry 47-53" in t.legal()
+    t.play("build ferry 47-53")
+    assert t.s.pieces["47-53"] == [seat] and t.hand(seat) == cards()
 
 
 def test_the_main_map_never_stops_on_a_change():
@@ -302,7 +370,7 @@ def test_the_main_map_never_stops_on_a_change():
                       setattr(s.players[0], "loco", "1")))
     t.roll(dice=(4, 4))
     t.play("ride C2 4 8 12")
-    assert t.p(0).loco == "12" and not find(t.s.last, "ce.ev.transfer_stop")
+    assert t.p(0).loco == "12"
 
 
 # --- a race nobody can finish -------------------------------------------------------------

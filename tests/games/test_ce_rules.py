@@ -6,15 +6,20 @@ every move. The race is in test_ce_race.py; whole random games in test_ce_protoc
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 
 from games.core.errors import IllegalAction
 from games.core.i18n import translate
+from games.catan_express.bots import BOTS
+from games.catan_express.cards import KINDS
+from games.catan_express.components import DevCard
 from games.catan_express.economy import Hand
 from games.catan_express.models import Discard, Partner, Propose
 from games.catan_express.rules import GAME
 from tests.games.ce_helpers import SPOTS4, Table, cards, find
+from tests.support.protocol_checks import check_decisions
 
 
 def seated(n: int = 4, seed: int = 1) -> Table:
@@ -339,6 +344,62 @@ def test_a_knight_may_be_played_before_the_roll():
     assert t.hand(3) == cards() and t.hand(0)[4] == 2
 
 
+@pytest.mark.parametrize("card, move", [("monopoly", "monopoly ore"), ("year_of_plenty", "plenty 1brick+1ore"),
+                                        ("road_building", "roads")])
+def test_any_progress_card_may_be_played_before_the_roll(card, move):
+    # CE-B3: one card played per turn, at any time of one's own turn: before the roll too,
+    # Monopoly, Year of Plenty and Road Building as much as the Knight.
+    t = seated()
+    t.deal_dev(0, card)
+    t.deal_dev(0, "knight")
+    t.set_hand(1, ore=2)
+    assert t.s.phase == "roll" and move in t.legal()
+    menu = GAME.decision(t.s, 0)  # the menu offers it: card → which → …
+    assert card in [o.value for o in menu.walk(["card"]).options] and menu.holds(move)
+    check_decisions(GAME, t.s)
+    t.play(move)
+    assert t.s.phase == "roll" and t.p(0).played_card and t.p(0).played[KINDS.index(DevCard(card))] == 1
+    if card == "monopoly":
+        assert t.hand(1) == cards() and t.hand(0)[4] >= 2
+    # still one card a turn: no other before the roll, nor after it
+    assert t.refuse("knight D2") == "ce.card_already_played"
+    assert [x for x in t.legal()] == ["roll"]
+    t.to_main(8)
+    assert t.refuse("knight D2") == "ce.card_already_played"
+    if card == "road_building":
+        # the two free pieces wait for the building after the roll (this turn only)
+        assert t.s.free_pieces == 2
+        t.set_hand(0)
+        t.play("build rail 24-C4")
+        assert t.s.free_pieces == 1 and t.hand(0) == cards()
+
+
+def test_a_card_bought_this_turn_is_not_played_before_the_next_roll_either():
+    # CE-B3: bought this turn, playable from the next of one's own turns — before its roll.
+    t = seated()
+    t.to_main(8)
+    t.set_hand(0, wool=1, grain=1, ore=1)
+    t.deck_top("year_of_plenty")
+    t.play("buy")
+    assert t.refuse("plenty 1wool+1ore") == "ce.card_bought_this_turn"
+    for _ in range(4):
+        t.end()
+        if t.who() != 0:
+            t.to_main(8)
+    assert t.who() == 0 and t.s.phase == "roll"
+    assert "plenty 1wool+1ore" in t.legal()
+
+
+def test_the_random_bot_plays_progress_cards_before_the_roll_and_the_builder_still_rolls():
+    t = seated()
+    for card in ("monopoly", "year_of_plenty", "road_building"):
+        t.deal_dev(0, card)
+    kinds = {BOTS["random"].choose(GAME, t.s, 0, random.Random(k)).kind for k in range(60)}
+    assert {"roll", "monopoly", "plenty", "roads"} <= kinds
+    assert all(GAME.allows(t.s, 0, BOTS["random"].choose(GAME, t.s, 0, random.Random(k))) for k in range(60))
+    assert BOTS["builder"].choose(GAME, t.s, 0, random.Random(1)).kind == "roll"
+
+
 def test_largest_army_at_three_knights():
     # CE-B3: the first to 3 played knights takes Largest Army (2 VP).
     t = seated()
@@ -471,6 +532,48 @@ def _offering() -> Table:
     return t
 
 
+def test_an_offer_may_be_on_any_terms_both_accept():
+    # CE-B5: any counts both players accept (once capped at 1–3 cards for 1–2): 1 ore for 3
+    # brick, then 4 ore for 1 brick.
+    t = seated()
+    t.to_main(8)
+    t.set_hand(0, ore=5)
+    t.set_hand(1, brick=4)
+    t.set_hand(2)
+    t.set_hand(3)
+    menu = GAME.decision(t.s, 0)
+    offer, = menu.groups  # one counted group, opened from the first step
+    assert menu.walk(["offer"]).group == 0
+    for text in ("offer 1ore 3brick", "offer 4ore 1brick", "offer 5ore 19grain"):
+        assert offer.counts_of(text) is not None, text
+    check_decisions(GAME, t.s)
+    t.play("offer 1ore 3brick")
+    t.play("accept", 1)
+    t.play("refuse", 2)
+    t.play("refuse", 3)
+    t.play("trade @2")
+    assert t.hand(0) == cards(brick=3, ore=4) and t.hand(1) == cards(brick=1, ore=1)
+    t.play("offer 4ore 1brick")
+    for seat in (1, 2, 3):
+        t.play("accept" if seat == 1 else "refuse", seat)
+    t.play("trade @2")
+    assert t.hand(0) == cards(brick=4) and t.hand(1) == cards(ore=5)
+
+
+def test_an_offers_terms_are_refused_only_for_gifts_cards_not_held_or_more_than_exist():
+    t = seated()
+    t.to_main(8)
+    t.set_hand(0, ore=4, wool=1)
+    assert t.refuse("offer 5ore 1brick") == "ce.not_held"
+    assert t.refuse("offer 1ore+1wool 2ore") == "ce.trade_same_resource"   # a gift of the difference
+    err = t.refusal("offer 1ore 20brick")                                   # 19 brick in a 4-player game
+    assert err.code == "ce.offer_more_than_exist" and err.params["cards"] == Hand.of(brick=19).param()
+    for lang in ("en", "ja"):
+        for code in ("ce.offer_more_than_exist", "ce.not_held", "ce.trade_same_resource", "ce.trade_gift"):
+            assert translate(lang, f"error.{code}") != f"error.{code}"
+    t.play("offer 4ore+1wool 19brick")                                    # any terms, however unlikely
+
+
 def test_an_offer_is_no_gift():
     # CE-B5: both sides give something.
     t = seated()
@@ -519,7 +622,7 @@ def test_answers_stay_hidden_until_everyone_answered():
     shown = GAME.view(t.s, 3)
     assert shown.state.offer.answers == {1: True, 2: True, 3: False} and shown.accepted == [1, 2]
     answers = find(t.s.last, "ce.ev.answers")[0].params
-    assert answers == {"accepted": [1, 2], "refused": [3]}
+    assert answers == {"accepted_seats": [1, 2], "refused_seats": [3], "accepted_count": 2, "refused_count": 1}
 
 
 def test_only_an_acceptor_can_be_picked():
@@ -642,7 +745,7 @@ def test_a_parallel_piece_pays_a_brick_to_each_owner():
     t.set_hand(1)
     t.set_hand(2)
     menu = GAME.decision(t.s, 0)
-    assert "build rail 18-C4" in menu.all_notations()
+    assert menu.holds("build rail 18-C4")
     t.play("build rail 18-C4")
     assert t.hand(0) == cards() and t.hand(1) == cards(brick=1) and t.hand(2) == cards(brick=1)
     assert t.s.pieces["18-C4"] == [1, 2, 0]

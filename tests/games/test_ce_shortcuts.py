@@ -7,7 +7,8 @@ same objects, menus are built from cached moves, and the random bot draws its nu
 Each of those is checked here against the plain definition, on states from real games:
 
 - `allows` says yes to exactly the moves on the menu (and, where it is documented as wider, to
-  what the economy accepts: a bank trade of several lots);
+  what the economy accepts: a bank trade of several lots; and to an offer on any terms within
+  what the others could give, CE-B5);
 - a state rebuilt from its JSON (no derived facts) lists the same moves, and the points add up;
 - the offer, discard and gold menus are the definition's, in its order;
 - the random bot's draws are those of `random.Random.choice` and `shuffle`.
@@ -22,9 +23,9 @@ import pytest
 from games.core.errors import IllegalAction
 from games.catan_express import bots, economy, rules
 from games.catan_express.components import RESOURCES
-from games.catan_express.models import (OFFER_GET_MAX, OFFER_GIVE_MAX, Answer, BankTrade, Build, Buy, CatanState,
-                                        Discard, End, Gold, Leg, Menu, Monopoly, NameStop, Partner, Plenty, Propose,
-                                        Ride, Roads, Robber, Roll)
+from games.catan_express.models import (MAX_OFFERS, OFFER_GET_MAX, OFFER_GIVE_MAX, Answer, BankTrade, Build, Buy,
+                                        CatanState, Discard, End, Gold, Leg, Menu, Monopoly, NameStop, Partner, Plenty,
+                                        Propose, Ride, Roads, Robber, Roll)
 from games.catan_express.rules import GAME
 
 NAMES = [r.value for r in RESOURCES]
@@ -83,8 +84,23 @@ def _board_moves(map_id: str, layout: str, seed: int, n: int) -> tuple:
                 out.append(BankTrade(give=_one(i, ratio), get=_one(j, 1)))
                 out.append(BankTrade(give=_one(i, 2 * ratio), get=tuple(a + b for a, b in zip(_one(j), _one((j + 1) % 5)))))
     out += [Propose(give=_one(i, k), get=_one(j, m)) for i in range(5) for j in range(5) for k in (0, 1, 4)
-            for m in (1, 3)]
+            for m in (1, 3, 7)]
+    out += [Propose(give=tuple(a + b for a, b in zip(_one(i, 2), _one((i + 1) % 5, 3))), get=_one((i + 2) % 5, m))
+            for i in range(5) for m in (5, 19, 20, 24, 25)]
     return tuple(out)
+
+
+def _offer_by_definition(state: CatanState, seat: int, offer: Propose) -> bool:
+    """CE-B5, written plainly: on one's own turn after the roll, not yet moving, at most
+    MAX_OFFERS a turn; something each way, never one resource on both sides, only cards one
+    holds, and of a resource no more than there are in the game (all hands and the bank)."""
+    if state.phase != "main" or state.moving or state.offers_made >= MAX_OFFERS or seat != state.current:
+        return False
+    hand = state.players[seat].hand
+    give, get = offer.give, offer.get
+    there = [state.bank[r] + sum(q.hand[r] for q in state.players) for r in range(5)]
+    return (sum(give) > 0 and sum(get) > 0 and not any(g and w for g, w in zip(give, get))
+            and all(g <= h for g, h in zip(give, hand)) and all(w <= t for w, t in zip(get, there)))
 
 
 def _candidates(state: CatanState, seat: int, rng: random.Random) -> list:
@@ -130,6 +146,10 @@ def test_allows_says_yes_to_exactly_the_menus_moves():
                     except IllegalAction:
                         expected = False
                     assert expected or action not in menu
+                elif action.kind == "offer":
+                    # Wider than the menu, which suggests small offers: any terms (CE-B5).
+                    expected = _offer_by_definition(state, seat, action)
+                    assert expected or action not in menu
                 else:
                     expected = action in menu
                 assert GAME.allows(state, seat, action) == expected, (state.phase, action)
@@ -145,7 +165,8 @@ def test_a_refused_move_is_refused_by_apply_with_the_input_untouched():
         before = state.model_dump_json()
         menu = set(GAME.legal_actions(state, seat))
         for action in rng.sample(_candidates(state, seat, rng), 40):
-            if action in menu or action.kind == "bank":
+            if action in menu or action.kind == "bank" or (
+                    action.kind == "offer" and _offer_by_definition(state, seat, action)):
                 continue
             with pytest.raises(IllegalAction):
                 GAME.apply(state, seat, action)

@@ -1,15 +1,23 @@
-"""One Japanese term per game concept: data/<game>/glossary.json names it and the variants to
-avoid, and no Japanese catalog string of that game uses an avoided variant."""
+"""One term per game concept: data/<game>/glossary.json names it (in Japanese as the game's
+rulebook does) and the variants to avoid, and no catalog string of that game uses an avoided
+variant. A game's strings are all its catalogs (rules, render, Discord: the folders games.json
+lists for it) and its keys in the shared catalogs; the shared catalogs' other strings speak of
+no game, so they use no game's avoided variants."""
 import json
 import re
 
 import pytest
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from games.core.i18n import DATA_DIR
+from games.core.i18n import DATA_DIR, translate
 
 GAMES = json.loads((DATA_DIR / "games.json").read_text(encoding="utf-8"))
-SHARED = ["messages/ja.json", "discord/messages.ja.json", "render/messages.ja.json"]
+SHARED_FOLDERS = ("messages", "discord", "render")
+
+
+def _shared_catalog(folder: str, lang: str) -> dict[str, str]:
+    path = DATA_DIR / folder / (f"{lang}.json" if folder == "messages" else f"messages.{lang}.json")
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 class Term(BaseModel):
@@ -18,6 +26,7 @@ class Term(BaseModel):
     en: str = Field(min_length=1)
     ja: str = Field(min_length=1)
     avoid: list[str]
+    avoid_en: list[str] = []  # English variants to avoid (whole words, any case)
     note: str | None = None
 
     @field_validator("avoid")
@@ -49,15 +58,24 @@ def _glossary(game) -> Glossary:
     return Glossary.model_validate_json((DATA_DIR / game / "glossary.json").read_text(encoding="utf-8"))
 
 
-def _strings(game, glossary):
+def _claims(glossary, key) -> bool:
+    return any(re.search(p, key) for p in glossary.shared_keys)
+
+
+def _strings(game, glossary, lang="ja"):
     out = {}
     for folder in GAMES[game]["catalogs"]:
-        out.update(json.loads((DATA_DIR / folder / "messages.ja.json").read_text(encoding="utf-8")))
-    for rel in SHARED:
-        for key, text in json.loads((DATA_DIR / rel).read_text(encoding="utf-8")).items():
-            if any(re.search(p, key) for p in glossary.shared_keys):
+        out.update(json.loads((DATA_DIR / folder / f"messages.{lang}.json").read_text(encoding="utf-8")))
+    for folder in SHARED_FOLDERS:
+        for key, text in _shared_catalog(folder, lang).items():
+            if _claims(glossary, key):
                 out[key] = text
     return out
+
+
+def avoided_in_english(text, glossary):
+    return [v for t in glossary.terms for v in t.avoid_en
+            if re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", text, re.IGNORECASE)]
 
 
 def avoided_in(text, glossary):
@@ -88,10 +106,43 @@ def test_japanese_catalogs_use_the_glossary_terms(game):
     assert {key: bad for key, bad in found.items() if bad} == {}
 
 
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_english_catalogs_use_the_glossary_terms(game):
+    glossary = _glossary(game)
+    found = {key: avoided_in_english(text, glossary) for key, text in _strings(game, glossary, "en").items()}
+    assert {key: bad for key, bad in found.items() if bad} == {}
+
+
+def test_every_catalog_folder_is_one_games_or_shared():
+    folders = {p.parent.name for p in DATA_DIR.glob("*/messages.ja.json")} | {"messages"}
+    owners = {folder: [g for g in GAMES if folder in GAMES[g]["catalogs"]] for folder in folders}
+    assert {f: o for f, o in owners.items() if len(o) > 1} == {}
+    assert {f for f, o in owners.items() if not o} == set(SHARED_FOLDERS)
+    for game, entry in GAMES.items():  # a folder named after a game (steam_discord) is listed for it
+        assert {f for f in folders if f == game or f.startswith(game + "_")} == set(entry["catalogs"])
+
+
+def test_a_shared_key_belongs_to_one_game_at_most_and_the_others_speak_of_none():
+    glossaries = {game: _glossary(game) for game in GAMES}
+    for folder in SHARED_FOLDERS:
+        for lang in ("ja", "en"):
+            for key, text in _shared_catalog(folder, lang).items():
+                owners = [g for g, glossary in glossaries.items() if _claims(glossary, key)]
+                assert len(owners) <= 1, (key, owners)
+                if owners:
+                    continue
+                for game, glossary in glossaries.items():
+                    bad = avoided_in(text, glossary) if lang == "ja" else avoided_in_english(text, glossary)
+                    assert not bad, (folder, key, game, bad)
+
+
 def test_the_term_check_finds_an_avoided_variant_but_not_the_term_inside_a_longer_one():
     glossary = _glossary("ticket_to_ride")
-    assert avoided_in("目的地カードを3枚引きました", glossary) == ["目的地カード"]
-    assert avoided_in("チケット・トゥ・ライドでチケットを引く", glossary) == []
+    assert avoided_in("チケットを3枚引きました", glossary) == ["チケット"]
+    assert avoided_in("チケット・トゥ・ライドで目的地カードを引く", glossary) == []
+    steam = _glossary("steam")
+    assert avoided_in_english("First Deliver (2)", steam) == ["First Deliver"]
+    assert avoided_in_english("First Delivery (2), first-deliver", steam) == []
 
 
 def test_a_broken_glossary_is_refused():
@@ -101,3 +152,13 @@ def test_a_broken_glossary_is_refused():
                    {**good, "shared_keys": ["("]}):
         with pytest.raises(ValidationError):
             Glossary.model_validate(broken)
+
+
+def test_steam_colours_read_as_words_in_a_sentence():
+    # the rulebook's short 黄/灰 put into a sentence read 「黄の貨物駒」: running text says 黄色の
+    glossary = _glossary("steam")
+    for colour in ("red", "blue", "yellow", "purple", "gray"):
+        for key in ("steam.act.deliver", "steam.act.urbanize", "steam.choice.cube"):
+            text = translate("ja", key, {"colour": {"key": f"steam.colour.{colour}"}, "route": "B5-C7",
+                                         "hex": "B5", "space": 1, "count": 2})
+            assert avoided_in(text, glossary) == [], text

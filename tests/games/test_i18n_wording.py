@@ -9,7 +9,7 @@ from games.core.i18n import DATA_DIR, translate
 NAMES = ["Ann", "Bob"]
 JAPANESE = r"[\u3040-\u30ff\u3400-\u9fff]"
 PARTICLES = "がをにでとはもへのや"
-SHOGI = r"棋譜|手[をが]指|指[さしすせ]\S{0,2}手|(?:ボット|代わり)\S{0,2}指|指し手|一手|[\d}]手目|対局|投了"
+SHOGI = r"棋譜|手[をが]指|指[さしすせ]\S{0,2}手|(?:ボット|代わり)\S{0,2}指|指し手|一手|[\d}]\s?手(?!番)|対局|投了"
 
 
 def _catalog_files(lang):
@@ -52,6 +52,10 @@ def test_english_event_text_has_no_internal_line_numbers():
     ("discord.sf.place.toward", "count", {"city": "Denver"}, "1 more space to Denver", "2 more spaces to Denver"),
     ("error.ttr.keep_more", "keep_min", {}, "at least 1 ticket.", "at least 2 tickets."),
     ("discord.gt.more", "count", {}, "1 more placement did", "2 more placements did"),
+    ("ce_render.winner", "count", {"seats": [0]}, "Ann wins!", "share the win!"),
+    ("render.steam.final.stats", "delivered", {"level": 2, "income": 3}, "1 cube delivered", "2 cubes delivered"),
+    ("discord.steam.player.engine", "delivered", {"level": 2}, "1 cube delivered", "2 cubes delivered"),
+    ("steam.choice.cube", "count", {"colour": "red", "hex": "B5"}, "red cube at B5", "red cube at B5 (one of 2)"),
 ])
 def test_english_counts_read_right_for_one_and_two(key, count, params, one, two):
     assert one in translate("en", key, {**params, count: 1}, NAMES)
@@ -76,6 +80,82 @@ def test_no_ascii_space_next_to_a_particle_between_japanese_words():
     assert _offences("ja", before) == [] and _offences("ja", after) == []
 
 
+def test_english_that_read_badly_is_gone():
+    # "r4 · exits SE, N" (a notation value in a menu label), "(1 there)", "1 good delivered",
+    # "Stop (towers still there below)", "…link; nobody extends another player's link."
+    clumsy = [r"\br\{rotation\}", r"\bexits \{sides\}", r"\(\{count\} there\)", r"\bgoods? delivered",
+              r"towers still there below", r"nobody extends"]
+    assert [o for rule in clumsy for o in _offences("en", rule)] == []
+    assert translate("en", "steam.choice.cube", {"colour": "red", "hex": "B5", "count": 1}) == "red cube at B5"
+
+
+def test_japanese_text_uses_full_width_brackets_and_colons():
+    # 「(例:12)」 reads as half-width English punctuation dropped into Japanese. Notation in
+    # backticks keeps its own spelling; a ratio or a time (3:1, 22-7) has digits on both sides.
+    offences = []
+    for where, text in _strings("ja"):
+        body = re.sub(r"`[^`]*`", "", text)
+        if not re.search(JAPANESE, body):
+            continue
+        offences += [(where, m.group(0)) for m in re.finditer(r".?[()].?|.?(?<!\d):|:(?!\d).?", body)]
+    assert offences == []
+
+
+# numbers a player counts, each followed by its counter (開拓地2 · 都市3 read as labels)
+COUNTED = [
+    ("ce_render.final.stats", {"settlements": 2, "cities": 3, "knights": 1, "towers": 2}),
+    ("ce_render.alt.seat", {"seat": 0, "points": 9, "cards": 4, "dev": 1, "knights": 2, "towers": 1}),
+    ("discord.ce.seat.pieces", {"settlements": 2, "cities": 3, "rails": 11, "ferries": 1}),
+    *[(f"ce_render.hand.left.{item}", {"left": 3}) for item in ("settlement", "city", "rail", "ferry")],
+    ("gt.render.breakdown", {"stations": 6, "loops": 12}),
+    ("gt.score.both", {"points": 18, "loop": 12, "stations": 6}),
+    ("sf.choice.railroad_detail", {"count": 3, "tiles": 12}),
+    ("discord.sf.status.deck", {"deck": 20, "doubles": 4}),
+    ("render.sf.spurs_left", {"count": 2}),
+    ("discord.mine.title", {"count": 2}),
+    ("discord.ttr.status.decks", {"deck": 40, "discard": 6, "tickets": 20}),
+]
+COUNTERS = "枚個本人点回件か所"
+
+
+@pytest.mark.parametrize("key, params", COUNTED, ids=[k for k, _ in COUNTED])
+def test_japanese_numbers_carry_their_counters(key, params):
+    text = translate("ja", key, params, NAMES)
+    bare = [m.group(0) for m in re.finditer(rf"\d+(?![\d{COUNTERS}])", text)]
+    assert bare == [], text
+
+
+def test_a_card_letter_is_the_first_character_of_its_colour_name():
+    # a pink card read 桃 over the word ピンク in the same hand
+    for colour in ("red", "orange", "yellow", "green", "blue", "pink", "white", "black", "locomotive"):
+        assert translate("ja", f"ttr.card_letter.{colour}") == translate("ja", f"ttr.color.{colour}")[0]
+
+
+@pytest.mark.parametrize("prefix", ["steam.ev.", "sf.ev."])
+def test_japanese_log_lines_say_what_happened_in_the_past(prefix):
+    # "…を支払います。" among "…を支払いました。": a log line was present tense
+    catalog = {k: v for where, v in _strings("ja") for k in [where.split("/", 1)[1]] if k.startswith(prefix)}
+    assert len(catalog) > 10
+    assert {k: v for k, v in catalog.items() if re.search(r"ます[。（]", v)} == {}
+    english = {k: v for where, v in _strings("en") for k in [where.split("/", 1)[1]] if k.startswith(prefix)}
+    assert {k: v for k, v in english.items() if re.search(r"\} (?:takes|pays|owes|buys) ", v)} == {}
+
+
+@pytest.mark.parametrize("lang, nobody, everyone, some", [
+    ("en", "Everyone refused the offer.", "Everyone accepted the offer.", "Accepted by Ann; refused by Bob, Cyd."),
+    ("ja", "全員が申し出を断りました。", "全員が申し出を受けました。", "Annが申し出を受け、Bob、Cydが断りました。"),
+])
+def test_catan_express_trade_answers_read_well_however_they_fall(lang, nobody, everyone, some):
+    names = ["Ann", "Bob", "Cyd", "Dee"]
+
+    def answers(yes, no):
+        return translate(lang, "ce.ev.answers", {"accepted_seats": yes, "refused_seats": no,
+                                                 "accepted_count": len(yes), "refused_count": len(no)}, names)
+    assert answers([], [0, 1, 2]) == nobody
+    assert answers([0, 1, 2], []) == everyone
+    assert answers([0], [1, 2]) == some
+
+
 def test_the_rules_catch_what_they_are_meant_to_catch():
     # The wording rules above pass on the catalogs; here each one is shown to bite.
     samples = {r"(?:\}|\d\d)つ": "駅を{count}つ接続", SHOGI: "手を指しました",
@@ -83,4 +163,5 @@ def test_the_rules_catch_what_they_are_meant_to_catch():
     for pattern, text in samples.items():
         assert re.search(pattern, text), pattern
     assert re.search(SHOGI, "ボットが代わりに指します") and re.search(SHOGI, "{game} — 棋譜")
+    assert re.search(SHOGI, "（{game}、{moves} 手）") and not re.search(SHOGI, "残り{count}手番")
     assert not re.search(SHOGI, "もう半分の向きを指しています")

@@ -130,16 +130,23 @@ def test_two_cards_of_one_city_can_both_go_each_move_still_once():
     d = GAME.decision(s, 0)
     check_decisions(GAME, s)
     _exchange_menu_is_sound(d, 5)
-    assert {p.value for p in d.first_step()} == {"none", "both:Denver", "both:Reno"}
-    stop = d.walk(["both:Denver"])
-    assert stop.step == decisions.EXCHANGE_MORE and stop.move is None
-    assert "exchange Denver,Denver" in {c.notation for c in d.choices}
-    group, = d.groups  # one card of each city at most, picked together
-    assert {i.value for i in group.items} == {"Denver", "Reno", "Omaha"} and group.max == 3
-    # Both Reno cards with both Denver cards: reached one way only, under the first of them.
+    # "keep my hand" and the one group: no entry of its own for both cards of a city
+    assert [p.value for p in d.first_step()] == ["none"]
+    group, = d.groups  # each city once, picked up to as many times as the hand holds it
+    assert dict(zip([i.value for i in group.items], group.limits())) == {"Denver": 2, "Reno": 2, "Omaha": 1}
+    assert (group.min, group.max) == (1, 5)
+    both = GAME.format_action(GAME.parse_action("exchange Denver,Denver"))
+    assert group.notation(["Denver", "Denver"]) == both
+    assert dict(zip([i.value for i in group.items], group.counts_of(both))) == {"Denver": 2, "Reno": 0, "Omaha": 0}
+    # Both Reno cards with both Denver cards: one spelling, reached one way.
     text = GAME.format_action(GAME.parse_action("exchange Reno,Reno,Denver,Denver"))
-    both = [c for c in d.choices if c.notation == text]
-    assert len(both) == 1 and both[0].path[0].value == f"both:{text.split(' ')[1].split(',')[0]}"
+    assert group.notation(["Reno", "Denver", "Reno", "Denver"]) == text and d.all_notations().count(text) == 1
+    # a third Denver card is not in the hand: refused by the menu and by the rules
+    with pytest.raises(IllegalAction):
+        group.notation(["Denver", "Denver", "Denver"])
+    assert "exchange Denver,Denver,Denver" not in d.all_notations()
+    # every way to give cards away is one pick of the group (the hand as a multiset)
+    assert sorted(d.all_notations()) == sorted(GAME.format_action(a) for a in GAME.legal_actions(s, 0))
 
 
 def test_the_exchange_key_changes_only_when_the_deck_limits_the_exchange():

@@ -152,7 +152,9 @@ def test_a_build_is_hex_then_face_then_rotation_and_costs_what_it_says() -> None
             assert rot_pick.label.params["sides"] == [{"key": f"steam.side.{s}"} for s in exits]
             assert len(rot_pick.detail.params["exits"]) == len(exits)
             result = GAME.apply(state, seat, GAME.parse_action(choice.notation))
-            paid = sum(e.params["amount"] for e in result.events if e.key == "steam.ev.paid")
+            before, after = state.players[seat], result.state.players[seat]
+            raised = sum(e.params["amount"] for e in result.events if e.key == "steam.ev.raised")
+            paid = before.cash + raised - after.cash
             assert rot_pick.label.params["cost"] == paid, (choice.notation, paid)
             kinds.add(how)
             checked += 1

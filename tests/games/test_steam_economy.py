@@ -18,6 +18,8 @@ from games.steam.economy import (
     take_action,
 )
 from games.steam.income import INCOME_PATH, income_track, load_income_track
+from games.steam.rules import GAME
+from tests.support.bot_games import bot_steps
 
 # Seats of the examples, named as the rulebook names the players.
 GREEN, BROWN, BLACK, WHITE, ORANGE = range(5)
@@ -410,3 +412,22 @@ def test_every_money_message_in_both_languages():
     assert translate("en", m.events[0].key, m.events[0].params, ["Green"]) == \
         "Green raised $10, lowering income 2 steps to -2."
     assert translate("ja", m.events[1].key, m.events[1].params, ["緑"]) == "緑は線路に$8を支払いました。"
+
+
+# --- the log says each payment once ------------------------------------------------------
+
+@pytest.mark.parametrize("options", [{}, {"standard": True, "map": "rhine_ruhr"}])
+def test_a_build_or_a_turn_order_place_states_its_price_once(options):
+    """A build's event carries its cost and a place in the turn order its price: no second
+    "paid $2 for track" line follows them (the basic game's raising of cash still does)."""
+    players = 5 if options else 4
+    priced = {"steam.ev.built", "steam.ev.upgraded", "steam.ev.redirected", "steam.ev.won_position",
+              "steam.ev.pays_for_position"}
+    seen = set()
+    for step in bot_steps(GAME, players, 3, next(iter(GAME.bots())), options):
+        events = GAME.apply(step.state, step.seat, step.action).events
+        seen |= {e.key for e in events} & priced
+        said_twice = [e for e in events if e.key == "steam.ev.paid"
+                      and e.params["reason"]["key"] in ("steam.reason.build", "steam.reason.turn_order")]
+        assert not said_twice, (step.action, [e.key for e in events])
+    assert {"steam.ev.built"} <= seen and seen & {"steam.ev.won_position", "steam.ev.pays_for_position"}

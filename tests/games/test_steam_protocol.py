@@ -7,6 +7,8 @@ from functools import lru_cache
 
 import pytest
 
+from games.core.i18n import translate
+from games.steam.board import board_map
 from games.steam.rules import GAME
 from tests.support.bot_games import bot_steps
 from tests.support.protocol_checks import check_decisions, walk_checking_decisions, walk_checking_round_trips
@@ -67,3 +69,24 @@ def test_the_bot_games_reach_urbanizing_and_growing_menus() -> None:
     for config in CONFIGS:
         kinds |= set(_positions(*config))
     assert {"urbanize", "grow"} <= kinds, sorted(kinds)
+
+
+def test_the_log_names_the_places_of_deliveries_links_and_new_cities():
+    """"…delivered a blue cube from Toronto (B5) to Buffalo (C7)", not "from B5 to C7": a log
+    line names a city or town as the board does, in the reader's language, with its hex."""
+    game = GAME
+    named = {"steam.ev.delivered": ("source", "destination"), "steam.ev.link_completed": ("a", "b"),
+             "steam.ev.new_city": ("hex",), "steam.ev.grew": ("hex",)}
+    seen = set()
+    for step in bot_steps(game, 4, 3, next(iter(game.bots()))):
+        m = board_map(step.state)
+        for event in game.apply(step.state, step.seat, step.action).events:
+            for param in named.get(event.key, ()):
+                where = event.params[param]
+                label = where["params"]["hex"]
+                place = m.places[m.hex_at(label)].name
+                for lang in ("en", "ja"):
+                    text = translate(lang, event.key, event.params, ["Ann", "Bob", "Cyd", "Dee"])
+                    assert place[lang] in text and label in text, text
+                seen.add(event.key)
+    assert seen >= {"steam.ev.delivered", "steam.ev.link_completed"}

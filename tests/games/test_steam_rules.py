@@ -199,15 +199,15 @@ def test_locomotive_tile_is_not_offered_at_level_6():
 
 
 def test_next_turn_order_follows_the_action_tile_numbers():
-    """Rulebook phase 5: Locomotive (6), First Build (4), Urbanize (7), First Deliver (2) give
-    First Deliver, First Build, Locomotive, Urbanize."""
+    """Rulebook phase 5: Locomotive (6), First Build (4), Urbanize (7), First Delivery (2) give
+    First Delivery, First Build, Locomotive, Urbanize."""
     t = random_order()
     pat, michelle, thomas, lin = t.s.order
     t.take_all({pat: "take locomotive", michelle: "take first_build", thomas: "decline urbanize",
                 lin: "take first_deliver"})
     assert t.s.step_order[0] == michelle  # First Build builds first
     t.pass_phase()
-    assert t.s.phase == "deliver" and t.s.step_order[0] == lin  # First Deliver delivers first
+    assert t.s.phase == "deliver" and t.s.step_order[0] == lin  # First Delivery delivers first
     t.pass_phase()
     assert t.s.phase == "deliver" and t.s.deliver_round == 2 and t.who() == lin
     t.pass_phase()
@@ -353,6 +353,25 @@ def test_a_delivery_scores_the_owner_who_chooses_income_or_points():
     t.play("income")
     assert t.p(builder).income == income + 2 and t.s.delivered[3] == 1
     assert t.s.last_route_places == ["L7", "L9", "L11"]
+
+
+def test_income_or_points_only_when_owed_and_before_anything_else():
+    t = random_order()
+    builder = built_albany_new_york(t)
+    t.set_cubes("L7", [0, 0, 0, 1, 0])
+    t.set_cubes("L11", [0] * 5)
+    t.s.players[builder].locomotive = 2
+    # Nobody owed a choice: typed income or points is refused in words.
+    assert t.refuse("income") == t.refuse("points") == "steam.nothing_to_score"
+    while t.who() != builder:
+        t.play("pass")
+    t.play("deliver purple L7-L9-L11")
+    assert t.s.pending == [(builder, 2)] and t.who() == builder
+    # The mover owes the choice: nothing else until it is made (ST-9).
+    for text in ("deliver purple L7-L9-L11", "locomotive", "pass"):
+        assert t.refuse(text) == "steam.score_first"
+    t.play("points")
+    assert t.p(builder).points == 2 and t.s.pending == []
 
 
 def test_several_scoring_players_answer_mover_first_then_in_turn_order():

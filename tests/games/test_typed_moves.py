@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from games import registry
 from games.core.errors import IllegalAction
 from games.core.i18n import translate
 from games.core.typed import normalize, resolve
@@ -141,10 +142,12 @@ def test_text_like_no_legal_move_keeps_the_notations_own_error():
     s, seat = ttr_position(black=6)
     assert refused(TTR, s, seat, "fly to the moon").params == {"text": "fly to the moon"}
     assert refused(TTR, s, seat, "claim Nowhere-Elsewhere red").code == "ttr.unknown_route"
-    # Unreadable as typed, readable once the names are rewritten: the rewritten text's error.
+    # Unreadable as typed, readable once the names are rewritten: the rewritten text's error,
+    # quoting the words typed, not their rewriting.
     broke, seat = ttr_position()  # no cards: no claim to suggest
     err = refused(TTR, broke, seat, "claim シアトル-ニューヨーク 赤")
-    assert err.code == "ttr.unknown_route" and err.params["route"] == "seattle - new york"
+    assert err.code == "ttr.unknown_route" and err.params["route"] == "シアトル-ニューヨーク"
+    assert translate("ja", err.message_key, err.params) == "「シアトル-ニューヨーク」という路線はありません。"
 
 
 def test_suggestions_never_show_another_seats_secret_tickets():
@@ -264,3 +267,26 @@ def test_gt_wrong_text_suggests_the_seats_placements():
     shown = listed(err)
     assert shown[0] == f"place T{tile} at H8 right" and set(shown) <= set(notations(gt.GAME, state, seat))
     assert "もしかして" in translate("ja", err.message_key, err.params)
+
+
+# --- a refusal quotes what was typed ---------------------------------------------------
+@pytest.mark.parametrize("name", registry.names())
+def test_a_refusal_quotes_only_what_was_typed_never_the_rewritten_text(name):
+    """Text of the game's own synonyms (Japanese names, colours, verbs), alone and among other
+    words, is rewritten before it is read; a refusal still quotes the person's own words."""
+    game = registry.get(name)
+    state = game.setup(game.min_players + 1, None, 3)
+    seat = min(game.active_players(state))
+    vocabulary = game.vocabulary()
+    synonyms = sorted(k for k, v in {**vocabulary.words, **vocabulary.names}.items() if normalize(k) != normalize(v))
+    rng = random.Random(name)
+    for _ in range(150):
+        words = rng.sample(synonyms, rng.randint(0, min(3, len(synonyms)))) + [rng.choice(["で行こう!!", "xyz", "7"])]
+        typed = " ".join(rng.sample(words, len(words)))
+        try:
+            resolve(game, state, seat, typed)
+        except IllegalAction as err:
+            quoted = [v for v in err.params.values() if isinstance(v, str)]
+            assert all(normalize(v) in normalize(typed) for v in quoted), (typed, err.code, err.params)
+            if "text" in err.params:
+                assert err.params["text"] == typed[:len(err.params["text"])], (typed, err.params)

@@ -102,7 +102,8 @@ class DyingPool(RenderPool):
                                    initializer=os._exit, initargs=(3,))
 
 
-async def test_workers_that_keep_dying_leave_the_picture_to_a_thread(played, caplog):
+async def test_workers_that_keep_dying_leave_the_picture_to_a_thread(played, caplog, expect_error):
+    expect_error('railyard.render.pool', 'died twice in a row')
     view = games.get("ginga").view(played["ginga"][3], None)
     pool = DyingPool(1)
     try:

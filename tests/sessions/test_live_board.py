@@ -1,5 +1,5 @@
 """The live-board plan (bot/sessions/live.py): new message or edit, and who is pinged."""
-from bot.sessions.live import LiveBoard, PostFacts, plan, posted
+from bot.sessions.live import LiveBoard, PostFacts, plan, posted, skipped
 from games.core import Event
 
 
@@ -63,3 +63,30 @@ def test_the_end_is_a_new_final_message_and_closes_the_board():
 def test_a_missing_live_message_means_a_new_one():
     step, _ = plan(LiveBoard(waiting_user_ids=["a"]), [post(2, ["a"])])
     assert step.action == "new" and step.ping_user_ids == []
+
+
+def test_after_a_post_given_up_whoever_it_newly_waited_on_is_pinged_next():
+    live = LiveBoard(message_id="m1", waiting_user_ids=["a"], lines=[Event(key="old")])
+    # the post given up: a moved, the game waited on b, who was never pinged (nor shown it)
+    after = skipped(live, post(2, ["b"]))
+    assert after.message_id == "m1" and [e.key for e in after.lines] == ["old"]
+    # b moved, and the game waits on a again: a's turn came round, a new message pings her
+    step, _ = plan(after, [post(3, ["a"])])
+    assert step.action == "new" and step.ping_user_ids == ["a"] and step.strip_message_id == "m1"
+    assert plan(live, [post(3, ["a"])])[0].action == "edit", "what the board would do, not knowing"
+    # or b is still waited on: b is pinged
+    step, _ = plan(after, [post(3, ["b"])])
+    assert step.action == "new" and step.ping_user_ids == ["b"]
+
+
+def test_a_post_given_up_inside_a_turn_leaves_the_next_step_an_edit():
+    live = LiveBoard(message_id="m1", waiting_user_ids=["a", "b"])
+    after = skipped(live, post(2, ["a", "b"]))  # still waiting on both: nobody newly waited on
+    step, _ = plan(after, [post(3, ["a"])])
+    assert step.action == "edit" and step.ping_user_ids == []
+
+
+def test_after_a_row_that_cannot_be_read_everyone_waited_on_is_pinged():
+    live = LiveBoard(message_id="m1", waiting_user_ids=["a"])
+    step, _ = plan(skipped(live, None), [post(3, ["a"])])
+    assert step.action == "new" and step.ping_user_ids == ["a"]

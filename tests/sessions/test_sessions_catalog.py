@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from bot.sessions import CODES, UNDO_REASONS, SessionError
+from bot.sessions import CODES, NO_GAME_REASONS, NOT_ACTIVE_REASONS, UNDO_REASONS, SessionError
 from games.core.i18n import DATA_DIR, LANGUAGES, catalog, translate
 
 EMITTED_KEYS = ["session.started", "session.first_player", "session.undone", "session.timeout_move", "session.kicked",
@@ -19,8 +19,10 @@ def test_every_code_and_key_has_a_message(lang: str) -> None:
     messages = catalog(lang)
     for code in CODES:
         assert f"error.{code}" in messages, code
-    for reason in UNDO_REASONS:
-        assert SessionError("undo_not_allowed", reason=reason).message_key in messages
+    for code, reasons in (("undo_not_allowed", UNDO_REASONS), ("no_game_here", NO_GAME_REASONS),
+                          ("not_active_game", NOT_ACTIVE_REASONS)):
+        for reason in reasons:
+            assert SessionError(code, reason=reason).message_key in messages, (code, reason)
     for key in EMITTED_KEYS + CORE_KEYS_KEPT:
         assert key in messages, key
 

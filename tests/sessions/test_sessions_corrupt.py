@@ -16,7 +16,8 @@ async def _expect_corrupt(call, game_id: int) -> None:
 
 @pytest.mark.parametrize("junk", ["{not json", '{"n": "two"}', '[]', ""])
 async def test_corrupt_snapshot_only_breaks_that_game(
-        junk: str, service: SessionService, start_game, backend, clock) -> None:
+        junk: str, service: SessionService, start_game, backend, clock, expect_error) -> None:
+    expect_error('railyard.sessions', 'is corrupt')
     a = await open_all(service, "chan-a", await start_game("chan-a"))
     b = await open_all(service, "chan-b", await start_game("chan-b"))
     await backend.sql("UPDATE games SET snapshot = ? WHERE id = ?", junk, a.game_id)
@@ -41,7 +42,8 @@ async def test_corrupt_snapshot_only_breaks_that_game(
     await service.create("toy", "chan-a", "guild-1", BOB)
 
 
-async def test_unknown_game_name_in_the_database(service: SessionService, start_game, backend) -> None:
+async def test_unknown_game_name_in_the_database(service: SessionService, start_game, backend, expect_error) -> None:
+    expect_error('railyard.sessions', 'is corrupt')
     a = await start_game("chan-a")
     b = await start_game("chan-b")
     await backend.sql("UPDATE games SET game = 'chess' WHERE id = ?", a.game_id)
@@ -52,7 +54,9 @@ async def test_unknown_game_name_in_the_database(service: SessionService, start_
     assert (await service.abandon("chan-a", ALICE)).status == "abandoned"
 
 
-async def test_game_module_that_cannot_be_imported(service: SessionService, start_game, backend) -> None:
+async def test_game_module_that_cannot_be_imported(service: SessionService, start_game, backend, expect_error) -> None:
+    expect_error('railyard.sessions', 'is corrupt')
+    expect_error('railyard.sessions', 'game broken_game cannot be loaded')
     registry.register("broken_game", "tests.support.no_such_module:GAME")
     try:
         with pytest.raises(SessionError) as e:
@@ -68,7 +72,8 @@ async def test_game_module_that_cannot_be_imported(service: SessionService, star
         registry.get.cache_clear()
 
 
-async def test_corrupt_settings_or_options(service: SessionService, start_game, backend) -> None:
+async def test_corrupt_settings_or_options(service: SessionService, start_game, backend, expect_error) -> None:
+    expect_error('railyard.sessions', 'is corrupt')
     a = await start_game("chan-a")
     await backend.sql("UPDATE games SET settings = '{\"reminder_minutes\": -5}' WHERE id = ?", a.game_id)
     await _expect_corrupt(service.act("chan-a", actor_for(a, 0), "open red"), a.game_id)
@@ -77,7 +82,8 @@ async def test_corrupt_settings_or_options(service: SessionService, start_game, 
     await _expect_corrupt(service.status("chan-b"), b.game_id)
 
 
-async def test_broken_action_log_cannot_be_replayed(service: SessionService, start_game, backend) -> None:
+async def test_broken_action_log_cannot_be_replayed(service: SessionService, start_game, backend, expect_error) -> None:
+    expect_error('railyard.sessions', 'is corrupt')
     a = await open_all(service, "chan-a", await start_game("chan-a"))
     await service.act("chan-a", actor_for(a, 0), "pass")
     await backend.sql("UPDATE actions SET notation = 'play 9999' WHERE game_id = ? AND seq = 1", a.game_id)

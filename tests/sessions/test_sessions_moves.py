@@ -273,10 +273,3 @@ async def test_typed_moves_without_a_version_are_retried_after_a_lost_race(
         await a_store.close()
         await b_store.close()
 
-
-async def test_the_games_under_way_are_listed_for_a_restart(service: SessionService, start_game) -> None:
-    a = await start_game("chan-a")
-    b = await start_game("chan-b")
-    await service.create("toy", "chan-c", "guild-1", ALICE)  # a lobby is not under way
-    await service.abandon("chan-a", ALICE)
-    assert a.game_id != b.game_id and await service.active_game_ids() == [b.game_id]

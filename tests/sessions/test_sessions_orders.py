@@ -12,6 +12,7 @@ import pytest_asyncio
 from bot.sessions import Outcome, SessionError, SessionService
 from bot.store import StoreBackend
 from games import registry
+from tests.support.registered import registered_games
 from tests.support import ALICE, BOB, CAROL, ERIN, actor_for, make_service
 from tests.support.backends import Backend
 from tests.support.bid_game import MONEY
@@ -22,11 +23,8 @@ CHANNEL = "chan-orders"
 
 @pytest.fixture
 def bid_games():
-    registry.register("bid", "tests.support.bid_game:GAME")
-    registry.register("bid_hasty", "tests.support.bid_game:HASTY")
-    yield
-    registry.unregister("bid")
-    registry.unregister("bid_hasty")
+    with registered_games(bid="tests.support.bid_game:GAME", bid_hasty="tests.support.bid_game:HASTY"):
+        yield
 
 
 @pytest_asyncio.fixture
@@ -78,6 +76,32 @@ async def test_an_order_moves_after_another_players_move(svc: SessionService, bi
     assert (await svc.orders_of(CHANNEL, second)).orders == []
     assert await bid_store.standing_orders(start.game_id) == {}
 
+
+
+async def test_orders_that_move_are_due_work_any_process_takes_over(
+        svc: SessionService, bid_store: StoreBackend, clock) -> None:
+    """An order's move is due work like a bot's: the change that makes it due (another
+    player's move, or the order set on one's own turn) writes the game's 'bots' timer, held by
+    the process that made the change; if that process dies first, another one takes it over
+    once the lease has run out and makes the move."""
+    start = await start_bid(svc)
+    other = make_service(bid_store, clock, first_seed=5)  # another process on the database
+    info = await svc.set_order(CHANNEL, actor_for(start, 0), "bid up to 5")
+    assert info.moves_now
+    (timer,) = [t for t in await bid_store.timers(start.game_id) if t.kind == "bots"]
+    assert (timer.due_at, timer.claimed_by) == (clock.now, svc.deliveries.owner)
+    assert await other.due_bots() == []  # ... and the process that set it dies
+    clock.advance(svc.deliveries.lease)
+    assert await other.due_bots() == [start.game_id]
+    (moved,) = await other.run_bots(start.game_id)
+    assert (moved.seat, moved.notation, moved.auto) == (0, "bid 1", "order")
+    assert [t.kind for t in await bid_store.timers(start.game_id) if t.kind == "bots"] == []
+
+    await svc.set_order(CHANNEL, actor_for(start, 2), "pass")
+    out = await svc.act(CHANNEL, actor_for(start, 1), "bid 2")  # Carol's order answers it
+    assert out.orders_next
+    (timer,) = [t for t in await bid_store.timers(start.game_id) if t.kind == "bots"]
+    assert timer.claimed_by == svc.deliveries.owner
 
 async def test_own_move_cancels_orders(svc: SessionService, bid_store: StoreBackend) -> None:
     start = await start_bid(svc)

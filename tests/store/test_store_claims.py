@@ -180,18 +180,22 @@ async def test_concurrent_claimers_never_take_the_same_row(backend: Backend) -> 
         order: dict[int, list[int]] = {g: [] for g in ids}
         game_of = {row: game for game, rows in ids.items() for row in rows}
 
-        start = asyncio.Barrier(claimers)
+        start, first_taken = asyncio.Barrier(claimers), asyncio.Barrier(claimers)
 
         async def claimer(n: int) -> None:
             owner = f"host:{n}:x"
             idle = 0
-            # everyone's first claim is of one row, made once all have started: twelve rows are
-            # due, so each claimer gets work however the scheduler orders them after that
+            # everyone's first claim is of one row, made once all have started, and nobody goes
+            # on before all have theirs: twelve rows are due, so each claimer gets work however
+            # the scheduler orders them (on SQLite the writers wait in its busy handler, whose
+            # growing sleeps could otherwise let one claimer take every row meanwhile)
             await start.wait()
             first = True
             while idle < 3:
                 rows = await stores[n].claim_outbox(owner, 10.0, LEASE, limit=1 if first else 3)
-                first = False
+                if first:
+                    first = False
+                    await first_taken.wait()
                 if not rows:
                     idle += 1
                     await asyncio.sleep(0.01)
@@ -254,6 +258,55 @@ async def test_a_timer_held_by_a_dead_process_fires_elsewhere_after_the_lease(ba
             assert await tx.hold_timer(game, "reminder", A) is None  # were A alive, it may not fire it
             assert await tx.hold_timer(game, "reminder", B) is not None
 
+
+
+async def test_timer_takeovers_in_a_row_are_counted_until_it_is_rescheduled(backend: Backend) -> None:
+    """As for outbox rows: each claim of a timer whose holder's lease ran out is one more
+    takeover in a row; the holder rescheduling it (it lived through firing it) starts again."""
+    async with await backend.open() as store:
+        game = await _game(store, "c1")
+        async with store.write() as tx:
+            await tx.set_timer(game, "deadline", 5.0)
+        now = 10.0
+        owners = [f"host:{n}:dead" for n in range(3)]
+        for n, owner in enumerate(owners):
+            (taken,) = await store.claim_timers("deadline", owner, now, LEASE)
+            # the first claim of a free timer is no takeover; each later one is
+            assert (taken.claimed_by, taken.takeovers) == (owner, n)
+            now += LEASE  # the holder dies: its lease runs out
+        async with store.write() as tx:
+            assert (await tx.hold_timer(game, "deadline", owners[-1])).takeovers == 2
+            await tx.set_timer(game, "deadline", now)  # the last holder fired it and set the next one
+        (fresh,) = await store.claim_timers("deadline", A, now, LEASE)
+        assert (fresh.claimed_by, fresh.takeovers) == (A, 0)
+        # given back unfired is no takeover either
+        async with store.write() as tx:
+            await tx.release_timer(game, "deadline", A)
+        (back,) = await store.claim_timers("deadline", B, now, LEASE)
+        assert (back.claimed_by, back.takeovers) == (B, 0)
+
+
+async def test_a_timer_written_held_waits_for_its_holders_lease_and_can_be_kept_after_a_reschedule(
+        backend: Backend) -> None:
+    async with await backend.open() as store:
+        game = await _game(store, "c1")
+        async with store.write() as tx:
+            # due now, and the writer handles it itself: kept from the others' sweeps
+            await tx.set_timer(game, "bots", 10.0, holder=A, held_until=10.0 + LEASE)
+        assert await store.claim_timers("bots", B, 10.0 + LEASE - 0.01, LEASE) == []
+        (taken,) = await store.claim_timers("bots", B, 10.0 + LEASE, LEASE)  # A died
+        assert (taken.claimed_by, taken.takeovers) == (B, 1)
+
+        async with store.write() as tx:
+            await tx.set_timer(game, "deadline", 5.0)
+        (deadline,) = await store.claim_timers("deadline", A, 10.0, LEASE)
+        async with store.write() as tx:
+            assert await tx.hold_timer(game, "deadline", A) is not None
+            await tx.set_timer(game, "deadline", 100.0)  # a move of the firing restarts it ...
+            assert await tx.hold_timer(game, "deadline", A) is None
+            await tx.retain_timer(game, "deadline", A, 10.0 + LEASE)  # ... and A goes on under it
+            kept = await tx.hold_timer(game, "deadline", A)
+        assert (kept.due_at, kept.claimed_until, kept.takeovers) == (100.0, 10.0 + LEASE, 0)
 
 async def test_two_services_fire_one_reminder_once_and_a_dead_ones_after_its_lease(
         backend: Backend, toy_game, clock) -> None:

@@ -108,6 +108,7 @@ class BidGame(Game[BidState, Any, BidView]):
     state_model = BidState
     action_model = Any
     view_model = BidView
+    private_information = False  # bids and money are public
 
     def setup(self, n_players: int, options: Any, seed: int) -> BidState:
         return BidState(n=n_players, seed=seed, passed=[False] * n_players)

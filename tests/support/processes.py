@@ -26,6 +26,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from tests.support.log_guard import check_process_log
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -130,7 +132,9 @@ class BotProcess:
         self._reader.join(timeout=2)
         if self.popen.stdout is not None:
             self.popen.stdout.close()
-        self._log.close()
+        if not self._log.closed:
+            self._log.close()
+            check_process_log(self.log(tail=10_000_000), self.name)  # its ERROR lines fail the test
 
 
 class BotProcesses:

@@ -94,6 +94,7 @@ class ToyGame(Game[ToyState, Any, ToyView]):
     state_model = ToyState
     action_model = ToyAction
     view_model = ToyView
+    private_information = True  # hands, and the opening colour until all have chosen
 
     def setup(self, n_players: int, options: Any, seed: int) -> ToyState:
         if not self.min_players <= n_players <= self.max_players:

@@ -1,26 +1,33 @@
-"""The timer loop: reminders and deadlines, once a minute (timers live in the database, so
-they survive restarts). Reminders and deadline moves are outbox rows; the dispatcher posts
-them (DM or channel mention, see bot.discord.outbox). Tests call `tick.coro(cog)` directly
-with a clock they move by hand.
+"""The timer loop: reminders, deadlines and bots left waiting, once a minute (timers live in
+the database, so they survive restarts). Reminders and deadline moves are outbox rows; the
+dispatcher posts them (DM or channel mention, see bot.discord.outbox). Tests call
+`tick.coro(cog)` directly with a clock they move by hand.
 
 Every bot process on a database runs this loop. A sweep claims the timers it fires for the
 claim lease (RAILYARD_LEASE_SECONDS, see bot/sessions/timers.py), so each timer fires in
 one process; a timer whose process died is due again for the others when the lease runs out.
 The loop runs at least once a lease (once a minute unless the lease is shorter), so such a
-timer waits about a lease longer, not a lease and then up to a minute more."""
+timer waits about a lease longer, not a lease and then up to a minute more.
+
+Bots move in the process that made the change they answer (`after_commit`), which holds the
+game's 'bots' timer while it moves them. If it dies first, the sweep of a live process takes
+the timer over once the lease has run out and moves them (`due_bots`): a game never waits on
+its bots for a process to restart, and the games a restarted process finds waiting are
+those same timers."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
-
-from bot.store import CLAIM_LEASE
+from typing import TYPE_CHECKING, Awaitable, Callable, TypeVar
 
 from discord.ext import commands, tasks
+
+from bot.store import CLAIM_LEASE
 
 if TYPE_CHECKING:
     from bot.discord.bot import RailyardBot
 
 log = logging.getLogger("railyard.discord.timers")
+T = TypeVar("T")
 
 SWEEP_SECONDS = 60.0  # the loop's period when the lease is no shorter
 
@@ -28,7 +35,6 @@ SWEEP_SECONDS = 60.0  # the loop's period when the lease is no shorter
 class Timers(commands.Cog):
     def __init__(self, bot: "RailyardBot") -> None:
         self.bot = bot
-        self._recovered = False
         settings = getattr(bot, "settings", None)
         self.lease = float(getattr(settings, "lease_seconds", None) or CLAIM_LEASE)
 
@@ -43,41 +49,31 @@ class Timers(commands.Cog):
 
     @tasks.loop(minutes=1)
     async def tick(self) -> None:
-        """One sweep: due reminders, passed deadlines, and (once) bots left waiting."""
+        """One sweep: due reminders, passed deadlines, and bots nobody is moving."""
         bot = self.bot
-        if not self._recovered:
-            self._recovered = True
-            await self.resume_bots()
-        try:
-            reminders = await bot.service.due_reminders(lease=self.lease)
-        except Exception:  # noqa: BLE001 - the loop must keep running
-            log.exception("due_reminders failed")
-            reminders = []
-        try:
-            outcomes = await bot.service.run_deadlines(lease=self.lease)
-        except Exception:  # noqa: BLE001
-            log.exception("run_deadlines failed")
-            outcomes = []
+        reminders = await self._sweep(bot.service.due_reminders)
+        outcomes = await self._sweep(bot.service.run_deadlines)
         for outcome in outcomes:
             bot.after_commit(outcome)
-        if reminders or outcomes:
-            log.info("timers: %d reminder(s), %d deadline move(s)", len(reminders), len(outcomes))
+        waiting = await self._sweep(bot.service.due_bots)
+        for game_id in waiting:
+            bot.run_bots_soon(game_id)
+        if reminders or outcomes or waiting:
+            log.info("timers: %d reminder(s), %d deadline move(s), bots taken over in %d game(s)",
+                     len(reminders), len(outcomes), len(waiting))
             bot.outbox.wake()
+
+    async def _sweep(self, due: Callable[..., Awaitable[list[T]]]) -> list[T]:
+        """One kind of due work, claimed with the lease; a failure is logged and the loop goes on."""
+        try:
+            return await due(lease=self.lease)
+        except Exception:  # noqa: BLE001 - the loop must keep running
+            log.exception("%s failed", due.__name__)
+            return []
 
     @tick.before_loop
     async def before_tick(self) -> None:
         await self.bot.wait_until_ready()
-
-    async def resume_bots(self) -> None:
-        """After a restart, let bots move in games that were left waiting on them (e.g. the
-        process stopped between a player's move and the bots' answers)."""
-        try:
-            rows = await self.bot.service.active_game_ids()
-        except Exception:  # noqa: BLE001
-            log.exception("could not list active games")
-            return
-        for game_id in rows:
-            self.bot.run_bots_soon(game_id)
 
 
 async def setup(bot: "RailyardBot") -> None:

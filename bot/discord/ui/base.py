@@ -1,7 +1,7 @@
 """How a game looks on Discord: its colour, the emoji of its menu icons, the status embed,
 the words under a private hand. One `GameUI` per game (`get(name)`); a game without its own
-falls back to `GameUI`, which still offers "Show my hand", the chooser and /move for
-everything.
+falls back to `GameUI`, which still offers the chooser, /move for everything and, where the
+game has private information, "Show my hand".
 
 Only presentation lives here. What a player may choose, in which steps and whether it is
 secret comes from the rules (`Game.decision`) and is drawn by the one chooser
@@ -18,6 +18,7 @@ import discord
 
 from bot.discord.text import clip, event_text, t
 from bot.sessions import PrivateView
+from games import registry
 
 # Icons any game's menu may use for moves every kind of game has; a game's look adds its own.
 COMMON_EMOJI: Mapping[str, str] = {"pass": "⏭️", "stop": "⏹️", "decline": "🚫", "keep": "✋", "none": "✋"}
@@ -27,6 +28,17 @@ class GameUI:
     name = ""
     colour = discord.Colour(0x2E7D32)
     icon_emoji: Mapping[str, str] = {}
+    # In a game where nothing is private (Game.private_information is False) "Show my hand"
+    # would promise a secret there is not: such a game's look offers no button for a
+    # player's own part (None), or names it for what its picture shows.
+    public_own_button: tuple[str, str] | None = None  # (catalog key, emoji)
+
+    def own_button(self) -> tuple[str, str] | None:
+        """The words (catalog key) and emoji of the turn post's button that shows a player
+        their own part privately, or None when the game offers none."""
+        if registry.get(self.name).private_information:
+            return "discord.button.hand", "🃏"
+        return self.public_own_button
 
     # --- words ------------------------------------------------------------------------
     def title(self, lang: str) -> str:

@@ -22,7 +22,6 @@ import discord
 from bot.discord.text import clip, event_text, t
 from bot.discord.ui.base import GameUI, register
 from bot.sessions import PrivateView
-from games import registry
 from games.catan_express.cards import KINDS
 from games.catan_express.components import RESOURCES, components
 from games.catan_express.economy import Hand, trade_ratio
@@ -45,8 +44,8 @@ def _name(seat: int, names: Sequence[str]) -> str:
 
 
 def cards_line(counts: Sequence[int], lang: str) -> str:
-    """Five resource counts in words with their emoji, only those held ("🌲 lumber 2 · …")."""
-    parts = [f"{RESOURCE_EMOJI[r.value]} {t(lang, f'ce.resource.{r.value}')} {n}"
+    """Five resource counts in words with their emoji, only those held ("🌲 2 lumber · …", "🌲 材木2枚")."""
+    parts = [f"{RESOURCE_EMOJI[r.value]} {t(lang, f'ce.cards.{r.value}', count=n)}"
              for r, n in zip(RESOURCES, counts) if n]
     return " · ".join(parts)
 
@@ -93,7 +92,9 @@ class CatanExpressUI(GameUI):
                      number=len(state.stops) + 1)
         if phase == "main" and state.moving:
             return t(lang, "discord.ce.status.moving", {"seat": state.current}, names, count=state.move_left, **turn)
-        if phase in ("roll", "robber", "main"):
+        if phase == "robber":  # discord.ce.status.robber is the robber's place, another line
+            return t(lang, "discord.ce.status.moving_robber", {"seat": state.current}, names, **turn)
+        if phase in ("roll", "main"):
             return t(lang, f"discord.ce.status.{phase}", {"seat": state.current}, names, **turn)
         return t(lang, "discord.ce.status.waiting", waiting, names, **turn)
 
@@ -102,7 +103,7 @@ class CatanExpressUI(GameUI):
         if state.race_winner is not None:
             return "🏆 " + t(lang, "discord.ce.race.won", {"seat": state.race_winner}, names)
         if state.race:
-            stops = ", ".join(str(s) for s in state.stops) or "—"
+            stops = list(state.stops) or "—"  # intersections, listed in the reader's way (36、24)
             return "🏁 " + t(lang, "discord.ce.race.on", {"seat": state.starter}, names, stops=stops,
                              count=len(state.stops))
         if state.starter is not None:
@@ -224,10 +225,8 @@ class CatanExpressUI(GameUI):
 
     @staticmethod
     def _ratios(view: Any, seat: int) -> list[int]:
-        """The reader's bank ratios per resource, from the harbours their buildings stand on.
-        The view blanks the state's seed; the layout's own seed is `board_seed`."""
-        laid_out = view.state.model_copy(update={"seed": view.board_seed})
-        ports = registry.get("catan_express").harbours(laid_out, seat)
+        """The reader's bank ratios per resource, from the harbours their buildings stand on."""
+        ports = set(view.seats[seat].harbours)
         return [trade_ratio(r, ports) for r in RESOURCES]
 
 

@@ -84,10 +84,11 @@ def selects(game_id: int, version: int, verb: str, options: Sequence[discord.Sel
 
 
 def option(label: str, value: str, description: str | None = None,
-           emoji: str | None = None) -> discord.SelectOption:
+           emoji: str | None = None, default: bool = False) -> discord.SelectOption:
+    """A select's option; `default`: shown as already picked (a group's picks so far)."""
     return discord.SelectOption(label=clip(label, OPTION_TEXT_MAX), value=value[:100],
                                 description=clip(description, OPTION_TEXT_MAX) if description else None,
-                                emoji=emoji)
+                                emoji=emoji, default=default)
 
 
 Row = list[discord.ui.Item]

@@ -25,6 +25,9 @@ class GalacticRailwayUI(GameUI):
     name = "ginga"
     colour = discord.Colour(0x1F2D5C)
     icon_emoji = {"place": "🧩", "loop": "🔁", "stations": "🚉"}
+    # Hands are public (GT-7) and on the board; the private picture numbers the places each
+    # of the player's tiles fits, as the menu does
+    public_own_button = ("discord.gt.button.tiles", "🧩")
 
     # --- public -----------------------------------------------------------------------
     def summary(self, view: Any, names: Sequence[str], lang: str) -> tuple[str, list[tuple[str, str]]]:
@@ -45,7 +48,7 @@ class GalacticRailwayUI(GameUI):
         for p in view.players:
             marker = "👉 " if p.seat in view.active else ""
             name = clip(marker + (names[p.seat] if p.seat < len(names) else f"#{p.seat + 1}"), 256)
-            hand = ", ".join(p.hand) if p.hand else t(lang, "discord.gt.hand.none")
+            hand = list(p.hand) or t(lang, "discord.gt.hand.none")  # a list is joined the reader's way
             fields.append((name, t(lang, "discord.gt.player", total=p.total, stations=p.stations, loops=p.loops,
                                    hand=hand)))
         return "\n".join(lines), fields
@@ -67,8 +70,9 @@ class GalacticRailwayUI(GameUI):
     def hand_text(self, pv: PrivateView, lang: str) -> str:
         view = pv.view
         me = view.players[pv.seat]
-        tiles = [f"**{tid}** ({self._kind(tid, lang)})" for tid in me.hand]
-        lines = [t(lang, "discord.gt.hand.tiles", tiles=", ".join(tiles) if tiles else t(lang, "discord.gt.hand.none"))]
+        tiles = [{"key": "discord.gt.hand.tile", "params": {"tile": tid, "kind": self._kind(tid, lang)}}
+                 for tid in me.hand]
+        lines = [t(lang, "discord.gt.hand.tiles", tiles=tiles or t(lang, "discord.gt.hand.none"))]
         if pv.active and view.phase != "over":
             for tid in me.hand:
                 mine = [o for o in view.options if o.tile == tid]

@@ -123,8 +123,9 @@ class SantaFeUI(GameUI):
                 value.append("🂠 " + t(lang, "discord.sf.player.this_round",
                                       choice=self.choice_text(p.revealed.card, p.revealed.spur, spur_rr, lang)))
             if p.played:
-                cards = ", ".join(t(lang, "discord.sf.played_card", city=self.city(c, lang), value=board.values[c],
-                                    railroads=bin(view.connected[c]).count("1")) for c in p.played)
+                cards = [{"key": "discord.sf.played_card",  # a list: joined the reader's way (、 in Japanese)
+                          "params": {"city": self.city(c, lang), "value": board.values[c],
+                                     "railroads": bin(view.connected[c]).count("1")}} for c in p.played]
                 value.append(t(lang, "discord.sf.player.played", cards=cards))
             else:
                 value.append(t(lang, "discord.sf.player.played", cards="—"))

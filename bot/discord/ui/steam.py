@@ -2,10 +2,12 @@
 phase, whose move, each player's cash, income, points, locomotive and action tile in turn
 order) and the private text (the player's own numbers and what the game asks of them).
 
-Everything in Steam is public (ST-15), so the private text only gathers what concerns the
-reader. What a player can do comes from the rules' menus (games/steam/decisions.py): bids and
-capital as amounts, an action tile, a build as hex → tile → rotation, a delivery as cube →
-route, income or points; the one chooser draws them, and every move also works with `/move`.
+Everything in Steam is public (ST-15): the turn posts carry no "Show my hand" (the board and
+its table show every player), and the private text, which `/game hand` still gives, only
+gathers what concerns the reader. What a player can do comes from the rules' menus
+(games/steam/decisions.py): bids and capital as amounts, an action tile, a build as hex →
+tile → rotation, a delivery as cube → route, income or points; the one chooser draws them,
+and every move also works with `/move`.
 """
 from __future__ import annotations
 
