@@ -44,6 +44,8 @@ NUMBERS = frozenset({
     # money, prices, income, points, levels
     "amount", "cash", "money", "cost", "cheapest", "price", "minimum", "maximum", "lowest", "owed",
     "income", "before", "after", "score", "level",
+    # a tie-break's two figures: the tied players' incomes, tickets or action tiles
+    "above", "below",
     # dice, ranks, turns, rounds, orders and positions (1-based ordinals, never seats)
     "a", "b", "sum", "dice", "rank", "turn", "round", "order", "position", "number",
     # board places and pieces named by number: intersections, supply spaces, tokens, rotations
