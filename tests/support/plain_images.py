@@ -8,6 +8,7 @@ from typing import Any, Sequence
 from PIL import Image, ImageDraw
 
 from render.kit.images import GameImages, Palette
+from render.kit.symbols import Symbols
 
 _PLAYERS = ((0, 114, 178), (230, 159, 0), (0, 158, 115), (204, 121, 167), (86, 180, 233))
 
@@ -38,4 +39,5 @@ IMAGES = GameImages(
     lambda view, names, lang: _picture("final", view, names),
     describe_board=_describe("board"), describe_hand=_describe("hand"), describe_final=_describe("final"),
     palette=Palette(players=_PLAYERS, surfaces={"paper": (250, 248, 240)}),
+    symbols=Symbols(),  # text only: no shape means anything
 )
