@@ -25,6 +25,15 @@ class City(BaseModel):
     lon: float
     value: int  # 0 for the four start cities
     start: list[str] = []  # codes of the railroads starting here
+    # The Japanese name as the board sets it where one line would run into a neighbour: its lines,
+    # which read as name_ja when joined (a long name in a crowded corner of the map).
+    board_ja: list[str] = []
+
+    @model_validator(mode="after")
+    def _board_ja(self) -> "City":
+        if self.board_ja and "".join(self.board_ja) != self.name_ja:
+            raise ValueError(f"board_ja {self.board_ja} does not spell {self.name_ja}")
+        return self
 
     @field_validator("value")
     @classmethod
@@ -275,6 +284,11 @@ class SFMap(BaseModel):
     def city_label(self, index: int, lang: str) -> str:
         c = self.cities[index]
         return c.name_ja if lang == "ja" else c.name
+
+    def board_lines(self, index: int, lang: str) -> list[str]:
+        """The city's name as the board prints it, one entry a line."""
+        c = self.cities[index]
+        return list(c.board_ja) if lang == "ja" and c.board_ja else [self.city_label(index, lang)]
 
 
 def load_map(path: Path) -> SFMap:

@@ -33,6 +33,10 @@ JA = {
     "Oakland": "オークランド", "Los Angeles": "ロサンゼルス", "San Diego": "サンディエゴ",
 }
 
+# Where the board sets a Japanese name on two lines: Salt Lake City's, on one line, runs from its
+# marker to Cheyenne's name with a tile between them and reads as one place.
+BOARD_JA = {"Salt Lake City": ["ソルトレイク", "シティ"]}
+
 VALUES = {
     2: ["Minneapolis", "Omaha", "Houston"],
     3: ["Dallas", "Oklahoma City", "Wichita", "San Antonio", "Dodge City", "Bismarck", "Amarillo"],
@@ -225,8 +229,9 @@ def build() -> dict:
     cities = []
     for name in [*STARTS, *[n for v in sorted(VALUES) for n in VALUES[v]]]:
         p = places[name]
-        cities.append({"name": name, "name_ja": JA[name], "lat": p["lat"], "lon": p["lon"],
-                       "value": value_of.get(name, 0), "start": STARTS.get(name, [])})
+        cities.append({"name": name, "name_ja": JA[name], **({"board_ja": BOARD_JA[name]} if name in BOARD_JA else {}),
+                       "lat": p["lat"], "lon": p["lon"], "value": value_of.get(name, 0),
+                       "start": STARTS.get(name, [])})
     pos = {c["name"]: (c["lon"], c["lat"]) for c in cities}
     sections = []
     for a, b, spaces, double in SECTIONS:

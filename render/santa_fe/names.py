@@ -46,6 +46,7 @@ LABEL_HALO = 3
 # ("Dodge City Wichita" reads as one place).
 NAME_GAP = 3
 STAR_W = 18  # the special-city star drawn after a name
+LINE_STEP = LABEL_SIZE + 3  # from one line of a name set on two to the next
 EDGE = (4, 4, 6, 4)  # a name keeps this far inside the map (left, top, right, bottom)
 # Track costs 2 a covered pixel, a marker or pip 20, a name or the legend 40; each step down
 # the list of spots costs 3. Cities with many others within 140 × 80 px choose first.
@@ -97,13 +98,15 @@ def _label(city: int, lang: str) -> RoundLabel:
 
 
 def name_size(city: int, lang: str) -> tuple[float, float]:
-    """A name's box: the text and its halo, the gap at both ends, the railroad's star after it."""
+    """A name's box: its lines with their halo, the gap at both ends, the railroad's star after
+    the last line."""
     board = west()
-    w, h = label_size(board.city_label(city, lang), LABEL_SIZE, LABEL_HALO)
+    lines = board.board_lines(city, lang)
+    w, h = max(label_size(line, LABEL_SIZE, LABEL_HALO)[0] for line in lines), label_size(lines[0], LABEL_SIZE, LABEL_HALO)[1]
     w += 2 * NAME_GAP
     if city in board.special_city:
         w += STAR_W + 5
-    return w, h
+    return w, h + (len(lines) - 1) * LINE_STEP
 
 
 def place_labels(layout: BoardLayout, lang: str) -> dict[int, tuple[tuple[float, float], tuple[int, int, int, int]]]:
@@ -183,15 +186,23 @@ def new_pieces() -> Pieces:
 @lru_cache(maxsize=128)
 def name_patch(city: int, lang: str) -> Image.Image:
     """The name with its halo (and its railroad's star) on a transparent patch the size of its
-    box."""
+    box; a name set on several lines is centred on them."""
     board = west()
+    lines = board.board_lines(city, lang)
     w, h = name_size(city, lang)
     patch = Image.new("RGBA", (int(w) + 1, int(h) + 1), (0, 0, 0, 0))
-    x, y = LABEL_HALO + NAME_GAP, patch.height / 2
-    end = draw_text(patch, (x, y), board.city_label(city, lang), LABEL_SIZE, style.CITY_TEXT + (255,), bold=True,
-                    anchor="lm", stroke_width=LABEL_HALO, stroke_fill=style.LAND + (255,))[2]
+    first = patch.height / 2 - (len(lines) - 1) * LINE_STEP / 2
+    if len(lines) == 1:
+        x, anchor = LABEL_HALO + NAME_GAP, "lm"
+    else:
+        x, anchor = patch.width / 2, "mm"
+    end = 0
+    for k, line in enumerate(lines):
+        end = draw_text(patch, (x, first + k * LINE_STEP), line, LABEL_SIZE, style.CITY_TEXT + (255,), bold=True,
+                        anchor=anchor, stroke_width=LABEL_HALO, stroke_fill=style.LAND + (255,))[2]
     for r, special in enumerate(board.special_city):
         if special == city:
+            y = first + (len(lines) - 1) * LINE_STEP
             icons.star(ImageDraw.Draw(patch), (end + 3 + STAR_W / 2, y), STAR_W, style.rr_rgb(r))
     return patch
 

@@ -104,6 +104,7 @@ def test_every_railroad_can_reach_a_pacific_city_on_its_own_tiles():  # SF-M5
     (lambda d: d["sections"][5].update(spaces=5), "spaces"),
     (lambda d: d["railroads"][0].update(special="Chicago"), "special city"),
     (lambda d: d.pop("cities"), "cities"),
+    (lambda d: d["cities"][0].update(board_ja=["シカ", "ゴー"]), "does not spell"),
 ])
 def test_broken_map_file_names_the_file_and_the_fault(tmp_path, breakage, needle):
     data = json.loads(MAP_PATH.read_text(encoding="utf-8"))
