@@ -10,26 +10,16 @@ import math
 
 from PIL import ImageDraw
 
-from render.kit.chart import draw_marker
+from render.kit.chart import draw_marker, marker_points
 from render.steam import style
 
 Point = tuple[float, float]
 
 
 def shape_points(shape: str, centre: Point, r: float) -> list[Point] | None:
-    """Corners of a polygon shape about 2r across (None for a circle)."""
-    x, y = centre
-    if shape == "square":
-        s = r * 0.86
-        return [(x - s, y - s), (x + s, y - s), (x + s, y + s), (x - s, y + s)]
-    if shape == "triangle":
-        return [(x, y - r * 1.08), (x + r * 1.05, y + r * 0.78), (x - r * 1.05, y + r * 0.78)]
-    if shape == "diamond":
-        s = r * 1.12
-        return [(x, y - s), (x + s, y), (x, y + s), (x - s, y)]
-    if shape == "hexagon":
-        return [(x + r * math.cos(math.radians(60 * k)), y + r * math.sin(math.radians(60 * k))) for k in range(6)]
-    return None
+    """Corners of a polygon shape about 2r across (None for a circle): the kit's markers, so a
+    cube's square is the score chart's square."""
+    return None if shape == "circle" else marker_points(shape, centre, r)
 
 
 def draw_shape(d: ImageDraw.ImageDraw, shape: str, centre: Point, r: float, fill, outline=None,
