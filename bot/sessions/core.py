@@ -346,7 +346,7 @@ class ServiceCore:
             await self._reset_timers(tx, row.id, ld.settings, now)
             waiting = sorted(game.active_players(new_state))
         # a seat whose standing orders will move is not pinged: run_bots makes its move
-        movers = await self._order_movers(tx, ld, new_state, waiting, seats, tidy=True) if waiting else frozenset()
+        movers = await self._automatic_movers(tx, ld, new_state, waiting, seats, tidy=True) if waiting else frozenset()
         mention = [seats[s].user_id for s in waiting
                    if s < len(seats) and seats[s].user_id and s not in movers]
         bots_next = _bots_waited_on(seats, waiting) or bool(movers)
@@ -373,12 +373,40 @@ class ServiceCore:
             result=result, outbox_id=outbox_id, post=post,
         )
 
+    async def _automatic_movers(self, tx: Tx, ld: _Loaded, state: Any, waiting: list[int],
+                                seats: list[SeatRow], *, tidy: bool = False) -> frozenset[int]:
+        """The waited-on people's seats that move without being asked (`run_bots` makes their
+        moves; nobody is pinged for them): a move the rules force (Game.forced_action), else
+        their standing orders (`_order_movers`; `tidy` as there)."""
+        forced = _forced_seats(ld.game, state, waiting, seats)
+        rest = [s for s in waiting if s not in forced]
+        return forced | (await self._order_movers(tx, ld, state, rest, seats, tidy=tidy) if rest else frozenset())
+
     async def _order_movers(self, tx: Tx, ld: _Loaded, state: Any, waiting: list[int],
                             seats: list[SeatRow], *, tidy: bool = False) -> frozenset[int]:
         """The waited-on seats whose standing orders will move now (bot/sessions/orders.py
         answers; here no seat has orders). With `tidy`, orders that `state` makes moot are
         removed in the caller's write transaction."""
         return frozenset()
+
+
+def _forced_seats(game: Game, state: Any, waiting: list[int], seats: list[SeatRow]) -> frozenset[int]:
+    """The waited-on people's seats whose move the rules make for them (Game.forced_action)."""
+    return frozenset(s for s in waiting if s < len(seats) and seats[s].user_id
+                     and game.forced_action(state, s) is not None)
+
+
+def _move_words(ld: _Loaded, seat: int, action: Any) -> Any:
+    """A move made for a seat, for the line that says so: its words, or its public notation
+    when the full notation hides something from the others."""
+    game, state = ld.game, ld.state
+    public = game.public_notation(action)
+    if public != game.format_action(action):
+        return public
+    try:
+        return game.describe_action(state, seat, action).model_dump(mode="json", exclude={"to"})
+    except Exception:  # noqa: BLE001 - words are a nicety; the notation says it too
+        return public
 
 
 def _bots_waited_on(seats: list[SeatRow], waiting: list[int]) -> bool:

@@ -76,7 +76,7 @@ class Outcome(BaseModel):
     kind: Literal["start", "move", "undo", "kick"]
     seat: int | None = None  # the seat that acted (or was kicked)
     notation: str | None = None
-    auto: Literal["bot", "deadline", "order"] | None = None
+    auto: Literal["bot", "deadline", "order", "forced"] | None = None
     seq: int | None = None  # the action log row written, if any
     public_events: list[Event] = Field(default_factory=list)
     private_events: dict[int, list[Event]] = Field(default_factory=dict)

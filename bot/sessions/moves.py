@@ -5,7 +5,9 @@ import random
 from typing import Any
 
 
-from bot.sessions.core import ServiceCore, _Loaded, _RETRIES, _bots_waited_on, _corrupt, _public, log, not_running
+from bot.sessions.core import (
+    ServiceCore, _Loaded, _RETRIES, _bots_waited_on, _corrupt, _forced_seats, _move_words, _public, log, not_running,
+)
 from bot.sessions.errors import SessionError
 from bot.sessions.models import (
     Actor,
@@ -106,9 +108,38 @@ class MoveService(ServiceCore):
             action = game.timeout_action(state, seat)
             return action, game.apply(state, seat, action)
 
+    @retries_conflicts
+    async def step_forced(self, game_id: int) -> Outcome | None:
+        """If a waited-on person's move is forced (Game.forced_action), make it (the lowest such
+        seat), announced with `session.forced_move` and logged with auto="forced"; else None."""
+        for _ in range(_RETRIES):
+            ld, _ = await self._read_id(game_id)
+            if ld.row.status != "active":
+                return None
+            waiting = sorted(ld.game.active_players(ld.state))
+            forced = sorted(_forced_seats(ld.game, ld.state, waiting, ld.seats))
+            if not forced:
+                return None
+            seat = forced[0]
+            action = ld.game.forced_action(ld.state, seat)
+            applied = ld.game.apply(ld.state, seat, action)
+            event = Event(key="session.forced_move", params={"seat": seat, "move": _move_words(ld, seat, action)})
+            now = self.clock()
+            try:
+                async with self.store.write() as tx:
+                    return await self._commit(
+                        tx, ld, applied.state, kind="move", now=now, seat=seat,
+                        notation=ld.game.format_action(action), events=[event, *applied.events],
+                        undoable=False, actor_user_id=None, auto="forced",
+                    )
+            except StaleVersion:
+                continue  # someone moved meanwhile: look again
+        return None
+
     async def step_automatic(self, game_id: int) -> Outcome | None:
-        """One automatic move: a bot's (and a standing order's: bot/sessions/orders.py)."""
-        return await self.step_bot(game_id)
+        """One automatic move: a bot's, else a forced one (and a standing order's:
+        bot/sessions/orders.py)."""
+        return await self.step_bot(game_id) or await self.step_forced(game_id)
 
     async def run_bots(self, game_id: int, limit: int = 10_000) -> list[Outcome]:
         """Let bots and standing orders move until a person is needed, the game ends, or
@@ -133,7 +164,7 @@ class MoveService(ServiceCore):
             if row is not None and row.status == "active":
                 ld = self._load(row, await tx.seats(game_id))
                 waiting = sorted(ld.game.active_players(ld.state))
-                if _bots_waited_on(ld.seats, waiting) or await self._order_movers(tx, ld, ld.state, waiting,
+                if _bots_waited_on(ld.seats, waiting) or await self._automatic_movers(tx, ld, ld.state, waiting,
                                                                                   ld.seats):
                     return
             await tx.delete_timers(game_id, "bots")

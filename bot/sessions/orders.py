@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from bot.sessions.core import _Loaded, _RETRIES, log, not_running
+from bot.sessions.core import _Loaded, _RETRIES, _move_words, log, not_running
 from bot.sessions.errors import SessionError
 from bot.sessions.models import Actor, OrdersInfo, Outcome, StandingOrder
 from bot.sessions.moves import MoveService
@@ -242,30 +242,19 @@ class OrderService(MoveService):
                     return await self._commit(
                         tx, ld, followed.applied.state, kind="move", now=now, seat=seat,
                         notation=ld.game.format_action(followed.action),
-                        events=[self._order_event(ld, seat, followed.action), *followed.applied.events],
+                        events=[Event(key="session.order_move",
+                                      params={"seat": seat, "move": _move_words(ld, seat, followed.action)}),
+                                *followed.applied.events],
                         undoable=False, actor_user_id=None, auto="order",
                     )
             except StaleVersion:
                 continue  # someone moved meanwhile: look again
         return None
 
-    @staticmethod
-    def _order_event(ld: _Loaded, seat: int, action: Any) -> Event:
-        """The public line that says a standing order made this move: the move in words, or
-        its public notation when the full notation hides something from the others."""
-        game, state = ld.game, ld.state
-        public = game.public_notation(action)
-        move: Any = public
-        if public == game.format_action(action):
-            try:
-                move = game.describe_action(state, seat, action).model_dump(mode="json", exclude={"to"})
-            except Exception:  # noqa: BLE001 - words are a nicety; the notation says it too
-                move = public
-        return Event(key="session.order_move", params={"seat": seat, "move": move})
-
     # ==================================================================================
     # automatic moves: bots, then standing orders
     # ==================================================================================
     async def step_automatic(self, game_id: int) -> Outcome | None:
-        """One automatic move: a bot's if a bot is waited on, else a standing order's."""
-        return await self.step_bot(game_id) or await self.step_order(game_id)
+        """One automatic move: a bot's if a bot is waited on, else a forced move, else a standing
+        order's."""
+        return await self.step_bot(game_id) or await self.step_forced(game_id) or await self.step_order(game_id)

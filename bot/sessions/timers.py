@@ -112,7 +112,7 @@ class TimerService(OrderService):
             if quiet is not None and quiet.contains(now):
                 await tx.set_timer(game_id, "reminder", quiet.end_after(now), timer.attempt)
                 return None
-            movers = await self._order_movers(tx, ld, ld.state, active, ld.seats)
+            movers = await self._automatic_movers(tx, ld, ld.state, active, ld.seats)
             humans = [s for s in active if s < len(ld.seats) and ld.seats[s].user_id and s not in movers]
             if not humans:  # only bots or orders to wait on: run_bots is the cure, not a ping
                 await tx.set_timer(game_id, "reminder", now + ld.settings.reminder_interval(0),
@@ -223,8 +223,8 @@ class TimerService(OrderService):
         if ld.seats[seat].bot:
             return None  # kicked meanwhile: the bot plays it (run_bots)
         async with self.store.read() as tx:
-            if seat in await self._order_movers(tx, ld, ld.state, [seat], ld.seats):
-                return None  # the seat's standing orders make its move (run_bots)
+            if seat in await self._automatic_movers(tx, ld, ld.state, [seat], ld.seats):
+                return None  # the rules or the seat's standing orders make its move (run_bots)
         if ld.settings.deadline_action == "bot":
             bot_names = self._bot_names(ld.game)
             action, applied = self._bot_move(ld, seat, bot_names[0] if bot_names else None, salt="deadline")

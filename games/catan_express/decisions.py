@@ -94,8 +94,8 @@ def path_of(game: Any, state: Any, seat: int, action: Any, pick: _Picks) -> tupl
     phase = state.phase if state is not None else None  # None: a fixed choice (FIXED_KINDS)
     if kind == "roll":
         return (what(pick, "roll"),)
-    if kind == "end":
-        return (what(pick, "end"),)
+    if kind == "end":  # a special building turn (CE-B7) is not the player's turn: its end says so
+        return (what(pick, "end_special" if phase == "special" else "end"),)
     if kind == "buy":
         return (what(pick, "buy"),)
     if kind == "build":
@@ -237,6 +237,8 @@ def decision(game: Any, state: Any, seat: int) -> Decision:
 def describe(game: Any, state: Any, seat: int, action: Any) -> Event:
     """Words for a move: buttons, autocomplete and the log of one's own moves."""
     kind = action.kind
+    if kind == "end" and state is not None and state.phase == "special":
+        return _e("ce.do.end_special")
     if kind in ("roll", "buy", "roads", "end"):
         return _e(f"ce.do.{kind}")
     if kind == "build":

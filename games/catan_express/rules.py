@@ -1431,6 +1431,21 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
     def prompt(self, state: CatanState, seat: int) -> Event | None:
         return decisions.prompt(self, state, seat)
 
+    def forced_action(self, state: CatanState, seat: int) -> Any:
+        """A move the platform makes for the seat at once, because the number of cards in its
+        hand, which everyone sees (CE-12), leaves it no other: refusing an offer that asks for
+        more cards than it holds, ending a special building turn (CE-B7) with fewer cards than
+        the cheapest build costs. Which cards a hand holds stays secret: a hand big enough to
+        pay is asked, even when its cards cannot."""
+        if not self._is_active(state, seat):
+            return None
+        held = sum(state.players[seat].hand)
+        if state.phase == "answer" and held < sum(state.offer.get):
+            return _NO
+        if state.phase == "special" and held < _CHEAPEST:
+            return _END
+        return None
+
     def public_notation(self, action: Any) -> str:
         # A discard and an answer name cards or choices the others may not see (CE-12): the
         # log says only what kind of move it was. (A gold river's cards are told to all, as
@@ -1536,6 +1551,7 @@ def _one(i: int, n: int) -> tuple[int, int, int, int, int]:
 # Facts of the rulebook's tables, looked up on every move: costs as counts, the points
 # (a card, a chip, a tower, Largest Army, Fastest Driver, a settlement, a city), indexes.
 _COST = {k: economy.cost(k).counts for k in ("settlement", "city", "development_card", "rail", "ferry")}
+_CHEAPEST = min(sum(cost) for cost in _COST.values())  # cards the cheapest build or purchase takes
 _NOTHING = (0,) * len(RESOURCES)
 _P = components().points
 _POINTS = (_P.victory_point_card, _P.victory_point_chip, _P.water_tower, components().largest_army.points,

@@ -169,6 +169,13 @@ class Game(ABC, Generic[StateT, ActionT, ViewT]):
         """What the game is asking this seat to do now (None when not active)."""
         return None
 
+    def forced_action(self, state: StateT, seat: int) -> ActionT | None:
+        """The move `seat` (active) is bound to make, when it is its only legal move and making
+        it for them reveals nothing the others may not know (a player whose public card count
+        pays for nothing passes); None when the person must be asked. The platform makes it at
+        once, says so in the log and pings nobody. Default: none, everyone is asked."""
+        return None
+
     # --- standing orders (moves set in advance, applied when the seat's turn comes) ------
     def order_choices(self, state: StateT, seat: int) -> Decision:
         """The standing orders `seat` may set now, as a menu whose moves are order notations

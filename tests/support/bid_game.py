@@ -240,5 +240,16 @@ class HastyBidGame(BidGame):
         return super().follow_orders(state, seat, orders)
 
 
+class ForcedBidGame(BidGame):
+    """The bid game whose players, once the bid has reached everyone's money, can only pass:
+    the platform passes for them (Game.forced_action; every bid is public)."""
+
+    def forced_action(self, state: BidState, seat: int) -> Any:
+        if seat in self.active_players(state) and state.bid >= MONEY:
+            return Pass()
+        return None
+
+
 GAME = BidGame()
 HASTY = HastyBidGame()
+FORCED = ForcedBidGame()

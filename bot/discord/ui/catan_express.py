@@ -31,7 +31,7 @@ TERRAIN_EMOJI = {"forest": "🌳", "hills": "🟫", "pasture": "🌿", "fields":
                  "gold_river": "🪙", "desert": "🏜️"}
 CARD_EMOJI = {"knight": "⚔️", "victory_point": "⭐", "road_building": "🛤️", "year_of_plenty": "🎁",
               "monopoly": "💰"}
-ACTION_EMOJI = {"roll": "🎲", "end": "⏭️", "buy": "📜", "settlement": "🏠", "city": "🏙️", "rail": "🛤️",
+ACTION_EMOJI = {"roll": "🎲", "end": "⏭️", "end_special": "⏭️", "buy": "📜", "settlement": "🏠", "city": "🏙️", "rail": "🛤️",
                 "ferry": "⛴️", "card": "🎴", "bank": "🏦", "offer": "🤝", "ride": "🚂", "route": "🗺️",
                 "accept": "✅", "refuse": "❌", "withdraw": "↩️"}
 ICONS = {**TERRAIN_EMOJI, **RESOURCE_EMOJI, **ACTION_EMOJI}
