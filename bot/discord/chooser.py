@@ -16,6 +16,8 @@ Components (custom ids `ry:<game>:<version>:<verb>:<check>:<path>[:<n>]`, see id
                      side's select that changes the tally): shows the group so picked
     cd  button       make group <n>'s move with the picks <tally>
     ca  button       amount <n> of the decision (opens a modal; the modal's id is `cm`)
+    cq  button       amount <n> of the decision at the value <tally> (a quick amount: the
+                     minimum and a few steps above it, so a bid needs no typing)
 
 `<path>` lists, dot-joined, the option numbers picked at each stop where the person was
 asked (steps with a single option are taken without asking and are not in it; the walk
@@ -57,7 +59,7 @@ from bot.discord.refusals import StaleClick
 from bot.discord.text import LABEL_MAX, OPTION_TEXT_MAX, clip, event_text, t
 from bot.discord.ui.components import MAX_ROWS, Row, button, option, selects
 from bot.sessions import PublicMenu
-from games.core.choices import Decision, Group, Pick, Stop
+from games.core.choices import Amount, Decision, Group, Pick, Stop
 from games.core.errors import IllegalAction
 from games.core.events import Event
 
@@ -81,10 +83,15 @@ class Verbs:
     tally: str
     done: str
     amount: str
+    quick: str
 
 
-MOVE_VERBS = Verbs(button="cb", select="cs", page="cp", group="cg", tally="ct", done="cd", amount="ca")
-ORDER_VERBS = Verbs(button="ob", select="os", page="op", group="og", tally="ot", done="od", amount="oa")
+MOVE_VERBS = Verbs(button="cb", select="cs", page="cp", group="cg", tally="ct", done="cd", amount="ca", quick="cq")
+ORDER_VERBS = Verbs(button="ob", select="os", page="op", group="og", tally="ot", done="od", amount="oa",
+                    quick="oq")
+# The quick amounts beside an amount's "…" button, in steps above its minimum: the minimum
+# raise, +1, +2, +5 (the modal stays for any other amount).
+QUICK_STEPS = (0, 1, 2, 5)
 
 
 class Look(Protocol):
@@ -111,7 +118,7 @@ class Ref:
     check: str
     path: tuple[int, ...]
     n: int | None = None
-    tally: str | None = None  # a group's picks so far (TALLY characters)
+    tally: str | None = None  # a group's picks so far (TALLY characters); a quick amount's value (cq)
     side: int | None = None   # which side of the group a select sets
 
     def arg(self) -> str:
@@ -428,10 +435,26 @@ def decision_rows(game_id: int, version: int, decision: Decision, look: Look, la
         if group.entry is None:
             rows += group_rows(game_id, version, check, n, group, None, look, lang, verbs=verbs, names=names)
     for n, amount in enumerate(decision.amounts):
-        rows.append([button(game_id, version, verbs.amount, Ref(check, (), n).arg(),
-                            label=clip(event_text(lang, amount.label, None), LABEL_MAX),
-                            style=discord.ButtonStyle.primary)])
+        quick = [button(game_id, version, verbs.quick, Ref(check, (), n, str(value)).arg(), label=str(value),
+                        style=discord.ButtonStyle.success) for value in quick_amounts(amount)]
+        rows.append([*quick, button(game_id, version, verbs.amount, Ref(check, (), n).arg(),
+                                    label=clip(event_text(lang, amount.label, None), LABEL_MAX),
+                                    style=discord.ButtonStyle.primary)])
     return rows
+
+
+def quick_amounts(amount: Amount) -> list[int]:
+    """The values offered as buttons beside an amount's modal: QUICK_STEPS above its minimum,
+    those within its bounds."""
+    return [amount.min + k * amount.step_by for k in QUICK_STEPS if amount.min + k * amount.step_by <= amount.max]
+
+
+def quick_notation(decision: Decision, ref: Ref) -> str:
+    """The move a quick amount button (`cq`, `oq`) makes; IllegalAction for one the decision
+    does not offer (a forged value is refused like a typed one)."""
+    if ref.n is None or not 0 <= ref.n < len(decision.amounts) or not (ref.tally or "").isdigit():
+        raise IllegalAction("choice.not_offered")
+    return decision.amounts[ref.n].notation(int(ref.tally or ""))
 
 
 def public_rows(game_id: int, version: int, menu: PublicMenu | None, look: Look, lang: str) -> list[Row]:

@@ -194,6 +194,18 @@ def _private(interaction: discord.Interaction) -> bool:
     return interaction.message is not None and interaction.message.flags.ephemeral
 
 
+async def quick_order_reply(interaction: discord.Interaction, ref: ids.ComponentId) -> Reply:
+    """A quick amount in the menu of orders (`oq`: "bid up to" the minimum, +1, +2, +5): sets the
+    order at once."""
+    info = await _current(interaction, ref)
+    cref = chooser.Ref.parse(ref.arg)
+    try:
+        chooser.verify(cref, info.choices, ref.version, info.version)
+    except StaleClick:
+        return _moved_on(info, lang_of(interaction))
+    return await set_reply(interaction, chooser.quick_notation(info.choices, cref))
+
+
 async def on_order_component(interaction: discord.Interaction, ref: ids.ComponentId,
                              values: list[str]) -> None:
     """Every component of the orders panel lands here (RailyardBot routes the order verbs)."""
@@ -203,6 +215,8 @@ async def on_order_component(interaction: discord.Interaction, ref: ids.Componen
             await answer(interaction, pick_reply(interaction, ref, values), update=private)
         elif ref.verb == "oa":
             await amount_modal(interaction, ref)
+        elif ref.verb == "oq":
+            await answer(interaction, quick_order_reply(interaction, ref), update=private)
         elif ref.verb == "ox":
             await answer(interaction, cancel_reply(interaction, ref), update=private)
         else:

@@ -219,6 +219,13 @@ class AmountModal(discord.ui.Modal):
             await report_error(interaction, exc)
 
 
+async def quick_amount_reply(interaction: discord.Interaction, ref: ids.ComponentId) -> Reply:
+    """A quick amount (`cq`: the minimum bid, +1, +2, +5): its move, made at once."""
+    pv, decision, cref = await _menu_for(interaction, ref)
+    return await play(interaction, chooser.quick_notation(decision, cref), expected_version=_expected(cref, ref),
+                      game_id=ref.game_id)
+
+
 async def amount_modal(interaction: discord.Interaction, ref: ids.ComponentId) -> None:
     """An amount (`ca`): open the modal that asks for it (a modal must be the first answer)."""
     pv, decision, cref = await _menu_for(interaction, ref)
@@ -319,6 +326,8 @@ async def on_component(interaction: discord.Interaction, ref: ids.ComponentId | 
             await answer(interaction, group_reply(interaction, ref, values), update=private)
         elif verb == "ca":
             await amount_modal(interaction, ref)
+        elif verb == "cq":
+            await answer(interaction, quick_amount_reply(interaction, ref), update=private)
         elif verb == "hand":
             await answer(interaction, hand_reply(interaction, ref.game_id), slow=True)
         elif verb in ids.LEGACY_BUTTON_VERBS + ids.LEGACY_SELECT_VERBS:

@@ -1,6 +1,9 @@
-"""Amounts in menus (a bid): a button opens a modal; the number typed makes the move; a
-number out of bounds or not a number is refused privately and changes nothing."""
+"""Amounts in menus (a bid): quick buttons bid the minimum, +1, +2 or +5 at one tap; a button
+opens a modal for any other number; a number out of bounds or not a number is refused privately
+and changes nothing."""
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -50,3 +53,34 @@ def _inputs(result) -> list[str]:
         for comp in row.get("components") or []:
             out.append(comp["custom_id"])
     return out
+
+
+async def test_a_bid_by_a_quick_button_and_a_forged_one_refused(harness: Harness, fake, bid_game) -> None:
+    """Beside "Bid…" the menu offers the minimum and +1, +2, +5 as buttons: one tap bids. A value
+    the menu does not offer (a forged id) is refused privately and changes nothing; a quick button
+    of a board that has moved on says so."""
+    h = harness
+    await h.slash(ALICE, "game new", {"game": "bid"})
+    await h.click(h.lobby(), None, BOB, label=_label("discord.lobby.join", "en-US"))
+    await h.click(h.lobby(), None, ALICE, label=_label("discord.lobby.start", "en-US"))
+    status = await h.bot.service.status(str(CHANNEL))
+    first = int(status.waiting_user_ids[0])
+    second = BOB if first == ALICE else ALICE
+    menu = (await h.click(h.posts()[-1], find_id(h.posts()[-1], r"ry:\d+:\d+:cb:o:"), first)).original
+    quick = {menu.component(c)["label"]: c for c in menu.custom_ids if re.fullmatch(r"ry:\d+:\d+:cq:v::0:\d+", c)}
+    assert list(quick) == ["1", "2", "3", "6"], menu.custom_ids  # the minimum, +1, +2, +5
+    forged = re.sub(r":\d+$", ":13", quick["1"])
+    before = dump_db(h.db_path)
+    refused = await h.click_as_drawn(menu, forged, first)
+    assert refused.ephemeral and refused.content.startswith("⚠️ ") and "12" in refused.content, refused.content
+    assert dump_db(h.db_path) == before
+    done = await h.click(menu, quick["3"], first)
+    assert "✅" in (done.content or ""), done.content
+    assert (await h.bot.store.actions(status.info.game_id))[-1].notation == "bid 3"
+    # the next player's quick buttons start at 4; the first player's old ones are stale
+    menu2 = (await h.click(h.posts()[-1], find_id(h.posts()[-1], r"ry:\d+:\d+:cb:o:"), second)).original
+    labels = [menu2.component(c)["label"] for c in menu2.custom_ids if re.fullmatch(r"ry:\d+:\d+:cq:v::0:\d+", c)]
+    assert labels == ["4", "5", "6", "9"]
+    stale = await h.click_as_drawn(menu, quick["6"], first)
+    assert stale.ephemeral and stale.content.startswith("🔄 "), stale.content
+    assert (await h.bot.store.actions(status.info.game_id))[-1].notation == "bid 3"

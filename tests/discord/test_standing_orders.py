@@ -238,3 +238,19 @@ async def test_an_order_of_the_player_to_move_moves_at_once(harness: Harness, fa
     assert [(a.seat, a.notation, a.auto) for a in log] == [(0, "bid 1", "order")]
     status = await h.bot.service.status(str(CHANNEL))
     assert status.waiting_user_ids == [str(seats[1])]
+
+
+async def test_an_amount_order_set_by_a_quick_button(harness: Harness, fake, bid_game) -> None:
+    """The menu of orders offers "Bid up to" (its first amount) the minimum, +1, +2, +5 as buttons:
+    one tap sets it, in the panel it was tapped in."""
+    h = harness
+    seats = await start_bid(h)
+    game_id = await h.game_id()
+    panel = (await h.slash(seats[1], "orders")).original
+    quick = {panel.component(c)["label"]: c for c in panel.custom_ids
+             if re.fullmatch(r"ry:\d+:\d+:oq:[^:]*::0:\d+", c)}
+    assert len(quick) == 4, panel.custom_ids
+    value = sorted(quick, key=int)[2]
+    done = await h.click(panel, quick[value], seats[1])
+    assert f"✅ Standing order set: Bid up to {value}, then pass" in done.content, done.content
+    assert await h.bot.store.standing_orders(game_id) == {1: [f"bid up to {value}"]}
