@@ -173,8 +173,14 @@ class Game(ABC, Generic[StateT, ActionT, ViewT]):
         """The move `seat` (active) is bound to make, when it is its only legal move and making
         it for them reveals nothing the others may not know (a player whose public card count
         pays for nothing passes); None when the person must be asked. The platform makes it at
-        once, says so in the log and pings nobody. Default: none, everyone is asked."""
+        once, says so in the log and pings nobody. Default: none, everyone is asked. A game
+        where nothing is private may return `sole_legal_action`."""
         return None
+
+    def sole_legal_action(self, state: StateT, seat: int) -> ActionT | None:
+        """The seat's only legal move; None when it has several (or none)."""
+        legal = self.legal_actions(state, seat)
+        return legal[0] if len(legal) == 1 else None
 
     # --- standing orders (moves set in advance, applied when the seat's turn comes) ------
     def order_choices(self, state: StateT, seat: int) -> Decision:

@@ -310,6 +310,11 @@ class GalacticRailway(Game[GTState, Any, GTView]):
         return decisions.decision(self, state, seat)
 
     # ------------------------------------------------------------------ helpers for sessions and bots
+    def forced_action(self, state: GTState, seat: int) -> Any:
+        """A seat's only legal move is made for it (GT-7: hands and the top of the pile are
+        public, so it reveals nothing)."""
+        return self.sole_legal_action(state, seat)
+
     def prompt(self, state: GTState, seat: int) -> Event | None:
         if seat not in self.active_players(state):
             return None

@@ -711,6 +711,11 @@ class Steam(Game[SteamState, Any, SteamView]):
     def vocabulary(self) -> Vocabulary:
         return notation.vocabulary()
 
+    def forced_action(self, state: SteamState, seat: int) -> Any:
+        """A seat's only legal move is made for it (ST-15: everything in Steam is public, so it
+        reveals nothing): a build phase with no tile the player can pay for ends at once."""
+        return self.sole_legal_action(state, seat)
+
     def prompt(self, state: SteamState, seat: int) -> Event | None:
         if seat not in self.active_players(state):
             return None

@@ -90,17 +90,21 @@ async def test_a_game_that_forces_nothing_asks_every_time(svc: SessionService) -
     assert await svc.run_bots(begun.game_id) == []
 
 
-async def test_a_catan_express_game_makes_its_players_forced_moves(backend: Backend, clock: Any) -> None:
-    """Six players on the islands, two of them people whose moves the builder bot picks: the
-    special building turns (CE-B7) and refusals their public card count forces are made for them,
+@pytest.mark.parametrize("name, options, players, bots", [("catan_express", {"map": "islands"}, 2, 4),
+                                                     ("steam", {}, 2, 2)])
+async def test_a_real_game_makes_its_players_forced_moves(backend: Backend, clock: Any, name, options, players,
+                                                          bots) -> None:
+    """People whose moves the builder bot picks, beside bots: the moves the rules force on them
+    (Catan Express's by a hand's public size, Steam's single legal moves) are made for them,
     logged as forced, and those seats are never pinged for them."""
     store = await backend.open()
     try:
         svc = make_service(store, clock)
-        game = registry.get("catan_express")
-        await svc.create("catan_express", CHANNEL, "guild-1", ALICE, {"map": "islands"}, "en")
-        await svc.join(CHANNEL, BOB)
-        for _ in range(4):
+        game = registry.get(name)
+        await svc.create(name, CHANNEL, "guild-1", ALICE, options, "en")
+        for actor in (BOB, CAROL)[:players - 1]:
+            await svc.join(CHANNEL, actor)
+        for _ in range(bots):
             await svc.add_bot(CHANNEL, ALICE, "builder")
         out = await svc.start(CHANNEL, ALICE)
         people = {seat: actor_for(out, seat) for seat, user in enumerate(out.seat_user_ids) if user}

@@ -50,6 +50,7 @@ class Waits(NamedTuple):
     order_moves: int  # moves their standing orders made instead
     moves: int  # all moves of the game
     sittings: int = 0  # waits on a person who did not make the move just before (a new hand-off)
+    forced_moves: int = 0  # moves the rules forced on them, made without asking (Game.forced_action)
 
 
 OrderPolicy = Callable[[Any, int], Sequence[str]]
@@ -61,7 +62,8 @@ def count_waits(game: Any, players: int, seed: int, people: Collection[int], bot
     """Play a whole game with `game.bots()[bot]` choosing for every seat, and count how often
     it waited on the `people` seats, as the sessions service would run it.
 
-    Other seats are bots and move at once. When only people are waited on, their standing
+    Other seats are bots and move at once. When only people are waited on, a move the rules
+    force on one of them is made without asking (`forced_action`); then their standing
     orders go first (`follow_orders`; a move the rules refuse drops that seat's orders);
     when no order moves, the lowest waited-on person is asked — one wait — and answers with
     the bot's choice. Answering cancels their orders (a move of one's own does); then, with
@@ -73,7 +75,7 @@ def count_waits(game: Any, players: int, seed: int, people: Collection[int], bot
     state = game.setup(players, options or {}, seed)
     persons = set(people)
     orders: dict[int, list[str]] = {}
-    waits = order_moves = moves = sittings = 0
+    waits = order_moves = moves = sittings = forced_moves = 0
     last_mover: int | None = None
     while not game.is_over(state) and moves < max_moves:
         active = sorted(game.active_players(state))
@@ -82,6 +84,13 @@ def count_waits(game: Any, players: int, seed: int, people: Collection[int], bot
             state = game.apply(state, bots[0], chooser.choose(game, state, bots[0], rng)).state
             moves += 1
             last_mover = bots[0]
+            continue
+        forced = next(((s, a) for s in active if (a := game.forced_action(state, s)) is not None), None)
+        if forced is not None:
+            state = game.apply(state, forced[0], forced[1]).state
+            forced_moves += 1
+            moves += 1
+            last_mover = forced[0]
             continue
         moved = False
         for seat in active:
@@ -114,4 +123,4 @@ def count_waits(game: Any, players: int, seed: int, people: Collection[int], bot
         if order_policy is not None and not game.is_over(state):
             offered = set(game.order_choices(state, seat).all_notations())
             orders[seat] = [o for o in order_policy(state, seat) if o in offered]
-    return Waits(waits=waits, order_moves=order_moves, moves=moves, sittings=sittings)
+    return Waits(waits=waits, order_moves=order_moves, moves=moves, sittings=sittings, forced_moves=forced_moves)
