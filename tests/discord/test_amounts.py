@@ -19,13 +19,18 @@ def bid_game():
         yield registry.get("bid")
 
 
-async def test_a_bid_through_the_modal(harness: Harness, fake, bid_game) -> None:
-    h = harness
+async def start_two(h: Harness):
+    """A started 2-player bid game: its status and the user waited on."""
     await h.slash(ALICE, "game new", {"game": "bid"})
     await h.click(h.lobby(), None, BOB, label=_label("discord.lobby.join", "en-US"))
     await h.click(h.lobby(), None, ALICE, label=_label("discord.lobby.start", "en-US"))
     status = await h.bot.service.status(str(CHANNEL))
-    first = int(status.waiting_user_ids[0])
+    return status, int(status.waiting_user_ids[0])
+
+
+async def test_a_bid_through_the_modal(harness: Harness, fake, bid_game) -> None:
+    h = harness
+    status, first = await start_two(h)
     post = h.posts()[-1]  # the start post (this test game has no pictures)
     # the public post offers Pass, and "Choose…" for what needs more than a click
     menu = await h.click(post, find_id(post, r"ry:\d+:\d+:cb:o:"), first)
@@ -60,11 +65,7 @@ async def test_a_bid_by_a_quick_button_and_a_forged_one_refused(harness: Harness
     the menu does not offer (a forged id) is refused privately and changes nothing; a quick button
     of a board that has moved on says so."""
     h = harness
-    await h.slash(ALICE, "game new", {"game": "bid"})
-    await h.click(h.lobby(), None, BOB, label=_label("discord.lobby.join", "en-US"))
-    await h.click(h.lobby(), None, ALICE, label=_label("discord.lobby.start", "en-US"))
-    status = await h.bot.service.status(str(CHANNEL))
-    first = int(status.waiting_user_ids[0])
+    status, first = await start_two(h)
     second = BOB if first == ALICE else ALICE
     menu = (await h.click(h.posts()[-1], find_id(h.posts()[-1], r"ry:\d+:\d+:cb:o:"), first)).original
     quick = {menu.component(c)["label"]: c for c in menu.custom_ids if re.fullmatch(r"ry:\d+:\d+:cq:v::0:\d+", c)}

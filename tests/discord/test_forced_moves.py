@@ -8,7 +8,8 @@ import pytest
 
 from games import registry
 from games.core.i18n import translate
-from tests.discord.conftest import ALICE, BOB, CAROL, CHANNEL, KEN, Harness, _label
+from tests.discord.conftest import ALICE, BOB, CAROL, CHANNEL, KEN, Harness
+from tests.discord.test_standing_orders import start_bid
 from tests.support.bid_game import MONEY, words
 from tests.support.registered import registered_games
 
@@ -19,23 +20,11 @@ def forced_game():
         yield registry.get("bid_forced")
 
 
-async def start(h: Harness, players, locale: str) -> list[int]:
-    options = {"game": "bid_forced"}
-    if locale.startswith("ja"):
-        options["language"] = "ja"
-    await h.slash(players[0], "game new", options, locale=locale)
-    for user in players[1:]:
-        await h.click(h.lobby(), None, user, label=_label("discord.lobby.join", locale), locale=locale)
-    await h.click(h.lobby(), None, players[0], label=_label("discord.lobby.start", locale), locale=locale)
-    status = await h.bot.service.status(str(CHANNEL))
-    return [int(s.user_id) for s in status.info.seats]
-
-
 @pytest.mark.parametrize("locale, lang", [("en-US", "en"), ("ja", "ja")])
 async def test_forced_passes_are_made_announced_and_ping_nobody(harness: Harness, fake, forced_game,
                                                                 locale, lang) -> None:
     h = harness
-    seats = await start(h, (ALICE, BOB, KEN if lang == "ja" else CAROL), locale)
+    seats = await start_bid(h, "bid_forced", (ALICE, BOB, KEN if lang == "ja" else CAROL), locale)
     game_id = await h.game_id()
     before = len(h.posts())
     await h.slash(seats[0], "move", {"move": f"bid {MONEY}"}, locale=locale)

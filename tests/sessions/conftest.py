@@ -11,8 +11,9 @@ from bot.sessions import Outcome, SessionService
 from bot.store import StoreBackend
 from tests.support import PLAYERS, make_service
 from tests.support.backends import Backend, backend, pg_server
+from tests.support.registered import registered_games
 
-__all__ = ["backend", "pg_server", "store", "service", "start_game"]
+__all__ = ["backend", "pg_server", "store", "service", "start_game", "bid_games", "bid_store", "svc"]
 
 
 @pytest_asyncio.fixture
@@ -46,3 +47,24 @@ def start_game(service: SessionService) -> StartGame:
         return await svc.start(channel, PLAYERS[0])
 
     return _start
+
+
+# --- the bid game (tests/support/bid_game.py), for standing orders and forced moves ----------
+@pytest.fixture
+def bid_games():
+    with registered_games(bid="tests.support.bid_game:GAME", bid_hasty="tests.support.bid_game:HASTY",
+                          bid_forced="tests.support.bid_game:FORCED"):
+        yield
+
+
+@pytest_asyncio.fixture
+async def bid_store(backend: Backend, bid_games: None):
+    s = await backend.open()
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+def svc(bid_store: StoreBackend, clock: Any) -> SessionService:
+    """A service on a store where the bid games are registered."""
+    return make_service(bid_store, clock)

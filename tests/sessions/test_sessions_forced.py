@@ -8,7 +8,6 @@ import random
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from bot.sessions import Outcome, SessionService
 from bot.store import StoreBackend
@@ -16,27 +15,8 @@ from games import registry
 from tests.support import ALICE, BOB, CAROL, actor_for, make_service
 from tests.support.backends import Backend
 from tests.support.bid_game import MONEY
-from tests.support.registered import registered_games
 
 CHANNEL = "chan-forced"
-
-
-@pytest.fixture
-def bid_games():
-    with registered_games(bid="tests.support.bid_game:GAME", bid_forced="tests.support.bid_game:FORCED"):
-        yield
-
-
-@pytest_asyncio.fixture
-async def bid_store(backend: Backend, bid_games: None):
-    s = await backend.open()
-    yield s
-    await s.close()
-
-
-@pytest.fixture
-def svc(bid_store: StoreBackend, clock: Any) -> SessionService:
-    return make_service(bid_store, clock)
 
 
 async def start(svc: SessionService, game: str) -> Outcome:

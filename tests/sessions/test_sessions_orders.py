@@ -7,36 +7,16 @@ import json
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from bot.sessions import Outcome, SessionError, SessionService
 from bot.store import StoreBackend
 from games import registry
-from tests.support.registered import registered_games
 from tests.support import ALICE, BOB, CAROL, ERIN, actor_for, make_service
 from tests.support.backends import Backend
 from tests.support.bid_game import MONEY
 from tests.support.bot_games import bot_steps, count_waits
 
 CHANNEL = "chan-orders"
-
-
-@pytest.fixture
-def bid_games():
-    with registered_games(bid="tests.support.bid_game:GAME", bid_hasty="tests.support.bid_game:HASTY"):
-        yield
-
-
-@pytest_asyncio.fixture
-async def bid_store(backend: Backend, bid_games: None):
-    s = await backend.open()
-    yield s
-    await s.close()
-
-
-@pytest.fixture
-def svc(bid_store: StoreBackend, clock: Any) -> SessionService:
-    return make_service(bid_store, clock)
 
 
 async def start_bid(svc: SessionService, game: str = "bid", players: int = 3) -> Outcome:
