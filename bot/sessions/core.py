@@ -378,9 +378,10 @@ class ServiceCore:
         """The waited-on people's seats that move without being asked (`run_bots` makes their
         moves; nobody is pinged for them): a move the rules force (Game.forced_action), else
         their standing orders (`_order_movers`; `tidy` as there)."""
-        forced = _forced_seats(ld.game, state, waiting, seats)
+        forced = _forced_moves(ld.game, state, waiting, seats)
         rest = [s for s in waiting if s not in forced]
-        return forced | (await self._order_movers(tx, ld, state, rest, seats, tidy=tidy) if rest else frozenset())
+        return frozenset(forced) | (await self._order_movers(tx, ld, state, rest, seats, tidy=tidy) if rest
+                                    else frozenset())
 
     async def _order_movers(self, tx: Tx, ld: _Loaded, state: Any, waiting: list[int],
                             seats: list[SeatRow], *, tidy: bool = False) -> frozenset[int]:
@@ -390,10 +391,14 @@ class ServiceCore:
         return frozenset()
 
 
-def _forced_seats(game: Game, state: Any, waiting: list[int], seats: list[SeatRow]) -> frozenset[int]:
-    """The waited-on people's seats whose move the rules make for them (Game.forced_action)."""
-    return frozenset(s for s in waiting if s < len(seats) and seats[s].user_id
-                     and game.forced_action(state, s) is not None)
+def _forced_moves(game: Game, state: Any, waiting: list[int], seats: list[SeatRow]) -> dict[int, Any]:
+    """The waited-on people's seats whose move the rules make for them, with that move
+    (Game.forced_action), in seat order."""
+    out = {}
+    for s in sorted(waiting):
+        if s < len(seats) and seats[s].user_id and (action := game.forced_action(state, s)) is not None:
+            out[s] = action
+    return out
 
 
 def _move_words(ld: _Loaded, seat: int, action: Any) -> Any:

@@ -6,7 +6,7 @@ from typing import Any
 
 
 from bot.sessions.core import (
-    ServiceCore, _Loaded, _RETRIES, _bots_waited_on, _corrupt, _forced_seats, _move_words, _public, log, not_running,
+    ServiceCore, _Loaded, _RETRIES, _bots_waited_on, _corrupt, _forced_moves, _move_words, _public, log, not_running,
 )
 from bot.sessions.errors import SessionError
 from bot.sessions.models import (
@@ -116,12 +116,10 @@ class MoveService(ServiceCore):
             ld, _ = await self._read_id(game_id)
             if ld.row.status != "active":
                 return None
-            waiting = sorted(ld.game.active_players(ld.state))
-            forced = sorted(_forced_seats(ld.game, ld.state, waiting, ld.seats))
+            forced = _forced_moves(ld.game, ld.state, sorted(ld.game.active_players(ld.state)), ld.seats)
             if not forced:
                 return None
-            seat = forced[0]
-            action = ld.game.forced_action(ld.state, seat)
+            seat, action = next(iter(forced.items()))
             applied = ld.game.apply(ld.state, seat, action)
             event = Event(key="session.forced_move", params={"seat": seat, "move": _move_words(ld, seat, action)})
             now = self.clock()
@@ -165,7 +163,7 @@ class MoveService(ServiceCore):
                 ld = self._load(row, await tx.seats(game_id))
                 waiting = sorted(ld.game.active_players(ld.state))
                 if _bots_waited_on(ld.seats, waiting) or await self._automatic_movers(tx, ld, ld.state, waiting,
-                                                                                  ld.seats):
+                                                                                      ld.seats):
                     return
             await tx.delete_timers(game_id, "bots")
 

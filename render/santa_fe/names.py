@@ -20,7 +20,7 @@ from games.core.i18n import translate
 from games.santa_fe.map import west
 from render.kit.board_names import NameSpots, Pieces, Placer, fixed_cells
 from render.kit.geometry import Box
-from render.kit.labels import MARK, NAME, TRACK, Label, Occupancy, Prices, RoundLabel, Spots, label_size, nearest_to, place_names
+from render.kit.labels import MARK, NAME, TRACK, Occupancy, Prices, RoundLabel, Spots, label_size, nearest_to, place_names
 from render.kit.text import draw_text
 from render.santa_fe import icons, style
 from render.santa_fe.layout import (
@@ -90,11 +90,12 @@ def mark_slots(labels: dict, lang: str) -> dict[int, tuple[Point, ...]]:
     return tag_slots(tuple([box for _, box in labels.values()] + _geo_boxes(lang)))
 
 
-def _label(city: int, lang: str) -> RoundLabel:
+def _label(city: int, lang: str, distances: tuple[float, ...] = ()) -> RoundLabel:
+    """A city's name to place: the usual spots round its marker, then rings at `distances`."""
     board = west()
     w, h = name_size(city, lang)
     r = START_R if board.values[city] == 0 else CITY_R
-    return RoundLabel(city, board_layout().cities[city], w, h, _spots(r), CITY_R, DISTANCES)
+    return RoundLabel(city, board_layout().cities[city], w, h, _spots(r), CITY_R, distances)
 
 
 def name_size(city: int, lang: str) -> tuple[float, float]:
@@ -122,8 +123,7 @@ def place_labels(layout: BoardLayout, lang: str) -> dict[int, tuple[tuple[float,
     for box in _geo_boxes(lang):  # city names keep off the sea's and the gulf's names
         occupied.box(box, NAME)
     # The usual spots round a marker only: the rings farther out are for a board's tiles.
-    rings = [_label(city, lang) for city in range(len(west().cities))]
-    names = [Label(n.key, n.point, n.width, n.height, n.spots) for n in rings]
+    names = [_label(city, lang) for city in range(len(west().cities))]
     return place_names(occupied, names, LABEL_PRICES, pad=LABEL_HALO + NAME_GAP)
 
 
@@ -159,7 +159,7 @@ def _name_spots(city: int, lang: str) -> NameSpots:
     that lies inside the map and nearer it than any other city."""
     layout = board_layout()
     first = preferred(lang)[city][1]
-    label = _label(city, lang)
+    label = _label(city, lang, DISTANCES)
     others = [p for p in layout.cities if p != label.point]
     w, h = first[2] - first[0], first[3] - first[1]
     boxes = [first]

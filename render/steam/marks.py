@@ -16,15 +16,11 @@ from render.steam import style
 Point = tuple[float, float]
 
 
-def shape_points(shape: str, centre: Point, r: float) -> list[Point] | None:
-    """Corners of a polygon shape about 2r across (None for a circle): the kit's markers, so a
-    cube's square is the score chart's square."""
-    return None if shape == "circle" else marker_points(shape, centre, r)
-
-
 def draw_shape(d: ImageDraw.ImageDraw, shape: str, centre: Point, r: float, fill, outline=None,
                width: int = 1) -> None:
-    pts = shape_points(shape, centre, r)
+    """A shape about 2r across, its corners the kit's markers' (a cube's square is the score
+    chart's square)."""
+    pts = marker_points(shape, centre, r)
     if pts is None:
         x, y = centre
         d.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=outline, width=width)
