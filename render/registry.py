@@ -28,6 +28,7 @@ from PIL import Image
 
 from games.catalog import entries
 from render.kit.encode import few_colours, to_png
+from render.kit.images import Places
 
 # name -> "module:attribute"
 _RENDERERS: dict[str, str] = {name: entry.renderer for name, entry in entries().items()}
@@ -82,6 +83,11 @@ class GameRenderer:
     @property
     def symbols(self):
         return self._images.symbols
+
+    @property
+    def places(self) -> Places | None:
+        """How the board shows places (None: the game's options name no place)."""
+        return getattr(self._images, "places", None)
 
     def board(self, view: Any, names: Sequence[str], lang: str = "en") -> bytes:
         return self.encode(self.board_image(view, names, lang))

@@ -18,6 +18,8 @@ Components (custom ids `ry:<game>:<version>:<verb>:<check>:<path>[:<n>]`, see id
     ca  button       amount <n> of the decision (opens a modal; the modal's id is `cm`)
     cq  button       amount <n> of the decision at the value <tally> (a quick amount: the
                      minimum and a few steps above it, so a bid needs no typing)
+    cr  button       region <n> of the place options at that stop (bot/discord/picking.py):
+                     its pick picture and options; without <n>, the regions again
 
 `<path>` lists, dot-joined, the option numbers picked at each stop where the person was
 asked (steps with a single option are taken without asking and are not in it; the walk
@@ -43,7 +45,7 @@ greyed until the picks are a move. The picks so far travel in the ids (`<tally>`
 character a count, see `TALLY`), so nothing is kept between clicks.
 
 The same drawing serves the menu of standing orders (`Game.order_choices`, see
-bot/discord/orders.py) under verbs of its own (`ORDER_VERBS`: ob, os, op, og, ot, od, oa), so a
+bot/discord/orders.py) under verbs of its own (`ORDER_VERBS`: ob, os, op, og, ot, od, oa, oq, or), so a
 pick there sets an order instead of making a move.
 """
 from __future__ import annotations
@@ -51,7 +53,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Mapping, Protocol, Sequence
 
 import discord
 
@@ -65,6 +67,7 @@ from games.core.events import Event
 
 BUTTONS_AT_MOST = 5  # a step with more options becomes a select
 PUBLIC_BUTTONS_AT_MOST = 10  # the public turn post: two rows of quick taps
+NAMED_AT_MOST = 10  # options named as players know them (cities) get a pick picture beyond this many
 SELECTS_PER_PAGE = 4  # one row is left for paging
 OPTIONS_PER_SELECT = 25
 OPTIONS_PER_PAGE = SELECTS_PER_PAGE * OPTIONS_PER_SELECT
@@ -84,11 +87,14 @@ class Verbs:
     done: str
     amount: str
     quick: str
+    region: str
 
 
-MOVE_VERBS = Verbs(button="cb", select="cs", page="cp", group="cg", tally="ct", done="cd", amount="ca", quick="cq")
+MOVE_VERBS = Verbs(button="cb", select="cs", page="cp", group="cg", tally="ct", done="cd", amount="ca", quick="cq",
+                   region="cr")
+# Orders name no places, so their menu never shows regions ("or" is reserved, not routed).
 ORDER_VERBS = Verbs(button="ob", select="os", page="op", group="og", tally="ot", done="od", amount="oa",
-                    quick="oq")
+                    quick="oq", region="or")
 # The quick amounts beside an amount's "…" button, in steps above its minimum: the minimum
 # raise, +1, +2, +5 (the modal stays for any other amount).
 QUICK_STEPS = (0, 1, 2, 5)
@@ -280,29 +286,39 @@ def walk(decision: Decision, path: Sequence[int]) -> Stop:
 def stop_rows(game_id: int, version: int, check: str, path: Sequence[int], options: Sequence[Pick],
               step: str | None, look: Look, lang: str, *, page: int = 0,
               buttons_at_most: int = BUTTONS_AT_MOST, verbs: Verbs = MOVE_VERBS,
-              names: Sequence[str] | None = None) -> list[Row]:
+              names: Sequence[str] | None = None, shown: Sequence[int] | None = None,
+              numbers: Mapping[int, int] | None = None) -> list[Row]:
     """The options of one stop: buttons when few, else selects (25 options each, paged).
-    `names` turns seat parameters in the labels ("trade with {seat}") into players' names."""
-    if len(options) <= buttons_at_most:
+    `names` turns seat parameters in the labels ("trade with {seat}") into players' names.
+    `shown`: the indexes of the options to draw, in that order (all by default; a region of a
+    pick picture); `numbers`: an option's number in the pick picture, put before its label."""
+    indexes = list(range(len(options))) if shown is None else list(shown)
+
+    def words(i: int) -> str:
+        text = event_text(lang, options[i].label, names)
+        return f"{numbers[i]} · {text}" if numbers is not None and i in numbers else text
+
+    if len(indexes) <= buttons_at_most:
         return _button_rows([
             button(game_id, version, verbs.button, Ref(check, tuple(path), i).arg(),
-                   label=clip(event_text(lang, o.label, names), LABEL_MAX), emoji=look.emoji(o.icon))
-            for i, o in enumerate(options)
+                   label=clip(words(i), LABEL_MAX), emoji=look.emoji(options[i].icon))
+            for i in indexes
         ])
-    pages = max(1, -(-len(options) // OPTIONS_PER_PAGE))
+    pages = max(1, -(-len(indexes) // OPTIONS_PER_PAGE))
     page = max(0, min(page, pages - 1))
     first = page * OPTIONS_PER_PAGE
-    chunk = options[first:first + OPTIONS_PER_PAGE]
+    chunk = indexes[first:first + OPTIONS_PER_PAGE]
     rows: list[Row] = []
     for start in range(0, len(chunk), OPTIONS_PER_SELECT):
         part = chunk[start:start + OPTIONS_PER_SELECT]
-        entries = [option(event_text(lang, o.label, names), str(first + start + i),
-                          clip(event_text(lang, o.detail, names), OPTION_TEXT_MAX) if o.detail else None,
-                          emoji=look.emoji(o.icon)) for i, o in enumerate(part)]
+        entries = [option(words(i), str(i),
+                          clip(event_text(lang, options[i].detail, names), OPTION_TEXT_MAX)
+                          if options[i].detail else None,
+                          emoji=look.emoji(options[i].icon)) for i in part]
         low, high = first + start + 1, first + start + len(part)
         placeholder = t(lang, step or "choice.step.move")
-        if len(options) > OPTIONS_PER_SELECT:
-            placeholder = f"{placeholder} ({low}–{high} / {len(options)})"
+        if len(indexes) > OPTIONS_PER_SELECT:
+            placeholder = f"{placeholder} ({low}–{high} / {len(indexes)})"
         # each select of a page gets its own id (the last number: which select it is)
         rows.append(selects(game_id, version, verbs.select, entries, placeholder=placeholder, numbered=False,
                             arg=Ref(check, tuple(path), start // OPTIONS_PER_SELECT).arg()))
@@ -421,13 +437,16 @@ def group_lines(group: Group, counts: Sequence[int] | None, lang: str,
 
 def decision_rows(game_id: int, version: int, decision: Decision, look: Look, lang: str, *,
                   public: bool = False, verbs: Verbs = MOVE_VERBS,
-                  names: Sequence[str] | None = None) -> list[Row]:
+                  names: Sequence[str] | None = None, first_rows: list[Row] | None = None) -> list[Row]:
     """Everything a decision offers at its start: the first step's options (with the entries
-    of groups shown apart), each other group, one button per amount."""
+    of groups shown apart; `first_rows` when they are drawn already, with their pick picture),
+    each other group, one button per amount."""
     check = check_of(decision)
     rows: list[Row] = []
     first = decision.first_step()
-    if first:
+    if first_rows is not None:
+        rows += first_rows
+    elif first:
         rows += stop_rows(game_id, version, check, (), first, first[0].step, look, lang,
                           buttons_at_most=PUBLIC_BUTTONS_AT_MOST if public else BUTTONS_AT_MOST,
                           verbs=verbs, names=names)
@@ -457,18 +476,34 @@ def quick_notation(decision: Decision, ref: Ref) -> str:
     return decision.amounts[ref.n].notation(int(ref.tally or ""))
 
 
+def on_board(options: Sequence[Pick]) -> bool:
+    """Whether a step's options are picked on a pick picture (bot/discord/picking.py): at least
+    two are places, and, when their labels already name them as players know them (`named`:
+    cities, routes between two cities), more than NAMED_AT_MOST of them."""
+    placed = [o.place for o in options if o.place is not None]
+    if len(placed) < 2:
+        return False
+    if all(p.named for p in placed):
+        return len(placed) > NAMED_AT_MOST
+    return True
+
+
 def public_rows(game_id: int, version: int, menu: PublicMenu | None, look: Look, lang: str) -> list[Row]:
     """A public turn post's part of the menu: the first step of the one waited-on seat's
     decision as quick taps, and a way into the private menu when choosing is secret, when
-    several seats choose at once, or when the decision has more than steps (groups, amounts)."""
+    several seats choose at once, or when the decision has more than steps (groups, amounts).
+    Options picked on the board are not listed publicly: "Choose…" shows them with their
+    picture, privately; the step's other options stay quick taps."""
     if menu is None:
         return []
     check = check_for(menu.key)
     rows: list[Row] = []
+    pictured = on_board(menu.options)
     if menu.options:
+        shown = [i for i, o in enumerate(menu.options) if not (pictured and o.place is not None)]
         rows += stop_rows(game_id, version, check, (), menu.options, menu.options[0].step, look, lang,
-                          buttons_at_most=PUBLIC_BUTTONS_AT_MOST)
-    if not menu.options or menu.more:
+                          buttons_at_most=PUBLIC_BUTTONS_AT_MOST, shown=shown) if shown else []
+    if not menu.options or menu.more or pictured:
         # A secret choice is opened privately; its check is the clicker's own, so a "v"
         # here would make the entry stale for every seat but one: open by the clicker's menu.
         rows.append([open_button(game_id, version, lang)])

@@ -12,7 +12,7 @@ from typing import Sequence
 
 import discord
 
-from bot.discord import chooser, ids
+from bot.discord import chooser, ids, picking
 from bot.discord.errors import StaleClick, report_error
 from bot.discord.posts import attach, lobby_reply, render_picture
 from bot.discord.host import Host
@@ -65,13 +65,28 @@ async def confirm_move(bot: Host, interaction: discord.Interaction, outcome: Out
         except SessionError:
             pv = None
         if pv is not None and pv.game_id == outcome.game_id and pv.decision is not None:
-            rows = chooser.decision_rows(pv.game_id, pv.version, pv.decision, ui_base.get(pv.game), lang,
-                                         names=pv.names)
-            if rows and pv.prompt is not None:
+            shown = await menu_shown(pv, pv.decision, lang)
+            if shown.rows and pv.prompt is not None:
                 lines.append("👉 " + event_text(lang, pv.prompt, pv.names))
-            reply.view = make_view(rows)
+            lines += shown.lines
+            reply.view = make_view(shown.rows)
+            attach(reply, "pick.png", shown.picture)
     reply.content = join_lines(lines, CONTENT_MAX)
     return reply
+
+
+async def menu_shown(pv: PrivateView, decision: Decision, lang: str) -> picking.Shown:
+    """A decision from its start, privately: the first step (with its pick picture when its
+    options are places), the groups, the amounts."""
+    look = ui_base.get(pv.game)
+    first = decision.first_step()
+    shown = picking.Shown([], [])
+    if first:
+        shown = await picking.stop_shown(pv.game, pv.game_id, pv.version, chooser.check_of(decision), (), pv.view,
+                                         pv.names, first, first[0].step, look, lang)
+    shown.rows = chooser.decision_rows(pv.game_id, pv.version, decision, look, lang, names=pv.names,
+                                       first_rows=shown.rows)
+    return shown
 
 
 async def play(interaction: discord.Interaction, notation: str, *, expected_version: int | None = None,
@@ -124,7 +139,11 @@ async def hand_reply(interaction: discord.Interaction, game_id: int | None = Non
     reply = Reply(content=clip(text, CONTENT_MAX) or t(lang, "discord.hand.title"))
     attach(reply, "hand.png", image)
     if pv.active and pv.decision is not None:
-        reply.view = make_view(chooser.decision_rows(pv.game_id, pv.version, pv.decision, ui, lang, names=pv.names))
+        shown = await menu_shown(pv, pv.decision, lang)
+        reply.view = make_view(shown.rows)
+        attach(reply, "pick.png", shown.picture)
+        if shown.lines:
+            reply.content = clip("\n".join([reply.content or "", *shown.lines]), CONTENT_MAX)
     return reply
 
 
@@ -156,22 +175,32 @@ async def choose_reply(interaction: discord.Interaction, ref: ids.ComponentId, v
     """A pick in a menu (`cb`, `cs`, `cp`): play the move it completes, or show the next step."""
     lang = lang_of(interaction)
     pv, decision, cref = await _menu_for(interaction, ref)
-    path, page = chooser.path_and_page(cref, values, picked=ref.verb == "cs", paging=ref.verb == "cp")
+    region = None
+    if ref.verb == "cr":  # a region of a step's place options: the same stop, another picture
+        path, page, region = list(cref.path), 0, cref.n
+    else:
+        path, page = chooser.path_and_page(cref, values, picked=ref.verb == "cs", paging=ref.verb == "cp")
     if cref.check == "o":  # "open my menu": everything the decision offers, privately
-        rows = chooser.decision_rows(pv.game_id, pv.version, decision, ui_base.get(pv.game), lang, names=pv.names)
+        shown = await menu_shown(pv, decision, lang)
         lines = ["👉 " + event_text(lang, pv.prompt, pv.names)] if pv.prompt is not None else []
-        return Reply(content=join_lines(lines, CONTENT_MAX) or t(lang, "discord.choose.title"),
-                     view=make_view(rows))
+        reply = Reply(content=join_lines(lines + shown.lines, CONTENT_MAX) or t(lang, "discord.choose.title"),
+                      view=make_view(shown.rows))
+        attach(reply, "pick.png", shown.picture)
+        return reply
     stop = chooser.walk(decision, path)
     if stop.move is not None:
+        if region is not None:  # a region button names no option
+            raise IllegalAction("choice.not_offered")
         return await play(interaction, stop.move, expected_version=_expected(cref, ref), game_id=ref.game_id)
     if stop.group is not None:
         return _group_page(pv, decision, stop.group, None, lang, chooser.picked_text(decision, stop, lang, pv.names))
     check = chooser.check_of(decision)
-    rows = chooser.stop_rows(pv.game_id, pv.version, check, path, stop.options, stop.step,
-                             ui_base.get(pv.game), lang, page=page, names=pv.names)
+    shown = await picking.stop_shown(pv.game, pv.game_id, pv.version, check, path, pv.view, pv.names,
+                                     stop.options, stop.step, ui_base.get(pv.game), lang, page=page, region=region)
     lines = chooser.picked_text(decision, stop, lang, pv.names) + ["👉 " + t(lang, stop.step or "choice.step.move")]
-    return Reply(content=join_lines(lines, CONTENT_MAX), view=make_view(rows))
+    reply = Reply(content=join_lines(lines + shown.lines, CONTENT_MAX), view=make_view(shown.rows))
+    attach(reply, "pick.png", shown.picture)
+    return reply
 
 
 async def group_reply(interaction: discord.Interaction, ref: ids.ComponentId, values: Sequence[str]) -> Reply:
@@ -320,7 +349,7 @@ async def on_component(interaction: discord.Interaction, ref: ids.ComponentId | 
         # replaces. Only there: on a public post (an id it never carried) the answer is a new
         # private message, so no click can rewrite a post everyone sees.
         private = interaction.message is not None and interaction.message.flags.ephemeral
-        if verb in ("cb", "cs", "cp"):
+        if verb in ("cb", "cs", "cp", "cr"):
             await answer(interaction, choose_reply(interaction, ref, values), update=private)
         elif verb in ("cg", "ct", "cd"):
             await answer(interaction, group_reply(interaction, ref, values), update=private)

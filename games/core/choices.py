@@ -48,12 +48,45 @@ VALUE_MAX = 40  # a pick's value travels in component ids and select values (100
 LISTED_AT_MOST = 10_000  # `Decision.all_notations` lists groups up to this size (see TooManyMoves)
 
 
+PLACE_KINDS = ("hex", "point", "edge", "route", "city", "section", "cell")
+
+
+class Place(BaseModel):
+    """Where on the board a pick is, in the game's own terms, so that a front end can show
+    the options of a step on the board instead of listing coordinates.
+
+    `kind` says what it is: a "hex", a "point" (an intersection), an "edge" (a side or spoke),
+    a "route" (a path through several places), a "city", a "section" (a stretch of line), a
+    "cell" (a table cell or pair of cells). `at` names what it covers, as the game names it
+    (a hex "A5"; an edge's two ends; a route's stops in order). Each renderer says where a
+    place is in its board image (render.kit.picking).
+
+    `named`: the pick's label already names the place as players know it (a city, a route
+    between two cities), so a picture helps only when such options are many. `show`: what
+    the pick would put at the place (a tile face and rotation; the points a delivery
+    scores), for a picture that draws each option in place; options at one place that
+    differ only by what they show are drawn side by side."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: str
+    at: tuple[str, ...] = Field(min_length=1)
+    named: bool = False
+    show: str | None = None
+
+    @model_validator(mode="after")
+    def _known(self) -> "Place":
+        if self.kind not in PLACE_KINDS:
+            raise ValueError(f"place kind {self.kind!r} is not one of {PLACE_KINDS}")
+        return self
+
+
 class Pick(BaseModel):
     """One value at one step: what the person sees (label, detail) and what it stands for.
 
     `step` is the catalog key of the question the pick answers ("ttr.step.route"); `value` is
     short and unique among the options offered at that step; `icon` is a hint a game's
-    presentation may turn into an emoji or a colour (a card colour, a railroad letter)."""
+    presentation may turn into an emoji or a colour (a card colour, a railroad letter);
+    `place` is where on the board the pick is, when it names a place."""
 
     model_config = ConfigDict(frozen=True)
     step: str
@@ -61,6 +94,7 @@ class Pick(BaseModel):
     label: Event
     detail: Event | None = None
     icon: str | None = None
+    place: Place | None = None
 
 
 class Choice(BaseModel):

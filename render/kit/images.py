@@ -15,11 +15,32 @@ from typing import Any, Callable, Sequence
 
 from PIL import Image
 
+from games.core.choices import Place
+from render.kit.picking import Mark
 from render.kit.symbols import Symbols
 
 ImageFn = Callable[[Any, Sequence[str], str], Image.Image]
 DescribeFn = Callable[[Any, Sequence[str], str], str]
 RGB = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Places:
+    """How a game's board shows places, for pick pictures (render.kit.picking).
+
+    locate: (view, place) -> Mark | None, where a place is in the board image.
+    size: view -> (width, height) of the board image, without drawing it.
+    preview: (view, names, lang, place) -> the board with `place.show` drawn in place, for
+        options that share a place and differ by what they put there (a tile's rotations).
+    margin: board px kept around the options (about a hex or a city and its name).
+    floor: the narrowest crop (board px) a picture shows, however close the options are.
+    """
+
+    locate: Callable[[Any, Place], Mark | None]
+    size: Callable[[Any], tuple[int, int]]
+    margin: float
+    floor: float
+    preview: Callable[[Any, Sequence[str], str, Place], Image.Image | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -65,7 +86,7 @@ class GameImages:
     def __init__(self, board: ImageFn, hand: ImageFn, final: ImageFn, *,
                  describe_board: DescribeFn, describe_hand: DescribeFn, describe_final: DescribeFn,
                  palette: Palette, symbols: Symbols, palette_png: bool = False,
-                 keep_colours: Sequence[tuple[int, int, int]] = ()) -> None:
+                 keep_colours: Sequence[tuple[int, int, int]] = (), places: Places | None = None) -> None:
         self.board_image = board
         self.hand_image = hand
         self.final_image = final
@@ -78,3 +99,4 @@ class GameImages:
         # With palette_png: colours that must come through exactly (render.kit.encode.quantize_keeping),
         # which also lets the palette be chosen from a sample of the image (faster).
         self.keep_colours = tuple(keep_colours)
+        self.places = places  # where places are on the board, for pick pictures (None: the game names none)

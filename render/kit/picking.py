@@ -1,0 +1,306 @@
+"""Pick pictures: the part of the board where a step's options are, with every option marked
+by a large number, so that a person picks "7" from what they see instead of a coordinate
+from a list (the numbers are the chooser's buttons and select options: bot/discord/picking.py).
+
+A game's renderer says where each place of its game is in its board image (`Locator.locate`
+gives a `Mark`: the spot for the number, and a line or an outline to trace); this module does
+the rest for every game alike:
+
+* `regions` groups options too many (over 25, Discord's most in a select) or too spread for
+  one legible picture into compact regions of the map, split in two along the longer side
+  until each holds at most 25 and its crop is narrow enough;
+* `pick_picture` crops the board around a region's marks and scales the crop to PICTURE_WIDTH,
+  traces every option's line or outline and puts a numbered badge on its spot, nudged aside
+  (with a leader line) when it would cover another badge;
+* `sheet_picture` draws options that share one place and differ by what they put there (a
+  tile's rotations) side by side, each cropped from a board the renderer drew with that
+  option in place (`Locator.preview`).
+
+Legibility: Discord shows a private picture at most 550 px wide and often 400. A badge is
+BADGE_AT_400 px across and its digits DIGITS_AT_400 px tall at 400 px, whatever the crop. Two
+badges are apart enough when their spots are at least SPACING_AT_400 px apart there, which
+bounds the width of board a picture may show: a crop `w` board px wide shows a distance `d`
+as d * 400 / w. The board's own text only grows in a crop (every board is checked legible at
+400 px whole, render.kit.legibility), so a crop never makes it worse.
+
+Colours: badges are white with a near-black ring and digits, and traced options are a white
+line with near-black edges: no hue, so they read the same for every kind of colour vision and
+cannot be taken for a player's or a resource's colour.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Sequence
+
+from PIL import Image, ImageDraw
+
+from games.core.choices import Place
+from render.kit.text import draw_text, measure
+
+Point = tuple[float, float]
+Box = tuple[float, float, float, float]
+
+PICTURE_WIDTH = 800       # px: crisp when Discord shows it 400-550 px wide, small to send
+BADGE_AT_400 = 22         # a badge's diameter when the picture is shown 400 px wide
+DIGITS_AT_400 = 12        # its digits' size there (the legibility floor is 7)
+SPACING_AT_400 = 17       # spots closer than this at 400 px get their badges nudged apart
+OPTIONS_AT_MOST = 25      # one select's worth: no step offers more at once
+ASPECT = (0.5, 1.2)       # height / width of a picture: never a strip, never taller than a phone shows
+LINE_AT_400 = 3.0         # a traced option's white core at 400 px (its dark edges add as much again)
+INK = (16, 16, 20)
+PAPER = (255, 255, 255)
+MAX_SCALE = 3.0           # a crop is enlarged at most this much (beyond, it only blurs)
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Where a place is in a board image (px): `spot` is where its number goes; `line` a path
+    to trace (an edge, a section, a route); `outline` a polygon to ring (a hex, a cell)."""
+
+    spot: Point
+    line: tuple[Point, ...] = ()
+    outline: tuple[Point, ...] = ()
+
+    def points(self) -> list[Point]:
+        return [self.spot, *self.line, *self.outline]
+
+
+class Locator(Protocol):
+    """What a game's renderer offers pick pictures (render.kit.images.GameImages)."""
+
+    def locate(self, view: Any, place: Place) -> Mark | None:
+        """Where `place` is in the board image of `view` (None: not on this board)."""
+
+    def preview(self, view: Any, names: Sequence[str], lang: str, place: Place) -> Image.Image | None:
+        """The board of `view` with what `place.show` describes drawn in place (None: the
+        game draws no such thing; the plain board is used)."""
+
+
+@dataclass
+class Badge:
+    """A number as drawn: the option's number and the badge's centre in the picture."""
+
+    number: int
+    centre: Point
+    spot: Point
+
+
+@dataclass
+class Picture:
+    image: Image.Image
+    badges: list[Badge] = field(default_factory=list)
+    box: Box = (0, 0, 0, 0)  # the board crop shown (board px)
+
+
+# ------------------------------------------------------------------------------ geometry
+def _bounds(points: Sequence[Point]) -> Box:
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def nearest_gap(spots: Sequence[Point]) -> float:
+    """The shortest distance between two distinct spots (inf for fewer than two)."""
+    distinct = list(dict.fromkeys((round(x, 1), round(y, 1)) for x, y in spots))
+    best = math.inf
+    for i, (x, y) in enumerate(distinct):
+        for u, v in distinct[i + 1:]:
+            best = min(best, math.hypot(x - u, y - v))
+    return best
+
+
+def widest_crop(spots: Sequence[Point], floor: float) -> float:
+    """The widest crop (board px) in which these spots' badges stand SPACING_AT_400 apart at
+    400 px; never under `floor` (spots nearly on top of each other are nudged apart instead)."""
+    gap = nearest_gap(spots)
+    if math.isinf(gap):
+        return math.inf
+    return max(floor, gap * 400 / SPACING_AT_400)
+
+
+def crop_box(marks: Sequence[Mark], size: tuple[int, int], margin: float) -> Box:
+    """The part of the board to show: the marks with `margin` around, widened to an aspect in
+    ASPECT and to at least 4 margins each way, kept inside the board."""
+    x0, y0, x1, y1 = _bounds([p for m in marks for p in m.points()])
+    x0, y0, x1, y1 = x0 - margin, y0 - margin, x1 + margin, y1 + margin
+    least = 4 * margin
+    w, h = max(x1 - x0, least), max(y1 - y0, least)
+    w = max(w, h / ASPECT[1])
+    h = max(h, w * ASPECT[0])
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    return _inside((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), size)
+
+
+def _inside(box: Box, size: tuple[int, int]) -> Box:
+    """`box` moved (and if need be cut) to lie inside an image of `size`."""
+    x0, y0, x1, y1 = box
+    W, H = size
+    w, h = min(x1 - x0, W), min(y1 - y0, H)
+    x0 = min(max(0.0, x0), W - w)
+    y0 = min(max(0.0, y0), H - h)
+    return x0, y0, x0 + w, y0 + h
+
+
+# ------------------------------------------------------------------------------ regions
+def regions(marks: Sequence[Mark], *, floor: float, margin: float,
+            at_most: int = OPTIONS_AT_MOST) -> list[list[int]]:
+    """The options (indexes into `marks`) grouped into regions, each at most `at_most` and
+    narrow enough for legible badges (`widest_crop`); one region when all fit. A region is
+    split in two at the median along the longer side of its spots, so neighbours stay
+    together; regions come top to bottom, then left to right."""
+    def fits(idx: list[int]) -> bool:
+        if len(idx) > at_most:
+            return False
+        spots = [marks[i].spot for i in idx]
+        x0, y0, x1, y1 = _bounds([p for i in idx for p in marks[i].points()])
+        return max(x1 - x0, (y1 - y0) / ASPECT[1]) + 2 * margin <= widest_crop(spots, floor)
+
+    def split(idx: list[int]) -> list[list[int]]:
+        if len(idx) <= 1 or fits(idx):
+            return [idx]
+        xs = [marks[i].spot[0] for i in idx]
+        ys = [marks[i].spot[1] for i in idx]
+        axis = 0 if max(xs) - min(xs) >= max(ys) - min(ys) else 1
+        ordered = sorted(idx, key=lambda i: (marks[i].spot[axis], marks[i].spot[1 - axis], i))
+        half = len(ordered) // 2  # options on one spot split by count alone
+        return split(ordered[:half]) + split(ordered[half:])
+
+    found = split(list(range(len(marks))))
+    centre = [(_mean([marks[i].spot[1] for i in r]), _mean([marks[i].spot[0] for i in r])) for r in found]
+    order = sorted(range(len(found)), key=lambda k: (round(centre[k][0] / max(margin, 1) / 4), centre[k][1]))
+    return [sorted(found[k]) for k in order]
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values)
+
+
+COMPASS = (("nw", "n", "ne"), ("w", "c", "e"), ("sw", "s", "se"))
+
+
+def compass(spots: Sequence[Point], size: tuple[int, int]) -> str:
+    """Where on the board a region lies, as a compass word's key part ("nw", "c", "se"): the
+    board in thirds each way."""
+    x, y = _mean([p[0] for p in spots]), _mean([p[1] for p in spots])
+    col = min(2, max(0, int(3 * x / max(1, size[0]))))
+    row = min(2, max(0, int(3 * y / max(1, size[1]))))
+    return COMPASS[row][col]
+
+
+# ------------------------------------------------------------------------------ drawing
+def badge_size(width: int) -> tuple[float, int]:
+    """(diameter, digit size) of a badge in a picture `width` px wide."""
+    return BADGE_AT_400 * width / 400, math.ceil(DIGITS_AT_400 * width / 400)
+
+
+def pick_picture(board: Image.Image, marks: Sequence[Mark], numbers: Sequence[int], *,
+                 margin: float, width: int = PICTURE_WIDTH) -> Picture:
+    """The board cropped around `marks`, scaled to `width` px (enlarged at most MAX_SCALE),
+    each mark traced and numbered with `numbers` (same order)."""
+    box = crop_box(marks, board.size, margin)
+    x0, y0, x1, y1 = box
+    scale = min(width / (x1 - x0), MAX_SCALE)
+    out_w, out_h = round((x1 - x0) * scale), round((y1 - y0) * scale)
+    img = board.convert("RGB").resize((out_w, out_h), Image.Resampling.LANCZOS,
+                                      box=(round(x0), round(y0), round(x1), round(y1)))
+
+    def at(p: Point) -> Point:
+        return (p[0] - x0) * scale, (p[1] - y0) * scale
+
+    _trace(img, [[at(p) for p in m.line] for m in marks], [[at(p) for p in m.outline] for m in marks])
+    badges = place_badges(img, [at(m.spot) for m in marks], numbers)
+    return Picture(img, badges, box)
+
+
+def _trace(img: Image.Image, lines: Sequence[Sequence[Point]], outlines: Sequence[Sequence[Point]]) -> None:
+    """Every option's line and outline: near-black edges first, then the white cores, so
+    crossing options stay one clean outline each."""
+    d = ImageDraw.Draw(img)
+    core = max(2, round(LINE_AT_400 * img.width / 400))
+    edge = core * 2 + 2
+    shapes = [list(p) for p in lines if len(p) >= 2] + [list(p) + [p[0]] for p in outlines if len(p) >= 3]
+    for width, colour in ((edge, INK), (core, PAPER)):
+        for pts in shapes:
+            d.line(pts, fill=colour, width=width, joint="curve")
+
+
+def place_badges(img: Image.Image, spots: Sequence[Point], numbers: Sequence[int]) -> list[Badge]:
+    """A numbered badge on each spot; one that would cover a badge already drawn moves to the
+    nearest free place around its spot (rings of 8 positions), joined to it by a short line."""
+    diameter, digits = badge_size(img.width)
+    r = diameter / 2
+    placed: list[Point] = []
+    out: list[Badge] = []
+    order = sorted(range(len(spots)), key=lambda i: (spots[i][1], spots[i][0]))
+    for i in order:
+        sx, sy = spots[i]
+        centre = (sx, sy)
+        for ring in range(0, 6):
+            tries = [(sx, sy)] if ring == 0 else [
+                (sx + ring * diameter * 0.8 * math.cos(a), sy + ring * diameter * 0.8 * math.sin(a))
+                for a in (k * math.pi / 4 for k in (6, 0, 2, 4, 7, 1, 3, 5))]
+            free = [c for c in tries if _clear(c, placed, diameter * 0.95, img.size, r)]
+            if free:
+                centre = free[0]
+                break
+        placed.append(centre)
+        out.append(Badge(numbers[i], centre, (sx, sy)))
+    d = ImageDraw.Draw(img)
+    for b in out:  # leader lines under every badge
+        if b.centre != b.spot:
+            d.line([b.spot, b.centre], fill=INK, width=max(2, round(diameter / 8)))
+            d.ellipse(_around(b.spot, diameter / 7), fill=INK)
+    for b in out:
+        draw_badge(img, b.centre, b.number, diameter, digits)
+    return sorted(out, key=lambda b: b.number)
+
+
+def _around(p: Point, r: float) -> Box:
+    return p[0] - r, p[1] - r, p[0] + r, p[1] + r
+
+
+def _clear(c: Point, placed: Sequence[Point], apart: float, size: tuple[int, int], r: float) -> bool:
+    if not (r <= c[0] <= size[0] - r and r <= c[1] <= size[1] - r):
+        return False
+    return all(math.hypot(c[0] - p[0], c[1] - p[1]) >= apart for p in placed)
+
+
+def draw_badge(img: Image.Image, centre: Point, number: int, diameter: float, digits: int) -> None:
+    """White disc, near-black ring and digits; two digits widen it into a pill."""
+    text = str(number)
+    tw, _ = measure(text, digits, bold=True)
+    h = diameter
+    w = max(diameter, tw + diameter * 0.45)
+    x, y = centre
+    ring = max(2, round(diameter / 10))
+    ImageDraw.Draw(img).rounded_rectangle((x - w / 2, y - h / 2, x + w / 2, y + h / 2), radius=h / 2,
+                                          fill=PAPER, outline=INK, width=ring)
+    draw_text(img, (x, y), text, digits, INK, bold=True, anchor="mm")
+
+
+def sheet_picture(boards: Sequence[Image.Image], marks: Sequence[Mark], numbers: Sequence[int], *,
+                  margin: float, width: int = PICTURE_WIDTH) -> Picture:
+    """Options at one place side by side: from each option's own board (the renderer's
+    preview), the same crop around all the marks, numbered in its top-left corner; two
+    columns for up to four options, three up to nine, four beyond."""
+    n = len(boards)
+    cols = 1 if n == 1 else 2 if n <= 4 else 3 if n <= 9 else 4
+    rows = -(-n // cols)
+    box = crop_box(marks, boards[0].size, margin)
+    x0, y0, x1, y1 = box
+    gap = max(4, round(width / 200))
+    thumb_w = (width - gap * (cols - 1)) // cols
+    thumb_h = round(thumb_w * (y1 - y0) / (x1 - x0))
+    img = Image.new("RGB", (width, rows * thumb_h + gap * (rows - 1)), PAPER)
+    diameter, digits = badge_size(width)
+    badges = []
+    for k, (board, number) in enumerate(zip(boards, numbers)):
+        col, row = k % cols, k // cols
+        left, top = col * (thumb_w + gap), row * (thumb_h + gap)
+        thumb = board.convert("RGB").resize((thumb_w, thumb_h), Image.Resampling.LANCZOS,
+                                            box=(round(x0), round(y0), round(x1), round(y1)))
+        img.paste(thumb, (left, top))
+        centre = (left + diameter * 0.75, top + diameter * 0.75)
+        draw_badge(img, centre, number, diameter, digits)
+        badges.append(Badge(number, centre, centre))
+    return Picture(img, badges, box)

@@ -1,0 +1,77 @@
+"""A step's place options as a pick picture (render.kit.picking), for any game whose renderer
+says where its places are (`GameImages.places`).
+
+    marks = locate("steam", view, places)              # where each place is (None: not drawn)
+    groups = plan("steam", view, places)                # regions of at most 25 options
+    data, alt = draw("steam", view, names, "en", places, numbers)
+
+`draw` is a module-level function of plain arguments so the render pool can run it in a
+worker (render/pool.py, `call`), beside the boards.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from games.core.choices import Place
+from games.core.i18n import translate
+from render import registry
+from render.kit import picking
+from render.kit.picking import Mark, Picture
+from render.pool import received
+
+
+def locate(game: str, view: Any, places: Sequence[Place]) -> list[Mark | None]:
+    """Where each place is in the game's board image; None for all when the game's renderer
+    locates nothing."""
+    found = registry.get(game).places
+    if found is None:
+        return [None] * len(places)
+    return [found.locate(view, place) for place in places]
+
+
+def plan(game: str, marks: Sequence[Mark]) -> list[list[int]]:
+    """The marks (indexes) grouped into regions for legible pictures of at most 25 options."""
+    found = registry.get(game).places
+    assert found is not None, f"{game} locates no places"
+    return picking.regions(marks, floor=found.floor, margin=found.margin)
+
+
+def board_size(game: str, view: Any) -> tuple[int, int]:
+    found = registry.get(game).places
+    assert found is not None, f"{game} locates no places"
+    return found.size(view)
+
+
+def picture(game: str, view: Any, names: Sequence[str], lang: str, places: Sequence[Place],
+            numbers: Sequence[int]) -> Picture:
+    """The pick picture of `places` numbered `numbers`: options at one place that differ by
+    what they show, side by side from the renderer's previews; any others on one crop."""
+    renderer = registry.get(game)
+    found = renderer.places
+    assert found is not None, f"{game} locates no places"
+    marks = [found.locate(view, p) for p in places]
+    kept = [(m, p, n) for m, p, n in zip(marks, places, numbers) if m is not None]
+    if not kept:
+        raise ValueError("no place of this step is on the board")
+    marks_, places_, numbers_ = (list(x) for x in zip(*kept))
+    one_place = len({p.at for p in places_}) == 1 and all(p.show for p in places_)
+    if one_place and found.preview is not None and len(places_) > 1:
+        boards = [found.preview(view, list(names), lang, p) or renderer.board_image(view, list(names), lang)
+                  for p in places_]
+        return picking.sheet_picture(boards, marks_, numbers_, margin=found.margin)
+    board = renderer.board_image(view, list(names), lang)
+    return picking.pick_picture(board, marks_, numbers_, margin=found.margin)
+
+
+def alt_text(lang: str, numbers: Sequence[int]) -> str:
+    return translate(lang, "render.pick.alt", low=min(numbers), high=max(numbers), count=len(numbers))
+
+
+def draw(game: str, sent_view: Any, names: Sequence[str], lang: str, places: Sequence[Place],
+         numbers: Sequence[int]) -> tuple[bytes, str, list[tuple[int, float, float]]]:
+    """(PNG bytes, alt text, badges as (number, x, y)) of the pick picture; `sent_view` as
+    render.pool.sendable made it."""
+    view = received(sent_view)
+    made = picture(game, view, names, lang, places, numbers)
+    data = registry.get(game).encode(made.image)
+    return data, alt_text(lang, numbers), [(b.number, b.centre[0], b.centre[1]) for b in made.badges]
