@@ -226,7 +226,8 @@ def _trace(img: Image.Image, lines: Sequence[Sequence[Point]], outlines: Sequenc
 
 def place_badges(img: Image.Image, spots: Sequence[Point], numbers: Sequence[int]) -> list[Badge]:
     """A numbered badge on each spot; one that would cover a badge already drawn moves to the
-    nearest free place around its spot (rings of 8 positions), joined to it by a short line."""
+    nearest free place around its spot (rings of 8 positions, the first far enough out for its
+    leader line to show past a badge on the spot), joined to it by that line."""
     diameter, digits = badge_size(img.width)
     r = diameter / 2
     placed: list[Point] = []
@@ -237,7 +238,7 @@ def place_badges(img: Image.Image, spots: Sequence[Point], numbers: Sequence[int
         centre = (sx, sy)
         for ring in range(0, 6):
             tries = [(sx, sy)] if ring == 0 else [
-                (sx + ring * diameter * 0.8 * math.cos(a), sy + ring * diameter * 0.8 * math.sin(a))
+                (sx + (0.7 + 0.5 * ring) * diameter * math.cos(a), sy + (0.7 + 0.5 * ring) * diameter * math.sin(a))
                 for a in (k * math.pi / 4 for k in (6, 0, 2, 4, 7, 1, 3, 5))]
             free = [c for c in tries if _clear(c, placed, diameter * 0.95, img.size, r)]
             if free:

@@ -245,6 +245,7 @@ class Harness:
             picks = list(stop.picks)
             index = [o.value for o in stop.options].index(choice.path[len(picks)].value)
             here = ".".join(map(str, path))
+            message = await self._reach_option(message, here, index, pv, stop.options, user, locale)
             result = await self._pick_first_step(message, here, index, user, locale)
             picks.append(stop.options[index].value)
             path.append(index)
@@ -260,6 +261,27 @@ class Harness:
                           if re.fullmatch(rf"ry:\d+:\d+:cs:[vk][0-9a-f]*:{re.escape(here)}:\d+", cid)
                           and str(index) in [o["value"] for o in message.component(cid)["options"]]), None)
         return ("select", select_id) if select_id else None
+
+    async def _reach_option(self, message: FakeMessage, here: str, index: int, pv: Any, options: Any, user: int,
+                            locale: str) -> FakeMessage:
+        """The message showing option `index` of the stop at `here`, clicking as a person would
+        when it is not on `message`: "Choose…" on a public post whose place options are picked
+        privately on their picture, then the button of the region of the map holding it."""
+        from bot.discord import picking
+
+        if self._first_step_component(message, here, index):
+            return message
+        opener = find_id(message, r"ry:\d+:\d+:cb:o:")
+        if opener and not here:
+            message = (await self.click(message, opener, user, locale=locale)).original
+            if self._first_step_component(message, here, index):
+                return message
+        lay = picking.layout(pv.game, pv.view, options)
+        assert lay is not None, (index, message.custom_ids)
+        region = next(n for n, r in enumerate(lay.regions) if index in r)
+        cid = find_id(message, rf"ry:\d+:\d+:cr:[vk][0-9a-f]*:{re.escape(here)}:{region}")
+        assert cid, (region, message.custom_ids)
+        return self.fake.message((await self.click(message, cid, user, locale=locale)).original.id)
 
     async def _pick_first_step(self, message: FakeMessage, here: str, index: int, user: int,
                                locale: str) -> InteractionResult:
