@@ -454,12 +454,16 @@ def decision_rows(game_id: int, version: int, decision: Decision, look: Look, la
         if group.entry is None:
             rows += group_rows(game_id, version, check, n, group, None, look, lang, verbs=verbs, names=names)
     for n, amount in enumerate(decision.amounts):
-        quick = [button(game_id, version, verbs.quick, Ref(check, (), n, str(value)).arg(), label=str(value),
-                        style=discord.ButtonStyle.success) for value in quick_amounts(amount)]
-        rows.append([*quick, button(game_id, version, verbs.amount, Ref(check, (), n).arg(),
-                                    label=clip(event_text(lang, amount.label, None), LABEL_MAX),
-                                    style=discord.ButtonStyle.primary)])
+        rows.append([*_quick_buttons(game_id, version, check, n, amount, verbs),
+                     button(game_id, version, verbs.amount, Ref(check, (), n).arg(),
+                            label=clip(event_text(lang, amount.label, None), LABEL_MAX),
+                            style=discord.ButtonStyle.primary)])
     return rows
+
+
+def _quick_buttons(game_id: int, version: int, check: str, n: int, amount: Amount, verbs: Verbs) -> Row:
+    return [button(game_id, version, verbs.quick, Ref(check, (), n, str(value)).arg(), label=str(value),
+                   style=discord.ButtonStyle.success) for value in quick_amounts(amount)]
 
 
 def quick_amounts(amount: Amount) -> list[int]:
@@ -503,6 +507,8 @@ def public_rows(game_id: int, version: int, menu: PublicMenu | None, look: Look,
         shown = [i for i, o in enumerate(menu.options) if not (pictured and o.place is not None)]
         rows += stop_rows(game_id, version, check, (), menu.options, menu.options[0].step, look, lang,
                           buttons_at_most=PUBLIC_BUTTONS_AT_MOST, shown=shown) if shown else []
+    for n, amount in enumerate(menu.amounts):  # the usual amounts in one tap; any other in the private menu
+        rows.append(_quick_buttons(game_id, version, check, n, amount, MOVE_VERBS))
     if not menu.options or menu.more or pictured:
         # A secret choice is opened privately; its check is the clicker's own, so a "v"
         # here would make the entry stale for every seat but one: open by the clicker's menu.

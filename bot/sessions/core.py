@@ -429,5 +429,6 @@ def _public_menu(game: Game, state: Any, waiting: list[int]) -> PublicMenu | Non
     if decision.secret:
         return PublicMenu(seat=waiting[0], key=decision.key)
     return PublicMenu(seat=waiting[0], key=decision.key, options=decision.first_step(),
-                      more=any(g.entry is None for g in decision.groups) or bool(decision.amounts))
+                      more=any(g.entry is None for g in decision.groups) or bool(decision.amounts),
+                      amounts=decision.amounts)
 

@@ -8,7 +8,7 @@ from pydantic.dataclasses import dataclass
 
 from bot.sessions.settings import GameSettings
 from games.core import Event, Result
-from games.core.choices import Decision, Pick
+from games.core.choices import Amount, Decision, Pick
 
 
 @dataclass(frozen=True)
@@ -141,6 +141,7 @@ class PublicMenu(BaseModel):
     key: str | None = None  # the decision's key (None: version-checked)
     options: list[Pick] = Field(default_factory=list)
     more: bool = False  # the decision also has groups or amounts, shown privately
+    amounts: list[Amount] = Field(default_factory=list)  # offered as quick taps too (a bid in one tap)
 
 
 class HistoryEntry(BaseModel):

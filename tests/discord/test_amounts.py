@@ -85,3 +85,23 @@ async def test_a_bid_by_a_quick_button_and_a_forged_one_refused(harness: Harness
     stale = await h.click_as_drawn(menu, quick["6"], first)
     assert stale.ephemeral and stale.content.startswith("🔄 "), stale.content
     assert (await h.bot.store.actions(status.info.game_id))[-1].notation == "bid 3"
+
+
+async def test_a_bid_in_one_tap_on_the_public_post(harness: Harness, fake, bid_game) -> None:
+    """The turn post carries the waited-on player's quick bids: one tap bids (the private menu
+    keeps "Bid…" for any other amount); the same buttons pressed by another player are
+    refused privately and change nothing."""
+    h = harness
+    status, first = await start_two(h)
+    second = BOB if first == ALICE else ALICE
+    post = h.posts()[-1]
+    quick = {post.component(c)["label"]: c for c in post.custom_ids if re.fullmatch(r"ry:\d+:\d+:cq:v::0:\d+", c)}
+    assert list(quick) == ["1", "2", "3", "6"], post.custom_ids
+    assert find_id(post, r"ry:\d+:\d+:cb:o:")  # "Choose…" still leads to any other amount
+    before = dump_db(h.db_path)
+    other = await h.click(post, quick["2"], second)
+    assert other.ephemeral and other.content.startswith("⚠️ "), other.content
+    assert dump_db(h.db_path) == before
+    done = await h.click(post, quick["2"], first)
+    assert done.ephemeral and "✅" in (done.content or ""), done.content
+    assert (await h.bot.store.actions(status.info.game_id))[-1].notation == "bid 2"
