@@ -36,6 +36,13 @@ def plan(game: str, marks: Sequence[Mark]) -> list[list[int]]:
     return picking.regions(marks, floor=found.floor, margin=found.margin)
 
 
+def margin(game: str) -> float:
+    """Board px the game keeps around options (about a hex or a city)."""
+    found = registry.get(game).places
+    assert found is not None, f"{game} locates no places"
+    return found.margin
+
+
 def board_size(game: str, view: Any) -> tuple[int, int]:
     found = registry.get(game).places
     assert found is not None, f"{game} locates no places"
@@ -75,3 +82,17 @@ def draw(game: str, sent_view: Any, names: Sequence[str], lang: str, places: Seq
     made = picture(game, view, names, lang, places, numbers)
     data = registry.get(game).encode(made.image)
     return data, alt_text(lang, numbers), [(b.number, b.centre[0], b.centre[1]) for b in made.badges]
+
+
+def draw_overview(game: str, sent_view: Any, names: Sequence[str], lang: str,
+                  groups: Sequence[Sequence[Place]], labels: Sequence[str]) -> tuple[bytes, str]:
+    """(PNG bytes, alt text) of the whole board with each region of a step's place options
+    framed and named as its button is."""
+    view = received(sent_view)
+    renderer = registry.get(game)
+    found = renderer.places
+    assert found is not None, f"{game} locates no places"
+    marks = [[m for m in (found.locate(view, p) for p in group) if m is not None] for group in groups]
+    made = picking.overview_picture(renderer.board_image(view, list(names), lang), marks, labels)
+    return renderer.encode(made.image), translate(lang, "render.pick.overview", regions=", ".join(labels))
+

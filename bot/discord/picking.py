@@ -7,7 +7,8 @@ the options).
 
 Options too many for one select (25) or too spread for one legible picture are grouped into
 regions of the map (render.kit.picking.regions); the step then first shows a button per
-region ("North-west · 12"), and a region's button (`cr` with the region's number) shows its
+region ("North-west · 12") under the whole board with each region framed and named so, and a
+region's button (`cr` with the region's number) shows its
 picture and options, with the other regions' buttons beside to move on. Regions are worked out
 again from the same menu on every click, so ids carry only the region's number.
 
@@ -27,9 +28,9 @@ from games.core.choices import Pick
 from games.core.errors import IllegalAction
 from render import pick as pick_render
 from render import pool as render_pool
-from render.kit.picking import Mark, compass
+from render.kit.picking import compass, number_order
 
-BAND = 0.22  # spots whose heights differ by less than this share of a region's height read as one row
+BAND = 0.5  # spots whose heights differ by less than half a margin (about half a hex) read as one row
 
 
 @dataclass
@@ -58,18 +59,12 @@ def layout(game: str, view: Any, options: Sequence[Pick]) -> Layout | None:
     groups = pick_render.plan(game, [m for _, m in found])
     size = pick_render.board_size(game, view)
     out = Layout(unplaced=[i for i in range(len(options)) if i not in {j for j, _ in found}])
+    band = pick_render.margin(game) * BAND
     for group in groups:
         members = [found[k] for k in group]
-        out.regions.append([i for i, _ in reading_order(members)])
+        out.regions.append([members[k][0] for k in number_order([m.spot for _, m in members], band)])
         out.names.append(compass([m.spot for _, m in members], size))
     return out
-
-
-def reading_order(members: Sequence[tuple[int, Mark]]) -> list[tuple[int, Mark]]:
-    """Top to bottom in bands, left to right within a band, as a person scans a picture."""
-    ys = [m.spot[1] for _, m in members]
-    band = max(1.0, (max(ys) - min(ys)) * BAND, 40.0)
-    return sorted(members, key=lambda im: (round((im[1].spot[1] - min(ys)) / band), im[1].spot[0], im[0]))
 
 
 def region_labels(lay: Layout, lang: str) -> list[str]:
@@ -130,7 +125,11 @@ async def stop_shown(game: str, game_id: int, version: int, check: str, path: Se
                                  names=names, shown=lay.unplaced) if lay.unplaced else []
     if region is None and len(lay.regions) > 1:
         rows = region_rows(game_id, version, check, path, lay, lang, current=None, verbs=verbs) + unplaced
-        return Shown(rows, ["🗺️ " + t(lang, "discord.pick.regions", count=sum(map(len, lay.regions)))])
+        data, alt = await render_pool.current().call(
+            pick_render.draw_overview, game, render_pool.sendable(view), list(names), lang,
+            [[options[i].place for i in r] for r in lay.regions], region_labels(lay, lang), route=game_id)
+        return Shown(rows, ["🗺️ " + t(lang, "discord.pick.regions", count=sum(map(len, lay.regions)))],
+                     Picture(data, alt))
     region = 0 if region is None else region
     if not 0 <= region < len(lay.regions):
         raise IllegalAction("choice.not_offered")

@@ -147,7 +147,7 @@ def regions(marks: Sequence[Mark], *, floor: float, margin: float,
     """The options (indexes into `marks`) grouped into regions, each at most `at_most` and
     narrow enough for legible badges (`widest_crop`); one region when all fit. A region is
     split in two at the median along the longer side of its spots, so neighbours stay
-    together; regions come top to bottom, then left to right."""
+    together; regions come in reading order (`reading_rows`)."""
     def fits(idx: list[int]) -> bool:
         if len(idx) > at_most:
             return False
@@ -165,10 +165,31 @@ def regions(marks: Sequence[Mark], *, floor: float, margin: float,
         half = len(ordered) // 2  # options on one spot split by count alone
         return split(ordered[:half]) + split(ordered[half:])
 
-    found = split(list(range(len(marks))))
-    centre = [(_mean([marks[i].spot[1] for i in r]), _mean([marks[i].spot[0] for i in r])) for r in found]
-    order = sorted(range(len(found)), key=lambda k: (round(centre[k][0] / max(margin, 1) / 4), centre[k][1]))
-    return [sorted(found[k]) for k in order]
+    found = [sorted(r) for r in split(list(range(len(marks))))]
+    return reading_rows(found, [_bounds([marks[i].spot for i in r]) for r in found])
+
+
+def reading_rows(items: Sequence[Any], boxes: Sequence[Box]) -> list[Any]:
+    """`items` in reading order of their boxes: a row is the boxes whose middles lie within the
+    height of the row's first (topmost) box; rows top to bottom, each left to right."""
+    order = sorted(range(len(items)), key=lambda k: (boxes[k][1] + boxes[k][3]) / 2)
+    rows: list[list[int]] = []
+    bottom = -math.inf
+    for k in order:
+        middle = (boxes[k][1] + boxes[k][3]) / 2
+        if rows and middle <= bottom:
+            rows[-1].append(k)
+        else:
+            rows.append([k])
+            bottom = boxes[k][3]
+    return [items[k] for row in rows for k in sorted(row, key=lambda k: boxes[k][0])]
+
+
+def number_order(spots: Sequence[Point], band: float) -> list[int]:
+    """The order a person scans numbered spots in: top to bottom in bands `band` px high
+    (spots a little higher or lower still read as one row), left to right within a band."""
+    top = min((y for _, y in spots), default=0.0)
+    return sorted(range(len(spots)), key=lambda k: (round((spots[k][1] - top) / band), spots[k][0], k))
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -305,3 +326,41 @@ def sheet_picture(boards: Sequence[Image.Image], marks: Sequence[Mark], numbers:
         draw_badge(img, centre, number, diameter, digits)
         badges.append(Badge(number, centre, centre))
     return Picture(img, badges, box)
+
+
+def overview_picture(board: Image.Image, groups: Sequence[Sequence[Mark]], labels: Sequence[str], *,
+                     width: int = PICTURE_WIDTH) -> Picture:
+    """The whole board at `width` px with each region's options as dots, the region framed and
+    named as its button is ("North-west · 12"), so a person sees where each part of the map is
+    before picking one."""
+    scale = width / board.width
+    img = board.convert("RGB").resize((width, round(board.height * scale)), Image.Resampling.LANCZOS)
+    d = ImageDraw.Draw(img)
+    _, size = badge_size(width)
+    dot = max(3.0, width / 200)
+    pad = dot * 3
+    frames: list[tuple[Box, list[Point]]] = []
+    for marks in groups:
+        spots = [(m.spot[0] * scale, m.spot[1] * scale) for m in marks]
+        x0, y0, x1, y1 = _bounds(spots)
+        frame = (max(1, x0 - pad), max(1, y0 - pad), min(img.width - 2, x1 + pad), min(img.height - 2, y1 + pad))
+        frames.append((frame, spots))
+        for w, colour in ((5, INK), (2, PAPER)):
+            d.rounded_rectangle(frame, radius=pad, outline=colour, width=w)
+        for x, y in spots:
+            d.ellipse(_around((x, y), dot + 1.5), fill=INK)
+            d.ellipse(_around((x, y), dot), fill=PAPER)
+    for (frame, spots), label in zip(frames, labels):
+        # inside its own frame (a label outside would sit on a neighbour's), in the corner
+        # that hides the fewest of its dots
+        tw, th = measure(label, size, bold=True)
+        w, h = tw + 12, th + 10
+        corners = [(frame[0] + 4, frame[1] + 4), (frame[2] - 4 - w, frame[1] + 4),
+                   (frame[0] + 4, frame[3] - 4 - h), (frame[2] - 4 - w, frame[3] - 4 - h)]
+        x, y = min(corners, key=lambda c: sum(c[0] - dot <= px <= c[0] + w + dot and c[1] - dot <= py <= c[1] + h + dot
+                                              for px, py in spots))
+        x, y = min(max(x, 2), img.width - w - 2), min(max(y, 2), img.height - h - 2)
+        d.rounded_rectangle((x, y, x + w, y + h), radius=6, fill=PAPER, outline=INK, width=2)
+        draw_text(img, (x + w / 2, y + h / 2), label, size, INK, bold=True, anchor="mm")
+    return Picture(img, [], (0, 0, board.width, board.height))
+

@@ -141,3 +141,22 @@ def test_a_place_of_an_unknown_kind_is_refused() -> None:
         Place(kind="galaxy", at=("A1",))
     with pytest.raises(ValueError):
         Place(kind="hex", at=())
+
+
+def test_an_overview_frames_and_names_each_region() -> None:
+    marks = cloud(80, random.Random(5))
+    found = picking.regions(marks, floor=FLOOR, margin=MARGIN)
+    labels = [f"Part {k} · {len(r)}" for k, r in enumerate(found)]
+    with recording_text_sizes() as sizes:
+        made = picking.overview_picture(board(), [[marks[i] for i in r] for r in found], labels)
+    assert made.image.width == picking.PICTURE_WIDTH
+    assert [text for _, text in sizes.drawn] == labels
+    assert min(size for size, _ in sizes.drawn) >= min_font_px(made.image.width)
+
+
+def test_numbers_run_in_reading_order_and_regions_too() -> None:
+    spots = [(300.0, 100.0), (100.0, 104.0), (200.0, 300.0), (50.0, 296.0)]
+    assert picking.number_order(spots, band=30) == [1, 0, 3, 2]
+    boxes = [(600.0, 600.0, 900.0, 900.0), (0.0, 0.0, 300.0, 300.0), (0.0, 620.0, 300.0, 880.0),
+             (620.0, 40.0, 900.0, 260.0)]
+    assert picking.reading_rows(["BR", "TL", "BL", "TR"], boxes) == ["TL", "TR", "BL", "BR"]
