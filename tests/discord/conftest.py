@@ -12,7 +12,7 @@ import contextlib
 import random
 import re
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 import discord
 import pytest
@@ -52,6 +52,10 @@ class Harness:
         self._running: contextlib.AbstractAsyncContextManager | None = None
         self.bots_started = 0
         self.first_seed = SEED  # the seed of the first game the next start opens (then +1, +2, ...)
+        # Told of every step `choose` (and `pick_group`) answers, just before the answer is
+        # sent: (user, the step's catalog key, its options, the message showing it). A test
+        # measuring what people are shown reads the message then, before the answer replaces it.
+        self.on_step: Callable[[int, str, Sequence[Any], FakeMessage], None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
     def settings(self) -> Settings:
@@ -184,10 +188,11 @@ class Harness:
         return find_id(post, rf"ry:\d+:{status.version}:cb:[vk][0-9a-f]*::{values.index(notation)}")
 
     async def choose(self, user: int, notation: str, *, channel: int = CHANNEL, locale: str = "en-US",
-                     start: str = "post") -> InteractionResult:
+                     start: str = "post", quick: bool = False) -> InteractionResult:
         """Make `notation` through the chooser, clicking as a person would: from the latest
         post's buttons (`start="post"`), or from the private hand (`start="hand"`), then each
-        private step until the move is made. Returns the last interaction."""
+        private step until the move is made. An amount is typed into its modal, or with
+        `quick` tapped as a quick amount when one is that number. Returns the last interaction."""
         assert self.bot is not None
         pv = await self.bot.service.private_view(str(channel), str(user))
         decision = pv.decision
@@ -205,11 +210,12 @@ class Harness:
             if counts is None:
                 continue
             if group.entry is not None:  # opened from the first step, like the first pick of a path
-                index = [p.value for p in decision.first_step()].index(group.entry.value)
+                first = decision.first_step()
+                index = [p.value for p in first].index(group.entry.value)
                 if start == "post" and not self._first_step_component(post, "", index):
                     opened = await self.click(post, find_id(post, r"ry:\d+:\d+:cb:o:"), user, locale=locale)
                     message = opened.original
-                opened = await self._pick_first_step(message, "", index, user, locale)
+                opened = await self._pick_first_step(message, "", index, user, locale, shown=(first[0].step, first))
                 message = self.fake.message(opened.original.id)
             elif start == "post":
                 opened = await self.click(post, find_id(post, r"ry:\d+:\d+:cb:o:"), user, locale=locale)
@@ -222,6 +228,11 @@ class Harness:
                 if start == "post":
                     opened = await self.click(post, find_id(post, r"ry:\d+:\d+:cb:o:"), user, locale=locale)
                     message = opened.original
+                if self.on_step is not None:
+                    self.on_step(user, amount.step, [], message)
+                tap = find_id(message, rf"ry:\d+:\d+:cq:[vk][0-9a-f]*::{amount_index}:{numbers[0]}") if quick else None
+                if tap:
+                    return await self.click(message, tap, user, locale=locale)
                 cid = find_id(message, rf"ry:\d+:\d+:ca:[vk][0-9a-f]*::{amount_index}")
                 assert cid, message.custom_ids
                 modal = await self.click(message, cid, user, locale=locale)
@@ -246,7 +257,8 @@ class Harness:
             index = [o.value for o in stop.options].index(choice.path[len(picks)].value)
             here = ".".join(map(str, path))
             message = await self._reach_option(message, here, index, pv, stop.options, user, locale)
-            result = await self._pick_first_step(message, here, index, user, locale)
+            result = await self._pick_first_step(message, here, index, user, locale,
+                                                 shown=(stop.step or "", stop.options))
             picks.append(stop.options[index].value)
             path.append(index)
             if result.original is not None and result.original.ephemeral:
@@ -284,9 +296,22 @@ class Harness:
         return self.fake.message((await self.click(message, cid, user, locale=locale)).original.id)
 
     async def _pick_first_step(self, message: FakeMessage, here: str, index: int, user: int,
-                               locale: str) -> InteractionResult:
+                               locale: str, shown: tuple[str, Sequence[Any]] | None = None) -> InteractionResult:
+        """Pick option `index` at the stop reached by `here`, turning the pages of a long
+        menu (◀️ / ▶️, a hundred options a page) until it is shown."""
+        from bot.discord.chooser import OPTIONS_PER_PAGE
+
         found = self._first_step_component(message, here, index)
-        assert found, (index, message.custom_ids)
+        while not found:
+            pages = {int(cid.rsplit(":", 1)[1]): cid for cid in message.custom_ids
+                     if re.fullmatch(rf"ry:\d+:\d+:cp:[vk][0-9a-f]*:{re.escape(here)}:\d+", cid)}
+            assert pages, (index, message.custom_ids)
+            toward = min(pages, key=lambda p: abs(p - index // OPTIONS_PER_PAGE))  # ◀️ or ▶️
+            paged = await self.click(message, pages[toward], user, locale=locale)
+            message = self.fake.message(paged.original.id)
+            found = self._first_step_component(message, here, index)
+        if shown is not None and self.on_step is not None:
+            self.on_step(user, shown[0], shown[1], message)
         kind, cid = found
         if kind == "button":
             return await self.click(message, cid, user, locale=locale)
@@ -300,6 +325,8 @@ class Harness:
         select needs none)."""
         from games.core.i18n import language_for, translate
 
+        if self.on_step is not None:
+            self.on_step(user, group.step, group.items, message)
         lang = language_for(locale)
         words = [translate(lang, item.label.key, item.label.params) for item in group.items]
         whole = find_id(message, rf"ry:\d+:\d+:cg:[^:]+::{n}")
