@@ -492,18 +492,22 @@ def on_board(options: Sequence[Pick]) -> bool:
     return True
 
 
-def public_rows(game_id: int, version: int, menu: PublicMenu | None, look: Look, lang: str) -> list[Row]:
+def public_rows(game_id: int, version: int, menu: PublicMenu | None, look: Look, lang: str, *,
+                on_map: list[Row] | None = None) -> list[Row]:
     """A public turn post's part of the menu: the first step of the one waited-on seat's
     decision as quick taps, and a way into the private menu when choosing is secret, when
     several seats choose at once, or when the decision has more than steps (groups, amounts).
-    Options picked on the board are not listed publicly: "Choose…" shows them with their
-    picture, privately; the step's other options stay quick taps."""
+    Options picked on the board are not listed publicly: `on_map` holds the buttons that open
+    their pictures privately (bot/discord/picking.public_rows); without it, "Choose…" does."""
     if menu is None:
         return []
     check = check_for(menu.key)
     rows: list[Row] = []
     pictured = on_board(menu.options)
-    if menu.options:
+    if on_map is not None:
+        rows += on_map
+        pictured = False
+    elif menu.options:
         shown = [i for i, o in enumerate(menu.options) if not (pictured and o.place is not None)]
         rows += stop_rows(game_id, version, check, (), menu.options, menu.options[0].step, look, lang,
                           buttons_at_most=PUBLIC_BUTTONS_AT_MOST, shown=shown) if shown else []

@@ -20,8 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+import discord
+
 from bot.discord import chooser
-from bot.discord.posts import Picture
+from bot.discord.replies import Picture
 from bot.discord.text import LABEL_MAX, clip, t
 from bot.discord.ui.components import Row, button
 from games.core.choices import Pick
@@ -88,6 +90,27 @@ def region_rows(game_id: int, version: int, check: str, path: Sequence[int], lay
                     label=clip(label, LABEL_MAX), emoji="🗺️", disabled=n == current)
              for n, label in enumerate(labels)]
     return [items[i:i + 5] for i in range(0, len(items), 5)]
+
+
+def public_rows(game: str, game_id: int, version: int, check: str, view: Any, options: Sequence[Pick],
+                look: chooser.Look, lang: str) -> list[Row] | None:
+    """A turn post's first step when its options are places: a button per part of the map (one
+    "Choose on the map · 12" when they fit one picture), each opening that part's picture and
+    options privately, and the step's other options as quick taps. None when the step is not
+    shown on the board (or the public view cannot place it)."""
+    lay = layout(game, view, options)
+    if lay is None:
+        return None
+    if len(lay.regions) > 1:
+        rows = region_rows(game_id, version, check, (), lay, lang, current=None)
+    else:
+        rows = [[button(game_id, version, chooser.MOVE_VERBS.region, chooser.Ref(check, (), 0).arg(),
+                        label=clip(t(lang, "discord.pick.on_map", count=len(lay.regions[0])), LABEL_MAX),
+                        emoji="🗺️", style=discord.ButtonStyle.primary)]]
+    if lay.unplaced:
+        rows += chooser.stop_rows(game_id, version, check, (), options, options[0].step, look, lang,
+                                  buttons_at_most=chooser.PUBLIC_BUTTONS_AT_MOST, shown=lay.unplaced)
+    return rows
 
 
 async def draw(game: str, game_id: int, view: Any, names: Sequence[str], lang: str, options: Sequence[Pick],

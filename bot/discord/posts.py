@@ -15,8 +15,8 @@ from typing import Any, Sequence
 
 import discord
 
-from bot.discord import chooser
-from bot.discord.replies import Reply
+from bot.discord import chooser, picking
+from bot.discord.replies import Picture, Reply
 from bot.discord.text import (
     CONTENT_MAX,
     EMBED_DESCRIPTION_MAX,
@@ -39,14 +39,6 @@ from render.kit.ended import abandoned, is_abandoned
 log = logging.getLogger("railyard.discord.posts")
 
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
-
-
-@dataclass(frozen=True)
-class Picture:
-    """A rendered image and its alt text (Discord's attachment description)."""
-
-    data: bytes
-    description: str = ""
 
 
 def _draw(game: str, kind: str, view: Any, names: list[str], lang: str) -> Picture:
@@ -182,7 +174,7 @@ async def game_post(post: GamePost, *, events: Sequence[Any] | None = None,
     head = [lines.pop()] if waiting_ping else []
     reply.content = join_lines([*head, *_most_recent(lines, CONTENT_MAX - len("".join(head)) - 4)],
                                CONTENT_MAX) or None
-    reply.view = make_view(turn_rows(ui, post.game_id, post.version, post.menu, lang))
+    reply.view = make_view(turn_rows(ui, post.game_id, post.version, post.menu, lang, view))
     return reply
 
 
@@ -198,11 +190,17 @@ def _most_recent(lines: list[str], budget: int) -> list[str]:
     return list(reversed(kept))
 
 
-def turn_rows(ui: ui_base.GameUI, game_id: int, version: int, menu: PublicMenu | None, lang: str) -> list[Row]:
-    """Under a turn post: the menu's public part (bot/discord/chooser.py) and, in a game that
-    offers one, the button showing a player their own part ("Show my hand"), beside the last
-    row of buttons when it has room."""
-    rows = chooser.public_rows(game_id, version, menu, ui, lang)
+def turn_rows(ui: ui_base.GameUI, game_id: int, version: int, menu: PublicMenu | None, lang: str,
+              view: Any = None) -> list[Row]:
+    """Under a turn post: the menu's public part (bot/discord/chooser.py; place options as
+    the buttons of their parts of the map, bot/discord/picking.py) and, in a game that offers
+    one, the button showing a player their own part ("Show my hand"), beside the last row of
+    buttons when it has room."""
+    on_map = None
+    if menu is not None and menu.options and view is not None and not is_abandoned(view):
+        on_map = picking.public_rows(ui.name, game_id, version, chooser.check_for(menu.key), view, menu.options,
+                                     ui, lang)
+    rows = chooser.public_rows(game_id, version, menu, ui, lang, on_map=on_map)
     own = ui.own_button()
     if own is None:
         return rows
@@ -253,7 +251,7 @@ async def status_reply(status: StatusInfo, lang: str, *, note: str | None = None
                                             version=status.version, image=board)])
     reply.content = "\n".join(lines) or None
     if info.status == "active":
-        reply.view = make_view(turn_rows(ui, info.game_id, status.version, status.menu, lang))
+        reply.view = make_view(turn_rows(ui, info.game_id, status.version, status.menu, lang, status.view))
     return reply
 
 

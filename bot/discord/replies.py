@@ -23,6 +23,14 @@ DEFER_AFTER = 1.2  # seconds of work before we defer (the hard limit is 3 s)
 DESCRIPTION_MAX = 1024  # Discord refuses an attachment description longer than this
 
 
+@dataclass(frozen=True)
+class Picture:
+    """A rendered image and its alt text (Discord's attachment description)."""
+
+    data: bytes
+    description: str = ""
+
+
 @dataclass
 class Reply:
     content: str | None = None

@@ -277,23 +277,22 @@ class Harness:
     async def _reach_option(self, message: FakeMessage, here: str, index: int, pv: Any, options: Any, user: int,
                             locale: str) -> FakeMessage:
         """The message showing option `index` of the stop at `here`, clicking as a person would
-        when it is not on `message`: "Choose…" on a public post whose place options are picked
-        privately on their picture, then the button of the region of the map holding it."""
+        when it is not on `message`: the button of the part of the map holding it (on a turn
+        post or in a private menu), else "Choose…" and then that button."""
         from bot.discord import picking
 
         if self._first_step_component(message, here, index):
             return message
-        opener = find_id(message, r"ry:\d+:\d+:cb:o:")
-        if opener and not here:
-            message = (await self.click(message, opener, user, locale=locale)).original
-            if self._first_step_component(message, here, index):
-                return message
         lay = picking.layout(pv.game, pv.view, options)
-        assert lay is not None, (index, message.custom_ids)
-        region = next(n for n, r in enumerate(lay.regions) if index in r)
-        cid = find_id(message, rf"ry:\d+:\d+:cr:[vk][0-9a-f]*:{re.escape(here)}:{region}")
-        assert cid, (region, message.custom_ids)
-        return self.fake.message((await self.click(message, cid, user, locale=locale)).original.id)
+        if lay is not None:
+            region = next(n for n, r in enumerate(lay.regions) if index in r)
+            cid = find_id(message, rf"ry:\d+:\d+:cr:[vk][0-9a-f]*:{re.escape(here)}:{region}")
+            if cid:
+                return self.fake.message((await self.click(message, cid, user, locale=locale)).original.id)
+        opener = find_id(message, r"ry:\d+:\d+:cb:o:")
+        assert opener and not here, (index, message.custom_ids)
+        opened = (await self.click(message, opener, user, locale=locale)).original
+        return await self._reach_option(self.fake.message(opened.id), here, index, pv, options, user, locale)
 
     async def _pick_first_step(self, message: FakeMessage, here: str, index: int, user: int,
                                locale: str, shown: tuple[str, Sequence[Any]] | None = None) -> InteractionResult:
