@@ -71,7 +71,7 @@ def picture(game: str, view: Any, names: Sequence[str], lang: str, places: Seque
 
 
 def alt_text(lang: str, numbers: Sequence[int]) -> str:
-    return translate(lang, "render.pick.alt", low=min(numbers), high=max(numbers), count=len(numbers))
+    return translate(lang, "render.pick.alt", {"low": min(numbers), "high": max(numbers), "count": len(numbers)})
 
 
 def draw(game: str, sent_view: Any, names: Sequence[str], lang: str, places: Sequence[Place],
@@ -94,5 +94,5 @@ def draw_overview(game: str, sent_view: Any, names: Sequence[str], lang: str,
     assert found is not None, f"{game} locates no places"
     marks = [[m for m in (found.locate(view, p) for p in group) if m is not None] for group in groups]
     made = picking.overview_picture(renderer.board_image(view, list(names), lang), marks, labels)
-    return renderer.encode(made.image), translate(lang, "render.pick.overview", regions=", ".join(labels))
+    return renderer.encode(made.image), translate(lang, "render.pick.overview", {"regions": ", ".join(labels)})
 
