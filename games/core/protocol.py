@@ -202,6 +202,24 @@ class Game(ABC, Generic[StateT, ActionT, ViewT]):
         ('unparsable', text=...) for an order the game cannot read."""
         raise IllegalAction("unparsable", text=order)
 
+    def orders_after_own_move(self, state: StateT, seat: int, orders: Sequence[str], action: ActionT) -> list[str]:
+        """The seat's standing orders still standing after it made `action` itself in `state`
+        (the state before the move): a subset of `orders`, the rest cancelled. Default: none,
+        a move of one's own replaces whatever one had decided in advance (orders for this
+        turn's moves, as Steam's are). A game whose orders are standing answers meant for the
+        whole game ("refuse every offer") keeps them."""
+        return []
+
+    # --- answers that lapse -------------------------------------------------------------
+    def lapse_action(self, state: StateT, seat: int) -> ActionT | None:
+        """The move made for `seat` (waited on) when the game's reminder delay has passed since
+        the game began waiting on such moves and the seat has not made it: an answer that
+        lapses (an unanswered trade offer counts as refused), so one slow person does not hold
+        the game. Like a forced move it must reveal nothing: the rules fix it from public facts
+        and the clock. None (the default): the seat is reminded and waited on as long as it
+        takes."""
+        return None
+
     def bots(self) -> dict[str, Any]:
         """Bot name -> bot object with `choose(game, state, seat, rng) -> action`."""
         return {}
