@@ -49,7 +49,7 @@ from games.core.ranking import TieBreak, rank
 from games.core.rng import SeededRng, derive
 from games.core.vocabulary import Vocabulary
 from games.catan_express import cards as deckmod
-from games.catan_express import decisions, economy, notation, race
+from games.catan_express import decisions, economy, notation, orders, race
 from games.catan_express.benchmarks import benchmark_lines
 from games.catan_express.bots import BOTS
 from games.catan_express.cards import KINDS, PlayerCards
@@ -1495,6 +1495,19 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         if state.phase == "answer" and seat != state.current and self._is_active(state, seat):
             return _NO
         return None
+
+    # --- standing orders (orders.py): answers set in advance, kept for the whole game
+    def order_choices(self, state: CatanState, seat: int) -> Decision:
+        return orders.choices(self, state, seat)
+
+    def follow_orders(self, state: CatanState, seat: int, standing: Any) -> tuple[Any, list[str]]:
+        return orders.follow(self, state, seat, standing)
+
+    def describe_order(self, state: CatanState, seat: int, order: str) -> Event:
+        return orders.describe(state, seat, order)
+
+    def orders_after_own_move(self, state: CatanState, seat: int, standing: Any, action: Any) -> list[str]:
+        return orders.kept_after_own_move(standing)
 
     def check_invariants(self, state: CatanState) -> None:
         c = components()

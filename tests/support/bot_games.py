@@ -51,6 +51,12 @@ class Waits(NamedTuple):
     moves: int  # all moves of the game
     sittings: int = 0  # waits on a person who did not make the move just before (a new hand-off)
     forced_moves: int = 0  # moves the rules forced on them, made without asking (Game.forced_action)
+    turns: int = 0  # the game's turns (its state's `turn` at the end, where it has one)
+
+    @property
+    def per_turn(self) -> float:
+        """Waits a turn: orders that change how people play change the game's length too."""
+        return self.waits / self.turns if self.turns else float(self.waits)
 
 
 OrderPolicy = Callable[[Any, int], Sequence[str]]
@@ -126,4 +132,5 @@ def count_waits(game: Any, players: int, seed: int, people: Collection[int], bot
         if order_policy is not None and not game.is_over(state):
             offered = game.order_choices(state, seat)
             orders[seat] += [o for o in order_policy(state, seat) if o not in orders[seat] and offered.holds(o)]
-    return Waits(waits=waits, order_moves=order_moves, moves=moves, sittings=sittings, forced_moves=forced_moves)
+    return Waits(waits=waits, order_moves=order_moves, moves=moves, sittings=sittings, forced_moves=forced_moves,
+                 turns=int(getattr(state, "turn", 0) or 0))
