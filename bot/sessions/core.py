@@ -443,7 +443,11 @@ def _move_words(ld: _Loaded, seat: int, action: Any) -> Any:
     game, state = ld.game, ld.state
     public = game.public_notation(action)
     if public != game.format_action(action):
-        return public
+        try:
+            words = game.describe_public(state, seat, action)
+        except Exception:  # noqa: BLE001 - words are a nicety; the public notation says it too
+            words = None
+        return words.model_dump(mode="json", exclude={"to"}) if words is not None else public
     try:
         return game.describe_action(state, seat, action).model_dump(mode="json", exclude={"to"})
     except Exception:  # noqa: BLE001 - words are a nicety; the notation says it too

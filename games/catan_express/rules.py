@@ -1474,6 +1474,15 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             return action.kind
         return self.format_action(action)
 
+    def describe_public(self, state: CatanState, seat: int, action: Any) -> Event | None:
+        # What the others may know of a discard or an answer made for a seat: that it was made
+        # (and a discard's size, which the counts show anyway), never the cards or the answer.
+        if action.kind == "answer":
+            return event("ce.do.answer_public", {})
+        if action.kind == "discard":
+            return event("ce.do.discard_public", {"count": sum(action.cards)})
+        return None
+
     def vocabulary(self) -> Vocabulary:
         return Vocabulary()
 

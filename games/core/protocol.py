@@ -145,6 +145,13 @@ class Game(ABC, Generic[StateT, ActionT, ViewT]):
     def describe_action(self, state: StateT, seat: int, action: ActionT) -> Event:
         """Words for a move the seat could make (autocomplete labels, buttons)."""
 
+    def describe_public(self, state: StateT, seat: int, action: ActionT) -> Event | None:
+        """Words for a move as everyone may read them, for a move whose notation names something
+        secret (`public_notation` hides it): what a line saying the move was made for the seat
+        shows ("Answer the offer", not which answer). None (the default): that line shows the
+        public notation."""
+        return None
+
     def vocabulary(self) -> Vocabulary:
         """What a person may type for this game's things besides the notation's own spelling
         (names in other languages, synonyms); games.core.typed reads a typed move with it.
