@@ -32,7 +32,9 @@ it is given up instead of fired once more:
 * a deadline is not applied: nobody is moved for the late players, the timer goes (the next
   move sets a new one) and the game's host is told, as about a post that cannot be delivered;
 * a game's bots are left waiting and the host is told (the next change that has them move
-  next tries again).
+  next tries again);
+* answers due to lapse are left waited on and the host is told (the players may still give
+  them; the next move that leaves answers to lapse starts the timer again).
 """
 from __future__ import annotations
 
