@@ -44,7 +44,8 @@ def panel(info: OrdersInfo, lang: str, *, note: str | None = None, rows: list[Ro
     else:
         text.append(t(lang, "discord.orders.none"))
     text.append("")
-    text.append(t(lang, "discord.orders.how" if not info.choices.empty else "discord.orders.nothing_to_set"))
+    how = "discord.orders.how_standing" if info.kept_by_own_moves else "discord.orders.how"
+    text.append(t(lang, how if not info.choices.empty else "discord.orders.nothing_to_set"))
     text += list(lines)
     menu = rows if rows is not None else chooser.decision_rows(
         info.game_id, info.version, info.choices, ui, lang, verbs=chooser.ORDER_VERBS)

@@ -56,7 +56,8 @@ async def confirm_move(bot: Host, interaction: discord.Interaction, outcome: Out
     if outcome.seat is not None:
         lines += ["🔒 " + event_text(lang, e, names) for e in outcome.private_events.get(outcome.seat, [])]
     if outcome.orders_cancelled:
-        lines.append("📋 " + t(lang, "discord.orders.cancelled_by_move"))
+        key = "discord.orders.cancelled_by_move" if not outcome.orders_kept else "discord.orders.some_cancelled_by_move"
+        lines.append("📋 " + t(lang, key, kept=outcome.orders_kept))
     reply = Reply()
     if outcome.status == "active" and outcome.seat in outcome.waiting:
         # still this player's move: offer the next private choice (e.g. keep tickets) here
@@ -308,7 +309,7 @@ async def log_reply(interaction: discord.Interaction, page: int | None) -> Reply
     for e in entries:
         # the service gives public events and notation only (kept tickets are not named)
         words = " ".join(event_text(lang, ev, names) for ev in e.events) or e.notation
-        mark = {"bot": "🤖 ", "deadline": "⏰ ", "order": "📋 ", "forced": "⏭️ "}.get(e.auto or "", "")
+        mark = {"bot": "🤖 ", "deadline": "⏰ ", "order": "📋 ", "forced": "⏭️ ", "lapsed": "⌛ "}.get(e.auto or "", "")
         line = clip(f"`{e.seq:>3}` {mark}{words}", 400)
         if e.undone:
             line = f"~~{line}~~"

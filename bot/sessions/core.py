@@ -352,6 +352,8 @@ class ServiceCore:
         bots_next = _bots_waited_on(seats, waiting) or bool(movers)
         if status != "finished":
             await self._schedule_bots(tx, row.id, bots_next, now)
+            if has_lapses(game):
+                await self._schedule_lapse(tx, ld, bool(_lapsing(game, new_state, waiting, seats, movers)), now)
         view = game.view(new_state, None)
         menu = _public_menu(game, new_state, waiting)
         names = [s.display_name for s in seats]
@@ -372,6 +374,16 @@ class ServiceCore:
             mention_user_ids=mention, bots_next=bots_next, orders_next=bool(movers), view=view,
             result=result, outbox_id=outbox_id, post=post,
         )
+
+    async def _schedule_lapse(self, tx: Tx, ld: _Loaded, lapsing: bool, now: float) -> None:
+        """The game's 'lapse' timer, in the transaction of the change that decides it: while
+        the game waits on answers that lapse (Game.lapse_action), one timer due the game's
+        reminder delay after the first of them was waited on (an answer given meanwhile does
+        not put it off: the offer is as old as it is); none otherwise."""
+        if not lapsing:
+            await tx.delete_timers(ld.row.id, "lapse")
+        elif await tx.get_timer(ld.row.id, "lapse") is None:
+            await tx.set_timer(ld.row.id, "lapse", now + ld.settings.reminder_interval(0))
 
     async def _automatic_movers(self, tx: Tx, ld: _Loaded, state: Any, waiting: list[int],
                                 seats: list[SeatRow], *, tidy: bool = False) -> frozenset[int]:
@@ -401,13 +413,41 @@ def _forced_moves(game: Game, state: Any, waiting: list[int], seats: list[SeatRo
     return out
 
 
+def has_lapses(game: Game) -> bool:
+    """Whether the game has answers that lapse at all (it overrides Game.lapse_action)."""
+    return type(game).lapse_action is not Game.lapse_action
+
+
+def _lapsing(game: Game, state: Any, waiting: list[int], seats: list[SeatRow],
+             movers: frozenset[int] | set[int] = frozenset()) -> dict[int, Any]:
+    """The waited-on people's seats whose answer lapses when nobody gives it (Game.lapse_action),
+    with the move it then is, in seat order; a seat that moves without being asked (a forced
+    move, its standing orders: `movers`) is not among them."""
+    out = {}
+    for s in sorted(waiting):
+        if s in movers or s >= len(seats) or not seats[s].user_id:
+            continue
+        try:
+            action = game.lapse_action(state, s)
+        except Exception:  # noqa: BLE001 - a game bug leaves the seat waited on, as without lapses
+            log.exception("%s: lapse_action failed for seat %s", getattr(game, "name", game), s)
+            continue
+        if action is not None:
+            out[s] = action
+    return out
+
+
 def _move_words(ld: _Loaded, seat: int, action: Any) -> Any:
     """A move made for a seat, for the line that says so: its words, or its public notation
     when the full notation hides something from the others."""
     game, state = ld.game, ld.state
     public = game.public_notation(action)
     if public != game.format_action(action):
-        return public
+        try:
+            words = game.describe_public(state, seat, action)
+        except Exception:  # noqa: BLE001 - words are a nicety; the public notation says it too
+            words = None
+        return words.model_dump(mode="json", exclude={"to"}) if words is not None else public
     try:
         return game.describe_action(state, seat, action).model_dump(mode="json", exclude={"to"})
     except Exception:  # noqa: BLE001 - words are a nicety; the notation says it too

@@ -76,7 +76,7 @@ class Outcome(BaseModel):
     kind: Literal["start", "move", "undo", "kick"]
     seat: int | None = None  # the seat that acted (or was kicked)
     notation: str | None = None
-    auto: Literal["bot", "deadline", "order", "forced"] | None = None
+    auto: Literal["bot", "deadline", "order", "forced", "lapsed"] | None = None
     seq: int | None = None  # the action log row written, if any
     public_events: list[Event] = Field(default_factory=list)
     private_events: dict[int, list[Event]] = Field(default_factory=dict)
@@ -84,7 +84,8 @@ class Outcome(BaseModel):
     mention_user_ids: list[str] = Field(default_factory=list)  # humans among them
     bots_next: bool = False  # a bot or a standing order moves next: call run_bots(game_id)
     orders_next: bool = False  # ... and it is a standing order (bot/sessions/orders.py)
-    orders_cancelled: bool = False  # the actor's own move cancelled their standing orders
+    orders_cancelled: bool = False  # the actor's own move cancelled standing orders of theirs
+    orders_kept: int = 0  # ... and how many of their standing orders still stand after it
     view: SerializeAsAny[BaseModel] | None = None  # spectator view (never a private one)
     result: Result | None = None
     outbox_id: int | None = None
@@ -175,6 +176,9 @@ class OrdersInfo(BaseModel):
     orders: list[StandingOrder] = Field(default_factory=list)
     choices: Decision
     moves_now: bool = False  # an order moves for this seat right away: call run_bots(game_id)
+    # the game keeps orders across the player's own moves (Game.orders_after_own_move); else a
+    # move of one's own cancels them all
+    kept_by_own_moves: bool = False
 
 
 class WaitingGame(BaseModel):

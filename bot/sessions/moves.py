@@ -54,19 +54,36 @@ class MoveService(ServiceCore):
             now = self.clock()
             try:
                 async with self.store.write() as tx:
-                    # a move of one's own replaces whatever one had decided in advance
-                    cancelled = await tx.clear_standing_orders(ld.row.id, seat)
+                    # a move of one's own cancels the orders the game says it replaces
+                    orders = (await tx.standing_orders(ld.row.id)).get(seat, [])
+                    kept = self._orders_kept(ld, seat, orders, action) if orders else []
+                    if kept != orders:
+                        await tx.set_standing_orders(ld.row.id, seat, kept, now)
                     outcome = await self._commit(
                         tx, ld, applied.state, kind="move", now=now, seat=seat, notation=notation,
                         events=applied.events, undoable=applied.undoable,
                         actor_user_id=actor.user_id,
                     )
-                    outcome.orders_cancelled = cancelled > 0
+                    outcome.orders_cancelled = len(kept) < len(orders)
+                    outcome.orders_kept = len(kept)
                     return outcome
             except StaleVersion as exc:
                 if attempt + 1 >= attempts:
                     raise SessionError("stale_version", version=exc.current) from None
         raise AssertionError("unreachable")
+
+    @staticmethod
+    def _orders_kept(ld: _Loaded, seat: int, orders: list[str], action: Any) -> list[str]:
+        """The seat's standing orders that stand after its own `action` (Game.orders_after_own_move):
+        only orders it had, in their order. A failure in the game's code cancels them all, as a
+        move of one's own did before games could keep any."""
+        try:
+            kept = set(ld.game.orders_after_own_move(ld.state, seat, list(orders), action))
+        except Exception:  # noqa: BLE001 - a game bug must not refuse the player's move
+            log.exception("game %s: orders_after_own_move failed for seat %s; its orders are cancelled",
+                          ld.row.id, seat)
+            return []
+        return [o for o in orders if o in kept]
 
     @retries_conflicts
     async def step_bot(self, game_id: int) -> Outcome | None:

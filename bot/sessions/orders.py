@@ -9,8 +9,11 @@ This part of the service keeps each seat's list and applies it:
 * `set_order` / `cancel_order` / `clear_orders` / `orders_of` — a player's own list, in the
   table standing_orders, shown to nobody else. An order is set only if the rules can read it
   and offer it at that moment (else `order_unparsable` / `order_not_offered`).
-* A move the player makes themselves cancels all their orders (MoveService.act, in the
-  move's own transaction; `Outcome.orders_cancelled` says so).
+* A move the player makes themselves cancels the orders the game says it replaces
+  (`Game.orders_after_own_move`; by default all of them, as a move of this turn's replaces
+  what one decided for it; Catan Express keeps its standing answers) in the move's own
+  transaction (MoveService.act; `Outcome.orders_cancelled` says whether any went,
+  `Outcome.orders_kept` how many stand).
 * After every committed change the commit asks `_order_movers` which waited-on seats their
   orders will move: those are not pinged, and `bots_next` asks the caller to `run_bots`,
   which here covers orders too (`step_order`: one order move, announced with the event
@@ -137,7 +140,7 @@ class OrderService(MoveService):
         choices = game.order_choices(state, seat)
         if choices.empty:
             raise SessionError("no_orders_now")
-        if order not in choices.all_notations():
+        if not choices.holds(order):
             raise SessionError("order_not_offered", order=order[:80])
 
     def _orders_info(self, ld: _Loaded, seat: int, orders: Sequence[str]) -> OrdersInfo:
@@ -147,6 +150,7 @@ class OrderService(MoveService):
             version=ld.row.version, names=ld.names, active=seat in game.active_players(state),
             orders=[StandingOrder(notation=o, label=self._order_label(game, state, seat, o)) for o in orders],
             choices=game.order_choices(state, seat),
+            kept_by_own_moves=type(game).orders_after_own_move is not Game.orders_after_own_move,
         )
 
     @staticmethod

@@ -16,6 +16,14 @@ A 'bots' timer is due when a bot or a standing order moves next (ServiceCore._sc
 the process that made that change holds it and moves them at once; `due_bots` hands the
 others' to this process once their holder's lease has run out (it died first).
 
+A 'lapse' timer runs while the game waits on answers that lapse when nobody gives them
+(Game.lapse_action: a trade offer's answers, which then count as refusals), due the game's
+reminder delay after the first of them was waited on (ServiceCore._schedule_lapse). When it
+fires (`run_lapses`) every such answer still missing is made as the rules say, each announced
+with `session.lapsed_move` and logged with auto="lapsed", all in one transaction that checks
+the claim and the game's version. A seat whose answer lapses is never reminded of it: the
+lapse comes when the reminder would, and says so. Quiet hours put a lapse off, as a reminder.
+
 A timer taken over TAKEOVER_LIMIT times in a row (each holder died or stalled before it
 rescheduled it, as the outbox counts a post's holders) is likely what kills its holders, so
 it is given up instead of fired once more:
@@ -24,13 +32,15 @@ it is given up instead of fired once more:
 * a deadline is not applied: nobody is moved for the late players, the timer goes (the next
   move sets a new one) and the game's host is told, as about a post that cannot be delivered;
 * a game's bots are left waiting and the host is told (the next change that has them move
-  next tries again).
+  next tries again);
+* answers due to lapse are left waited on and the host is told (the players may still give
+  them; the next move that leaves answers to lapse starts the timer again).
 """
 from __future__ import annotations
 
 from pydantic import ValidationError
 
-from bot.sessions.core import log
+from bot.sessions.core import _Loaded, _lapsing, has_lapses, log
 from bot.sessions.delivery import TAKEOVER_LIMIT, notice_payload
 from bot.sessions.errors import SessionError
 from bot.sessions.posting import ReminderPost
@@ -113,7 +123,10 @@ class TimerService(OrderService):
                 await tx.set_timer(game_id, "reminder", quiet.end_after(now), timer.attempt)
                 return None
             movers = await self._automatic_movers(tx, ld, ld.state, active, ld.seats)
-            humans = [s for s in active if s < len(ld.seats) and ld.seats[s].user_id and s not in movers]
+            # an answer that lapses is not reminded of: its 'lapse' timer closes it instead
+            lapsing = _lapsing(ld.game, ld.state, active, ld.seats, movers) if has_lapses(ld.game) else {}
+            humans = [s for s in active if s < len(ld.seats) and ld.seats[s].user_id and s not in movers
+                      and s not in lapsing]
             if not humans:  # only bots or orders to wait on: run_bots is the cure, not a ping
                 await tx.set_timer(game_id, "reminder", now + ld.settings.reminder_interval(0),
                                    timer.attempt)
@@ -251,6 +264,73 @@ class TimerService(OrderService):
             # next late seat of this firing
             await tx.retain_timer(game_id, "deadline", owner, now + lease)
             return outcome
+
+    # ==================================================================================
+    # answers that lapse
+    # ==================================================================================
+    async def run_lapses(self, lease: float | None = None) -> list[Outcome]:
+        """For every game whose 'lapse' timer is due (claimed for this process for `lease`
+        seconds): make every answer still missing that lapses (Game.lapse_action), in one
+        transaction. The caller hands each outcome on as after any move (its post, the bots)."""
+        timers, now, owner = await self._claim("lapse", lease)
+        outcomes: list[Outcome] = []
+        for timer in timers:
+            try:
+                outcomes += await self._fire_lapse(timer.game_id, now, owner)
+            except SessionError as exc:
+                log.error("lapse for game %s: %s", timer.game_id, exc)
+                await self._end_firing(timer.game_id, "lapse", owner, due_at=now + REMINDER_CAP_SECONDS)
+            except Exception:  # noqa: BLE001 - one game's trouble must not stop the others
+                log.exception("lapse for game %s failed", timer.game_id)
+                await self._end_firing(timer.game_id, "lapse", owner, due_at=now + REMINDER_CAP_SECONDS)
+        return outcomes
+
+    @retries_conflicts
+    async def _fire_lapse(self, game_id: int, now: float, owner: str) -> list[Outcome]:
+        async with self.store.write() as tx:
+            row = await tx.get_game(game_id)  # the game before its timer, as a move locks them
+            timer = await tx.hold_timer(game_id, "lapse", owner)
+            if timer is None:
+                log.info("lapse of game %s: no longer this process's to fire", game_id)
+                return []
+            if timer.due_at > now:
+                await tx.release_timer(game_id, "lapse", owner)
+                return []
+            if row is None or row.status != "active":
+                await tx.delete_timers(game_id, "lapse")
+                return []
+            ld = self._load(row, await tx.seats(game_id))
+            quiet = ld.settings.quiet_hours
+            if quiet is not None and quiet.contains(now):
+                await tx.set_timer(game_id, "lapse", quiet.end_after(now))
+                return []
+            game = ld.game
+            outcomes: list[Outcome] = []
+            while True:
+                waiting = sorted(game.active_players(ld.state))
+                movers = await self._automatic_movers(tx, ld, ld.state, waiting, ld.seats)
+                lapsing = _lapsing(game, ld.state, waiting, ld.seats, movers)
+                if not lapsing:
+                    break
+                seat, action = next(iter(lapsing.items()))
+                applied = game.apply(ld.state, seat, action)
+                # The rules fix a lapsed answer from public facts (Game.lapse_action): its words
+                # may be told as they are.
+                words = game.describe_action(ld.state, seat, action).model_dump(mode="json", exclude={"to"})
+                outcome = await self._commit(
+                    tx, ld, applied.state, kind="move", now=now, seat=seat, notation=game.format_action(action),
+                    events=[Event(key="session.lapsed_move", params={"seat": seat, "move": words}),
+                            *applied.events],
+                    undoable=False, actor_user_id=None, auto="lapsed",
+                )
+                outcomes.append(outcome)
+                ld = _Loaded(row=row.model_copy(update={"version": outcome.version, "status": outcome.status}),
+                             seats=ld.seats, game=game, settings=ld.settings, options=ld.options, state=applied.state)
+                if outcome.status != "active":
+                    break
+            if not outcomes:  # nothing lapses any more (the last commit keeps the timer right otherwise)
+                await tx.delete_timers(game_id, "lapse")
+            return outcomes
 
     # ==================================================================================
     # bots whose process died

@@ -73,7 +73,7 @@ class ActionRow(BaseModel):
 
 class TimerRow(BaseModel):
     game_id: int
-    kind: Literal["reminder", "deadline", "bots"]
+    kind: Literal["reminder", "deadline", "bots", "lapse"]
     due_at: float
     attempt: int
     payload_json: str

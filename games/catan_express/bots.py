@@ -177,8 +177,10 @@ class BuilderBot:
             return self._discard(game, state, seat)
         if phase == "robber":
             return self._robber(game, state, seat, knight=False)
-        if phase == "answer":
+        if phase == "answer" and seat != state.current:
             return self._answer(game, state, seat)
+        if phase == "answer":  # someone accepted while others still answer: pick now
+            return self._pick(game, state, seat)
         if phase == "pick":
             return self._pick(game, state, seat)
         if phase == "stops":

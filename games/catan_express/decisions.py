@@ -12,7 +12,8 @@
     a 7          discard: the cards to give up, one counted group, all at once and in secret;
                  robber: hex → victim
     gold         the cards, one pick
-    offer        accept / refuse (secret until everyone answered); then the offerer picks
+    offer        accept / refuse (secret from the other answerers); the offerer picks a partner
+                 among those who accepted, as soon as one has
     stops        point
 
 Why it is shaped so
@@ -229,7 +230,7 @@ def decision(game: Any, state: Any, seat: int) -> Decision:
     groups = [_offer_group(game, state, seat, what(pick, "offer"))] if offers else []
     key = None
     secret = False
-    if phase == "answer":
+    if phase == "answer" and seat != state.current:
         key, secret = f"ce.answer.{state.turn}.{state.offers_made}.{seat}", True
     return Decision(seat=seat, key=key, secret=secret, prompt=prompt, choices=choices, groups=groups)
 
@@ -282,6 +283,9 @@ def prompt(game: Any, state: Any, seat: int) -> Event | None:
         return _e("ce.ask.discard", count=state.discards[seat])
     if phase == "robber":
         return _e("ce.ask.robber")
+    if phase == "answer" and seat == state.current:  # someone accepted; others may still answer
+        return _e("ce.ask.pick_early", seats=game.acceptors(state),
+                  waiting_seats=sorted(s for s in game.active_players(state) if s != seat))
     if phase == "answer":
         return _e("ce.ask.answer", seat=state.current, gave=_cards(state.offer.give), got=_cards(state.offer.get))
     if phase == "pick":

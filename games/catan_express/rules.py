@@ -23,8 +23,12 @@ Phases
     discard  a 7: everyone over 7 cards discards half, all at once and in secret (CE-B4)
     robber   the roller moves the robber and robs
     main     trade, build, buy and play cards, then (in the race) move the locomotive, end
-    answer   the other players answer an offer, all at once and in secret (CE-B5)
-    pick     the offerer picks one of those who accepted, or withdraws
+    answer   the other players answer an offer, all at once and in secret (CE-B5); as soon as
+             one has accepted, the offerer may pick a partner among those who have (or
+             withdraw), which closes the answers still to come; an answer nobody gives
+             lapses as a refusal once the game's reminder delay has passed (`lapse_action`),
+             so an offer never holds the game
+    pick     everyone answered and someone accepted: the offerer picks a partner, or withdraws
     special  5–6 players: the others build in turn after each turn (CE-B7)
     stops    the race begins: stops are named in turn from the starter (CE-6, CE-7)
     over
@@ -45,7 +49,7 @@ from games.core.ranking import TieBreak, rank
 from games.core.rng import SeededRng, derive
 from games.core.vocabulary import Vocabulary
 from games.catan_express import cards as deckmod
-from games.catan_express import decisions, economy, notation, race
+from games.catan_express import decisions, economy, notation, orders, race
 from games.catan_express.benchmarks import benchmark_lines
 from games.catan_express.bots import BOTS
 from games.catan_express.cards import KINDS, PlayerCards
@@ -201,7 +205,9 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             return frozenset(state.discards)
         if phase == "answer":
             answered = state.offer.answers
-            return frozenset([s for s in range(state.n) if s != state.current and s not in answered])
+            current = state.current
+            return frozenset([s for s in range(state.n) if (s not in answered and s != current)
+                              or (s == current and True in answered.values())])
         if phase == "special":
             return _SEAT[state.special_queue[0]]
         if phase == "stops":
@@ -503,7 +509,9 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         """`seat in active_players(state)`, without building the set."""
         phase = state.phase
         if phase == "answer":
-            return 0 <= seat < state.n and seat != state.current and seat not in state.offer.answers
+            if seat == state.current:  # once someone accepted, the offerer may pick (CE-B5)
+                return True in state.offer.answers.values()
+            return 0 <= seat < state.n and seat not in state.offer.answers
         if phase == "over":
             return False
         if phase == "gold":
@@ -527,7 +535,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
 
         phase = state.phase
         p = state.players[seat]
-        if phase == "answer":
+        if phase == "answer" and seat != state.current:
             return Menu.of("answer", _ANSWERS if covers(p.hand, state.offer.get) else _REFUSAL)
         if phase == "setup":
             geo = self._dv(state).geo
@@ -542,7 +550,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             return Menu.of("discard", _card_moves("discard", tuple(p.hand), state.discards[seat]))
         if phase == "robber":
             return Menu.of("robber", self.robber_moves(state, seat, knight=False))
-        if phase == "pick":
+        if phase == "pick" or phase == "answer":  # answer: the offerer, once someone accepted
             return Menu.of("partner", [_WITHDRAW] + [_partner(s) for s in self.acceptors(state)])
         if phase == "stops":
             return Menu.of("stop", [_stop(pt) for pt in race.nameable_stops(state, self._dv(state).geo, seat)])
@@ -608,7 +616,8 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         kind = action.kind
         phase = state.phase
         if kind == "answer":
-            return phase == "answer" and (not action.accept or covers(state.players[seat].hand, state.offer.get))
+            return (phase == "answer" and seat != state.current
+                    and (not action.accept or covers(state.players[seat].hand, state.offer.get)))
         if kind == "end":
             return phase == "main" or phase == "special"
         if kind == "roll":
@@ -620,7 +629,8 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             return (main and state.offers_made < MAX_OFFERS
                     and self.offer_problem(state, seat, action.give, action.get) is None)
         if kind == "partner":
-            return phase == "pick" and (action.seat is None or action.seat in self.acceptors(state))
+            return ((phase == "pick" or phase == "answer") and seat == state.current
+                    and (action.seat is None or action.seat in self.acceptors(state)))
         if kind == "build":
             return self._build_allowed(state, seat, action)
         if kind == "robber":
@@ -794,9 +804,9 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             if victims:
                 return IllegalAction("ce.cannot_rob", victim_seat=action.victim)
             return IllegalAction("ce.nobody_to_rob", hex=action.hex)
-        if kind == "answer" and phase == "answer" and action.accept:
+        if kind == "answer" and phase == "answer" and action.accept and seat != state.current:
             return IllegalAction("ce.cannot_accept", cards=Hand(tuple(state.offer.get)).param())
-        if kind == "partner" and phase == "pick" and action.seat is not None:
+        if kind == "partner" and phase in ("pick", "answer") and seat == state.current and action.seat is not None:
             return IllegalAction("ce.not_an_acceptor", partner_seat=action.seat)
         if kind == "ride":
             if not state.race:
@@ -1167,6 +1177,14 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
 
     def _do_partner(self, s: CatanState, seat: int, a: Partner, events: list[Event]) -> bool:
         offer = s.offer
+        if s.phase == "answer":
+            # Picked before everyone answered: the answers given are told, as when all are in,
+            # and the ones still to come are closed (CE-B5: the offer never holds the game).
+            answers = offer.answers
+            yes = sorted([x for x, v in answers.items() if v])
+            no = sorted([x for x, v in answers.items() if not v])
+            events.append(_ev("answers_closed", accepted_seats=yes, refused_seats=no, refused_count=len(no),
+                              open_seats=[x for x in range(s.n) if x != seat and x not in answers]))
         s.offer = None
         s.phase = "main"
         if a.seat is None:
@@ -1360,14 +1378,16 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
                 p.hand = None
                 p.dev = None
                 p.dev_new = None
-        if shown.offer is not None and state.phase == "answer":
+        if shown.offer is not None and state.phase == "answer" and seat != state.current:
+            # an answer is secret from the other answerers; the offerer sees them, to pick
             shown.offer.answers = {s: v for s, v in shown.offer.answers.items() if s == seat}
         shown.last = [e for e in shown.last if e.to is None or (seat is not None and seat in e.to)]
         legal = [self.format_action(a) for a in self.legal_actions(state, seat)] if seat is not None else []
         board = layout_for(state.map_id, state.options.layout, state.seed)
         return CatanView(viewer=seat, state=shown, board=board, seats=self.summaries(state),
                          active=sorted(self.active_players(state)), legal=legal, result=self.result(state),
-                         accepted=self.acceptors(state) if state.phase == "pick" else [])
+                         accepted=self.acceptors(state) if state.phase == "pick" or (
+                             state.phase == "answer" and seat == state.current) else [])
 
     def summaries(self, state: CatanState) -> list[SeatSummary]:
         geo = self.geo(state)
@@ -1440,7 +1460,7 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         if not self._is_active(state, seat):
             return None
         held = sum(state.players[seat].hand)
-        if state.phase == "answer" and held < sum(state.offer.get):
+        if state.phase == "answer" and seat != state.current and held < sum(state.offer.get):
             return _NO
         if state.phase == "special" and held < _CHEAPEST:
             return _END
@@ -1454,6 +1474,15 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
             return action.kind
         return self.format_action(action)
 
+    def describe_public(self, state: CatanState, seat: int, action: Any) -> Event | None:
+        # What the others may know of a discard or an answer made for a seat: that it was made
+        # (and a discard's size, which the counts show anyway), never the cards or the answer.
+        if action.kind == "answer":
+            return event("ce.do.answer_public", {})
+        if action.kind == "discard":
+            return event("ce.do.discard_public", {"count": sum(action.cards)})
+        return None
+
     def vocabulary(self) -> Vocabulary:
         return Vocabulary()
 
@@ -1461,11 +1490,33 @@ class CatanExpress(Game[CatanState, Any, CatanView]):
         legal = self.legal_actions(state, seat)
         if not legal:
             raise IllegalAction("no_legal_action")
-        if state.phase == "answer":
+        if state.phase == "answer" and seat != state.current:
             return Answer(accept=False)
-        if state.phase == "pick":
+        if state.phase in ("answer", "pick"):
             return Partner()
         return legal[0]
+
+    def lapse_action(self, state: CatanState, seat: int) -> Any:
+        """An answer to an offer that nobody gave within the game's reminder delay is a
+        refusal (CE-B5: the offerer trades with those who accept; one who does not answer
+        has not accepted), so an offer never holds the game. It reveals nothing: the same
+        move for every hand."""
+        if state.phase == "answer" and seat != state.current and self._is_active(state, seat):
+            return _NO
+        return None
+
+    # --- standing orders (orders.py): answers set in advance, kept for the whole game
+    def order_choices(self, state: CatanState, seat: int) -> Decision:
+        return orders.choices(self, state, seat)
+
+    def follow_orders(self, state: CatanState, seat: int, standing: Any) -> tuple[Any, list[str]]:
+        return orders.follow(self, state, seat, standing)
+
+    def describe_order(self, state: CatanState, seat: int, order: str) -> Event:
+        return orders.describe(state, seat, order)
+
+    def orders_after_own_move(self, state: CatanState, seat: int, standing: Any, action: Any) -> list[str]:
+        return orders.kept_after_own_move(standing)
 
     def check_invariants(self, state: CatanState) -> None:
         c = components()

@@ -145,6 +145,13 @@ class Game(ABC, Generic[StateT, ActionT, ViewT]):
     def describe_action(self, state: StateT, seat: int, action: ActionT) -> Event:
         """Words for a move the seat could make (autocomplete labels, buttons)."""
 
+    def describe_public(self, state: StateT, seat: int, action: ActionT) -> Event | None:
+        """Words for a move as everyone may read them, for a move whose notation names something
+        secret (`public_notation` hides it): what a line saying the move was made for the seat
+        shows ("Answer the offer", not which answer). None (the default): that line shows the
+        public notation."""
+        return None
+
     def vocabulary(self) -> Vocabulary:
         """What a person may type for this game's things besides the notation's own spelling
         (names in other languages, synonyms); games.core.typed reads a typed move with it.
@@ -201,6 +208,24 @@ class Game(ABC, Generic[StateT, ActionT, ViewT]):
         """Words for a standing order (its owner's list of orders). Raises IllegalAction
         ('unparsable', text=...) for an order the game cannot read."""
         raise IllegalAction("unparsable", text=order)
+
+    def orders_after_own_move(self, state: StateT, seat: int, orders: Sequence[str], action: ActionT) -> list[str]:
+        """The seat's standing orders still standing after it made `action` itself in `state`
+        (the state before the move): a subset of `orders`, the rest cancelled. Default: none,
+        a move of one's own replaces whatever one had decided in advance (orders for this
+        turn's moves, as Steam's are). A game whose orders are standing answers meant for the
+        whole game ("refuse every offer") keeps them."""
+        return []
+
+    # --- answers that lapse -------------------------------------------------------------
+    def lapse_action(self, state: StateT, seat: int) -> ActionT | None:
+        """The move made for `seat` (waited on) when the game's reminder delay has passed since
+        the game began waiting on such moves and the seat has not made it: an answer that
+        lapses (an unanswered trade offer counts as refused), so one slow person does not hold
+        the game. Like a forced move it must reveal nothing: the rules fix it from public facts
+        and the clock. None (the default): the seat is reminded and waited on as long as it
+        takes."""
+        return None
 
     def bots(self) -> dict[str, Any]:
         """Bot name -> bot object with `choose(game, state, seat, rng) -> action`."""

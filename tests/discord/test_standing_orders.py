@@ -19,7 +19,8 @@ from tests.support.bid_game import words
 
 @pytest.fixture
 def bid_game():
-    with registered_games(bid="tests.support.bid_game:GAME", bid_hasty="tests.support.bid_game:HASTY"), words():
+    with registered_games(bid="tests.support.bid_game:GAME", bid_hasty="tests.support.bid_game:HASTY",
+                          bid_keeping="tests.support.bid_game:KEEPING"), words():
         yield registry.get("bid")
 
 
@@ -123,6 +124,7 @@ async def test_own_move_cancels_orders_and_buttons_cancel(harness: Harness, fake
     assert status.waiting_user_ids == [str(seats[1])]
     moved = await h.slash(seats[1], "move", {"move": "bid 2"})
     assert moved.ephemeral and en("discord.orders.cancelled_by_move") in moved.content
+    assert en("discord.orders.how") in panel.content and en("discord.orders.how_standing") not in panel.content
     assert await h.bot.store.standing_orders(game_id) == {}
 
     # 🗑️ all
@@ -132,6 +134,23 @@ async def test_own_move_cancels_orders_and_buttons_cancel(harness: Harness, fake
     cleared = await h.click(panel, find_id(panel, r"ry:\d+:0:ox:all"), seats[0])
     assert en("discord.orders.cancelled_all") in cleared.content and en("discord.orders.none") in cleared.content
     assert await h.bot.store.standing_orders(game_id) == {}
+
+
+@pytest.mark.parametrize("locale, lang", [("en-US", "en"), ("ja", "ja")])
+async def test_a_game_that_keeps_orders_says_which_went(harness: Harness, fake, bid_game, locale, lang) -> None:
+    """A game whose orders stand across one's own moves (Game.orders_after_own_move) says so in
+    /orders, and a move of one's own that cancels only some of them says how many stand."""
+    h = harness
+    seats = await start_bid(h, "bid_keeping", locale=locale)
+    panel = await h.slash(seats[0], "orders", locale=locale)
+    assert translate(lang, "discord.orders.how_standing") in panel.content
+    assert translate(lang, "discord.orders.how") not in panel.content
+    for limit in (9, 11):
+        await h.slash(seats[0], "orders", {"order": f"pass at {limit}"}, locale=locale)
+    moved = await h.slash(seats[0], "move", {"move": "bid 10"}, locale=locale)
+    assert translate(lang, "discord.orders.some_cancelled_by_move", {"kept": 1}) in moved.content, moved.content
+    assert translate(lang, "discord.orders.cancelled_by_move") not in moved.content
+    assert await h.bot.store.standing_orders(await h.game_id()) == {0: ["pass at 11"]}
 
 
 async def test_orders_survive_a_restart(harness: Harness, fake, bid_game) -> None:

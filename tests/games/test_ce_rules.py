@@ -16,7 +16,7 @@ from games.catan_express.bots import BOTS
 from games.catan_express.cards import KINDS
 from games.catan_express.components import DevCard
 from games.catan_express.economy import Hand
-from games.catan_express.models import Discard, Partner, Propose
+from games.catan_express.models import Answer, Discard, Partner, Propose
 from games.catan_express.rules import GAME
 from tests.games.ce_helpers import SPOTS4, Table, cards, find
 from tests.support.protocol_checks import check_decisions
@@ -593,7 +593,9 @@ def test_others_answer_an_offer_in_any_order(order):
     t = _offering()
     answers = {1: "accept", 2: "accept", 3: "refuse"}
     for k, seat in enumerate(order):
-        assert GAME.active_players(t.s) == set(order[k:])
+        # once someone accepted, the offerer may pick too (CE-B5: the offer never holds the game)
+        accepted = any(answers[s] == "accept" for s in order[:k])
+        assert GAME.active_players(t.s) == set(order[k:]) | ({0} if accepted else set())
         t.play(answers[seat], seat)
     assert t.s.phase == "pick" and GAME.acceptors(t.s) == [1, 2]
     assert sorted(t.legal(0)) == ["trade @2", "trade @3", "withdraw"]
@@ -606,18 +608,21 @@ def test_a_seat_that_cannot_pay_cannot_accept():
     assert sorted(t.legal(1)) == ["accept", "refuse"]
 
 
-def test_answers_stay_hidden_until_everyone_answered():
-    # CE-B5 / CE-12: the answers are secret and simultaneous; each has its own menu key.
+def test_answers_stay_hidden_from_the_other_answerers():
+    # CE-B5 / CE-12: the answers are secret and simultaneous; each has its own menu key. Only
+    # the offerer sees them before the offer closes: they may pick as soon as one accepts.
     t = _offering()
     keys = {s: GAME.decision(t.s, s).key for s in (1, 2, 3)}
     assert len(set(keys.values())) == 3 and all(GAME.decision(t.s, s).secret for s in (1, 2, 3))
     t.play("accept", 2)
-    for viewer in (None, 0, 1, 3):
-        assert GAME.view(t.s, viewer).state.offer.answers == {}
+    for viewer in (None, 1, 3):
+        assert GAME.view(t.s, viewer).state.offer.answers == {} and GAME.view(t.s, viewer).accepted == []
     assert GAME.view(t.s, 2).state.offer.answers == {2: True}
+    assert GAME.view(t.s, 0).state.offer.answers == {2: True} and GAME.view(t.s, 0).accepted == [2]
     assert all("accept" not in e.params for e in t.s.last)
     t.play("refuse", 3)
-    assert GAME.view(t.s, 0).state.offer.answers == {}
+    assert GAME.view(t.s, 1).state.offer.answers == {}
+    assert GAME.view(t.s, 0).state.offer.answers == {2: True, 3: False}
     t.play("accept", 1)
     shown = GAME.view(t.s, 3)
     assert shown.state.offer.answers == {1: True, 2: True, 3: False} and shown.accepted == [1, 2]
@@ -651,6 +656,82 @@ def test_an_offer_can_be_withdrawn_and_all_refusals_close_it():
     for seat in (1, 2, 3):
         t.play("refuse", seat)
     assert t.s.phase == "main" and t.s.offer is None
+
+
+def test_the_offerer_may_pick_as_soon_as_one_has_accepted():
+    # CE-B5 (the offer never holds the game): a refusal leaves the offerer waiting; the first
+    # acceptance lets them trade at once while the others may still answer, and picking closes
+    # the answers still to come.
+    t = _offering()
+    assert GAME.active_players(t.s) == {1, 2, 3} and t.refuse("withdraw", 0) == "not_active"
+    t.play("refuse", 3)
+    assert GAME.active_players(t.s) == {1, 2}
+    t.play("accept", 2)
+    assert GAME.active_players(t.s) == {0, 1} and t.s.phase == "answer"
+    assert sorted(t.legal(0)) == ["trade @3", "withdraw"] and sorted(t.legal(1)) == ["accept", "refuse"]
+    assert t.refuse("trade @2", 0) == "ce.not_an_acceptor"   # seat 1 has not answered yet
+    assert t.refuse("accept", 0) == "ce.not_now" and t.refuse("trade @3", 1) == "ce.not_now"
+    menu = GAME.decision(t.s, 0)
+    assert not menu.secret and menu.key is None  # the offerer's menu grows with every acceptance
+    prompt = GAME.prompt(t.s, 0)
+    assert prompt.key == "ce.ask.pick_early" and prompt.params == {"seats": [2], "waiting_seats": [1]}
+    check_decisions(GAME, t.s)
+    result = t.play("trade @3", 0)
+    closed, = find(result.events, "ce.ev.answers_closed")
+    assert closed.params == {"accepted_seats": [2], "refused_seats": [3], "refused_count": 1, "open_seats": [1]}
+    assert find(result.events, "ce.ev.traded")
+    assert t.s.phase == "main" and t.s.offer is None and GAME.active_players(t.s) == {0}
+    assert t.hand(0) == cards(lumber=1, brick=1, ore=1) and t.hand(2) == cards(lumber=1, ore=1, grain=1)
+    assert t.refuse("accept", 1) == "not_active"   # the answer that did not come is closed
+
+
+def test_an_offer_withdrawn_before_everyone_answered_closes_their_answers():
+    t = _offering()
+    t.play("accept", 1)
+    hands = [t.hand(s) for s in range(4)]
+    result = t.play("withdraw", 0)
+    assert find(result.events, "ce.ev.answers_closed")[0].params["open_seats"] == [2, 3]
+    assert find(result.events, "ce.ev.offer_withdrawn")
+    assert [t.hand(s) for s in range(4)] == hands and t.s.phase == "main" and GAME.active_players(t.s) == {0}
+    assert translate("en", "ce.ev.answers_closed", result.events[0].params, ["A", "B", "C", "D"]) == \
+        "Accepted by B. The offer closed before C, D answered."
+
+
+def test_an_answer_nobody_gives_lapses_as_a_refusal():
+    # The platform makes `lapse_action` for a seat still waited on when the game's reminder
+    # delay has passed: an unanswered answer is a refusal, the same for every hand.
+    t = _offering()
+    assert {s: GAME.lapse_action(t.s, s) for s in range(4)} == {0: None, 1: Answer(accept=False),
+                                                               2: Answer(accept=False), 3: Answer(accept=False)}
+    t.play("accept", 1)
+    assert {s: GAME.lapse_action(t.s, s) for s in range(4)} == {0: None, 1: None, 2: Answer(accept=False),
+                                                               3: Answer(accept=False)}
+    for seat in (2, 3):
+        GAME.apply(t.s, seat, GAME.lapse_action(t.s, seat))  # legal: a refusal is always allowed
+        t.play("refuse", seat)
+    assert t.s.phase == "pick" and all(GAME.lapse_action(t.s, s) is None for s in range(4))
+    t.play("withdraw")
+    assert all(GAME.lapse_action(t.s, s) is None for s in range(4))
+    # nobody answering at all: the lapses close the offer as refused
+    t.play("offer 1brick 1grain")
+    for seat in (1, 2, 3):
+        t.play(GAME.format_action(GAME.lapse_action(t.s, seat)), seat)
+    assert t.s.phase == "main" and t.s.offer is None and find(t.s.last, "ce.ev.answers")[0].params["accepted_count"] == 0
+
+
+def test_an_offerer_waited_on_is_never_forced_and_times_out_by_withdrawing():
+    t = seated()
+    t.to_main(8)
+    t.set_hand(0, lumber=1)
+    t.set_hand(1, ore=4)
+    t.set_hand(2, ore=4)
+    t.set_hand(3)
+    t.play("offer 1lumber 4ore")
+    assert GAME.forced_action(t.s, 3) == Answer(accept=False)   # no cards: its refusal is made for it
+    t.play("accept", 1)
+    # the offerer holds one card, fewer than the offer asks: still theirs to decide
+    assert GAME.forced_action(t.s, 0) is None and GAME.lapse_action(t.s, 0) is None
+    assert GAME.timeout_action(t.s, 0) == Partner() and GAME.timeout_action(t.s, 2) == Answer(accept=False)
 
 
 # --- the special building phase (CE-B7) ---------------------------------------------------

@@ -53,7 +53,7 @@ def start_game(service: SessionService) -> StartGame:
 @pytest.fixture
 def bid_games():
     with registered_games(bid="tests.support.bid_game:GAME", bid_hasty="tests.support.bid_game:HASTY",
-                          bid_forced="tests.support.bid_game:FORCED"):
+                          bid_forced="tests.support.bid_game:FORCED", bid_keeping="tests.support.bid_game:KEEPING"):
         yield
 
 

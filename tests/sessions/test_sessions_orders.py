@@ -101,10 +101,45 @@ async def test_own_move_cancels_orders(svc: SessionService, bid_store: StoreBack
     before = await bid_store.standing_orders(start.game_id)
     assert before == {0: ["bid up to 5", "pass"]}
     # her orders would have moved for her, but she answered first (the run had not come yet)
+    assert not (await svc.orders_of(CHANNEL, first)).kept_by_own_moves  # the protocol's default
     out = await svc.act(CHANNEL, first, "bid 6")
-    assert out.orders_cancelled and out.seat == 0
+    assert out.orders_cancelled and out.seat == 0 and out.orders_kept == 0
     assert await bid_store.standing_orders(start.game_id) == {}
     assert (await svc.orders_of(CHANNEL, first)).orders == []
+
+
+async def test_a_game_may_keep_orders_across_ones_own_move(svc: SessionService, bid_store: StoreBackend) -> None:
+    """Game.orders_after_own_move: the bid game whose "pass at" limits stand for the whole
+    auction cancels only those one's own bid has reached, and says so truthfully."""
+    start = await start_bid(svc, "bid_keeping")
+    first = actor_for(start, 0)
+    for limit in (9, 11, 12):
+        info = await svc.set_order(CHANNEL, first, f"pass at {limit}")
+    assert not info.moves_now and info.kept_by_own_moves
+    out = await svc.act(CHANNEL, first, "bid 10")
+    assert out.orders_cancelled and out.orders_kept == 2
+    assert await bid_store.standing_orders(start.game_id) == {0: ["pass at 11", "pass at 12"]}
+    # a move of one's own that cancels none says none went
+    await svc.act(CHANNEL, actor_for(start, 1), "pass")
+    await svc.set_order(CHANNEL, actor_for(start, 2), "pass at 12")
+    out = await svc.act(CHANNEL, actor_for(start, 2), "bid 11")
+    assert not out.orders_cancelled and out.orders_kept == 1
+
+
+async def test_a_failing_orders_after_own_move_cancels_them_all(svc: SessionService, bid_store: StoreBackend,
+                                                                 monkeypatch, expect_error) -> None:
+    expect_error("railyard.sessions", r"orders_after_own_move failed")
+    from tests.support.bid_game import KEEPING
+
+    def broken(*args: Any) -> list[str]:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(KEEPING, "orders_after_own_move", broken)
+    start = await start_bid(svc, "bid_keeping")
+    await svc.set_order(CHANNEL, actor_for(start, 0), "pass at 9")
+    out = await svc.act(CHANNEL, actor_for(start, 0), "bid 1")  # the move is made all the same
+    assert out.orders_cancelled and out.orders_kept == 0 and out.notation == "bid 1"
+    assert await bid_store.standing_orders(start.game_id) == {}
 
 
 async def test_refused_orders_change_nothing(svc: SessionService, backend: Backend, toy_game) -> None:

@@ -250,6 +250,17 @@ class ForcedBidGame(BidGame):
         return None
 
 
+class KeepingBidGame(BidGame):
+    """The bid game whose "pass at N" orders are limits meant for the whole auction: a bid of
+    one's own keeps those it has not reached (Game.orders_after_own_move) and cancels the rest."""
+
+    def orders_after_own_move(self, state: BidState, seat: int, orders: Sequence[str], action: Any) -> list[str]:
+        bid = getattr(action, "amount", None)
+        return [o for o in orders if (m := _PASS_AT.fullmatch(o)) is not None and bid is not None
+                and int(m.group(1)) > bid]
+
+
 GAME = BidGame()
 HASTY = HastyBidGame()
 FORCED = ForcedBidGame()
+KEEPING = KeepingBidGame()

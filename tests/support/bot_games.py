@@ -51,6 +51,12 @@ class Waits(NamedTuple):
     moves: int  # all moves of the game
     sittings: int = 0  # waits on a person who did not make the move just before (a new hand-off)
     forced_moves: int = 0  # moves the rules forced on them, made without asking (Game.forced_action)
+    turns: int = 0  # the game's turns (its state's `turn` at the end, where it has one)
+
+    @property
+    def per_turn(self) -> float:
+        """Waits a turn: orders that change how people play change the game's length too."""
+        return self.waits / self.turns if self.turns else float(self.waits)
 
 
 OrderPolicy = Callable[[Any, int], Sequence[str]]
@@ -66,10 +72,11 @@ def count_waits(game: Any, players: int, seed: int, people: Collection[int], bot
     force on one of them is made without asking (`forced_action`); then their standing
     orders go first (`follow_orders`; a move the rules refuse drops that seat's orders);
     when no order moves, the lowest waited-on person is asked — one wait — and answers with
-    the bot's choice. Answering cancels their orders (a move of one's own does); then, with
-    `order_policy(state, seat)`, they set the orders it gives for the state their move left,
-    keeping only those `order_choices` offers, as /orders would. Without a policy nobody has
-    orders, so comparing the two counts measures what orders save."""
+    the bot's choice. Answering cancels the orders the game says a move of one's own cancels
+    (`orders_after_own_move`: by default all); then, with `order_policy(state, seat)`, they
+    add the orders it gives for the state their move left, keeping only those `order_choices`
+    offers, as /orders would. Without a policy nobody has orders, so comparing the two counts
+    measures what orders save."""
     chooser = game.bots()[bot]
     rng = random.Random(seed)
     state = game.setup(players, options or {}, seed)
@@ -117,10 +124,13 @@ def count_waits(game: Any, players: int, seed: int, people: Collection[int], bot
         waits += 1
         sittings += seat != last_mover
         last_mover = seat
-        orders[seat] = []
-        state = game.apply(state, seat, chooser.choose(game, state, seat, rng)).state
+        action = chooser.choose(game, state, seat, rng)
+        kept = set(game.orders_after_own_move(state, seat, orders.get(seat, []), action)) if orders.get(seat) else set()
+        orders[seat] = [o for o in orders.get(seat, []) if o in kept]
+        state = game.apply(state, seat, action).state
         moves += 1
         if order_policy is not None and not game.is_over(state):
-            offered = set(game.order_choices(state, seat).all_notations())
-            orders[seat] = [o for o in order_policy(state, seat) if o in offered]
-    return Waits(waits=waits, order_moves=order_moves, moves=moves, sittings=sittings, forced_moves=forced_moves)
+            offered = game.order_choices(state, seat)
+            orders[seat] += [o for o in order_policy(state, seat) if o not in orders[seat] and offered.holds(o)]
+    return Waits(waits=waits, order_moves=order_moves, moves=moves, sittings=sittings, forced_moves=forced_moves,
+                 turns=int(getattr(state, "turn", 0) or 0))

@@ -1,7 +1,7 @@
-"""The timer loop: reminders, deadlines and bots left waiting, once a minute (timers live in
-the database, so they survive restarts). Reminders and deadline moves are outbox rows; the
-dispatcher posts them (DM or channel mention, see bot.discord.outbox). Tests call
-`tick.coro(cog)` directly with a clock they move by hand.
+"""The timer loop: reminders, deadlines, answers that lapse and bots left waiting, once a minute
+(timers live in the database, so they survive restarts). Reminders and the moves of deadlines
+and lapses are outbox rows; the dispatcher posts them (DM or channel mention, see
+bot.discord.outbox). Tests call `tick.coro(cog)` directly with a clock they move by hand.
 
 Every bot process on a database runs this loop. A sweep claims the timers it fires for the
 claim lease (RAILYARD_LEASE_SECONDS, see bot/sessions/timers.py), so each timer fires in
@@ -49,17 +49,18 @@ class Timers(commands.Cog):
 
     @tasks.loop(minutes=1)
     async def tick(self) -> None:
-        """One sweep: due reminders, passed deadlines, and bots nobody is moving."""
+        """One sweep: due reminders, passed deadlines, answers that lapsed, and bots nobody is moving."""
         bot = self.bot
         reminders = await self._sweep(bot.service.due_reminders)
         outcomes = await self._sweep(bot.service.run_deadlines)
+        outcomes += await self._sweep(bot.service.run_lapses)
         for outcome in outcomes:
             bot.after_commit(outcome)
         waiting = await self._sweep(bot.service.due_bots)
         for game_id in waiting:
             bot.run_bots_soon(game_id)
         if reminders or outcomes or waiting:
-            log.info("timers: %d reminder(s), %d deadline move(s), bots taken over in %d game(s)",
+            log.info("timers: %d reminder(s), %d deadline or lapse move(s), bots taken over in %d game(s)",
                      len(reminders), len(outcomes), len(waiting))
             bot.outbox.wake()
 

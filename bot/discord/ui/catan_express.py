@@ -79,8 +79,11 @@ class CatanExpressUI(GameUI):
             return t(lang, "discord.ce.status.gold", {"seat": state.gold_owed[0][0]}, names,
                      count=state.gold_owed[0][1], **turn)
         if phase == "answer" and state.offer is not None:
-            return t(lang, "discord.ce.status.answer", {"seat": state.current, **waiting}, names,
-                     gave=Hand(tuple(state.offer.give)).param(), got=Hand(tuple(state.offer.get)).param(), **turn)
+            # the offerer is waited on too once someone accepted: they may pick now (CE-B5)
+            key = "discord.ce.status.answer_pick" if state.current in view.active else "discord.ce.status.answer"
+            return t(lang, key, {"seat": state.current, "seats": [s for s in view.active if s != state.current]},
+                     names, gave=Hand(tuple(state.offer.give)).param(), got=Hand(tuple(state.offer.get)).param(),
+                     **turn)
         if phase == "pick" and state.offer is not None:
             return t(lang, "discord.ce.status.pick", {"seat": state.current, "seats": list(view.accepted)}, names,
                      gave=Hand(tuple(state.offer.give)).param(), got=Hand(tuple(state.offer.get)).param(), **turn)
@@ -210,10 +213,11 @@ class CatanExpressUI(GameUI):
                                   stops=len(state.stops)))
         waiting = {"seats": list(view.active)}
         if state.phase == "answer" and state.offer is not None:
+            waiting = {"seats": [s for s in view.active if s != state.current]}  # the answers still to come
             if pv.seat in state.offer.answers:  # only the reader's own answer is in their view
                 word = "accepted" if state.offer.answers[pv.seat] else "refused"
                 lines.append("🔒 " + t(lang, f"discord.ce.hand.you_{word}", waiting, pv.names))
-            elif pv.seat == state.current:
+            elif pv.seat == state.current and pv.prompt is None:
                 lines.append("⏳ " + t(lang, "discord.ce.hand.wait_answers", waiting, pv.names))
         elif state.phase == "discard" and not pv.active:
             lines.append("⏳ " + t(lang, "discord.ce.hand.wait_discards", waiting, pv.names))
