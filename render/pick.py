@@ -59,12 +59,12 @@ def picture(game: str, view: Any, names: Sequence[str], lang: str, places: Seque
         boards = [found.preview(view, list(names), lang, p) or renderer.board_image(view, list(names), lang)
                   for p in places_]
         return picking.sheet_picture(boards, marks_, numbers_, margin=found.margin)
-    board = renderer.board_image(view, list(names), lang)
+    board = (found.board or renderer.board_image)(view, list(names), lang)
     return picking.pick_picture(board, marks_, numbers_, margin=found.margin)
 
 
 def alt_text(lang: str, numbers: Sequence[int]) -> str:
-    return translate(lang, "render.pick.alt", low=min(numbers), high=max(numbers), count=len(numbers))
+    return translate(lang, "render.pick.alt", {"low": min(numbers), "high": max(numbers), "count": len(numbers)})
 
 
 def draw(game: str, sent_view: Any, names: Sequence[str], lang: str, places: Sequence[Place],

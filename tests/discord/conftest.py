@@ -264,11 +264,31 @@ class Harness:
     async def _pick_first_step(self, message: FakeMessage, here: str, index: int, user: int,
                                locale: str) -> InteractionResult:
         found = self._first_step_component(message, here, index)
+        if not found:  # a place in another region of the map (bot/discord/picking.py)
+            message, found = await self._region_holding(message, here, index, user, locale)
         assert found, (index, message.custom_ids)
         kind, cid = found
         if kind == "button":
             return await self.click(message, cid, user, locale=locale)
         return await self.select(message, cid, [str(index)], user, locale=locale)
+
+    async def _region_holding(self, message: FakeMessage, here: str, index: int, user: int,
+                              locale: str) -> tuple[FakeMessage, tuple[str, str] | None]:
+        """Click the step's region buttons (`cr`) in turn, as a person looks over the map's
+        parts, until the one showing option `index`: (the message as it then is, the option's
+        component), or no component when no region shows it."""
+        pattern = rf"ry:\d+:\d+:cr:[vk][0-9a-f]*:{re.escape(here)}:(\d+)"
+        regions = sorted(int(m.group(1)) for c in message.custom_ids if (m := re.fullmatch(pattern, c)))
+        for n in regions:
+            cid = next((c for c in message.custom_ids if (m := re.fullmatch(pattern, c)) and int(m.group(1)) == n), None)
+            if cid is None or message.component(cid).get("disabled"):
+                continue
+            shown = await self.click(message, cid, user, locale=locale)
+            message = self.fake.message(shown.original.id)
+            found = self._first_step_component(message, here, index)
+            if found:
+                return message, found
+        return message, None
 
     async def pick_group(self, message: FakeMessage, n: int, group: Any, counts: tuple[int, ...], user: int, *,
                          locale: str = "en-US") -> InteractionResult:
