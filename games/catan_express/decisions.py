@@ -40,7 +40,7 @@ from games.core.choices import Choice, Decision, Group, Part, Pick, Place
 from games.core.events import Event
 from games.catan_express.components import RESOURCES
 from games.catan_express.economy import Hand, resource_param
-from games.catan_express.geo import harbour_kinds
+from games.catan_express.geo import board_for, geo_for, harbour_kinds
 from games.catan_express.notation import cards_text, format_action, leg_text
 
 
@@ -60,11 +60,13 @@ class _Picks:
     """Picks shared between choices (an offer menu has hundreds of paths through few picks)."""
 
     def __init__(self) -> None:
-        self._made: dict[tuple[str, str, str, str, Place | None], Pick] = {}
+        self._made: dict[tuple[str, str, str, Any, Place | None], Pick] = {}
 
     def __call__(self, step: str, value: str, label: Event, icon: str | None = None,
-                 place: Place | None = None) -> Pick:
-        key = (step, value, label.key, repr(label.params), place)
+                 place: Place | None = None, words: Any = None) -> Pick:
+        """`words`: what the label's parameters depend on, when that is quicker to compare than
+        the parameters themselves (an intersection's building: the land round it is fixed)."""
+        key = (step, value, label.key, repr(label.params) if words is None else words, place)
         pick = self._made.get(key)
         if pick is None:
             pick = self._made[key] = Pick(step=f"ce.step.{step}", value=value, label=label, icon=icon, place=place)
@@ -81,9 +83,8 @@ def what(pick: _Picks, value: str) -> Pick:
 RESOURCE_NAMES = frozenset(r.value for r in RESOURCES)
 
 
-def _land(game: Any, state: Any, label: str) -> dict:
+def _land_of(board: Any, label: str) -> dict:
     """A land hex as its terrain and token ("forest 8"), as the board shows it."""
-    board = game.board(state)
     land = board.at(board.hex_at(label))
     terrain = {"key": f"ce.terrain.{land.terrain.value}"}
     if land.token is None:
@@ -91,13 +92,27 @@ def _land(game: Any, state: Any, label: str) -> dict:
     return {"key": "ce.pick.land", "params": {"terrain": terrain, "token": land.token}}
 
 
-def _around(game: Any, state: Any, n: int) -> list[dict]:
-    """The land an intersection touches, the likeliest rolls first (what a building there earns)."""
-    board = game.board(state)
-    hexes = game.geo(state).land_of[n]
-    tokens = {h: board.at(board.hex_at(h)).token for h in hexes}
-    ordered = sorted(hexes, key=lambda h: (-(6 - abs(7 - tokens[h])) if tokens[h] else 1, h))
-    return [_land(game, state, h) for h in ordered]
+def _land(game: Any, state: Any, label: str) -> dict:
+    return _land_of(game.board(state), label)
+
+
+@lru_cache(maxsize=64)
+def _surroundings(map_id: str, layout: str, seed: int) -> dict[int, tuple[list[dict], dict | None]]:
+    """Per intersection of a board: the land it touches, the likeliest rolls first (what a
+    building there earns), and its harbour. Made once per board: a first settlement offers
+    every intersection."""
+    board = board_for(map_id, layout, seed)
+    geo = geo_for(map_id, layout, seed)
+    kinds = harbour_kinds(map_id, layout, seed)
+    out = {}
+    for n, hexes in geo.land_of.items():
+        tokens = {h: board.at(board.hex_at(h)).token for h in hexes}
+        ordered = sorted(hexes, key=lambda h: (-(6 - abs(7 - tokens[h])) if tokens[h] else 1, h))
+        kind = kinds.get(n)
+        harbour = (None if kind is None else {"key": "ce.pick.harbour_any"} if kind not in RESOURCE_NAMES
+                   else {"key": "ce.pick.harbour", "params": {"resource": resource_param(kind)}})
+        out[n] = ([_land_of(board, h) for h in ordered], harbour)
+    return out
 
 
 def point_label(game: Any, state: Any, name: str) -> Event:
@@ -105,21 +120,20 @@ def point_label(game: Any, state: Any, name: str) -> Event:
     and its harbour. Its printed number is left out: a pick picture numbers its options, and a
     second number beside that one would read as another option's."""
     n = int(name)
-    land = _around(game, state, n)
+    land, harbour = _surroundings(state.map_id, state.options.layout, state.seed)[n]
     b = state.buildings.get(n)
     if b is not None:
         return _e("ce.pick.point_built", seat=b.seat, building={"key": f"ce.piece.{b.kind}"}, land=land)
-    kind = harbour_kinds(state.map_id, state.options.layout, state.seed).get(n)
-    if kind is not None:
-        harbour = ({"key": "ce.pick.harbour_any"} if kind not in RESOURCE_NAMES else
-                   {"key": "ce.pick.harbour", "params": {"resource": resource_param(kind)}})
+    if harbour is not None:
         return _e("ce.pick.point_harbour", land=land, harbour=harbour)
     return _e("ce.pick.point", land=land)
 
 
 def _point(game: Any, state: Any, pick: _Picks, name: str, step: str = "point") -> Pick:
     if name.isdigit():
-        return pick(step, name, point_label(game, state, name), place=Place(kind="point", at=(name,)))
+        b = state.buildings.get(int(name))
+        return pick(step, name, point_label(game, state, name), place=Place(kind="point", at=(name,)),
+                    words=() if b is None else (b.seat, b.kind))
     return _centre(game, state, pick, name, step)
 
 

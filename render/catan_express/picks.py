@@ -29,7 +29,7 @@ Point = tuple[float, float]
 
 HEX_SPOT = (120, 0.6)   # a hex's number: this far (hex sizes) at this angle from its centre
 EDGE_SPOT = 0.5         # a rail's or ferry's number: this far along from its first end
-ROUTE_SPOT = 0.6        # a route's number: this far along its last leg, short of the token or
+ROUTE_SPOT = 0.5        # a route's number: halfway along its last leg, off the token or the
                         # building where it ends, which the player wants to see
 
 
