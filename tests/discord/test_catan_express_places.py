@@ -64,7 +64,8 @@ def check_picture(message: Any, entries: list[dict], options: list[Any], view: A
             assert m, (e["label"], "a place option carries its number")
             numbers[e["index"]] = int(m.group(1))
             words = translate(lang, options[e["index"]].label.key, options[e["index"]].label.params, names)
-            assert m.group(2) == words[:len(m.group(2))], (m.group(2), words)  # clipped at most
+            said = m.group(2).removesuffix("…")  # clipped at most
+            assert words.startswith(said) and (said == words or said != m.group(2)), (m.group(2), words)
         else:
             assert m is None or options[e["index"]].place is not None, e["label"]
     assert sorted(numbers.values()) == list(range(1, len(numbers) + 1)), numbers
@@ -87,8 +88,8 @@ def check_picture(message: Any, entries: list[dict], options: list[Any], view: A
     return numbers
 
 
-async def pick_through(h: Harness, message: Any, user: int, notation: str, *, locale: str = "en-US",
-                       seen: dict | None = None) -> tuple[Any, list[dict]]:
+async def pick_through(h: Harness, message: Any, user: int, notation: str, *,
+                       locale: str = "en-US") -> tuple[Any, list[dict]]:
     """Make `notation` from `message` (a turn post or a private message) as a person does,
     checking every pick picture on the way (`check_picture`). Per step: its key, the options on
     the message, the one clicked, whether it came with a picture, how many regions it had."""
@@ -126,8 +127,6 @@ async def pick_through(h: Harness, message: Any, user: int, notation: str, *, lo
             counts = [int(re.findall(r"\d+", message.component(c)["label"])[-1]) for c in regions]
             assert sum(counts) == len(placed) and all(1 <= n <= 25 for n in counts), counts
             assert label("discord.pick.regions", lang, count=len(placed)) in message.content
-            if seen is not None and "regions" not in seen:
-                seen["regions"] = (message, regions[0], len(regions))
         shown = entries_now()
         numbers: dict[int, int] = {}
         if pictures(message):
@@ -148,8 +147,6 @@ async def pick_through(h: Harness, message: Any, user: int, notation: str, *, lo
             assert numbers, (stop.step, "a step of places comes with its picture")
             assert all(1 <= n <= 25 for n in numbers.values()) and len(shown) <= 25 + len(stop.options) - len(placed)
         entry = next(e for e in shown if e["index"] == index)
-        if seen is not None and numbers and "picture" not in seen:
-            seen["picture"] = (message, shown, stop, pv)
         steps.append({"step": stop.step, "options": shown, "picked": entry, "pictured": bool(numbers),
                       "regions": len(region_ids(message, here)) or 1, "message": message})
         result = await press(h, message, entry, user, locale=locale)
