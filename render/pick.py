@@ -66,7 +66,7 @@ def picture(game: str, view: Any, names: Sequence[str], lang: str, places: Seque
         boards = [found.preview(view, list(names), lang, p) or renderer.board_image(view, list(names), lang)
                   for p in places_]
         return picking.sheet_picture(boards, marks_, numbers_, margin=found.margin)
-    board = renderer.board_image(view, list(names), lang)
+    board = (found.board or renderer.board_image)(view, list(names), lang)
     return picking.pick_picture(board, marks_, numbers_, margin=found.margin)
 
 
@@ -93,6 +93,6 @@ def draw_overview(game: str, sent_view: Any, names: Sequence[str], lang: str,
     found = renderer.places
     assert found is not None, f"{game} locates no places"
     marks = [[m for m in (found.locate(view, p) for p in group) if m is not None] for group in groups]
-    made = picking.overview_picture(renderer.board_image(view, list(names), lang), marks, labels)
+    made = picking.overview_picture((found.board or renderer.board_image)(view, list(names), lang), marks, labels)
     return renderer.encode(made.image), translate(lang, "render.pick.overview", {"regions": ", ".join(labels)})
 

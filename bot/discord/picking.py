@@ -131,6 +131,7 @@ class Shown:
     rows: list[Row]
     lines: list[str]
     picture: Picture | None = None
+    filename: str = "pick.png"  # "regions.png" for the whole board with its parts framed
 
 
 async def stop_shown(game: str, game_id: int, version: int, check: str, path: Sequence[int], view: Any,
@@ -152,7 +153,7 @@ async def stop_shown(game: str, game_id: int, version: int, check: str, path: Se
             pick_render.draw_overview, game, render_pool.sendable(view), list(names), lang,
             [[options[i].place for i in r] for r in lay.regions], region_labels(lay, lang), route=game_id)
         return Shown(rows, ["🗺️ " + t(lang, "discord.pick.regions", count=sum(map(len, lay.regions)))],
-                     Picture(data, alt))
+                     Picture(data, alt), "regions.png")
     region = 0 if region is None else region
     if not 0 <= region < len(lay.regions):
         raise IllegalAction("choice.not_offered")

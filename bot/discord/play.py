@@ -71,7 +71,7 @@ async def confirm_move(bot: Host, interaction: discord.Interaction, outcome: Out
                 lines.append("👉 " + event_text(lang, pv.prompt, pv.names))
             lines += shown.lines
             reply.view = make_view(shown.rows)
-            attach(reply, "pick.png", shown.picture)
+            attach(reply, shown.filename, shown.picture)
     reply.content = join_lines(lines, CONTENT_MAX)
     return reply
 
@@ -142,7 +142,7 @@ async def hand_reply(interaction: discord.Interaction, game_id: int | None = Non
     if pv.active and pv.decision is not None:
         shown = await menu_shown(pv, pv.decision, lang)
         reply.view = make_view(shown.rows)
-        attach(reply, "pick.png", shown.picture)
+        attach(reply, shown.filename, shown.picture)
         if shown.lines:
             reply.content = clip("\n".join([reply.content or "", *shown.lines]), CONTENT_MAX)
     return reply
@@ -186,7 +186,7 @@ async def choose_reply(interaction: discord.Interaction, ref: ids.ComponentId, v
         lines = ["👉 " + event_text(lang, pv.prompt, pv.names)] if pv.prompt is not None else []
         reply = Reply(content=join_lines(lines + shown.lines, CONTENT_MAX) or t(lang, "discord.choose.title"),
                       view=make_view(shown.rows))
-        attach(reply, "pick.png", shown.picture)
+        attach(reply, shown.filename, shown.picture)
         return reply
     stop = chooser.walk(decision, path)
     if stop.move is not None:
@@ -200,7 +200,7 @@ async def choose_reply(interaction: discord.Interaction, ref: ids.ComponentId, v
                                      stop.options, stop.step, ui_base.get(pv.game), lang, page=page, region=region)
     lines = chooser.picked_text(decision, stop, lang, pv.names) + ["👉 " + t(lang, stop.step or "choice.step.move")]
     reply = Reply(content=join_lines(lines + shown.lines, CONTENT_MAX), view=make_view(shown.rows))
-    attach(reply, "pick.png", shown.picture)
+    attach(reply, shown.filename, shown.picture)
     return reply
 
 

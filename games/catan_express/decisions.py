@@ -2,8 +2,8 @@
 
     main turn    what → details:  settlement → point;  city → point;  rail → intersection →
                  centre;  ferry → intersection → intersection;  card → which → (robber hex →
-                 victim | resource | cards);  bank → give → get;  ride → next point (→ owner
-                 and resource when the piece is others');  route → stop;  buy;  end;
+                 victim | resource | cards);  bank → give → get;  ride → next point (→ the
+                 toll, owner and resource, when the piece is others');  route → stop;  buy;  end;
                  offer → a counted group: the cards given and the cards asked, any counts
                  (CE-B5), never one resource on both sides
     before the   roll, or card → which → … (CE-B3)
@@ -19,7 +19,13 @@
 Why it is shaped so
     The paths are built from the rules' own legal moves (`legal_actions`), so the menus offer
     exactly what the rules allow and nothing else, and the shared chooser needs no knowledge of
-    Catan. Points are offered by the names printed on the board ("12", "C3"). A discard or an
+    Catan. A pick that names a place on the board carries it (`Pick.place`: an intersection, a
+    rail's spoke or a ferry's edge, the robber's hex, the locomotive's way), so a front end shows
+    the step's options numbered on a picture of the map; the words say what a player weighs the
+    place by (the land round an intersection, a hex's label and token, a building), not the
+    intersection's printed number, which would read as a second number beside the picture's.
+    A rail or ferry whose intersection leads to one piece only is placed by that pick (the
+    chooser asks no more), so that pick names the piece. A discard or an
     answer is a secret simultaneous choice: its decision carries a key of its own so one
     player's discard never makes another's menu stale. An offer can be on any terms (CE-B5,
     `CatanExpress.offer_problem`): far too many to list, so it is one group whose items may be
@@ -31,10 +37,11 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from games.core.choices import Choice, Decision, Group, Part, Pick
+from games.core.choices import Choice, Decision, Group, Part, Pick, Place
 from games.core.events import Event
 from games.catan_express.components import RESOURCES
 from games.catan_express.economy import Hand, resource_param
+from games.catan_express.geo import board_for, geo_for, harbour_kinds
 from games.catan_express.notation import cards_text, format_action, leg_text
 
 
@@ -54,13 +61,16 @@ class _Picks:
     """Picks shared between choices (an offer menu has hundreds of paths through few picks)."""
 
     def __init__(self) -> None:
-        self._made: dict[tuple[str, str, str, str], Pick] = {}
+        self._made: dict[tuple[str, str, str, Any, Place | None], Pick] = {}
 
-    def __call__(self, step: str, value: str, label: Event, icon: str | None = None) -> Pick:
-        key = (step, value, label.key, repr(label.params))
+    def __call__(self, step: str, value: str, label: Event, icon: str | None = None,
+                 place: Place | None = None, words: Any = None) -> Pick:
+        """`words`: what the label's parameters depend on, when that is quicker to compare than
+        the parameters themselves (an intersection's building: the land round it is fixed)."""
+        key = (step, value, label.key, repr(label.params) if words is None else words, place)
         pick = self._made.get(key)
         if pick is None:
-            pick = self._made[key] = Pick(step=f"ce.step.{step}", value=value, label=label, icon=icon)
+            pick = self._made[key] = Pick(step=f"ce.step.{step}", value=value, label=label, icon=icon, place=place)
         return pick
 
 
@@ -71,23 +81,85 @@ def what(pick: _Picks, value: str) -> Pick:
     return pick("action", value, _e(f"ce.menu.{value}"), icon=value)
 
 
+RESOURCE_NAMES = frozenset(r.value for r in RESOURCES)
+
+
+def _land_of(board: Any, label: str) -> dict:
+    """A land hex as its terrain and token ("forest 8"), as the board shows it."""
+    land = board.at(board.hex_at(label))
+    terrain = {"key": f"ce.terrain.{land.terrain.value}"}
+    if land.token is None:
+        return {"key": "ce.pick.land_plain", "params": {"terrain": terrain}}
+    return {"key": "ce.pick.land", "params": {"terrain": terrain, "token": land.token}}
+
+
+def _land(game: Any, state: Any, label: str) -> dict:
+    return _land_of(game.board(state), label)
+
+
+@lru_cache(maxsize=64)
+def _surroundings(map_id: str, layout: str, seed: int) -> dict[int, tuple[list[dict], dict | None]]:
+    """Per intersection of a board: the land it touches, the likeliest rolls first (what a
+    building there earns), and its harbour. Made once per board: a first settlement offers
+    every intersection."""
+    board = board_for(map_id, layout, seed)
+    geo = geo_for(map_id, layout, seed)
+    kinds = harbour_kinds(map_id, layout, seed)
+    out = {}
+    for n, hexes in geo.land_of.items():
+        tokens = {h: board.at(board.hex_at(h)).token for h in hexes}
+        ordered = sorted(hexes, key=lambda h: (-(6 - abs(7 - tokens[h])) if tokens[h] else 1, h))
+        kind = kinds.get(n)
+        harbour = (None if kind is None else {"key": "ce.pick.harbour_any"} if kind not in RESOURCE_NAMES
+                   else {"key": "ce.pick.harbour", "params": {"resource": resource_param(kind)}})
+        out[n] = ([_land_of(board, h) for h in ordered], harbour)
+    return out
+
+
+def point_label(game: Any, state: Any, name: str) -> Event:
+    """An intersection in words a player weighs it by: the building on it, the land round it
+    and its harbour. Its printed number is left out: a pick picture numbers its options, and a
+    second number beside that one would read as another option's."""
+    n = int(name)
+    land, harbour = _surroundings(state.map_id, state.options.layout, state.seed)[n]
+    b = state.buildings.get(n)
+    if b is not None:
+        return _e("ce.pick.point_built", seat=b.seat, building={"key": f"ce.piece.{b.kind}"}, land=land)
+    if harbour is not None:
+        return _e("ce.pick.point_harbour", land=land, harbour=harbour)
+    return _e("ce.pick.point", land=land)
+
+
 def _point(game: Any, state: Any, pick: _Picks, name: str, step: str = "point") -> Pick:
     if name.isdigit():
         b = state.buildings.get(int(name))
-        if b is not None:
-            return pick(step, name, _e("ce.pick.point_built", point=name, seat=b.seat,
-                                       building={"key": f"ce.piece.{b.kind}"}))
-        return pick(step, name, _e("ce.pick.point", point=name))
+        return pick(step, name, point_label(game, state, name), place=Place(kind="point", at=(name,)),
+                    words=() if b is None else (b.seat, b.kind))
     return _centre(game, state, pick, name, step)
 
 
-def _centre(game: Any, state: Any, pick: _Picks, label: str, step: str = "centre") -> Pick:
+def _centre(game: Any, state: Any, pick: _Picks, label: str, step: str = "centre",
+            place: Place | None = None) -> Pick:
+    """A hex centre by its printed label, terrain and token; `place`: what picking it places
+    (a rail's spoke to it, the robber on its hex)."""
     board = game.board(state)
     land = board.at(board.hex_at(label))
     params: dict[str, Any] = {"hex": label, "terrain": {"key": f"ce.terrain.{land.terrain.value}"}}
     if land.token is None:
-        return pick(step, label, _e("ce.pick.centre_plain", **params), icon=land.terrain.value)
-    return pick(step, label, _e("ce.pick.centre", token=land.token, **params), icon=land.terrain.value)
+        return pick(step, label, _e("ce.pick.centre_plain", **params), icon=land.terrain.value, place=place)
+    return pick(step, label, _e("ce.pick.centre", token=land.token, **params), icon=land.terrain.value, place=place)
+
+
+def _where(game: Any, state: Any, name: str) -> dict:
+    """A point a locomotive goes to, in words: a hex centre by its label and land, an
+    intersection by its building or its land, and whether it is a stop (not which: its order
+    is a number, and the picture's numbers are its options')."""
+    if not name.isdigit():
+        return {"key": "ce.pick.at_centre", "params": {"hex": name, "land": _land(game, state, name)}}
+    words = point_label(game, state, name).model_dump(mode="json", exclude={"to"})
+    if int(name) in state.stops:
+        return {"key": "ce.pick.at_stop", "params": {"point": words}}
+    return words
 
 
 def path_of(game: Any, state: Any, seat: int, action: Any, pick: _Picks) -> tuple[Pick, ...]:
@@ -103,23 +175,25 @@ def path_of(game: Any, state: Any, seat: int, action: Any, pick: _Picks) -> tupl
         if phase == "setup":
             if action.what == "settlement":
                 return (_point(game, state, pick, action.at),)
-            return (_centre(game, state, pick, game.geo(state).ends[action.at][1]),)
+            a, b = game.geo(state).ends[action.at]
+            return (_centre(game, state, pick, b, place=Place(kind="edge", at=(a, b))),)
         head = what(pick, action.what)
         if action.what in ("settlement", "city"):
             return head, _point(game, state, pick, action.at)
         a, b = game.geo(state).ends[action.at]
         owners = sorted(set(state.pieces.get(action.at, ())))
+        piece = Place(kind="edge", at=(a, b))
         if action.what == "rail":
-            last = _centre(game, state, pick, b)
+            last = _centre(game, state, pick, b, place=piece)
         else:
-            last = _point(game, state, pick, b, step="to")
+            last = pick("to", b, point_label(game, state, b), place=piece)
         if owners:
             label = _e("ce.pick.parallel", place=last.label.model_dump(mode="json"), seats=owners,
                        count=len(owners))
-            last = pick(last.step.removeprefix("ce.step."), last.value, label, icon=last.icon)
+            last = pick(last.step.removeprefix("ce.step."), last.value, label, icon=last.icon, place=piece)
         return head, _point(game, state, pick, a), last
     if kind == "robber":
-        hexes = _centre(game, state, pick, action.hex, step="hex")
+        hexes = _centre(game, state, pick, action.hex, step="hex", place=Place(kind="hex", at=(action.hex,)))
         victim = (pick("victim", "-", _e("ce.pick.nobody")) if action.victim is None
                   else pick("victim", f"@{action.victim + 1}", _e("ce.pick.seat", **_seat(action.victim))))
         if phase == "robber":
@@ -152,17 +226,23 @@ def path_of(game: Any, state: Any, seat: int, action: Any, pick: _Picks) -> tupl
     if kind == "stop":
         return (_point(game, state, pick, str(action.at)),)
     if kind == "ride":
+        start = str(state.players[seat].loco)
         if len(action.legs) == 1:
+            # where to, on the board; then, on another's line, whom to pay and in what
             leg = action.legs[0]
+            where = _where(game, state, leg.to)
+            place = Place(kind="route", at=(start, leg.to))
             if leg.payee is None:
-                label = _e("ce.pick.leg_free", to=leg.to)
-            else:
-                label = _e("ce.pick.leg_toll", to=leg.to, seat=leg.payee, resource=resource_param(leg.resource))
-            return what(pick, "ride"), pick("next", leg_text(leg), label)
+                return what(pick, "ride"), pick("next", leg.to, _e("ce.pick.leg_free", to=where), place=place)
+            owners = sorted(set(state.pieces.get(game.geo(state).between[frozenset((start, leg.to))][0], ())))
+            return (what(pick, "ride"), pick("next", leg.to, _e("ce.pick.leg_toll", to=where, seats=owners), place=place),
+                    pick("toll", leg_text(leg), _e("ce.pick.toll", seat=leg.payee, resource=resource_param(leg.resource)),
+                         icon=leg.resource))
         tolls = sum(1 for leg in action.legs if leg.payee is not None)
-        return what(pick, "route"), pick("stop", action.legs[-1].to, _e(
-            "ce.pick.route", to=action.legs[-1].to, legs=len(action.legs), tolls=tolls,
-            route=[leg.to for leg in action.legs]))
+        end = action.legs[-1].to
+        return what(pick, "route"), pick("stop", end, _e(
+            "ce.pick.route", to=_where(game, state, end), legs=len(action.legs), tolls=tolls),
+            place=Place(kind="route", at=(start, *(leg.to for leg in action.legs))))
     raise ValueError(f"no menu path for {action!r}")
 
 
@@ -209,6 +289,26 @@ def _offer_group(game: Any, state: Any, seat: int, entry: Pick) -> Group:
                  exclusive=True, entry=entry)
 
 
+def _pieces_in_one(choices: list[Choice]) -> list[Choice]:
+    """A rail or ferry whose intersection leads to one piece only is built by picking the
+    intersection (the chooser takes the one next step without asking): that pick then places
+    the piece, and its picture traces it, not only its intersection."""
+    count: dict[tuple[str, str], int] = {}
+    for c in choices:
+        if len(c.path) == 3 and c.path[0].value in ("rail", "ferry"):
+            key = (c.path[0].value, c.path[1].value)
+            count[key] = count.get(key, 0) + 1
+    if not count:
+        return choices
+    out = []
+    for c in choices:
+        if len(c.path) == 3 and count.get((c.path[0].value, c.path[1].value)) == 1:
+            head, at, last = c.path
+            c = Choice(notation=c.notation, path=(head, at.model_copy(update={"place": last.place}), last))
+        out.append(c)
+    return out
+
+
 def decision(game: Any, state: Any, seat: int) -> Decision:
     legal = game.legal_actions(state, seat)
     prompt = game.prompt(state, seat)
@@ -227,6 +327,7 @@ def decision(game: Any, state: Any, seat: int) -> Decision:
         else:
             choices.append(_fixed_choice(a) if a.kind in FIXED_KINDS else
                            Choice(notation=game.format_action(a), path=path_of(game, state, seat, a, pick)))
+    choices = _pieces_in_one(choices)
     groups = [_offer_group(game, state, seat, what(pick, "offer"))] if offers else []
     key = None
     secret = False

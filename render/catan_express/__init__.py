@@ -4,7 +4,8 @@
     render_hand(view, names, lang)  -> PIL.Image   (render.catan_express.hand)
     render_final(view, names, lang) -> PIL.Image   (render.catan_express.final)
 
-each with its alt text (render.catan_express.alt). `RENDERER` is what render.registry loads for
+each with its alt text (render.catan_express.alt), and where the rules' places are on the board
+for pick pictures (render.catan_express.picks). `RENDERER` is what render.registry loads for
 "catan_express" ("render.catan_express:RENDERER"). The palette: six seat colours drawn on the
 seven terrains, the sea and the panel; the final image's category colours.
 """
@@ -15,6 +16,7 @@ from render.catan_express.alt import describe_board, describe_final, describe_ha
 from render.catan_express.board import render_board
 from render.catan_express.final import CATEGORY_COLOURS, render_final
 from render.catan_express.hand import render_hand
+from render.catan_express.picks import PLACES
 from render.kit.images import GameImages, Marks, Palette
 
 # Terrains say which resource a hex gives, resources colour the harbours' chips and the hand's
@@ -29,6 +31,6 @@ PALETTE = Palette(players=style.PLAYER_COLORS,
 RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True, describe_board=describe_board,
                       describe_hand=describe_hand, describe_final=describe_final, palette=PALETTE,
                       symbols=style.SYMBOLS,
-                      keep_colours=style.key_colours())
+                      keep_colours=style.key_colours(), places=PLACES)
 
 __all__ = ["RENDERER", "PALETTE", "render_board", "render_hand", "render_final"]

@@ -60,6 +60,9 @@ from render.kit.text import draw_text, measure
 Point = tuple[float, float]
 LABEL_SIZE = MIN_TEXT
 TOKEN_SIZE = MIN_TEXT + 5
+# An intersection without its number (the map of a pick picture, whose numbered badges are
+# the only numbers on plates there): a dot that shows where an intersection is.
+DOT_R = round(POINT_R * 0.45)
 
 
 def board_key(view: CatanView) -> BoardKey:
@@ -98,15 +101,16 @@ def rail_width(ml: MapLayout) -> float:
 _STATIC = LayerCache(maxsize=6)  # about 25 MB per board layout and language
 
 
-def static_layers(key: BoardKey, lang: str) -> tuple[Image.Image, Image.Image, Image.Image]:
+def static_layers(key: BoardKey, lang: str, numbered: bool = True) -> tuple[Image.Image, Image.Image, Image.Image]:
     """(map, names, flat): the map area as RGB at SS times the size (the track is drawn on a copy
     of it and shrunk, which is several times faster than shrinking a transparent layer), the
     names to lay over the track as RGBA at full size, and the empty map as it looks with no
-    track (map shrunk, names laid over): only the bands the track touches are redrawn on it."""
-    return _STATIC.get(("ce-map", key, lang), lambda: _build_static(key, lang))
+    track (map shrunk, names laid over): only the bands the track touches are redrawn on it.
+    `numbered=False`: intersections as plain dots, without their numbers (pick pictures)."""
+    return _STATIC.get(("ce-map", key, lang, numbered), lambda: _build_static(key, lang, numbered))
 
 
-def _build_static(key: BoardKey, lang: str) -> tuple[Image.Image, Image.Image, Image.Image]:
+def _build_static(key: BoardKey, lang: str, numbered: bool = True) -> tuple[Image.Image, Image.Image, Image.Image]:
     pl = places(*key)
     board, ml = pl.board, pl.ml
     w, h = ml.size
@@ -136,8 +140,8 @@ def _build_static(key: BoardKey, lang: str) -> tuple[Image.Image, Image.Image, I
                        width=2 * SS)
     for n in pl.geo.intersections:
         cx, cy = pl.xy(n)
-        r = POINT_R * SS
-        half = max(r, point_half_width(n) * SS)  # a disc, or a pill round three digits
+        r = (POINT_R if numbered else DOT_R) * SS
+        half = max(r, point_half_width(n) * SS) if numbered else r  # a disc, or a pill round three digits
         nd.rounded_rectangle((cx * SS - half, cy * SS - r, cx * SS + half, cy * SS + r), r, fill=style.POINT + (255,),
                              outline=style.POINT_EDGE + (255,), width=SS * 2)
     names = names_big.resize((w, h), Image.Resampling.BOX)
@@ -147,7 +151,7 @@ def _build_static(key: BoardKey, lang: str) -> tuple[Image.Image, Image.Image, I
         c = ml.center(x.hex)
         if x.token is not None:
             _token_text(names, c, x.token, ml.s)
-    for n in pl.geo.intersections:
+    for n in pl.geo.intersections if numbered else ():
         draw_text(names, pl.xy(n), str(n), MIN_TEXT, style.POINT_TEXT + (255,), bold=True, anchor="mm")
     flat = big.reduce(SS)
     flat.paste(names, (0, 0), names)
@@ -285,23 +289,34 @@ def _render_board(view: CatanView, names: Sequence[str], lang: str, quick: bool)
     return drawn_on(img, static_layers(key, lang)[2])
 
 
-def render_map(view: CatanView, lang: str = "en", quick: bool = True) -> Image.Image:
-    """The map alone with every piece (the final image shows it)."""
+def render_map(view: CatanView, lang: str = "en", quick: bool = True, numbered: bool = True) -> Image.Image:
+    """The map alone with every piece (the final image shows it). `numbered=False`: without
+    the intersections' numbers, on their plates or on buildings, and the stops' order
+    (`pick_map`)."""
     key = board_key(view)
     img = Image.new("RGB", map_layout(view.state.map_id).size, style.SEA)
     if not quick:
         with plain():
-            draw_map(img, view, key, lang, False)
+            draw_map(img, view, key, lang, False, numbered)
         return img
-    draw_map(img, view, key, lang, True)
+    draw_map(img, view, key, lang, True, numbered)
     return img
 
 
-def draw_map(img: Image.Image, view: CatanView, key, lang: str, quick: bool = True) -> None:
+def pick_map(view: CatanView, names: Sequence[str], lang: str = "en") -> Image.Image:
+    """The map as a pick picture crops it (render/catan_express/picks.py): every piece, but no
+    numbers of places. The picture numbers its options on white plates, as the board numbers
+    its intersections: with both, a "7" could be either. Intersections stay as dots, stops as
+    their rings without their order; hex labels and tokens stay (the menu's words name hexes
+    by them)."""
+    return render_map(view, lang, numbered=False)
+
+
+def draw_map(img: Image.Image, view: CatanView, key, lang: str, quick: bool = True, numbered: bool = True) -> None:
     """The map with every piece on img. quick=False shrinks the whole supersampled map and lays
     the whole names layer over it; the tests hold the quick way to the same pixels."""
     state = view.state
-    big, names, flat = static_layers(key, lang)
+    big, names, flat = static_layers(key, lang, numbered)
     pl = places(*key)
     work = big.copy()
     _halos(work, state, pl)
@@ -319,9 +334,9 @@ def draw_map(img: Image.Image, view: CatanView, key, lang: str, quick: bool = Tr
         img.paste(work.reduce(SS), (0, 0))
         img.paste(names, (0, 0), names)
     _production(img, state, pl)
-    _buildings(img, state, pl)
+    _buildings(img, state, pl, numbered)
     _robber(img, state, pl)
-    _stops(img, state, pl)
+    _stops(img, state, pl, numbered)
     _locomotives(img, state, pl)
     _hex_labels(img, state, pl)
 
@@ -463,9 +478,9 @@ def paste_centred(img: Image.Image, patch: Image.Image, centre: Point) -> None:
 
 
 @lru_cache(maxsize=512)
-def building_patch(seat: int, kind: str, number: int) -> Image.Image:
+def building_patch(seat: int, kind: str, number: int | None) -> Image.Image:
     """A settlement (house) or city (house and tower) in the seat's colour, its intersection's
-    number on the front and the seat's shape on the roof."""
+    number on the front (None: none) and the seat's shape on the roof."""
     r = building_radius()
     size = int(r * 2 + 14)
     big = Image.new("RGBA", (size * SS, size * SS), (0, 0, 0, 0))
@@ -490,6 +505,8 @@ def building_patch(seat: int, kind: str, number: int) -> Image.Image:
     draw_marker(d, style.player_marker(seat), marker_at, 0.2 * u, style.player_ink(seat), outline=style.CASING,
                 width=SS)
     img = big.resize((size, size), Image.Resampling.BOX)
+    if number is None:
+        return img
     text = str(number)
     tsize = MIN_TEXT if measure(text, MIN_TEXT, True)[0] < r * (1.7 if kind == "city" else 1.5) else MIN_TEXT - 2
     draw_text(img, (text_at[0] / SS, text_at[1] / SS), text, max(tsize, MIN_TEXT), style.player_ink(seat) + (255,),
@@ -512,11 +529,11 @@ def _production(img: Image.Image, state: CatanState, pl: Places) -> None:
             d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=style.PRODUCED, width=6)
 
 
-def _buildings(img: Image.Image, state: CatanState, pl: Places) -> None:
+def _buildings(img: Image.Image, state: CatanState, pl: Places, numbered: bool = True) -> None:
     for n, b in sorted(state.buildings.items()):
         xy = pl.xy(n)
         if xy is not None:
-            paste_centred(img, building_patch(b.seat, b.kind, int(n)), xy)
+            paste_centred(img, building_patch(b.seat, b.kind, int(n) if numbered else None), xy)
 
 
 def _robber(img: Image.Image, state: CatanState, pl: Places) -> None:
@@ -613,9 +630,9 @@ def _stop_marks(state: CatanState, pl: Places, stop: int) -> list[Point]:
     return [badge] + [(x + (k - (len(seats) - 1) / 2) * pitch, row) for k in range(len(seats))]
 
 
-def _stops(img: Image.Image, state: CatanState, pl: Places) -> None:
-    """Each stop: a blue ring round the building, its order in a blue badge, and beneath it one
-    small shape per seat whose water tower still stands there."""
+def _stops(img: Image.Image, state: CatanState, pl: Places, numbered: bool = True) -> None:
+    """Each stop: a blue ring round the building, its order in a blue badge (numbered=False:
+    none), and beneath it one small shape per seat whose water tower still stands there."""
     d = ImageDraw.Draw(img)
     r = STOP_R
     for order, stop in enumerate(state.stops, start=1):
@@ -625,7 +642,8 @@ def _stops(img: Image.Image, state: CatanState, pl: Places) -> None:
         x, y = xy
         d.ellipse((x - r, y - r, x + r, y + r), outline=style.STOP, width=5)
         badge, *towers = _stop_marks(state, pl, stop)
-        paste_centred(img, stop_badge(order), badge)
+        if numbered:
+            paste_centred(img, stop_badge(order), badge)
         for seat, at in zip(towers_left(state, stop), towers):
             paste_centred(img, tower_patch(seat), at)
 

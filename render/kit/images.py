@@ -34,6 +34,10 @@ class Places:
         options that share a place and differ by what they put there (a tile's rotations).
     margin: board px kept around the options (about a hex or a city and its name).
     floor: the narrowest crop (board px) a picture shows, however close the options are.
+    board: (view, names, lang) -> the image pictures are cropped from, in the board image's
+        pixels from its top left (None: the board image): a board that prints numbers of its
+        own where the badges go (a game's point numbers) gives one without them, so a number
+        in a picture means one thing.
     """
 
     locate: Callable[[Any, Place], Mark | None]
@@ -41,6 +45,7 @@ class Places:
     margin: float
     floor: float
     preview: Callable[[Any, Sequence[str], str, Place], Image.Image | None] | None = None
+    board: ImageFn | None = None
 
 
 @dataclass(frozen=True)

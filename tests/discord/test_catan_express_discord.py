@@ -1,10 +1,10 @@
 """Catan Express through the real client on the loopback Discord, with three people: the
-roll button, the private hand, a settlement picked by the point's printed number, offers
+roll button, the private hand, a settlement picked by its number on the pick picture, offers
 composed with counts (the cards given ticked in a select of one's hand, two of a kind at once;
 the cards asked with + and − buttons; Confirm) and answered by both other players at once
 (each in their own private menu, in either order), the offerer picking a partner, a 7's
 private discards by several players in any order (the cards ticked in one select), the robber
-and a theft, a stale button, a stranger's click, Japanese.
+and a theft (the hex picked on its picture), a stale button, a stranger's click, Japanese.
 
 The game is the real one on its real board. Moves that are not under test (setup, ending
 turns, other players' rolls) are played straight through the session service, as a player
@@ -26,7 +26,9 @@ from games.catan_express.components import RESOURCES
 from games.catan_express.notation import cards_text
 from games.catan_express.rules import GAME
 from games.core.i18n import translate
+from games.catan_express.decisions import point_label
 from tests.discord.conftest import ALICE, BOB, CAROL, CHANNEL, KEN, Harness, find_id
+from tests.discord.test_catan_express_places import pick_through
 from tests.discord.test_santa_fe_discord import click_through, key_check, offered, press, text_of
 
 HUMANS = (ALICE, BOB, CAROL)
@@ -378,10 +380,11 @@ async def discards_and_theft(tb: Table) -> None:
     assert moves, "nobody to rob on this board"
     move = moves[0]
     victim_hand = list(robbing.players[move.victim].hand)
-    done, steps = await click_through(h, h.last_post(), tb.user_of[thief], GAME.format_action(move))
-    # the hex, then whom to rob (asked only when there is a choice of victims there)
+    done, steps = await pick_through(h, h.last_post(), tb.user_of[thief], GAME.format_action(move))
+    # the hex on its picture, then whom to rob (asked only when there is a choice of victims there)
     asked = [s["step"] for s in steps]
     assert asked in (["ce.step.hex"], ["ce.step.hex", "ce.step.victim"]), asked
+    assert steps[0]["pictured"]
     after = await tb.state()
     taken = [a - b for a, b in zip(victim_hand, after.players[move.victim].hand)]
     assert sum(taken) == 1
@@ -406,12 +409,15 @@ async def build_by_point(tb: Table, point: str) -> None:
     if entry["kind"] == "select":
         component = next(o for o in component["options"] if o["value"] == entry["value"])
     assert component["emoji"]["name"] == "🏠", component
-    done, steps = await click_through(h, post, tb.user_of[seat], f"build settlement {point}")
+    done, steps = await pick_through(h, post, tb.user_of[seat], f"build settlement {point}")
     assert text_of(h, done).startswith("✅"), text_of(h, done)
     assert [s["step"] for s in steps] == ["ce.step.action", "ce.step.point"]
     assert steps[0]["picked"]["label"] == label("ce.menu.settlement")
-    # the point is offered by the number printed on the board
-    assert steps[1]["picked"]["label"] == label("ce.pick.point", point=point)
+    # the point is picked by its number on the picture, and named by the land round it
+    words = point_label(GAME, state, point)
+    assert steps[1]["pictured"]
+    assert re.fullmatch(r"\d+ · " + re.escape(label(words.key, "en", tb.names, **words.params)),
+                        steps[1]["picked"]["label"]), steps[1]["picked"]["label"]
     built = await tb.state()
     assert built.buildings[int(point)].seat == seat and built.buildings[int(point)].kind == "settlement"
 
@@ -530,7 +536,26 @@ async def test_a_japanese_game_speaks_japanese_in_public(harness: Harness, fake)
     assert label("discord.ce.hint.setup", "ja") in post.content, post.content
     fields = post.embeds[0]["fields"]
     assert len(fields) == 3 and all("点" in f["value"] for f in fields), fields
-    # the first settlement is picked by the intersection's number, the menu in Japanese
-    points = [e for e in offered(post) if e["kind"] == "select"]
+    # the first settlement is picked on the map: the post offers no intersections, only the
+    # map's parts; the hand shows them framed on the whole board, and a part's button its
+    # numbered picture, all in Japanese
+    assert not [e for e in offered(post) if e["kind"] == "select"]
+    on_post = [c for c in post.custom_ids if re.fullmatch(r"ry:\d+:\d+:cr:v::\d+", c)]
+    assert len(on_post) >= 2 and all("か所" in post.component(c)["label"] for c in on_post)
+    user = int(status.waiting_user_ids[0])
+    opened = await h.click(post, find_id(post, r"ry:\d+:\d+:hand"), user, locale="ja")
+    page = h.fake.message(opened.original.id)
+    placed = len(GAME.legal_actions(state, state.current))
+    assert label("discord.pick.regions", "ja", count=placed) in page.content, page.content
+    assert sorted(a.filename for a in page.attachments) == ["hand.png", "regions.png"]
+    regions = [c for c in page.custom_ids if re.fullmatch(r"ry:\d+:\d+:cr:.*", c)]
+    assert [page.component(c)["label"] for c in regions] == [post.component(c)["label"] for c in on_post]
+    shown = await h.click(page, regions[0], user, locale="ja")
+    page = h.fake.message(shown.original.id)
+    assert label("discord.pick.numbers", "ja") in page.content
+    (picture,) = [a for a in page.attachments if a.filename == "pick.png"]
+    assert picture.description == translate("ja", "render.pick.alt", {"low": 1, "high": len(offered(page)),
+                                                                       "count": len(offered(page))})
+    points = [e for e in offered(page) if e["kind"] == "select"]
     assert points and all(e["placeholder"].startswith(label("ce.step.point", "ja")) for e in points)
     h.fake.assert_clean()

@@ -4,7 +4,7 @@ the dice and the robber, the bank, the race, each seat's public numbers) and the
 (the reader's own resources and development cards, their trade ratios, what the game asks).
 
 What a player can do comes from the rules' menus (games/catan_express/decisions.py): build as
-what → point (points by the names printed on the board), offers as give → get, discards and
+what → point (places picked by number on a picture of the map), offers as give → get, discards and
 answers as secret choices of their own; the one chooser draws them, and every move also
 works with `/move`.
 
