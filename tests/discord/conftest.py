@@ -245,11 +245,37 @@ class Harness:
             picks = list(stop.picks)
             index = [o.value for o in stop.options].index(choice.path[len(picks)].value)
             here = ".".join(map(str, path))
+            message = await self.show_option(message, here, index, user, locale=locale)
             result = await self._pick_first_step(message, here, index, user, locale)
             picks.append(stop.options[index].value)
             path.append(index)
             if result.original is not None and result.original.ephemeral:
                 message = self.fake.message(result.original.id)
+
+    async def show_option(self, message: FakeMessage, here: str, index: int, user: int, *,
+                          locale: str = "en-US") -> FakeMessage:
+        """The message on which option `index` of the stop reached by `here` can be clicked: the
+        message itself when it shows it; else, from a turn post that leaves a step's places to
+        the private menu, that menu ("Choose…"); and where a step's places are split into regions
+        of the map, the region showing it (each region's button `cr` clicked in turn, as a person
+        looks for a place, until it shows)."""
+        if self._first_step_component(message, here, index):
+            return message
+        opener = find_id(message, r"ry:\d+:\d+:cb:o:")
+        if not here and not message.ephemeral and opener:
+            opened = await self.click(message, opener, user, locale=locale)
+            message = opened.original
+            if self._first_step_component(message, here, index):
+                return message
+        pattern = re.compile(rf"ry:\d+:\d+:cr:[vk][0-9a-f]*:{re.escape(here)}:\d+")
+        for cid in [c for c in message.custom_ids if pattern.fullmatch(c)]:
+            if message.component(cid).get("disabled"):  # the region shown now
+                continue
+            shown = await self.click(message, cid, user, locale=locale)
+            message = self.fake.message(shown.original.id)
+            if self._first_step_component(message, here, index):
+                return message
+        return message
 
     def _first_step_component(self, message: FakeMessage, here: str, index: int) -> tuple[str, str] | None:
         """The button or select of option `index` at the stop reached by `here`: (kind, id)."""
