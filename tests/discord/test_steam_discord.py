@@ -268,3 +268,118 @@ async def test_a_refused_typed_move_quotes_the_players_own_words(harness: Harnes
     assert f"「{typed}」" in refused.content and "locomotive" not in refused.content, refused.content
     assert dump_db(h.db_path) == before
     h.fake.assert_clean()
+
+
+# ---------------------------------------------------------------------------- picked on the map
+NUMBERED = re.compile(r"(\d+) · ")
+
+
+async def _to_a_build(h: Harness, game: Any) -> tuple[int, Any]:
+    """Play the builder bot's moves for everyone through Discord until a person is asked where
+    to build: (that user, the state)."""
+    builder = game.bots()["builder"]
+    rng = random.Random(3)
+    game_id = await open_game(h)
+    for _ in range(200):
+        status = await h.bot.service.status(str(CHANNEL))
+        state = await h.bot.service.rebuild(game_id)
+        user = int(status.waiting_user_ids[0])
+        seat = next(s.seat for s in status.info.seats if s.user_id == str(user))
+        if state.phase == "build" and game.placements(state, seat):
+            return user, state
+        done = await h.choose(user, game.format_action(builder.choose(game, state, seat, rng)))
+        assert text_of(h, done).startswith("✅"), text_of(h, done)
+    raise AssertionError("nobody was asked to build")
+
+
+async def _numbered(h: Harness, message: Any, user: int, here: str, options: list, locale: str) -> list[dict]:
+    """The options of the stop `here` on `message` that carry a number, checked against the pick
+    picture attached: the numbers are the badges render.pick draws for those places, each badge
+    on its own place, and the picture is the very one drawn for them."""
+    from render import pick
+    from render.pool import sendable
+
+    lang = "ja" if locale == "ja" else "en"
+    pv = await h.bot.service.private_view(str(CHANNEL), str(user))
+    entries = [e for e in offered(message) if e["path"] == here]
+    numbered = [e for e in entries if NUMBERED.match(e["label"])]
+    assert numbered, [e["label"] for e in entries]
+    for e in entries:  # a number on every place, on nothing else
+        assert (options[e["index"]].place is not None) == (e in numbered), e["label"]
+    numbers = [int(NUMBERED.match(e["label"]).group(1)) for e in numbered]
+    places = [options[e["index"]].place for e in numbered]
+    data, alt, badges = pick.draw("steam", sendable(pv.view), pv.names, lang, places, numbers)
+    assert sorted(b[0] for b in badges) == sorted(numbers) == list(range(1, len(numbers) + 1))
+    (picture,) = [a for a in message.attachments if a.filename == "pick.png"]
+    assert picture.data == data and picture.description == alt
+    drawn = pick.picture("steam", pv.view, pv.names, lang, places, numbers)
+    marks = pick.locate("steam", pv.view, places)
+    if len({p.at for p in places}) > 1 and not all(p.show for p in places):  # one crop: each badge on its place
+        x0, y0, x1, _ = drawn.box
+        scale = drawn.image.width / (x1 - x0)
+        at = {n: ((m.spot[0] - x0) * scale, (m.spot[1] - y0) * scale) for n, m in zip(numbers, marks)}
+        for badge in drawn.badges:
+            assert abs(badge.spot[0] - at[badge.number][0]) < 1 and abs(badge.spot[1] - at[badge.number][1]) < 1
+    return numbered
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ja"])
+async def test_places_are_picked_by_the_numbers_on_their_picture(harness: Harness, fake, steam, locale: str) -> None:
+    """Where to build comes with a picture of the map: its numbers are on the buttons and select
+    options, region by region when the hexes are many; the tile step shows each way to lay a tile
+    on that hex, numbered the same; a forged region or option is refused and changes nothing."""
+    h = harness
+    game = steam
+    lang = "ja" if locale == "ja" else "en"
+    user, state = await _to_a_build(h, game)
+    pv = await h.bot.service.private_view(str(CHANNEL), str(user))
+    first = pv.decision.first_step()
+    post = h.last_post()
+    # the turn post leaves the hexes to the private menu; its other options stay quick taps
+    assert all(first[e["index"]].place is None for e in offered(post))
+    opener = find_id(post, r"ry:\d+:\d+:cb:o:")
+    menu = (await h.click(post, opener, user, locale=locale)).original
+    regions = sorted((c for c in menu.custom_ids if re.fullmatch(r"ry:\d+:\d+:cr:[^:]+::\d+", c)),
+                     key=lambda c: int(c.rsplit(":", 1)[1]))
+    hexes = [o for o in first if o.place is not None]
+    if len(hexes) > 25:
+        assert len(regions) >= 2 and not menu.attachments  # first a part of the map
+        assert translate(lang, "discord.pick.regions", {"count": len(hexes)}) in menu.content
+        counts = [int(re.findall(r"\d+", menu.component(c)["label"])[-1]) for c in regions]
+        assert sum(counts) == len(hexes) and max(counts) <= 25
+        menu = h.fake.message((await h.click(menu, regions[0], user, locale=locale)).original.id)
+        assert menu.component(regions[0]).get("disabled")
+    numbered = await _numbered(h, menu, user, "", first, locale)
+    assert translate(lang, "discord.pick.numbers") in menu.content
+
+    # a forged region, a forged option: refused with the usual words, and nothing changes
+    before = dump_db(h.db_path)
+    real = next(c for c in regions + menu.custom_ids if re.fullmatch(r"ry:\d+:\d+:c[rb]:.*", c)
+                and not menu.component(c).get("disabled"))
+    head = real.split(":cr:")[0] if ":cr:" in real else real.split(":cb:")[0]
+    check = real.split(":")[4]
+    for forged in (f"{head}:cr:{check}::99", f"{head}:cb:{check}::{len(first) + 5}"):
+        refused = await click_forged(h, menu, real, forged, user, locale)
+        assert refused.ephemeral and label("error.choice.not_offered", lang) in text_of(h, refused), \
+            text_of(h, refused)
+    assert dump_db(h.db_path) == before
+
+    # the tile step: every way to lay a tile on the hex, each drawn in place, numbered alike
+    hex_entry, stop = next((e, s) for e in numbered if (s := pv.decision.walk([first[e["index"]].value])).options)
+    shown = await press(h, menu, hex_entry, user, locale=locale)
+    step = h.fake.message(shown.original.id)
+    assert all(o.place is not None and o.place.show for o in stop.options)
+    await _numbered(h, step, user, str(hex_entry["index"]), stop.options, locale)
+    assert dump_db(h.db_path) == before  # nothing is made until the last pick
+    h.fake.assert_clean()
+
+
+async def click_forged(h: Harness, message: Any, real: str, forged: str, user: int, locale: str) -> Any:
+    """Click the button `real` of `message` as a tampered client would, sending `forged` as its id."""
+    live = h.fake.message(message.id)
+    button = live.component(real)
+    button["custom_id"] = forged
+    try:
+        return await h.click(live, forged, user, locale=locale)
+    finally:
+        button["custom_id"] = real
