@@ -11,7 +11,6 @@ from functools import lru_cache
 import pytest
 from PIL import Image, ImageChops
 
-from games.core.choices import Place
 from games.core.i18n import translate
 from games.steam import decisions as d
 from games.steam.board import board_map
