@@ -62,10 +62,14 @@ def picture(game: str, view: Any, names: Sequence[str], lang: str, places: Seque
         raise ValueError("no place of this step is on the board")
     marks_, places_, numbers_ = (list(x) for x in zip(*kept))
     one_place = len({p.at for p in places_}) == 1 and all(p.show for p in places_)
-    if one_place and found.preview is not None and len(places_) > 1:
+    # Routes that show what they score are drawn one to a board: on one crop their lines
+    # would cover each other and leave no room for their points.
+    routes = all(p.kind == "route" and p.show for p in places_)
+    if (one_place or routes) and found.preview is not None and len(places_) > 1:
         boards = [found.preview(view, list(names), lang, p) or renderer.board_image(view, list(names), lang)
                   for p in places_]
-        return picking.sheet_picture(boards, marks_, numbers_, margin=found.margin)
+        captions = [found.caption(view, list(names), lang, p) for p in places_] if found.caption else None
+        return picking.sheet_picture(boards, marks_, numbers_, margin=found.margin, captions=captions, lang=lang)
     board = (found.board or renderer.board_image)(view, list(names), lang)
     return picking.pick_picture(board, marks_, numbers_, margin=found.margin)
 

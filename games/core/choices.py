@@ -65,7 +65,8 @@ class Place(BaseModel):
     between two cities), so a picture helps only when such options are many. `show`: what
     the pick would put at the place (a tile face and rotation; the points a delivery
     scores), for a picture that draws each option in place; options at one place that
-    differ only by what they show are drawn side by side."""
+    differ only by what they show are drawn side by side, as are routes that show what they
+    score (each on its own board, where lines on one board would cover each other)."""
 
     model_config = ConfigDict(frozen=True)
     kind: str

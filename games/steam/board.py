@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from games.core.hexgrid import Hex
-from games.steam.delivery import Link
+from games.steam.delivery import Link, Network
 from games.steam.maps import Colour, SteamMap, steam_map
 from games.steam.models import COLOURS, SteamState, StoredLink, StoredTile
 from games.steam.tiles import Stock, tileset
@@ -63,6 +63,15 @@ def runs(state: SteamState) -> dict[int, Run]:
 
 def complete_links(state: SteamState) -> list[Link]:
     return delivery_links(board_map(state), rails_of(state), tileset())
+
+
+def network(state: SteamState) -> Network:
+    """The completed links as the route search wants them, built once per board (kept on the
+    state object beside the rails it was built from)."""
+    rails = rails_of(state)
+    if state._network is None or state._network[0] is not rails:
+        state._network = (rails, Network(complete_links(state)))
+    return state._network[1]
 
 
 def city_colours(state: SteamState) -> dict[Hex, Colour]:

@@ -10,14 +10,23 @@ delivery takes a cube, a build takes a tile from the stock).
 * Capital (ST-12): an Amount of $5 steps, 0 up to the income track's floor.
 * Action tiles: one step, the tiles left with number, name, price (basic game) and what each
   does; in the basic game City Growth and Urbanize may also be taken declined (ST-11).
-* Building (ST-1 … ST-7): hex → tile face → rotation, listing only legal placements the seat
-  can pay for. A hex says its place's name, how many ways it can be built and from what price;
-  a face says whether it is a build, an upgrade (ST-6) or a redirect (ST-5), its kind and how
+* Building (ST-1 … ST-7): hex → tile laid in place, listing only legal placements the seat
+  can pay for. A hex says its place's name, how many ways it can be built and from what price.
+  A hex with few ways (PLACEMENTS_AT_ONCE) then offers each tile turned each legal way as one
+  pick; one with more (a town, where many town tiles fit) asks for the face, then the rotation.
+  A face says whether it is a build, an upgrade (ST-6) or a redirect (ST-5), its kind and how
   many are left; a rotation says its exits, its price and what each exit faces. Urbanize is
   town → colour → supply space, City Growth city → supply space, and Done ends the turn.
 * Deliveries (ST-8, ST-9): cube (city and colour, with how many wait there) → route, each
   route labelled with its places, its number of links and who scores what; the locomotive
   upgrade and Pass are single picks beside the cubes.
+
+Places (`Pick.place`, picked on pictures of the map: render/steam/places.py): a hex to build
+on and a town to urbanize are hexes; a tile, face or rotation is its hex with what it lays there
+(`show` "<how> <face> <rotation>", each drawn in place side by side); a city to grow is a city, a
+cube its city and colour (both named by their words: a picture only when many); a route is the
+steps of its notation, with what it scores per owner (`show`, `route_points`), each route
+drawn on its own with its points.
 * Income or points (ST-9): two picks for the seat whose answer is awaited, each saying what
   the points become.
 
@@ -31,6 +40,7 @@ from functools import lru_cache
 from typing import Any
 
 from games.core.choices import VALUE_MAX, Amount, Choice, Decision, Pick
+from games.core.choices import Place as Where
 from games.core.events import Event
 from games.steam import economy
 from games.steam.board import board_map, city_colours, map_of, rails_of, stock_of
@@ -49,6 +59,7 @@ ACTION = "steam.step.action"
 BUILD = "steam.step.build"
 FACE = "steam.step.face"
 ROTATION = "steam.step.rotation"
+TILE = "steam.step.tile"
 TOWN = "steam.step.town"
 COLOUR = "steam.step.colour"
 SUPPLY = "steam.step.supply"
@@ -56,7 +67,7 @@ CITY = "steam.step.city"
 CUBE = "steam.step.cube"
 ROUTE = "steam.step.route"
 SCORE = "steam.step.score"
-STEPS = (FIRST_BID, BID, CAPITAL, ACTION, BUILD, FACE, ROTATION, TOWN, COLOUR, SUPPLY, CITY, CUBE, ROUTE, SCORE)
+STEPS = (FIRST_BID, BID, CAPITAL, ACTION, BUILD, FACE, ROTATION, TILE, TOWN, COLOUR, SUPPLY, CITY, CUBE, ROUTE, SCORE)
 
 
 def decision(game: Any, state: SteamState, seat: int) -> Decision:
@@ -85,8 +96,8 @@ def decision(game: Any, state: SteamState, seat: int) -> Decision:
 
 
 def _pick(step: str, value: str, key: str, detail: Event | None = None, icon: str | None = None,
-          **params: Any) -> Pick:
-    return Pick(step=step, value=value, label=Event(key=key, params=params), detail=detail, icon=icon)
+          place: Where | None = None, **params: Any) -> Pick:
+    return Pick(step=step, value=value, label=Event(key=key, params=params), detail=detail, icon=icon, place=place)
 
 
 def _one(action: Any, pick: Pick, *more: Pick) -> Choice:
@@ -150,6 +161,11 @@ def _action_choices(game: Any, state: SteamState, seat: int) -> list[Choice]:
 
 # --- building -------------------------------------------------------------------------------
 SIDE_KEYS = tuple(f"steam.side.{d}" for d in range(6))
+# A hex with at most this many legal placements offers them all at once, each tile turned each
+# legal way as one pick (a picture shows every one laid in place, side by side: four across at
+# most, each still large enough to follow its track); a hex with more (a town, where many town
+# tiles fit) asks for the tile first, then the way round.
+PLACEMENTS_AT_ONCE = 12
 
 
 def _place_words(state: SteamState, label: str) -> dict[str, Any] | str:
@@ -203,6 +219,7 @@ def _build_choices(game: Any, state: SteamState, seat: int) -> list[Choice]:
     stock = stock_of(state)
     priced = builds_with_costs(game, state, seat)
     new_cities = tuple(sorted(state.new_cities.items()))
+    map_id = state.options.map
     by_hex: dict[str, list[tuple[Place, int]]] = {}
     for place, cost in priced:
         by_hex.setdefault(place.hex, []).append((place, cost))
@@ -213,20 +230,29 @@ def _build_choices(game: Any, state: SteamState, seat: int) -> list[Choice]:
         hex_pick = _pick(BUILD, label, "steam.choice.hex", icon=kinds[0], hex=_place_words(state, label),
                          detail=Event(key="steam.choice.hex_detail", params={
                              "count": len(options), "cheapest": min(c for _, c in options),
-                             "kinds": [{"key": f"steam.choice.kind_{k}"} for k in kinds]}))
+                             "kinds": [{"key": f"steam.choice.kind_{k}"} for k in kinds]}),
+                         place=Where(kind="hex", at=(label,)))
         by_face: dict[tuple[str, str], list[tuple[Place, int]]] = {}
         for place, cost in options:
             by_face.setdefault((place.how, place.face), []).append((place, cost))
+        at_once = len(options) <= PLACEMENTS_AT_ONCE
         for (how, face_id), ways in by_face.items():
+            ways = sorted(ways, key=lambda w: w[0].rotation)
+            if at_once:
+                for place, cost in ways:
+                    pick = _placement_pick(map_id, label, face_id, place.rotation, cost, how, new_cities)
+                    choices.append(_one(place, hex_pick, pick))
+                continue
             face = ts.faces[face_id]
-            face_value = face_id if how == "build" else f"{how} {face_id}"
-            face_pick = _pick(FACE, face_value, f"steam.choice.face_{how}", icon=how, face=face_id,
+            # the tile step shows each face in place, turned its first legal way
+            face_pick = _pick(FACE, _face_value(how, face_id), f"steam.choice.face_{how}", icon=how, face=face_id,
                               name=dict(face.name), exits=len(_exits(face_id, 0)),
                               detail=Event(key="steam.choice.face_detail", params={
                                   "count": len(ways), "cheapest": min(c for _, c in ways),
-                                  "left": stock.available(face_id)}))
-            for place, cost in sorted(ways, key=lambda w: w[0].rotation):
-                rot_pick = _rotation_pick(state.options.map, label, face_id, place.rotation, cost, how, new_cities)
+                                  "left": stock.available(face_id)}),
+                              place=_tile_place(label, how, face_id, ways[0][0].rotation))
+            for place, cost in ways:
+                rot_pick = _rotation_pick(map_id, label, face_id, place.rotation, cost, how, new_cities)
                 choices.append(_one(place, hex_pick, face_pick, rot_pick))
     choices += _urbanize_choices(game, state, seat)
     choices += _growth_choices(game, state, seat)
@@ -236,6 +262,16 @@ def _build_choices(game: Any, state: SteamState, seat: int) -> list[Choice]:
                                           detail=Event(key="steam.choice.done_detail",
                                                        params={"placed": left.placed, "limit": left.limit}))))
     return choices
+
+
+def _face_value(how: str, face_id: str) -> str:
+    return face_id if how == "build" else f"{how} {face_id}"
+
+
+def _tile_place(label: str, how: str, face_id: str, rotation: int) -> Where:
+    """The hex, with the tile a pick would lay there ("<how> <face> <rotation>"), so a picture
+    can draw each option in place (render/steam/places.py reads it back)."""
+    return Where(kind="hex", at=(label,), show=f"{how} {face_id} {rotation}")
 
 
 @lru_cache(maxsize=16384)
@@ -248,7 +284,22 @@ def _rotation_pick(map_id: str, label: str, face_id: str, rotation: int, cost: i
     return _pick(ROTATION, f"r{rotation}", "steam.choice.rotation", icon=how, rotation=rotation, cost=cost,
                  sides=[{"key": SIDE_KEYS[s]} for s in exits],
                  detail=Event(key="steam.choice.reaches",
-                              params={"exits": _reaches_on(map_id, label, exits, new_cities)}))
+                              params={"exits": _reaches_on(map_id, label, exits, new_cities)}),
+                 place=_tile_place(label, how, face_id, rotation))
+
+
+@lru_cache(maxsize=16384)
+def _placement_pick(map_id: str, label: str, face_id: str, rotation: int, cost: int, how: str,
+                    new_cities: tuple[tuple[str, str], ...]) -> Pick:
+    """A tile and its rotation in one pick (a hex with few ways, PLACEMENTS_AT_ONCE): its words
+    are the tile's and the rotation's, and its picture the tile laid that way."""
+    way = _rotation_pick(map_id, label, face_id, rotation, cost, how, new_cities)
+    tile = Event(key=f"steam.choice.face_{how}", params={"face": face_id, "name": dict(tileset().faces[face_id].name)})
+    return Pick(step=TILE, value=f"{_face_value(how, face_id)} r{rotation}", icon=how, place=way.place,
+                label=Event(key="steam.choice.placement", params={
+                    "tile": tile.model_dump(mode="json", exclude={"to"}),
+                    "way": way.label.model_dump(mode="json", exclude={"to"})}),
+                detail=way.detail)
 
 
 def _hex_order(label: str) -> tuple[int, str, int]:
@@ -277,7 +328,9 @@ def _urbanize_choices(game: Any, state: SteamState, seat: int) -> list[Choice]:
     first = _pick(BUILD, "urbanize", "steam.choice.urbanize", icon="urbanize",
                   detail=Event(key="steam.tile_help.urbanize"))
     # towns × colours × supply spaces: each pick is made once and shared by the paths through it
-    towns = {t: _pick(TOWN, t, "steam.choice.town", icon="town", hex=_place_words(state, t))
+    # a town's name is not on the board (only cities' are): its picture says where it is
+    towns = {t: _pick(TOWN, t, "steam.choice.town", icon="town", hex=_place_words(state, t),
+                      place=Where(kind="hex", at=(t,)))
              for t in dict.fromkeys(a.hex for a in moves)}
     colours = {c: _pick(COLOUR, c, "steam.choice.new_city", icon=c, colour=colour_words(c),
                         detail=Event(key="steam.choice.new_city_left", params={"count": state.new_city_tiles.get(c, 0)}))
@@ -301,7 +354,8 @@ def _growth_choices(game: Any, state: SteamState, seat: int) -> list[Choice]:
         cubes = _cube_words(state.cubes.get(label, [0] * len(COLOURS))) or [{"key": "steam.choice.no_cubes"}]
         cities[label] = _pick(CITY, label, "steam.choice.city", icon=colour, hex=_place_words(state, label),
                               colour=colour_words(colour),
-                              detail=Event(key="steam.choice.city_cubes", params={"cubes": cubes}))
+                              detail=Event(key="steam.choice.city_cubes", params={"cubes": cubes}),
+                              place=Where(kind="city", at=(label,), named=True))
     return [_one(a, first, cities[a.hex], spaces[a.space]) for a in moves]
 
 
@@ -318,9 +372,11 @@ def _delivery_choices(game: Any, state: SteamState, seat: int) -> list[Choice]:
         label = m.label(source)
         waiting = state.cubes.get(label, [0] * len(COLOURS))[COLOURS.index(colour.value)]
         best = max(d.points_of(seat) for d in routes)
+        # a cube is where it waits: its city, and among the city's cubes one of its colour
         cube = _pick(CUBE, f"{label}:{colour.value}", "steam.choice.cube", icon=colour.value,
                      colour=colour_words(colour.value), hex=_place_words(state, label), count=waiting,
-                     detail=Event(key="steam.choice.cube_detail", params={"count": len(routes), "best": best}))
+                     detail=Event(key="steam.choice.cube_detail", params={"count": len(routes), "best": best}),
+                     place=Where(kind="city", at=(label, colour.value), named=True))
         texts = [game._route_text(state, d) for d in routes]
         for i, (d, text) in enumerate(sorted(zip(routes, texts), key=lambda dt: (-dt[0].points_of(seat),
                                                                                  len(dt[0].links), dt[1]))):
@@ -334,7 +390,8 @@ def _delivery_choices(game: Any, state: SteamState, seat: int) -> list[Choice]:
             route = _pick(ROUTE, value, "steam.choice.route", icon=colour.value,
                           route="→".join(m.label(h) for h in d.places), links=len(d.links), owners=owners,
                           detail=Event(key="steam.choice.route_detail", params={
-                              "places": [dict(m.places[h].name) if h in m.places else m.label(h) for h in d.places]}))
+                              "places": [dict(m.places[h].name) if h in m.places else m.label(h) for h in d.places]}),
+                          place=Where(kind="route", at=tuple(text.split("-")), show=route_points(d, unowned)))
             choices.append(_one(Deliver(colour=colour.value, route=text), cube, route))
     if not p.loco_upgraded and p.locomotive < components().locomotive["max"]:
         choices.append(_one(Upgrade(), _pick(CUBE, "locomotive", "steam.choice.locomotive", icon="locomotive",
@@ -344,6 +401,13 @@ def _delivery_choices(game: Any, state: SteamState, seat: int) -> list[Choice]:
                                       detail=Event(key="steam.choice.pass_delivery_detail",
                                                    params={"round": state.deliver_round}))))
     return choices
+
+
+def route_points(d: Any, unowned: int) -> str:
+    """What a delivery scores, as a route's picture writes it: "<seat>:<points>" per owner in
+    seat order, then "-:<links>" for the unowned links ("0:2,1:1,-:1")."""
+    parts = [f"{s}:{pts}" for s, pts in sorted(d.points)]
+    return ",".join(parts + ([f"-:{unowned}"] if unowned else [])) or "-:0"
 
 
 # --- income or points (ST-9) ------------------------------------------------------------------

@@ -30,7 +30,7 @@ from games.steam import decisions, economy, notation, orders
 from games.steam.benchmarks import benchmark_lines
 from games.steam.bots import BOTS
 from games.steam.auction import BasicAuction, StandardAuction, order_by_tiles
-from games.steam.board import (board_map, city_colours, complete_links, cubes_by_city, put_rails, rails_of,
+from games.steam.board import (board_map, city_colours, complete_links, cubes_by_city, network, put_rails, rails_of,
                                stock_of)
 from games.steam.building import Build, BuildTurn, Kind, apply_build, legal_builds
 from games.steam.components import components
@@ -291,10 +291,7 @@ class Steam(Game[SteamState, Any, SteamView]):
 
     def _network(self, state: SteamState) -> Network:
         """The completed links as the route search wants them, built once per board."""
-        rails = rails_of(state)
-        if state._network is None or state._network[0] is not rails:
-            state._network = (rails, Network(complete_links(state)))
-        return state._network[1]
+        return network(state)
 
     def _route_text(self, state: SteamState, d) -> str:
         m = board_map(state)

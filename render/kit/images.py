@@ -31,7 +31,10 @@ class Places:
     locate: (view, place) -> Mark | None, where a place is in the board image.
     size: view -> (width, height) of the board image, without drawing it.
     preview: (view, names, lang, place) -> the board with `place.show` drawn in place, for
-        options that share a place and differ by what they put there (a tile's rotations).
+        options that share a place and differ by what they put there (a tile's rotations), and
+        for routes that show what they score (each route on its own board).
+    caption: (view, names, lang, place) -> a line written under that option's own board
+        ("You +2 · Bob +1"), or None.
     margin: board px kept around the options (about a hex or a city and its name).
     floor: the narrowest crop (board px) a picture shows, however close the options are.
     board: (view, names, lang) -> the image pictures are cropped from, in the board image's
@@ -46,6 +49,7 @@ class Places:
     floor: float
     preview: Callable[[Any, Sequence[str], str, Place], Image.Image | None] | None = None
     board: ImageFn | None = None
+    caption: Callable[[Any, Sequence[str], str, Place], str | None] | None = None
 
 
 @dataclass(frozen=True)

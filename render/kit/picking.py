@@ -36,7 +36,7 @@ from typing import Any, Protocol, Sequence
 from PIL import Image, ImageDraw
 
 from games.core.choices import Place
-from render.kit.text import draw_text, measure
+from render.kit.text import draw_text, measure, wrap
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
@@ -300,11 +300,16 @@ def draw_badge(img: Image.Image, centre: Point, number: int, diameter: float, di
     draw_text(img, (x, y), text, digits, INK, bold=True, anchor="mm")
 
 
+CAPTION_LINES = 2  # a caption under a sheet's option wraps to at most this many lines
+
+
 def sheet_picture(boards: Sequence[Image.Image], marks: Sequence[Mark], numbers: Sequence[int], *,
-                  margin: float, width: int = PICTURE_WIDTH) -> Picture:
+                  margin: float, width: int = PICTURE_WIDTH, captions: Sequence[str | None] | None = None,
+                  lang: str = "en") -> Picture:
     """Options at one place side by side: from each option's own board (the renderer's
     preview), the same crop around all the marks, numbered in its top-left corner; two
-    columns for up to four options, three up to nine, four beyond."""
+    columns for up to four options, three up to nine, four beyond. `captions`: a line under
+    each option's board (what a route scores), as large as the badges' digits."""
     n = len(boards)
     cols = 1 if n == 1 else 2 if n <= 4 else 3 if n <= 9 else 4
     rows = -(-n // cols)
@@ -313,15 +318,23 @@ def sheet_picture(boards: Sequence[Image.Image], marks: Sequence[Mark], numbers:
     gap = max(4, round(width / 200))
     thumb_w = (width - gap * (cols - 1)) // cols
     thumb_h = round(thumb_w * (y1 - y0) / (x1 - x0))
-    img = Image.new("RGB", (width, rows * thumb_h + gap * (rows - 1)), PAPER)
     diameter, digits = badge_size(width)
+    pad = round(digits * 0.3)
+    texts = [wrap(c, digits, thumb_w - 2 * pad, lang)[:CAPTION_LINES] if c else [] for c in (captions or [])]
+    line_h = measure("Hg", digits)[1]
+    strip = max((len(t) for t in texts), default=0) * line_h + (2 * pad if any(texts) else 0)
+    cell_h = thumb_h + strip
+    img = Image.new("RGB", (width, rows * cell_h + gap * (rows - 1)), PAPER)
     badges = []
     for k, (board, number) in enumerate(zip(boards, numbers)):
         col, row = k % cols, k // cols
-        left, top = col * (thumb_w + gap), row * (thumb_h + gap)
+        left, top = col * (thumb_w + gap), row * (cell_h + gap)
         thumb = board.convert("RGB").resize((thumb_w, thumb_h), Image.Resampling.LANCZOS,
                                             box=(round(x0), round(y0), round(x1), round(y1)))
         img.paste(thumb, (left, top))
+        for i, line in enumerate(texts[k] if k < len(texts) else []):
+            draw_text(img, (left + pad, top + thumb_h + pad + i * line_h), line, digits, INK, bold=True,
+                      max_width=thumb_w - 2 * pad)
         centre = (left + diameter * 0.75, top + diameter * 0.75)
         draw_badge(img, centre, number, diameter, digits)
         badges.append(Badge(number, centre, centre))

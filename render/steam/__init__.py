@@ -15,6 +15,7 @@ from render.steam.alt import describe_board, describe_final, describe_hand
 from render.steam.board import render_board
 from render.steam.final import CATEGORY_COLOURS, render_final
 from render.steam.hand import render_hand
+from render.steam.places import PLACES
 
 # Players' links run over plains and hills; their rows and cards sit on the panel. The goods
 # colours share every city and cube: they must stay apart just as seats do. Black edges, unowned
@@ -29,6 +30,6 @@ PALETTE = Palette(players=style.PLAYER_COLORS,
 RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True, describe_board=describe_board,
                       describe_hand=describe_hand, describe_final=describe_final, palette=PALETTE,
                       symbols=style.SYMBOLS,
-                      keep_colours=style.key_colours())
+                      keep_colours=style.key_colours(), places=PLACES)
 
 __all__ = ["RENDERER", "render_board", "render_hand", "render_final"]

@@ -221,12 +221,13 @@ def render_board(view: SteamView, names: Sequence[str], lang: str = "en") -> Ima
     return drawn_on(img, base.image)
 
 
-def render_map(state: SteamState, lang: str = "en") -> Image.Image:
-    """The map alone with the track (the hand image shows it smaller)."""
+def render_map(state: SteamState, lang: str = "en", route: Sequence[int] | None = None) -> Image.Image:
+    """The map alone with the track (the hand image shows it smaller); `route`: links to halo
+    as a delivery's (a route's own picture in a menu) instead of the latest delivery's."""
     ml = map_layout(state.options.map)
     base = static_map(state.options.map, lang)
     img = base.image.copy()
-    draw_map(img, state, base, ml, lang)
+    draw_map(img, state, base, ml, lang, route=route)
     return img
 
 
@@ -263,10 +264,10 @@ def route_is_news(state: SteamState) -> bool:
     return totals[-1] > (totals[-2] if len(totals) >= 2 else 0)
 
 
-def draw_map(img: Image.Image, state: SteamState, base: StaticMap, ml: MapLayout, lang: str = "en"
-             ) -> dict[Hex, tuple[int, int, int, int]]:
+def draw_map(img: Image.Image, state: SteamState, base: StaticMap, ml: MapLayout, lang: str = "en",
+             route: Sequence[int] | None = None) -> dict[Hex, tuple[int, int, int, int]]:
     """Everything the move has put on the map; `pieces` records where, so the names (drawn last)
-    keep off it. Returns each name's box."""
+    keep off it. Returns each name's box. `route`: links haloed instead of the latest delivery."""
     m = board_map(state)
     looks = link_looks(state)
     d = ImageDraw.Draw(img)
@@ -274,7 +275,7 @@ def draw_map(img: Image.Image, state: SteamState, base: StaticMap, ml: MapLayout
     for label, colour in state.new_cities.items():
         _city(d, ml.hexes, m.hex_at(label), colour, new=True)
         pieces.polygon("hard", ml.hexes.polygon(m.hex_at(label)))
-    _halos(img, pieces, state, ml, looks)
+    _halos(img, pieces, state, ml, looks, route)
     by_hex: dict[str, list[TrackLook]] = {}
     for (label, sides), (_, owner, complete) in looks.items():
         by_hex.setdefault(label, []).append(TrackLook(sides, owner, complete))
@@ -346,11 +347,14 @@ def halo_width(img_width: int, width: float = 0) -> int:
     return round(width + 2 * (band + edge))
 
 
-def _halos(img: Image.Image, pieces: Pieces, state: SteamState, ml: MapLayout, looks) -> None:
+def _halos(img: Image.Image, pieces: Pieces, state: SteamState, ml: MapLayout, looks,
+           route: Sequence[int] | None = None) -> None:
     m = board_map(state)
     paths: list[list[Point]] = []
-    if state.last_route and route_is_news(state):
-        wanted = set(state.last_route)
+    if route is None and state.last_route and route_is_news(state):
+        route = state.last_route
+    if route:
+        wanted = set(route)
         paths = [ml.track_path(m.hex_at(label), sides) for (label, sides), (lid, _, _) in looks.items()
                  if lid in wanted]
         halo_lines(img, paths, casing_width(ml))

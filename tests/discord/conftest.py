@@ -264,6 +264,17 @@ class Harness:
             if result.original is not None and result.original.ephemeral:
                 message = self.fake.message(result.original.id)
 
+    async def show_option(self, message: FakeMessage, here: str, index: int, user: int, *,
+                          locale: str = "en-US") -> FakeMessage:
+        """The message on which option `index` of the stop reached by `here` can be clicked,
+        reached as a person would (`_reach_option`) from `message`."""
+        from bot.discord import chooser
+
+        assert self.bot is not None
+        pv = await self.bot.service.private_view(str(CHANNEL), str(user))
+        stop = chooser.walk(pv.decision, [int(p) for p in here.split(".") if p])
+        return await self._reach_option(message, here, index, pv, stop.options, user, locale)
+
     def _first_step_component(self, message: FakeMessage, here: str, index: int) -> tuple[str, str] | None:
         """The button or select of option `index` at the stop reached by `here`: (kind, id)."""
         button_id = find_id(message, rf"ry:\d+:\d+:cb:[vk][0-9a-f]*:{re.escape(here)}:{index}")

@@ -7,6 +7,7 @@ from functools import lru_cache
 
 import pytest
 
+from games.core.choices import Place
 from games.core.i18n import LANGUAGES, has_key, translate
 from games.steam import decisions as d
 from games.steam.models import COLOURS
@@ -135,30 +136,53 @@ def _builds(limit: int = 40):
     return menus[:limit]
 
 
-def test_a_build_is_hex_then_face_then_rotation_and_costs_what_it_says() -> None:
+def test_a_build_is_hex_then_tile_in_place_and_costs_what_it_says() -> None:
+    """A hex with few ways offers each tile turned each way as one pick; a hex with more asks for
+    the tile, then the way round. Every pick after the hex names the hex and what it lays there."""
     kinds = set()
+    shapes = set()
     checked = 0
     for state, seat, menu in _builds():
         places = [c for c in menu.choices if c.notation.split()[0] in ("build", "upgrade", "redirect")]
         legal = {GAME.format_action(a) for a in GAME.placements(state, seat)}
         assert {c.notation for c in places} == legal
+        ways = {}
+        for c in places:
+            ways[c.path[0].value] = ways.get(c.path[0].value, 0) + 1
         for choice in places[:: max(1, len(places) // 15)]:
             how, hex_label, face, rotation = choice.notation.split()
-            hex_pick, face_pick, rot_pick = choice.path
-            assert (hex_pick.step, face_pick.step, rot_pick.step) == (d.BUILD, d.FACE, d.ROTATION)
-            assert hex_pick.value == hex_label and rot_pick.value == rotation
-            assert face_pick.label.key == f"steam.choice.face_{how}" and face_pick.label.params["face"] == face
+            hex_pick, *rest = choice.path
+            assert hex_pick.step == d.BUILD and hex_pick.value == hex_label
+            assert hex_pick.place == Place(kind="hex", at=(hex_label,))
+            if ways[hex_label] <= d.PLACEMENTS_AT_ONCE:
+                (tile_pick,) = rest
+                assert tile_pick.step == d.TILE
+                assert tile_pick.value == (face if how == "build" else f"{how} {face}") + f" {rotation}"
+                face_label, rot_label = tile_pick.label.params["tile"], tile_pick.label.params["way"]
+                rot_pick = tile_pick
+            else:
+                face_pick, rot_pick = rest
+                assert (face_pick.step, rot_pick.step) == (d.FACE, d.ROTATION) and rot_pick.value == rotation
+                face_label, rot_label = face_pick.label.model_dump(), rot_pick.label.model_dump()
+                # the tile step shows the face in place, turned its first legal way
+                first = min(int(c.notation.split()[3][1:]) for c in places
+                            if c.path[0].value == hex_label and c.path[1].value == face_pick.value)
+                assert face_pick.place == Place(kind="hex", at=(hex_label,), show=f"{how} {face} {first}")
+            assert rot_pick.place == Place(kind="hex", at=(hex_label,), show=f"{how} {face} {rotation[1:]}")
+            shapes.add(len(choice.path))
+            assert face_label["key"] == f"steam.choice.face_{how}" and face_label["params"]["face"] == face
             exits = sorted(tileset().faces[face].exits_at(int(rotation[1:])))
-            assert rot_pick.label.params["sides"] == [{"key": f"steam.side.{s}"} for s in exits]
+            assert rot_label["params"]["sides"] == [{"key": f"steam.side.{s}"} for s in exits]
             assert len(rot_pick.detail.params["exits"]) == len(exits)
             result = GAME.apply(state, seat, GAME.parse_action(choice.notation))
             before, after = state.players[seat], result.state.players[seat]
             raised = sum(e.params["amount"] for e in result.events if e.key == "steam.ev.raised")
             paid = before.cash + raised - after.cash
-            assert rot_pick.label.params["cost"] == paid, (choice.notation, paid)
+            assert rot_label["params"]["cost"] == paid, (choice.notation, paid)
             kinds.add(how)
             checked += 1
     assert checked and {"build", "upgrade"} <= kinds, kinds
+    assert shapes == {2, 3}, shapes
 
 
 def test_urbanize_and_growth_are_town_colour_space_and_city_space() -> None:

@@ -6,8 +6,9 @@ Everything in Steam is public (ST-15): the turn posts carry no "Show my hand" (t
 its table show every player), and the private text, which `/game hand` still gives, only
 gathers what concerns the reader. What a player can do comes from the rules' menus
 (games/steam/decisions.py): bids and capital as amounts, an action tile, a build as hex →
-tile → rotation, a delivery as cube → route, income or points; the one chooser draws them,
-and every move also works with `/move`.
+tile laid in place, a delivery as cube → route, income or points; the one chooser draws them
+(the places on pictures of the map, bot/discord/picking.py), and every move also works with
+`/move`.
 """
 from __future__ import annotations
 
