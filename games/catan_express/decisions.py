@@ -270,6 +270,17 @@ def _discard_group(state: Any, seat: int) -> Group:
                  counted="{n}{value}")
 
 
+def _gold_group(state: Any) -> Group:
+    """The gold river's cards (CE-B1): as many as are owed, or as the bank still
+    holds, picked together with counts ("ore ×2, wool ×1") from what the bank has, one step
+    whatever their number (as a list of every combination, three cards were 35 options)."""
+    due = min(state.gold_owed[0][1], sum(state.bank))
+    stocked = [(r.value, n) for r, n in zip(RESOURCES, state.bank) if n]
+    return Group(step="ce.step.cards", items=tuple(_resource_pick("cards", r) for r, _ in stocked),
+                 most=tuple(min(n, due) for _, n in stocked), min=due, max=due, template="gold {}", sep="+",
+                 counted="{n}{value}")
+
+
 def _offer_group(game: Any, state: Any, seat: int, entry: Pick) -> Group:
     """An offer on any terms (CE-B5): the cards given, as many of a resource as one holds, and
     the cards asked, as many of a resource as there are (`offer_ask_most`); never one resource
@@ -319,6 +330,8 @@ def decision(game: Any, state: Any, seat: int) -> Decision:
     if phase == "discard":
         return Decision(seat=seat, key=f"ce.discard.{state.turn}.{seat}", secret=True, prompt=prompt,
                         groups=[_discard_group(state, seat)])
+    if phase == "gold":
+        return Decision(seat=seat, prompt=prompt, groups=[_gold_group(state)])
     choices = []
     offers = False
     for a in legal:

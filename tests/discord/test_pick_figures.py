@@ -39,7 +39,7 @@ from tests.fake_discord import FakeMessage
 
 # Set once every place pick comes with its picture: then each place step a person is shown
 # must carry one, and no message may offer more than MENU_AT_MOST options.
-EXPECT_PICTURES = False
+EXPECT_PICTURES = True
 MENU_AT_MOST = 25
 
 PEOPLE = (ALICE, BOB, CAROL)
@@ -84,8 +84,12 @@ def has_place_field() -> bool:
 
 
 def is_place_step(game: str, step: str, options: Sequence[Any]) -> bool:
+    """A step picked on the board: by the chooser's own rule once picks name their places
+    (places named as players know them, a few cities, are picked by name), else by step key."""
     if has_place_field():
-        return any(getattr(o, "place", None) is not None for o in options)
+        from bot.discord.chooser import on_board
+
+        return on_board(options)
     return step in PLACE_STEPS[game]
 
 
