@@ -27,9 +27,7 @@ from games.core.choices import Pick
 from games.core.errors import IllegalAction
 from render import pick as pick_render
 from render import pool as render_pool
-from render.kit.picking import Mark, compass
-
-BAND = 0.22  # spots whose heights differ by less than this share of a region's height read as one row
+from render.kit.picking import compass
 
 
 @dataclass
@@ -58,18 +56,10 @@ def layout(game: str, view: Any, options: Sequence[Pick]) -> Layout | None:
     groups = pick_render.plan(game, [m for _, m in found])
     size = pick_render.board_size(game, view)
     out = Layout(unplaced=[i for i in range(len(options)) if i not in {j for j, _ in found}])
-    for group in groups:
-        members = [found[k] for k in group]
-        out.regions.append([i for i, _ in reading_order(members)])
-        out.names.append(compass([m.spot for _, m in members], size))
+    for group in groups:  # each in reading order already
+        out.regions.append([found[k][0] for k in group])
+        out.names.append(compass([found[k][1].spot for k in group], size))
     return out
-
-
-def reading_order(members: Sequence[tuple[int, Mark]]) -> list[tuple[int, Mark]]:
-    """Top to bottom in bands, left to right within a band, as a person scans a picture."""
-    ys = [m.spot[1] for _, m in members]
-    band = max(1.0, (max(ys) - min(ys)) * BAND, 40.0)
-    return sorted(members, key=lambda im: (round((im[1].spot[1] - min(ys)) / band), im[1].spot[0], im[0]))
 
 
 def region_labels(lay: Layout, lang: str) -> list[str]:

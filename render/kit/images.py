@@ -34,6 +34,8 @@ class Places:
         options that share a place and differ by what they put there (a tile's rotations).
     margin: board px kept around the options (about a hex or a city and its name).
     floor: the narrowest crop (board px) a picture shows, however close the options are.
+    dark_badges: the board's own markers are numbers on white discs (Santa Fe's cities), so
+        pick numbers are drawn on dark badges instead (render.kit.picking).
     """
 
     locate: Callable[[Any, Place], Mark | None]
@@ -41,6 +43,7 @@ class Places:
     margin: float
     floor: float
     preview: Callable[[Any, Sequence[str], str, Place], Image.Image | None] | None = None
+    dark_badges: bool = False
 
 
 @dataclass(frozen=True)
