@@ -198,6 +198,8 @@ def reading_order(spots: Sequence[Point]) -> list[int]:
 def numbered(marks: Sequence[Mark], *, floor: float, margin: float) -> list[list[int]]:
     """The regions of `marks` (`regions`), each in reading order: a region's k-th option is
     number k + 1 in its picture and in its menu."""
+    if not marks:
+        return []
     return [[region[i] for i in reading_order([marks[j].spot for j in region])]
             for region in regions(marks, floor=floor, margin=margin)]
 
