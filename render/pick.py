@@ -65,7 +65,7 @@ def picture(game: str, view: Any, names: Sequence[str], lang: str, places: Seque
 
 
 def alt_text(lang: str, numbers: Sequence[int]) -> str:
-    return translate(lang, "render.pick.alt", low=min(numbers), high=max(numbers), count=len(numbers))
+    return translate(lang, "render.pick.alt", {"low": min(numbers), "high": max(numbers), "count": len(numbers)})
 
 
 def draw(game: str, sent_view: Any, names: Sequence[str], lang: str, places: Sequence[Place],

@@ -62,3 +62,10 @@ def test_numbered_regions_run_in_reading_order():
     regions = picking.numbered([Mark(s) for s in spots], floor=2000, margin=20)
     assert regions == [[1, 3, 5, 4, 2, 0]]
     assert picking.reading_order(spots) == [1, 3, 5, 4, 2, 0]
+
+
+def test_a_pick_pictures_alt_text_names_its_numbers():
+    from render.pick import alt_text
+
+    assert "2" in alt_text("en", [2, 7, 5]) and "7" in alt_text("en", [2, 7, 5])
+    assert "7" in alt_text("ja", [2, 7, 5])
