@@ -264,11 +264,34 @@ class Harness:
     async def _pick_first_step(self, message: FakeMessage, here: str, index: int, user: int,
                                locale: str) -> InteractionResult:
         found = self._first_step_component(message, here, index)
+        if not found:  # a step pictured in parts of the map: open the part that holds the option
+            message = await self.open_region(message, here, index, user, locale=locale)
+            found = self._first_step_component(message, here, index)
         assert found, (index, message.custom_ids)
         kind, cid = found
         if kind == "button":
             return await self.click(message, cid, user, locale=locale)
         return await self.select(message, cid, [str(index)], user, locale=locale)
+
+    def region_buttons(self, message: FakeMessage, here: str) -> list[str]:
+        """The ids of the buttons of the parts of the map a pictured step is split into (`cr`),
+        at the stop reached by `here`, in order; the part shown is greyed."""
+        return [cid for cid in message.custom_ids
+                if re.fullmatch(rf"ry:\d+:\d+:cr:[vk][0-9a-f]*:{re.escape(here)}:\d+", cid)]
+
+    async def open_region(self, message: FakeMessage, here: str, index: int, user: int, *,
+                          locale: str = "en-US") -> FakeMessage:
+        """Click the parts of the map of the stop at `here` in turn until option `index` is
+        among the buttons or select options shown (as a person looks for a place part by part);
+        the message as it then stands."""
+        for cid in self.region_buttons(message, here):
+            if message.component(cid).get("disabled"):
+                continue
+            result = await self.click(message, cid, user, locale=locale)
+            message = self.fake.message(result.original.id)
+            if self._first_step_component(message, here, index):
+                return message
+        return message
 
     async def pick_group(self, message: FakeMessage, n: int, group: Any, counts: tuple[int, ...], user: int, *,
                          locale: str = "en-US") -> InteractionResult:
