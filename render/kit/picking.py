@@ -30,8 +30,8 @@ Colours: badges are white with a near-black ring and digits, and traced options 
 line with near-black edges: no hue, so they read the same for every kind of colour vision and
 cannot be taken for a player's or a resource's colour. A board whose own markers are numbers
 on white discs (Santa Fe's city values) asks for dark badges (near-black, white digits and
-ring), so a pick number is never read as one of them; a note is drawn the other way round
-from its badge.
+ring), so a pick number is never read as one of them, and traced lines to match (near-black
+with white edges); a note is drawn the other way round from its badge.
 """
 from __future__ import annotations
 
@@ -242,7 +242,7 @@ def pick_picture(board: Image.Image, marks: Sequence[Mark], numbers: Sequence[in
         return (p[0] - x0) * scale, (p[1] - y0) * scale
 
     _trace(img, [[at(p) for p in m.line] for m in marks], [[at(p) for p in m.outline] for m in marks],
-           [m.keep * scale for m in marks])
+           [m.keep * scale for m in marks], dark=dark)
     badges = place_badges(img, [at(m.spot) for m in marks], numbers, dark=dark)
     by_number = {b.number: b for b in badges}
     for m, n in zip(marks, numbers):
@@ -252,10 +252,11 @@ def pick_picture(board: Image.Image, marks: Sequence[Mark], numbers: Sequence[in
 
 
 def _trace(img: Image.Image, lines: Sequence[Sequence[Point]], outlines: Sequence[Sequence[Point]],
-           keeps: Sequence[float] = ()) -> None:
+           keeps: Sequence[float] = (), *, dark: bool = False) -> None:
     """Every option's line and outline: near-black edges first, then the white cores, so
     crossing options stay one clean outline each; last, the board shows again inside a line
-    that keeps what is under it (`keeps`, picture px wide, per option)."""
+    that keeps what is under it (`keeps`, picture px wide, per option). `dark`: the other way
+    round, as the badges are (and so never taken for a board's own white-and-black halo)."""
     d = ImageDraw.Draw(img)
     core = max(2, round(LINE_AT_400 * img.width / 400))
     edge = core * 2 + 2
@@ -263,7 +264,7 @@ def _trace(img: Image.Image, lines: Sequence[Sequence[Point]], outlines: Sequenc
     shapes = [(list(p), round(k)) for p, k in zip(lines, keeps) if len(p) >= 2] + \
              [(list(p) + [p[0]], 0) for p in outlines if len(p) >= 3]
     under = img.copy() if any(k > 0 for _, k in shapes) else None
-    for width, colour in ((edge, INK), (core, PAPER)):
+    for width, colour in ((edge, PAPER if dark else INK), (core, INK if dark else PAPER)):
         for pts, keep in shapes:  # a casing's white is a full core wide each side of what it keeps
             d.line(pts, fill=colour, width=width + (keep + core if keep else 0), joint="curve")
     if under is not None:
