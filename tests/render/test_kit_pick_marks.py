@@ -69,3 +69,12 @@ def test_a_pick_pictures_alt_text_names_its_numbers():
 
     assert "2" in alt_text("en", [2, 7, 5]) and "7" in alt_text("en", [2, 7, 5])
     assert "7" in alt_text("ja", [2, 7, 5])
+
+
+def test_dark_badges_come_with_dark_lines():
+    line = ((100.0, 200.0), (500.0, 200.0))
+    marks = [Mark((300, 200), line=line), Mark((300, 300))]
+    for dark, core in ((False, PAPER), (True, INK)):
+        pic = picking.pick_picture(_board(), marks, [1, 2], margin=40, dark=dark)
+        scale = pic.image.width / (pic.box[2] - pic.box[0])
+        assert pic.image.getpixel((round((150 - pic.box[0]) * scale), round((200 - pic.box[1]) * scale))) == core
