@@ -2,7 +2,7 @@
 says where its places are (`GameImages.places`).
 
     marks = locate("steam", view, places)              # where each place is (None: not drawn)
-    groups = plan("steam", view, places)                # regions of at most 25 options
+    groups = plan("steam", marks)                       # regions of at most 25, in reading order
     data, alt = draw("steam", view, names, "en", places, numbers)
 
 `draw` is a module-level function of plain arguments so the render pool can run it in a
@@ -30,10 +30,11 @@ def locate(game: str, view: Any, places: Sequence[Place]) -> list[Mark | None]:
 
 
 def plan(game: str, marks: Sequence[Mark]) -> list[list[int]]:
-    """The marks (indexes) grouped into regions for legible pictures of at most 25 options."""
+    """The marks (indexes) grouped into regions for legible pictures of at most 25 options,
+    each region in reading order: its k-th option is numbered k + 1 (render.kit.picking.numbered)."""
     found = registry.get(game).places
     assert found is not None, f"{game} locates no places"
-    return picking.regions(marks, floor=found.floor, margin=found.margin)
+    return picking.numbered(marks, floor=found.floor, margin=found.margin)
 
 
 def margin(game: str) -> float:
@@ -69,9 +70,10 @@ def picture(game: str, view: Any, names: Sequence[str], lang: str, places: Seque
         boards = [found.preview(view, list(names), lang, p) or renderer.board_image(view, list(names), lang)
                   for p in places_]
         captions = [found.caption(view, list(names), lang, p) for p in places_] if found.caption else None
-        return picking.sheet_picture(boards, marks_, numbers_, margin=found.margin, captions=captions, lang=lang)
+        return picking.sheet_picture(boards, marks_, numbers_, margin=found.margin, captions=captions, lang=lang,
+                                     dark=found.dark_badges)
     board = (found.board or renderer.board_image)(view, list(names), lang)
-    return picking.pick_picture(board, marks_, numbers_, margin=found.margin)
+    return picking.pick_picture(board, marks_, numbers_, margin=found.margin, dark=found.dark_badges)
 
 
 def alt_text(lang: str, numbers: Sequence[int]) -> str:

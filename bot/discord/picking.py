@@ -30,9 +30,7 @@ from games.core.choices import Pick
 from games.core.errors import IllegalAction
 from render import pick as pick_render
 from render import pool as render_pool
-from render.kit.picking import compass, number_order
-
-BAND = 0.5  # spots whose heights differ by less than half a margin (about half a hex) read as one row
+from render.kit.picking import compass
 
 
 @dataclass
@@ -61,11 +59,9 @@ def layout(game: str, view: Any, options: Sequence[Pick]) -> Layout | None:
     groups = pick_render.plan(game, [m for _, m in found])
     size = pick_render.board_size(game, view)
     out = Layout(unplaced=[i for i in range(len(options)) if i not in {j for j, _ in found}])
-    band = pick_render.margin(game) * BAND
-    for group in groups:
-        members = [found[k] for k in group]
-        out.regions.append([members[k][0] for k in number_order([m.spot for _, m in members], band)])
-        out.names.append(compass([m.spot for _, m in members], size))
+    for group in groups:  # each in reading order already
+        out.regions.append([found[k][0] for k in group])
+        out.names.append(compass([found[k][1].spot for k in group], size))
     return out
 
 

@@ -2,10 +2,11 @@
 
 A turn is two steps: which tile (the tile pick names it, draws its two halves in box-drawing
 characters and says how many places it has and the best score there), then where: one pick
-per placement, cell and direction together ("3. → H8–I8 · +6 (loop 4, stations 2)"). The
-placements of a tile are numbered 1, 2, … best-scoring first (then by notation), so a picture
-of the board drawn for that tile can show the same numbers. After a first tile, "stop" sits
-beside the other tile at the first step.
+per placement, cell and direction together ("→ H8–I8 · +6 (loop 4, stations 2)"), listed
+best-scoring first (then by notation). A placement names its two cells as a place (`where`),
+so the step is picked on a picture of the table whose numbers the menu repeats
+(render.kit.picking); the hand image numbers its tables with those same numbers. After a
+first tile, "stop" sits beside the other tile at the first step.
 
 Nothing here is secret or simultaneous: hands and the top of the pile are public (GT-7) and
 one player moves at a time, so a decision has no key of its own (any move makes it stale).
@@ -15,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.core.choices import Choice, Decision, Pick
+from games.core.choices import Place as BoardPlace
 from games.core.events import Event
 from games.ginga import notation, scoring
 from games.ginga.board import cell_name, second_cell
@@ -55,9 +57,9 @@ def decision(game: Any, state: GTState, seat: int) -> Decision:
             detail=Event(key=detail_key, params={"count": len(options), "points": best}),
             icon=notation.tile_name(tile),
         )
-        for number, (action, stations, loop) in enumerate(options, start=1):
+        for action, stations, loop in options:
             choices.append(Choice(notation=game.format_action(action), path=(tile_pick, _placement(
-                action, number, stations, loop))))
+                action, stations, loop))))
     for action in legal:
         if isinstance(action, Stop):
             choices.append(Choice(notation=game.format_action(action), path=(Pick(
@@ -67,29 +69,26 @@ def decision(game: Any, state: GTState, seat: int) -> Decision:
 
 def placement_order(points: int, notation_text: str) -> tuple[int, str]:
     """The menu's order of one tile's placements: best-scoring first, then by notation. The
-    view numbers its options with it too, so the hand image and the menu agree."""
+    view lists its options in it too, so the hand image numbers the same options in the same
+    order as the menu's picture does."""
     return -points, notation_text
 
 
-def number_options(options: list[Any]) -> None:
-    """Give each view Option its menu number (1, 2, … per tile, in `placement_order`)."""
-    per_tile: dict[str, list[Any]] = {}
-    for option in options:
-        per_tile.setdefault(option.tile, []).append(option)
-    for mine in per_tile.values():
-        for number, option in enumerate(sorted(mine, key=lambda o: placement_order(o.points, o.notation)), start=1):
-            option.number = number
+def where(cells: Any) -> BoardPlace:
+    """A placement's place: its two cells, half L's first (the direction is from L to R)."""
+    (lx, ly), (rx, ry) = cells
+    return BoardPlace(kind="cell", at=(cell_name(lx, ly), cell_name(rx, ry)))
 
 
-def _placement(action: Place, number: int, stations: int, loop: int) -> Pick:
-    a = cell_name(action.x, action.y)
-    b = cell_name(*second_cell(action.x, action.y, action.orient))
+def _placement(action: Place, stations: int, loop: int) -> Pick:
+    cells = ((action.x, action.y), second_cell(action.x, action.y, action.orient))
+    place = where(cells)
+    a, b = place.at
     label = Event(key="gt.choice.placement", params={
-        "number": number, "arrow": notation.ARROWS[action.orient], "a": a, "b": b,
-        "score": notation.score_words(stations, loop)})
+        "arrow": notation.ARROWS[action.orient], "a": a, "b": b, "score": notation.score_words(stations, loop)})
     icon = "loop" if loop else "stations" if stations else "place"
     return Pick(step=PLACEMENT, value=f"{a} {notation.ORIENTATIONS[action.orient]}", label=label,
-                detail=Event(**notation.place_words(action)), icon=icon)
+                detail=Event(**notation.place_words(action)), icon=icon, place=place)
 
 
 def _kind(tile: Tile) -> dict[str, Any]:

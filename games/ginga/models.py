@@ -125,7 +125,6 @@ class Option(BaseModel):
     orient: int
     stations: int
     loop: int
-    number: int = 0  # its number in the menu for its tile (games/ginga/decisions.py), 1 = best
 
     @property
     def points(self) -> int:

@@ -264,7 +264,6 @@ class GalacticRailway(Game[GTState, Any, GTView]):
                         cells=[(action.x, action.y), second_cell(action.x, action.y, action.orient)],
                         orient=action.orient, stations=score.stations, loop=score.loop,
                     ))
-            decisions.number_options(options)
         return GTView(
             viewer=seat, n=state.n, phase="over" if over else "play", step=state.step, current=state.current,
             start=state.start, active=active, turn=state.turn, tiles=tiles,

@@ -7,7 +7,9 @@
   railroads that can be extended, a separate entry per railroad whose spur may start a new
   line, and Pass (advanced) / Decline (buy-track rule). A section that can be built from one
   end only is a single pick that says the direction, its cost and what it reaches; only an
-  empty section open at both ends asks for the end.
+  empty section open at both ends asks for the end. Sections and ends are places (`section`):
+  the section's code, and the city its next tile is laid from when that is settled, so the
+  step is picked on the map (render.santa_fe.places).
 * The double-turn exchange (SF-3): "keep my hand" is a choice of its own and the cards are a
   group with at least one card, so the two can never be combined. A city is an item of the
   group that may be picked as many times as the hand holds its cards (both Denver cards).
@@ -21,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.core.choices import Choice, Decision, Group, Pick
+from games.core.choices import Place as BoardPlace
 from games.core.events import Event
 from games.santa_fe import notation
 from games.santa_fe.models import DOUBLE, NOTHING, Buy, Decline, Draw, Engineer, Exchange, Pass, Place, Play, SFState
@@ -154,7 +157,8 @@ def _track_choices(game: Any, state: SFState, seat: int, legal: list[Any]) -> li
                 step=SECTION, value=section.code,
                 label=Event(key="sf.choice.section_ends", params={
                     "a": _city(board, a), "b": _city(board, b), "half": _half(section), "spaces": section.spaces}),
-                detail=Event(key="sf.choice.either_end"), icon="spur" if spur else rr.color)
+                detail=Event(key="sf.choice.either_end"), icon="spur" if spur else rr.color,
+                place=BoardPlace(kind="section", at=(section.code,)))
             for place in ends:
                 start = board.ends[sid][place.end]
                 end_pick = _placement_pick(game, state, seat, place, END, board.cities[start].name)
@@ -226,7 +230,8 @@ def _placement_pick(game: Any, state: SFState, seat: int, place: Place, step: st
         else:
             detail = Event(key="sf.choice.reaches", params={"city": city})
     icon = "spur" if place.spur else board.railroads[place.rr].color
-    return Pick(step=step, value=value, label=label, detail=detail, icon=icon)
+    return Pick(step=step, value=value, label=label, detail=detail, icon=icon,
+                place=BoardPlace(kind="section", at=(section.code, board.cities[start].name)))
 
 
 # --- SF-4, SF-11, SF-12: draws, the engineer, buying a tile --------------------------------

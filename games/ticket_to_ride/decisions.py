@@ -2,7 +2,9 @@
 
 A turn is one step for the draws and the ticket draw, and three for a claim: "claim a
 route", which route, how to pay (the payment is taken without asking when only one way
-exists). A ticket choice is a group: keep between `keep_min` and all of the offered
+exists). A route is a place named as players know it (its two cities, and for a double
+route which half), so the route step is shown on the map only when many routes are
+claimable (bot/discord/chooser.on_board). A ticket choice is a group: keep between `keep_min` and all of the offered
 tickets; it is secret, and its key names the offered tickets, so another player's move never
 makes it stale (TTR-1: the opening choice is simultaneous).
 """
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core.choices import Choice, Decision, Group, Pick
+from games.core.choices import Choice, Decision, Group, Pick, Place
 from games.core.events import Event
 from games.ticket_to_ride import notation
 from games.ticket_to_ride.models import Claim, DrawCard, DrawTickets, TTRState
@@ -42,7 +44,7 @@ def decision(game: Any, state: TTRState, seat: int) -> Decision:
                 step=ROUTE, value=str(route.id), label=Event(**notation.route_words(board, route.id)),
                 detail=Event(key="ttr.choice.route_detail",
                              params={"points": board.rules.route_points[route.length], "length": route.length}),
-                icon=route.color,
+                icon=route.color, place=route_place(board, route.id),
             )
             pay = text.rsplit(" ", 1)[1]  # "red", "red+2" or "locomotive": unique per route
             pay_pick = Pick(step=PAYMENT, value=pay, label=Event(**notation.payment_words(action, route.length)),
@@ -53,3 +55,11 @@ def decision(game: Any, state: TTRState, seat: int) -> Decision:
         label = game.describe_action(state, seat, action)
         choices.append(Choice(notation=text, path=(Pick(step=ACTION, value=text, label=label, icon=icon),)))
     return Decision(seat=seat, prompt=prompt, choices=choices)
+
+
+def route_place(board: Any, route_id: int) -> Place:
+    """A route as a place: its cities, and for a half of a double route what tells the halves
+    apart in its code (its colour, or 1 and 2 for grey twins)."""
+    route = board.routes[route_id]
+    half = route.code.split("/", 1)[1:] if "/" in route.code else []
+    return Place(kind="route", at=(route.a, route.b, *half), named=True)

@@ -16,6 +16,7 @@ from render.ginga.alt import describe_board, describe_final, describe_hand
 from render.ginga.board import render_board
 from render.ginga.final import render_final
 from render.ginga.hand import render_hand
+from render.ginga.places import PLACES
 from games.ginga.tiles import tileset
 from render.kit import palette as kit_palette
 from render.kit.images import GameImages, Palette
@@ -34,6 +35,6 @@ SYMBOLS = Symbols()
 
 RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True,
                       describe_board=describe_board, describe_hand=describe_hand, describe_final=describe_final,
-                      palette=PALETTE, symbols=SYMBOLS)
+                      palette=PALETTE, symbols=SYMBOLS, places=PLACES)
 
 __all__ = ["RENDERER", "PALETTE", "render_board", "render_hand", "render_final"]

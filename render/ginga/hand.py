@@ -17,6 +17,7 @@ from games.core.i18n import translate
 from games.ginga.models import GTView, Option
 from render.ginga import style
 from render.ginga.placements import bounds, cell_for, draw_badge, numbered_table, table_size
+from render.ginga.places import menu_numbers
 from render.ginga.tiles import paste_tile, tile_by_id
 from render.kit.legibility import MIN_TEXT_PX_AT_400, SHOWN_AT
 from render.kit.text import draw_text, measure, wrap
@@ -43,7 +44,10 @@ def render_hand(view: GTView, names: Sequence[str], lang: str = "en") -> Image.I
     cols = max(1, min(2, len(per_tile)))
     rows = math.ceil(len(per_tile) / cols)
     col_w = (WIDTH - 2 * PAD - (cols - 1) * GAP) // cols
+    numbers = {t: menu_numbers(view, mine) for t, mine in per_tile}
     how = wrap(translate(lang, "gt.render.numbers_how"), TEXT, WIDTH - 2 * PAD, lang) if numbered else []
+    if any(None in n for n in numbers.values()):  # the menu numbers these by part of the table
+        how += wrap(translate(lang, "gt.render.numbers_parts"), TEXT, WIDTH - 2 * PAD, lang)
     foot = (LEGEND_H + len(how) * (TEXT + 10)) if numbered else 0
     box = bounds(view, numbered)
     table_h = 0
@@ -62,7 +66,7 @@ def render_hand(view: GTView, names: Sequence[str], lang: str = "en") -> Image.I
         top = y + (i // cols) * (HEAD + table_h + 16)
         _tile_card(img, tile_id, mine, playing, x, top, col_w, lang)
         if mine:
-            table, _ = numbered_table(view, mine, box, cell, FLOOR)
+            table, _ = numbered_table(view, mine, numbers[tile_id], box, cell, FLOOR)
             img.paste(table, (x + (col_w - table.width) // 2, top + HEAD))
     if numbered:
         y += rows * (HEAD + table_h + 16)

@@ -1,18 +1,19 @@
-"""One held tile's legal placements, numbered on the table exactly as the menu numbers them
-(games/ginga/decisions.py, `Option.number` in the view), so "3" in the picture is "3." in the menu.
+"""One held tile's legal placements, numbered on the table exactly as the menu's pick picture
+numbers them (render.ginga.places.menu_numbers), so "3" in the hand is "3 · …" in the menu.
 
 The table is cut to the cells placements can use (at least five cells each way), with cell
 names along the top and the left only: two of these stand side by side in the hand image,
 and every pixel of width goes to the cells.
 
-A number sits in the cell half L would cover (the station, or the grey dot), in the quarter
-of that cell that touches the edge towards half R: right → upper right, down → lower right,
-left → lower left, up → upper left. The badge leans against that edge and points through it,
-so each (cell, direction) has its own quarter and no two numbers share a spot, and the badge
-can fill a quarter of the cell. A placement that scores now has a filled gold badge, one
+A number sits where the pick picture puts it (render.ginga.places.quarter): in the cell half L
+would cover (the station, or the grey dot), in the quarter of that cell that touches the edge
+towards half R. Here, two tables side by side in one image, the kit's round badges would not
+fit: the badge fills its quarter, leans against that edge and points through it. A placement that scores now has a filled gold badge, one
 that does not an outlined dark one: the two differ in shape and lightness, not only hue.
 Numbers are as large as a quarter allows; in the most crowded tables (ten columns) two digits
-at the legibility floor are narrowed rather than let badges run into each other.
+at the legibility floor are narrowed rather than let badges run into each other. A tile whose
+placements the menu splits into regions (each numbered from 1) gets empty badges: its
+numbers are in the menu's pictures only.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from games.ginga.board import COLUMNS
 from games.ginga.models import GTView, Option
 from render.ginga import style
 from render.ginga.board import MAX_CELL, Grid, area, draw_frame_table, paste_tiles
+from render.ginga.places import quarter
 from render.kit.text import draw_text, measure
 
 DIR_VEC = ((1, 0), (0, 1), (-1, 0), (0, -1))  # orient 0 right, 1 down, 2 left, 3 up
@@ -82,14 +84,12 @@ def table_size(box: tuple[int, int, int, int], cell: int) -> tuple[int, int]:
 
 def number_spot(grid: Grid, option: Option) -> tuple[float, float]:
     """The centre of the quarter of half L's cell that touches the edge towards half R."""
-    (lx, ly), _ = option.cells
-    cx, cy = grid.centre(lx, ly)
-    dx, dy = DIR_VEC[option.orient]
-    q = grid.cell / 4
-    return cx + q * (dx + dy), cy + q * (dy - dx)
+    half_l, half_r = option.cells
+    return quarter(grid, tuple(half_l), tuple(half_r))
 
 
-def badge_box(grid: Grid, option: Option, size: int, squeeze: float = 1.0) -> tuple[float, float, float, float]:
+def badge_box(grid: Grid, option: Option, number: int | None, size: int,
+              squeeze: float = 1.0) -> tuple[float, float, float, float]:
     """The badge's box: its quarter less a gap on the three sides away from half R; a number
     wider than that (only at the legibility floor in a crowded table) widens it, away from
     the edge it leans on."""
@@ -106,7 +106,7 @@ def badge_box(grid: Grid, option: Option, size: int, squeeze: float = 1.0) -> tu
         y1 = y + q
     else:
         y0 = y - q
-    need = number_width(option.number, size, squeeze) + 2 * RIM + 2
+    need = number_width(number, size, squeeze) + 2 * RIM + 2 if number is not None else 0
     if need > x1 - x0:
         if dx > 0:
             x0 = x1 - need
@@ -121,10 +121,10 @@ def gap(cell: int) -> float:
     return max(1.5, cell * 0.03)
 
 
-def number_style(cell: int, options: Sequence[Option], floor: int) -> tuple[int, float]:
+def number_style(cell: int, numbers: Sequence[int | None], floor: int) -> tuple[int, float]:
     """(font size, squeeze): the largest font whose widest number fits inside a badge, never
     under `floor`; at the floor, a number still too wide is narrowed (to 70% at most)."""
-    widest = max((o.number for o in options), default=1)
+    widest = max((n for n in numbers if n is not None), default=1)
     side = cell / 2 - 2 * gap(cell)  # the badge's side, less the gaps
     room = side - 2 * RIM - 2
     size = floor
@@ -136,16 +136,16 @@ def number_style(cell: int, options: Sequence[Option], floor: int) -> tuple[int,
     return size, 1.0 if w <= room else max(0.7, room / w)
 
 
-def numbered_table(view: GTView, options: Sequence[Option], box: tuple[int, int, int, int], cell: int,
-                   floor: int) -> tuple[Image.Image, Grid]:
-    """The table cut to `box` with `options` numbered on it."""
+def numbered_table(view: GTView, options: Sequence[Option], numbers: Sequence[int | None],
+                   box: tuple[int, int, int, int], cell: int, floor: int) -> tuple[Image.Image, Grid]:
+    """The table cut to `box` with `options` numbered `numbers` on it (None: an empty badge)."""
     grid = grid_for(box, cell)
     img = Image.new("RGB", table_size(box, cell), style.SKY)
     draw_frame_table(img, grid, view, coordinates=False)
     paste_tiles(img, grid, view.tiles)  # tiles partly outside the box are cut by the image's edges
     _cover_outside(img, grid)
     _names(img, grid)
-    draw_numbers(img, grid, options, floor)
+    draw_numbers(img, grid, options, numbers, floor)
     return img, grid
 
 
@@ -166,14 +166,14 @@ def _names(img: Image.Image, grid: Grid) -> None:
         draw_text(img, (grid.left - 8, cy), str(y + 1), NAME_SIZE, style.COORD, bold=True, anchor="rm")
 
 
-def draw_numbers(img: Image.Image, grid: Grid, options: Sequence[Option], floor: int) -> None:
-    size, squeeze = number_style(grid.cell, options, floor)
-    for o in options:
-        draw_badge(img, badge_box(grid, o, size, squeeze), o.number, bool(o.points), size, DIR_VEC[o.orient],
-                   squeeze)
+def draw_numbers(img: Image.Image, grid: Grid, options: Sequence[Option], numbers: Sequence[int | None],
+                 floor: int) -> None:
+    size, squeeze = number_style(grid.cell, numbers, floor)
+    for o, n in zip(options, numbers):
+        draw_badge(img, badge_box(grid, o, n, size, squeeze), n, bool(o.points), size, DIR_VEC[o.orient], squeeze)
 
 
-def draw_badge(img: Image.Image, box: tuple[float, float, float, float], number: int, scores: bool, size: int,
+def draw_badge(img: Image.Image, box: tuple[float, float, float, float], number: int | None, scores: bool, size: int,
                towards: tuple[int, int] | None = None, squeeze: float = 1.0) -> None:
     """A number badge: filled gold if it scores now, outlined if not; with `towards`, its side
     that way is squared off against the cell edge, so it reads as pointing there."""
@@ -192,7 +192,8 @@ def draw_badge(img: Image.Image, box: tuple[float, float, float, float], number:
     else:
         d.rounded_rectangle(box_i, radius, fill=style.SKY, outline=OUTLINE, width=RIM, corners=corners)
         colour = style.STATION
-    _draw_number(img, ((x0 + x1) / 2, (y0 + y1) / 2), number, size, colour, squeeze)
+    if number is not None:
+        _draw_number(img, ((x0 + x1) / 2, (y0 + y1) / 2), number, size, colour, squeeze)
 
 
 def number_width(number: int, size: int, squeeze: float = 1.0) -> float:

@@ -41,6 +41,8 @@ class Places:
         pixels from its top left (None: the board image): a board that prints numbers of its
         own where the badges go (a game's point numbers) gives one without them, so a number
         in a picture means one thing.
+    dark_badges: the board's own markers are numbers on white discs (Santa Fe's cities), so
+        pick numbers are drawn on dark badges instead (render.kit.picking).
     """
 
     locate: Callable[[Any, Place], Mark | None]
@@ -50,6 +52,7 @@ class Places:
     preview: Callable[[Any, Sequence[str], str, Place], Image.Image | None] | None = None
     board: ImageFn | None = None
     caption: Callable[[Any, Sequence[str], str, Place], str | None] | None = None
+    dark_badges: bool = False
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,13 @@ the rest for every game alike:
 
 * `regions` groups options too many (over 25, Discord's most in a select) or too spread for
   one legible picture into compact regions of the map, split in two along the longer side
-  until each holds at most 25 and its crop is narrow enough;
+  until each holds at most 25 and its crop is narrow enough; `numbered` puts each region in
+  reading order, which numbers its options 1… (every image and menu that numbers a step's
+  options takes its numbers from there, so they agree);
 * `pick_picture` crops the board around a region's marks and scales the crop to PICTURE_WIDTH,
   traces every option's line or outline and puts a numbered badge on its spot, nudged aside
-  (with a leader line) when it would cover another badge;
+  (with a leader line) when it would cover another badge, and a mark's short `note` (a
+  cost) beside its badge;
 * `sheet_picture` draws options that share one place and differ by what they put there (a
   tile's rotations) side by side, each cropped from a board the renderer drew with that
   option in place (`Locator.preview`).
@@ -25,7 +28,10 @@ as d * 400 / w. The board's own text only grows in a crop (every board is checke
 
 Colours: badges are white with a near-black ring and digits, and traced options are a white
 line with near-black edges: no hue, so they read the same for every kind of colour vision and
-cannot be taken for a player's or a resource's colour.
+cannot be taken for a player's or a resource's colour. A board whose own markers are numbers
+on white discs (Santa Fe's city values) asks for dark badges (near-black, white digits and
+ring), so a pick number is never read as one of them, and traced lines to match (near-black
+with white edges); a note is drawn the other way round from its badge.
 """
 from __future__ import annotations
 
@@ -51,16 +57,24 @@ LINE_AT_400 = 3.0         # a traced option's white core at 400 px (its dark edg
 INK = (16, 16, 20)
 PAPER = (255, 255, 255)
 MAX_SCALE = 3.0           # a crop is enlarged at most this much (beyond, it only blurs)
+NOTE_AT_400 = 10          # a mark's note beside its badge, at 400 px (the legibility floor is 7)
+BAND = 0.22               # spots whose heights differ by less than this share of a region's height read as one row
 
 
 @dataclass(frozen=True)
 class Mark:
     """Where a place is in a board image (px): `spot` is where its number goes; `line` a path
-    to trace (an edge, a section, a route); `outline` a polygon to ring (a hex, a cell)."""
+    to trace (an edge, a section, a route); `outline` a polygon to ring (a hex, a cell);
+    `note` a few characters the picture prints beside the number, the same in every language
+    (what building there costs: "$2"). `keep`: how wide (board px) the thing under the line
+    is, when the picture must not hide it (a route's coloured cars, a section's river marks):
+    the line is then traced round it as a casing, the board showing through inside."""
 
     spot: Point
     line: tuple[Point, ...] = ()
     outline: tuple[Point, ...] = ()
+    note: str | None = None
+    keep: float = 0.0
 
     def points(self) -> list[Point]:
         return [self.spot, *self.line, *self.outline]
@@ -185,11 +199,23 @@ def reading_rows(items: Sequence[Any], boxes: Sequence[Box]) -> list[Any]:
     return [items[k] for row in rows for k in sorted(row, key=lambda k: boxes[k][0])]
 
 
-def number_order(spots: Sequence[Point], band: float) -> list[int]:
-    """The order a person scans numbered spots in: top to bottom in bands `band` px high
-    (spots a little higher or lower still read as one row), left to right within a band."""
-    top = min((y for _, y in spots), default=0.0)
-    return sorted(range(len(spots)), key=lambda k: (round((spots[k][1] - top) / band), spots[k][0], k))
+def reading_order(spots: Sequence[Point]) -> list[int]:
+    """The spots (indexes) top to bottom in bands, left to right within a band, as a person
+    scans a picture."""
+    if not spots:
+        return []
+    ys = [p[1] for p in spots]
+    band = max(1.0, (max(ys) - min(ys)) * BAND, 40.0)
+    return sorted(range(len(spots)), key=lambda i: (round((spots[i][1] - min(ys)) / band), spots[i][0], i))
+
+
+def numbered(marks: Sequence[Mark], *, floor: float, margin: float) -> list[list[int]]:
+    """The regions of `marks` (`regions`), each in reading order: a region's k-th option is
+    number k + 1 in its picture and in its menu."""
+    if not marks:
+        return []
+    return [[region[i] for i in reading_order([marks[j].spot for j in region])]
+            for region in regions(marks, floor=floor, margin=margin)]
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -215,9 +241,10 @@ def badge_size(width: int) -> tuple[float, int]:
 
 
 def pick_picture(board: Image.Image, marks: Sequence[Mark], numbers: Sequence[int], *,
-                 margin: float, width: int = PICTURE_WIDTH) -> Picture:
+                 margin: float, width: int = PICTURE_WIDTH, dark: bool = False) -> Picture:
     """The board cropped around `marks`, scaled to `width` px (enlarged at most MAX_SCALE),
-    each mark traced and numbered with `numbers` (same order)."""
+    each mark traced and numbered with `numbers` (same order); `dark` badges on a board whose
+    own markers are white discs."""
     box = crop_box(marks, board.size, margin)
     x0, y0, x1, y1 = box
     scale = min(width / (x1 - x0), MAX_SCALE)
@@ -228,24 +255,43 @@ def pick_picture(board: Image.Image, marks: Sequence[Mark], numbers: Sequence[in
     def at(p: Point) -> Point:
         return (p[0] - x0) * scale, (p[1] - y0) * scale
 
-    _trace(img, [[at(p) for p in m.line] for m in marks], [[at(p) for p in m.outline] for m in marks])
-    badges = place_badges(img, [at(m.spot) for m in marks], numbers)
+    _trace(img, [[at(p) for p in m.line] for m in marks], [[at(p) for p in m.outline] for m in marks],
+           [m.keep * scale for m in marks], dark=dark)
+    badges = place_badges(img, [at(m.spot) for m in marks], numbers, dark=dark)
+    by_number = {b.number: b for b in badges}
+    for m, n in zip(marks, numbers):
+        if m.note:
+            draw_note(img, by_number[n], m.note, [b.centre for b in badges], dark=dark)
     return Picture(img, badges, box)
 
 
-def _trace(img: Image.Image, lines: Sequence[Sequence[Point]], outlines: Sequence[Sequence[Point]]) -> None:
+def _trace(img: Image.Image, lines: Sequence[Sequence[Point]], outlines: Sequence[Sequence[Point]],
+           keeps: Sequence[float] = (), *, dark: bool = False) -> None:
     """Every option's line and outline: near-black edges first, then the white cores, so
-    crossing options stay one clean outline each."""
+    crossing options stay one clean outline each; last, the board shows again inside a line
+    that keeps what is under it (`keeps`, picture px wide, per option). `dark`: the other way
+    round, as the badges are (and so never taken for a board's own white-and-black halo)."""
     d = ImageDraw.Draw(img)
     core = max(2, round(LINE_AT_400 * img.width / 400))
     edge = core * 2 + 2
-    shapes = [list(p) for p in lines if len(p) >= 2] + [list(p) + [p[0]] for p in outlines if len(p) >= 3]
-    for width, colour in ((edge, INK), (core, PAPER)):
-        for pts in shapes:
-            d.line(pts, fill=colour, width=width, joint="curve")
+    keeps = list(keeps) or [0.0] * len(lines)
+    shapes = [(list(p), round(k)) for p, k in zip(lines, keeps) if len(p) >= 2] + \
+             [(list(p) + [p[0]], 0) for p in outlines if len(p) >= 3]
+    under = img.copy() if any(k > 0 for _, k in shapes) else None
+    for width, colour in ((edge, PAPER if dark else INK), (core, INK if dark else PAPER)):
+        for pts, keep in shapes:  # a casing's white is a full core wide each side of what it keeps
+            d.line(pts, fill=colour, width=width + (keep + core if keep else 0), joint="curve")
+    if under is not None:
+        mask = Image.new("L", img.size, 0)
+        md = ImageDraw.Draw(mask)
+        for pts, keep in shapes:
+            if keep > 0:
+                md.line(pts, fill=255, width=keep, joint="curve")
+        img.paste(under, (0, 0), mask)
 
 
-def place_badges(img: Image.Image, spots: Sequence[Point], numbers: Sequence[int]) -> list[Badge]:
+def place_badges(img: Image.Image, spots: Sequence[Point], numbers: Sequence[int], *,
+                 dark: bool = False) -> list[Badge]:
     """A numbered badge on each spot; one that would cover a badge already drawn moves to the
     nearest free place around its spot (rings of 8 positions, the first far enough out for its
     leader line to show past a badge on the spot), joined to it by that line."""
@@ -273,7 +319,7 @@ def place_badges(img: Image.Image, spots: Sequence[Point], numbers: Sequence[int
             d.line([b.spot, b.centre], fill=INK, width=max(2, round(diameter / 8)))
             d.ellipse(_around(b.spot, diameter / 7), fill=INK)
     for b in out:
-        draw_badge(img, b.centre, b.number, diameter, digits)
+        draw_badge(img, b.centre, b.number, diameter, digits, dark=dark)
     return sorted(out, key=lambda b: b.number)
 
 
@@ -287,17 +333,45 @@ def _clear(c: Point, placed: Sequence[Point], apart: float, size: tuple[int, int
     return all(math.hypot(c[0] - p[0], c[1] - p[1]) >= apart for p in placed)
 
 
-def draw_badge(img: Image.Image, centre: Point, number: int, diameter: float, digits: int) -> None:
-    """White disc, near-black ring and digits; two digits widen it into a pill."""
+def draw_badge(img: Image.Image, centre: Point, number: int, diameter: float, digits: int, *,
+               dark: bool = False) -> None:
+    """White disc, near-black ring and digits (`dark`: the other way round); two digits widen
+    it into a pill."""
     text = str(number)
     tw, _ = measure(text, digits, bold=True)
     h = diameter
     w = max(diameter, tw + diameter * 0.45)
     x, y = centre
     ring = max(2, round(diameter / 10))
+    face, ink = (INK, PAPER) if dark else (PAPER, INK)
     ImageDraw.Draw(img).rounded_rectangle((x - w / 2, y - h / 2, x + w / 2, y + h / 2), radius=h / 2,
-                                          fill=PAPER, outline=INK, width=ring)
-    draw_text(img, (x, y), text, digits, INK, bold=True, anchor="mm")
+                                          fill=face, outline=ink, width=ring)
+    draw_text(img, (x, y), text, digits, ink, bold=True, anchor="mm")
+
+
+def draw_note(img: Image.Image, badge: Badge, note: str, others: Sequence[Point], *, dark: bool = False) -> None:
+    """`note` on a small tag touching its badge: on the side (right, left, below, above) that
+    keeps furthest from the other badges, inside the picture."""
+    diameter, digits = badge_size(img.width)
+    size = math.ceil(NOTE_AT_400 * img.width / 400)
+    tw, _ = measure(note, size, bold=True)
+    w, h = tw + size * 0.7, size * 1.5
+    bw = max(diameter, measure(str(badge.number), digits, bold=True)[0] + diameter * 0.45)
+    x, y = badge.centre
+    sides = [(x + bw / 2 + w / 2 - 2, y), (x - bw / 2 - w / 2 + 2, y),
+             (x, y + diameter / 2 + h / 2 - 2), (x, y - diameter / 2 - h / 2 + 2)]
+    inside = [c for c in sides if w / 2 <= c[0] <= img.width - w / 2 and h / 2 <= c[1] <= img.height - h / 2]
+    rest = [o for o in others if o != badge.centre]
+
+    def room(c: Point) -> float:
+        return min((math.hypot(c[0] - o[0], c[1] - o[1]) for o in rest), default=math.inf)
+
+    cx, cy = max(inside or sides, key=lambda c: (min(room(c), diameter * 1.5), -sides.index(c)))
+    ring = max(2, round(diameter / 14))
+    face, ink = (PAPER, INK) if dark else (INK, PAPER)
+    ImageDraw.Draw(img).rounded_rectangle((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), radius=h / 3,
+                                          fill=face, outline=ink, width=ring)
+    draw_text(img, (cx, cy), note, size, ink, bold=True, anchor="mm")
 
 
 CAPTION_LINES = 2  # a caption under a sheet's option wraps to at most this many lines
@@ -305,7 +379,7 @@ CAPTION_LINES = 2  # a caption under a sheet's option wraps to at most this many
 
 def sheet_picture(boards: Sequence[Image.Image], marks: Sequence[Mark], numbers: Sequence[int], *,
                   margin: float, width: int = PICTURE_WIDTH, captions: Sequence[str | None] | None = None,
-                  lang: str = "en") -> Picture:
+                  lang: str = "en", dark: bool = False) -> Picture:
     """Options at one place side by side: from each option's own board (the renderer's
     preview), the same crop around all the marks, numbered in its top-left corner; two
     columns for up to four options, three up to nine, four beyond. `captions`: a line under
@@ -336,7 +410,7 @@ def sheet_picture(boards: Sequence[Image.Image], marks: Sequence[Mark], numbers:
             draw_text(img, (left + pad, top + thumb_h + pad + i * line_h), line, digits, INK, bold=True,
                       max_width=thumb_w - 2 * pad)
         centre = (left + diameter * 0.75, top + diameter * 0.75)
-        draw_badge(img, centre, number, diameter, digits)
+        draw_badge(img, centre, number, diameter, digits, dark=dark)
         badges.append(Badge(number, centre, centre))
     return Picture(img, badges, box)
 

@@ -15,6 +15,7 @@ from render.santa_fe.alt import describe_board, describe_final, describe_hand
 from render.santa_fe.board import render_board
 from render.santa_fe.final import CATEGORY_COLOURS, render_final
 from render.santa_fe.hand import render_hand
+from render.santa_fe.places import PLACES
 
 # Players are drawn on the land (played-card tags), the panel and its white cards. The railroads
 # share a board and touch at every junction: they must stay apart just as seats do, and a
@@ -30,6 +31,6 @@ RAILROADS = Palette(players=list(RAILROAD_COLOURS.values()))
 
 RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True, describe_board=describe_board,
                       describe_hand=describe_hand, describe_final=describe_final, palette=PALETTE,
-                      symbols=style.SYMBOLS)
+                      symbols=style.SYMBOLS, places=PLACES)
 
 __all__ = ["RENDERER", "render_board", "render_hand", "render_final"]

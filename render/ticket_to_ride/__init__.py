@@ -15,6 +15,7 @@ from render.ticket_to_ride.alt import describe_board, describe_final, describe_h
 from render.ticket_to_ride.board import render_board
 from render.ticket_to_ride.final import render_final
 from render.ticket_to_ride.hand import render_hand
+from render.ticket_to_ride.places import PLACES
 
 # Seats keep Ticket to Ride's train colours (the kit's first five); their cars stand on the
 # parchment map, their chips on white panels and the strips' paper. The final image charts
@@ -27,6 +28,6 @@ PALETTE = Palette(players=kit_palette.PLAYER_COLORS[:5],
 
 RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True,
                       describe_board=describe_board, describe_hand=describe_hand, describe_final=describe_final,
-                      palette=PALETTE, symbols=icons.SYMBOLS)
+                      palette=PALETTE, symbols=icons.SYMBOLS, places=PLACES)
 
 __all__ = ["RENDERER", "render_board", "render_hand", "render_final"]

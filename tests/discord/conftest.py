@@ -327,6 +327,12 @@ class Harness:
             return await self.click(message, cid, user, locale=locale)
         return await self.select(message, cid, [str(index)], user, locale=locale)
 
+    def region_buttons(self, message: FakeMessage, here: str) -> list[str]:
+        """The ids of the buttons of the parts of the map a pictured step is split into (`cr`),
+        at the stop reached by `here`, in order; the part shown is greyed."""
+        return [cid for cid in message.custom_ids
+                if re.fullmatch(rf"ry:\d+:\d+:cr:[vk][0-9a-f]*:{re.escape(here)}:\d+", cid)]
+
     async def pick_group(self, message: FakeMessage, n: int, group: Any, counts: tuple[int, ...], user: int, *,
                          locale: str = "en-US") -> InteractionResult:
         """Pick `counts` of group `n` as a person would: tick as many cards of each item in a

@@ -1,8 +1,8 @@
 """A whole Galactic Railway game between two users and a bot, played only through Discord on
 the loopback fake: the lobby, the one chooser (a tile from the turn post or from the
-player's hand, then one of its placements numbered best first, in selects of 25 when there
-are many), the Stop button beside the other tile, /move with autocomplete, /game rules, a
-stale menu refused, and the final post.
+player's hand, then one of its placements picked by its number on a picture of the table, in
+parts of the table when there are more than 25), the Stop button beside the other tile, /move
+with autocomplete, /game rules, a stale menu refused, and the final post.
 
 The users pick their moves with the game's scorer bot (the move itself always goes through
 Discord), and every move is first found among the /move autocomplete choices.
@@ -19,7 +19,7 @@ from games.ginga.notation import ARROWS
 from tests.discord.conftest import ALICE, BOB, CHANNEL, Harness, find_id
 from tests.discord.test_santa_fe_discord import click_through, offered, press, text_of
 
-PLACEMENT = re.compile(r"(\d+)\. (\S) ([A-O]\d+)–([A-O]\d+)(?: · \+(\d+) \(.+\))?")
+PLACEMENT = re.compile(r"(?:(\d+) · )?(\S) ([A-O]\d+)–([A-O]\d+)(?: · \+(\d+) \(.+\))?")
 
 
 def en(key: str, **params) -> str:
@@ -39,18 +39,27 @@ def placements_of(state, seat: int, tile: str) -> dict[tuple[str, str, str], str
     return out
 
 
-def check_placements(labels: list[str], expected: dict[tuple[str, str, str], str]) -> list[tuple[str, str, str]]:
-    """The placement step shows every legal placement of the tile once, numbered 1, 2, …
-    best scoring first. Returns what each option places, in order."""
-    where, points = [], []
-    for number, text in enumerate(labels, start=1):
-        match = PLACEMENT.fullmatch(text)
-        assert match, text
-        assert int(match.group(1)) == number, labels
-        where.append(match.group(2, 3, 4))
-        points.append(int(match.group(5) or 0))
-    assert sorted(where) == sorted(expected) and len(set(where)) == len(where), (where, expected)
-    assert points == sorted(points, reverse=True), points
+def check_placements(parts: list[list[dict]], expected: dict[tuple[str, str, str], str], *,
+                     numbered: bool = True) -> dict[int, tuple[str, str, str]]:
+    """The placement step shows every legal placement of the tile once, in one part of the
+    table or several (`parts`: each part's options as `offered` lists them): numbered 1, 2, …
+    within a part, in the order listed (the pick picture's numbers); unnumbered (a menu shown
+    without its picture), best scoring first. Returns what each option (by its index in the
+    step) places."""
+    where: dict[int, tuple[str, str, str]] = {}
+    for part in parts:
+        points = []
+        for number, entry in enumerate(part, start=1):
+            match = PLACEMENT.fullmatch(entry["label"])
+            assert match, entry["label"]
+            assert (int(match.group(1)) if match.group(1) else None) == (number if numbered else None), part
+            assert entry["index"] not in where
+            where[entry["index"]] = match.group(2, 3, 4)
+            points.append(int(match.group(5) or 0))
+        if not numbered:
+            assert points == sorted(points, reverse=True), points
+    placed = list(where.values())
+    assert sorted(placed) == sorted(expected) and len(set(placed)) == len(placed), (placed, expected)
     return where
 
 
@@ -133,9 +142,10 @@ async def test_full_game_of_galactic_railway(harness: Harness, fake) -> None:
                 assert "✅" in text and notation in text, text
                 continue
             shown = steps[1]["options"]
-            where = check_placements([e["label"] for e in shown], expected)
+            where = check_placements(steps[1]["parts"] or [shown], expected)
             assert expected[where[steps[1]["picked"]["index"]]] == notation
             assert not steps[1]["public"]  # the placements are the player's own menu
+            assert steps[1]["picture"] is not None  # ... picked on a picture of the table
             if len(shown) > 5:
                 assert {e["kind"] for e in shown} == {"select"}
                 assert all(e["placeholder"].startswith(en("gt.step.placement")) for e in shown)
@@ -186,8 +196,8 @@ async def test_stale_menu_undo_and_a_click_out_of_turn(harness: Harness, fake) -
     await press(h, old, tile_entry, ALICE)
     old = fake.message(old.id)
     placements = offered(old)
-    where = check_placements([e["label"] for e in placements], placements_of(state, 0, tile))
-    first = placements_of(state, 0, tile)[where[0]]
+    where = check_placements([placements], placements_of(state, 0, tile))
+    first = placements_of(state, 0, tile)[where[placements[0]["index"]]]
     # Alice plays through /move instead; the menu she opened before is now out of date
     await h.slash(ALICE, "move", {"move": first})
     before = (await bot.service.status(str(CHANNEL))).version
@@ -237,8 +247,10 @@ async def test_japanese_menu_and_labels(harness: Harness, fake) -> None:
     menu = page.original
     await press(h, menu, offered(menu)[0], ALICE, locale="ja")
     menu = fake.message(menu.id)
-    assert "どこに置きますか？（高得点順）" in menu.content  # the step, in the reader's language
-    assert offered(menu) and all(re.match(r"1?\d\. ", e["label"]) for e in offered(menu))
+    assert "どこに置きますか？" in menu.content  # the step, in the reader's language
+    # the picture's numbers before each place, the picture attached
+    assert offered(menu) and all(re.match(r"\d+ · [→↓←↑] ", e["label"]) for e in offered(menu))
+    assert [a.filename for a in menu.attachments] == ["pick.png"]
     choices = await h.autocomplete(ALICE, "move", focused="move", value="", locale="ja")
     assert choices and all("を配置" in c["name"] for c in choices)
     rules = await h.slash(ALICE, "game rules", {"game": "ginga"}, locale="ja")
@@ -286,9 +298,11 @@ async def crowded_turn(h: Harness, at_least: int) -> tuple[int, int, str, int]:
     raise AssertionError(f"no turn with {at_least} placements for one tile")
 
 
-async def test_many_placements_are_numbered_best_first_in_selects_of_25(harness: Harness, fake) -> None:
-    """A tile with more than 50 placements: its placement step is three selects (25, 25 and
-    the rest), numbered 1… best first across them, each placement once; the last one plays."""
+async def test_many_placements_come_in_parts_of_the_table(harness: Harness, fake) -> None:
+    """A tile with more than 50 placements: its placement step first shows the parts of the
+    table (a button each, named by where it lies and how many places it holds), then a part's
+    picture with its places numbered 1…, each placement in exactly one part; a forged part is
+    refused; the last part's last place plays."""
     h = harness
     user, seat, tile, count = await crowded_turn(h, 51)
     state = await h.bot.service.rebuild(await h.game_id())
@@ -297,19 +311,30 @@ async def test_many_placements_are_numbered_best_first_in_selects_of_25(harness:
     assert tile_button["kind"] == "button"
     menu = (await press(h, post, tile_button, user)).original
     assert menu.ephemeral and f"👉 {en('gt.step.placement')}" in menu.content
-    shown = offered(menu)  # checks that no select holds more than 25
-    selects = list(dict.fromkeys(e["custom_id"] for e in shown))
-    assert len(shown) == count and len(selects) == -(-count // 25) >= 3
-    assert all(e["kind"] == "select" for e in shown)
-    for n, cid in enumerate(selects):
-        low, high = 25 * n + 1, min(25 * (n + 1), count)
-        assert menu.component(cid)["placeholder"] == f"{en('gt.step.placement')} ({low}–{high} / {count})"
-    assert [e["index"] for e in shown] == list(range(count))  # every placement once, in order
+    assert offered(menu) == [] and [a.filename for a in menu.attachments] == ["regions.png"]  # the parts first
+    parts = h.region_buttons(menu, "0")
+    assert len(parts) >= 3 and sum(int(menu.component(c)["label"].split(" · ")[-1]) for c in parts) == count
+    assert all(re.fullmatch(r"[A-Z][a-z-]+(?: \d)? · \d+", menu.component(c)["label"]) for c in parts)
+    shown = []
+    for cid in parts:
+        opened = await h.click(menu, cid, user)
+        menu = fake.message(opened.original.id)
+        part = offered(menu)  # checks that no select holds more than 25
+        assert 1 <= len(part) <= 25 and [a.filename for a in menu.attachments] == ["pick.png"]
+        assert menu.component(cid)["disabled"]  # the part shown is greyed among the others
+        shown.append(part)
     expected = placements_of(state, seat, tile)
-    where = check_placements([e["label"] for e in shown], expected)
-    # the last, lowest-ranked placement is as reachable as the first
-    done = await press(h, menu, shown[-1], user)
-    assert "✅" in text_of(h, done) and expected[where[-1]] in text_of(h, done)
+    where = check_placements(shown, expected)
+    # a part that does not exist is refused, and the game does not move
+    before = (await h.bot.service.status(str(CHANNEL))).version
+    forged = re.sub(r":\d+$", ":99", parts[0])
+    refused = await h.click_as_drawn(menu, forged, user)
+    assert refused.ephemeral and translate("en", "error.choice.not_offered") in text_of(h, refused)
+    assert (await h.bot.service.status(str(CHANNEL))).version == before
+    # the last part's last place is as reachable as the first
+    menu = fake.message(menu.id)
+    done = await press(h, menu, shown[-1][-1], user)
+    assert "✅" in text_of(h, done) and expected[where[shown[-1][-1]["index"]]] in text_of(h, done)
     fake.assert_clean()
 
 
@@ -318,11 +343,13 @@ async def test_more_placements_than_a_page_are_paged_and_all_reachable(harness: 
     """A step with more options than a page holds (100 in four selects) is paged: ◀️/▶️
     buttons move between pages, every option is on exactly one page, and a pick on a later
     page plays. A Galactic Railway tile never has 100 placements (about 75 at most), so the
-    page is made smaller here, 50 options in two selects, to page a real placement menu;
-    after the first tile, the private reply offers the other tile beside Stop."""
+    page is made smaller here, 50 options in two selects, and the step is shown as a plain
+    menu (as without its picture), to page a real placement menu; after the first tile, the
+    private reply offers the other tile beside Stop."""
     from bot.discord import chooser
 
     monkeypatch.setattr(chooser, "OPTIONS_PER_PAGE", 50)
+    monkeypatch.setattr(chooser, "on_board", lambda options: False)
     h = harness
     user, seat, tile, count = await crowded_turn(h, 51)
     state = await h.bot.service.rebuild(await h.game_id())
@@ -343,14 +370,14 @@ async def test_more_placements_than_a_page_are_paged_and_all_reachable(harness: 
     shown = first_page + second_page
     assert [e["index"] for e in shown] == list(range(count))  # every placement on exactly one page
     expected = placements_of(state, seat, tile)
-    where = check_placements([e["label"] for e in shown], expected)
+    where = check_placements([shown], expected, numbered=False)
     await h.click(menu, nav(menu)[translate("en", "discord.choose.previous")], user)
     assert [e["label"] for e in offered(fake.message(menu.id))] == [e["label"] for e in first_page]
     await h.click(menu, nav(fake.message(menu.id))[translate("en", "discord.choose.next")], user)
     menu = fake.message(menu.id)
     done = await press(h, menu, offered(menu)[-1], user)
     text = text_of(h, done)
-    assert "✅" in text and expected[where[-1]] in text, text
+    assert "✅" in text and expected[where[count - 1]] in text, text
 
     # the first tile is down: the reply offers the other tile, with Stop beside it
     reply = fake.message(done.original.id)

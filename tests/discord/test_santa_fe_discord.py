@@ -118,7 +118,9 @@ async def click_through(h: Harness, message: Any, user: int, notation: str, *,
     """From `message` (a turn post, a hand, a private reply), click the chooser's options one
     step after another, as a person would, until `notation` is played. The option to click at
     each step is the one the rules' menu leads through to that move. Returns the last
-    interaction and, per step, what was shown there (`options`) and what was clicked (`picked`)."""
+    interaction and, per step, what was shown there (`options`), what was clicked (`picked`),
+    the step's `places` and, for a step picked on the map, its `picture` (the pick.png) and the
+    `parts` of the map it came in (each part's options; none when it came whole)."""
     pv = await h.bot.service.private_view(str(CHANNEL), str(user))
     decision = pv.decision
     assert decision is not None and pv.active, f"user {user} is not waited on"
@@ -137,11 +139,33 @@ async def click_through(h: Harness, message: Any, user: int, notation: str, *,
         index = [o.value for o in stop.options].index(choice.path[len(picks)].value)
         here = ".".join(map(str, path))
         options = [e for e in offered(message) if e["path"] == here]
-        assert sorted(e["index"] for e in options) == list(range(len(stop.options))), \
-            "every option of a step is on the message"
+        parts: list[list[dict]] = []
+        if not options and h.region_buttons(message, here):
+            # pictured in parts of the map: look at every part, then go back to the one
+            # holding the option; every option is in exactly one part
+            holder, last = None, None
+            for n, cid in enumerate(h.region_buttons(message, here)):
+                opened = await h.click(message, cid, user, locale=locale)
+                message = h.fake.message(opened.original.id)
+                parts.append([e for e in offered(message) if e["path"] == here])
+                last = n
+                if any(e["index"] == index for e in parts[-1]):
+                    holder = n
+            assert holder is not None and last is not None
+            if holder != last:
+                opened = await h.click(message, h.region_buttons(message, here)[holder], user, locale=locale)
+                message = h.fake.message(opened.original.id)
+            options = [e for e in offered(message) if e["path"] == here]
+            assert sorted(e["index"] for part in parts for e in part) == list(range(len(stop.options))), \
+                "every option of a step is in one part of the map"
+        else:
+            assert sorted(e["index"] for e in options) == list(range(len(stop.options))), \
+                "every option of a step is on the message"
         entry = next(e for e in options if e["index"] == index)
+        picture = next((a.data for a in message.attachments if a.filename == "pick.png"), None)
         steps.append({"step": stop.step, "options": options, "picked": entry, "message": message,
-                      "public": not message.ephemeral})
+                      "public": not message.ephemeral, "parts": parts, "picture": picture,
+                      "places": [o.place for o in stop.options]})
         result = await press(h, message, entry, user, locale=locale)
         picks.append(stop.options[index].value)
         path.append(index)
@@ -171,7 +195,7 @@ async def test_santa_fe_whole_game_through_discord(harness: Harness, fake, santa
     used = {"choose": 0, "choose_from_hand": 0, "choose_from_post": 0, "post_flow": 0, "page_flow": 0,
             "move": 0, "draw_button": 0, "draw_private": 0, "exchange": 0, "double": 0, "spur_draw": 0,
             "spur_place": 0, "errors": 0, "simultaneous": 0, "second_from_reply": 0, "placement_label": 0,
-            "exchange_both": 0}
+            "exchange_both": 0, "placement_pictured": 0}
     last_done: dict[int, Any] = {}  # user -> the latest private "done" message (with its next choice)
 
     def collect(result: Any) -> None:
@@ -394,6 +418,11 @@ async def test_santa_fe_whole_game_through_discord(harness: Harness, fake, santa
             if steps[-1]["step"] in ("sf.step.section", "sf.step.end"):
                 # the placement says where the tile goes and which space of the section it is
                 shown = steps[-1]["picked"]["label"]
+                if len(steps[-1]["places"]) > 1:  # picked on the map: the picture's number first
+                    assert steps[-1]["picture"] is not None
+                    number, _, shown = shown.partition(" · ")
+                    assert number.isdigit(), shown
+                    used["placement_pictured"] += 1
                 a, b = board.ends[action.section]
                 start_city, far = (a, b) if action.end == 0 else (b, a)
                 assert shown.startswith(f"{board.cities[start_city].name} → {board.cities[far].name}"), shown

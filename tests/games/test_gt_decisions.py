@@ -5,6 +5,7 @@ import pytest
 
 from games.core.i18n import LANGUAGES, has_key, translate
 from games.ginga import decisions, scoring
+from games.ginga.board import cell_name, second_cell
 from games.ginga.models import Place, Stop
 from games.ginga.tiles import tileset
 from tests.games.gt_helpers import GAME, state_with, tid
@@ -28,7 +29,7 @@ def test_the_first_tile_of_the_game_goes_on_the_centre_in_two_picks():
     assert d.walk(["T5", "H8 right"]).move == "place T5 at H8 right"
 
 
-def test_placements_are_numbered_best_first_for_each_tile():
+def test_placements_are_listed_best_first_for_each_tile_each_on_its_cells():
     rng = random.Random(2)
     s = GAME.setup(3, None, 2)
     for _ in range(12):
@@ -39,10 +40,12 @@ def test_placements_are_numbered_best_first_for_each_tile():
         if tile_pick.value == "stop":
             continue
         options = d.walk([tile_pick.value]).options
-        assert [o.label.params["number"] for o in options] == list(range(1, len(options) + 1))
+        assert all(o.place is not None and o.place.kind == "cell" for o in options)
+        assert len({o.place.at for o in options}) == len(options)  # one place per placement
         points = []
         for o in options:
             action = GAME.parse_action(d.walk([tile_pick.value, o.value]).move)
+            assert o.place.at == (cell_name(action.x, action.y), cell_name(*second_cell(action.x, action.y, action.orient)))
             score = scoring.evaluate(key, action.tile, action.x, action.y, action.orient)
             points.append(score.stations + score.loop)
             assert o.label.params["score"] == (GAME.describe_action(s, s.current, action).params["score"])

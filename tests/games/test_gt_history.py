@@ -1,6 +1,6 @@
 """What the Galactic Railway view tells the images about the whole game: each seat's score
-after every turn, each player's best loop and station network, and the menu number of every
-legal placement (so the hand image and the menu name a placement alike)."""
+after every turn, each player's best loop and station network, and every legal placement with
+its cells and points (so the hand image numbers the options the menu's picture numbers)."""
 from __future__ import annotations
 
 
@@ -63,24 +63,29 @@ def test_bests_only_at_the_end_and_they_match_the_result(game):
     assert any(b.loop_points for b in end.bests) and any(b.station_points for b in end.bests)
 
 
-def test_view_numbers_are_the_menu_numbers(game):
+def test_view_has_each_tiles_placements_as_the_menu_does(game):
     checked = 0
     for state in game[:-1:3]:
         seat = state.current
         view = GAME.view(state, seat)
-        numbers = {o.notation: o.number for o in view.options}
-        for choice in GAME.decision(state, seat).choices:
-            pick = choice.path[-1]
-            if pick.step != decisions.PLACEMENT:
+        decision = GAME.decision(state, seat)
+        for tile in decision.first_step():
+            if tile.value == "stop":
                 continue
-            label = translate("en", pick.label.key, pick.label.params)
-            assert pick.label.params["number"] == numbers[choice.notation]
-            assert label.startswith(f"{numbers[choice.notation]}. ")
-            checked += 1
-        for tile in set(o.tile for o in view.options):  # 1 … n per tile, best first
-            mine = sorted((o for o in view.options if o.tile == tile), key=lambda o: o.number)
-            assert [o.number for o in mine] == list(range(1, len(mine) + 1))
+            stop = decision.walk([tile.value])
+            mine = sorted((o for o in view.options if o.tile == tile.value),
+                          key=lambda o: decisions.placement_order(o.points, o.notation))
+            if stop.move is not None:  # its only placement: picking the tile makes it
+                assert [o.notation for o in mine] == [stop.move]
+                continue
+            options = stop.options
+            moves = [decision.walk([tile.value, o.value]).move for o in options]
+            assert [o.notation for o in mine] == moves  # the same options, in the menu's order
+            assert [decisions.where(o.cells) for o in mine] == [o.place for o in options]
             assert [o.points for o in mine] == sorted((o.points for o in mine), reverse=True)
+            label = translate("en", options[0].label.key, options[0].label.params)
+            assert label[0] in "→↓←↑", label  # the number is the picture's, put before it by the menu
+            checked += len(options)
     assert checked > 50
 
 

@@ -14,6 +14,7 @@ from render.ginga import RENDERER, style
 from render.ginga import final as final_mod
 from render.ginga import hand as hand_mod
 from render.ginga import placements
+from render.ginga.places import menu_numbers
 from render.ginga.alt import describe_board, describe_final, describe_hand
 from render.ginga.board import Grid, render_board
 from render.kit import highlight
@@ -172,20 +173,23 @@ def test_the_hand_picture_draws_every_menu_number_once_per_tile(game):
     for tile in set(o.tile for o in view.options):
         count = sum(1 for o in view.options if o.tile == tile)
         assert count >= 2
-    numbers = sorted(o.number for o in view.options)
+    numbers = sorted(n for tile in set(o.tile for o in view.options)
+                     for n in menu_numbers(view, [o for o in view.options if o.tile == tile]))
+    assert None not in numbers
     drawn_numbers = sorted(int(t) for t in drawn if t.isdigit())
     assert all(drawn_numbers.count(n) >= numbers.count(n) for n in set(numbers))
 
 
 def _tables(view):
-    """Each held tile's numbered table as the hand image draws it: (options, image, grid)."""
+    """Each held tile's numbered table as the hand image draws it: (options, numbers, image, grid)."""
     box = placements.bounds(view, view.options)
     col_w = (hand_mod.WIDTH - 2 * hand_mod.PAD - hand_mod.GAP) // 2
     cell = placements.cell_for(box, col_w, hand_mod.WIDTH)
     for tile in sorted(set(o.tile for o in view.options)):
         mine = [o for o in view.options if o.tile == tile]
-        img, grid = placements.numbered_table(view, mine, box, cell, hand_mod.FLOOR)
-        yield mine, img, grid
+        numbers = menu_numbers(view, mine)
+        img, grid = placements.numbered_table(view, mine, numbers, box, cell, hand_mod.FLOOR)
+        yield mine, numbers, img, grid
 
 
 def _overlap(a, b) -> bool:
@@ -198,12 +202,12 @@ def test_number_badges_never_touch_each_other_in_a_whole_game(players, seed):
         view = GAME.view(state, state.current)
         if not view.options:
             continue
-        for mine, _, grid in _tables(view):
-            size, squeeze = placements.number_style(grid.cell, mine, hand_mod.FLOOR)
+        for mine, numbers, _, grid in _tables(view):
+            size, squeeze = placements.number_style(grid.cell, numbers, hand_mod.FLOOR)
             assert size >= hand_mod.FLOOR
             spots = [placements.number_spot(grid, o) for o in mine]
             assert len(set(spots)) == len(spots)
-            boxes = [placements.badge_box(grid, o, size, squeeze) for o in mine]
+            boxes = [placements.badge_box(grid, o, n, size, squeeze) for o, n in zip(mine, numbers)]
             clash = [(mine[i].notation, mine[j].notation) for i in range(len(boxes)) for j in range(i)
                      if _overlap(boxes[i], boxes[j])]
             assert not clash, clash
@@ -215,10 +219,10 @@ def test_scoring_numbers_are_filled_badges_and_the_rest_outlined(game):
     state = next(s for s in game if len({bool(o.points) for o in GAME.view(s, s.current).options}) == 2)
     view = GAME.view(state, state.current)
     seen = set()
-    for mine, img, grid in _tables(view):
-        size, squeeze = placements.number_style(grid.cell, mine, hand_mod.FLOOR)
-        for o in mine:
-            x0, y0, x1, y1 = placements.badge_box(grid, o, size, squeeze)
+    for mine, numbers, img, grid in _tables(view):
+        size, squeeze = placements.number_style(grid.cell, numbers, hand_mod.FLOOR)
+        for o, n in zip(mine, numbers):
+            x0, y0, x1, y1 = placements.badge_box(grid, o, n, size, squeeze)
             cx = round((x0 + x1) / 2)
             rim, inside = img.getpixel((cx, round(y0) + 1)), img.getpixel((cx, round(y0) + placements.RIM + 2))
             if o.points:
@@ -237,9 +241,9 @@ def test_numbers_grow_with_the_cells(game):
     view = GAME.view(state, state.current)
     with recording_text_sizes() as sizes:
         tables = list(_tables(view))
-    numbered = {str(o.number) for mine, _, _ in tables for o in mine}
+    numbered = {str(n) for _, numbers, _, _ in tables for n in numbers}
     numbers = [size for size, text in sizes.drawn if text in numbered and size != placements.NAME_SIZE]
-    assert tables and numbers and min(numbers) >= 1.5 * hand_mod.FLOOR, (numbers, tables[0][2].cell)
+    assert tables and numbers and min(numbers) >= 1.5 * hand_mod.FLOOR, (numbers, tables[0][3].cell)
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

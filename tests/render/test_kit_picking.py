@@ -156,7 +156,7 @@ def test_an_overview_frames_and_names_each_region() -> None:
 
 def test_numbers_run_in_reading_order_and_regions_too() -> None:
     spots = [(300.0, 100.0), (100.0, 104.0), (200.0, 300.0), (50.0, 296.0)]
-    assert picking.number_order(spots, band=30) == [1, 0, 3, 2]
+    assert picking.reading_order(spots) == [1, 0, 3, 2]
     boxes = [(600.0, 600.0, 900.0, 900.0), (0.0, 0.0, 300.0, 300.0), (0.0, 620.0, 300.0, 880.0),
              (620.0, 40.0, 900.0, 260.0)]
     assert picking.reading_rows(["BR", "TL", "BL", "TR"], boxes) == ["TL", "TR", "BL", "BR"]

@@ -2,8 +2,9 @@
 the private hand (the two tiles, how many places each fits and its best score).
 
 What a player can do comes from the rules' menus (games/ginga/decisions.py): a tile, then
-one of its placements numbered best-first with the points it would score, or Stop after a
-first tile; the one chooser draws them. A player who cannot place passes automatically (the
+one of its placements, picked by its number on a picture of the table (the hand image's
+tables carry the same numbers), with the points it would score, or Stop after a first tile;
+the one chooser draws them. A player who cannot place passes automatically (the
 rules do it), so there is no pass button.
 """
 from __future__ import annotations
