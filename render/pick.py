@@ -29,12 +29,15 @@ def locate(game: str, view: Any, places: Sequence[Place]) -> list[Mark | None]:
     return [found.locate(view, place) for place in places]
 
 
-def plan(game: str, marks: Sequence[Mark]) -> list[list[int]]:
-    """The marks (indexes) grouped into regions for legible pictures of at most 25 options,
-    each region in reading order: its k-th option is numbered k + 1 (render.kit.picking.numbered)."""
+def plan(game: str, marks: Sequence[Mark], beside: int = 0) -> list[list[int]]:
+    """The marks (indexes) grouped into regions for legible pictures, each region in reading
+    order: its k-th option is numbered k + 1 (render.kit.picking.numbered). A region holds at
+    most 25 options less the `beside` options without a place shown with it (a step offers
+    at most 25 in all)."""
     found = registry.get(game).places
     assert found is not None, f"{game} locates no places"
-    return picking.numbered(marks, floor=found.floor, margin=found.margin)
+    return picking.numbered(marks, floor=found.floor, margin=found.margin,
+                            at_most=max(picking.OPTIONS_AT_MOST // 2, picking.OPTIONS_AT_MOST - beside))
 
 
 def margin(game: str) -> float:

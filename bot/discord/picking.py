@@ -56,9 +56,10 @@ def layout(game: str, view: Any, options: Sequence[Pick]) -> Layout | None:
     found = [(i, m) for i, m in zip(indexes, marks) if m is not None]
     if len(found) < 2:
         return None
-    groups = pick_render.plan(game, [m for _, m in found])
+    unplaced = [i for i in range(len(options)) if i not in {j for j, _ in found}]
+    groups = pick_render.plan(game, [m for _, m in found], beside=len(unplaced))
     size = pick_render.board_size(game, view)
-    out = Layout(unplaced=[i for i in range(len(options)) if i not in {j for j, _ in found}])
+    out = Layout(unplaced=unplaced)
     for group in groups:  # each in reading order already
         out.regions.append([found[k][0] for k in group])
         out.names.append(compass([found[k][1].spot for k in group], size))

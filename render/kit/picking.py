@@ -160,8 +160,8 @@ def regions(marks: Sequence[Mark], *, floor: float, margin: float,
             at_most: int = OPTIONS_AT_MOST) -> list[list[int]]:
     """The options (indexes into `marks`) grouped into regions, each at most `at_most` and
     narrow enough for legible badges (`widest_crop`); one region when all fit. A region is
-    split in two at the median along the longer side of its spots, so neighbours stay
-    together; regions come in reading order (`reading_rows`)."""
+    split in two along the longer side of its spots (so neighbours stay together), in
+    proportion to the regions its count needs; regions come in reading order (`reading_rows`)."""
     def fits(idx: list[int]) -> bool:
         if len(idx) > at_most:
             return False
@@ -176,8 +176,11 @@ def regions(marks: Sequence[Mark], *, floor: float, margin: float,
         ys = [marks[i].spot[1] for i in idx]
         axis = 0 if max(xs) - min(xs) >= max(ys) - min(ys) else 1
         ordered = sorted(idx, key=lambda i: (marks[i].spot[axis], marks[i].spot[1 - axis], i))
-        half = len(ordered) // 2  # options on one spot split by count alone
-        return split(ordered[:half]) + split(ordered[half:])
+        # as few regions as the count needs (52 options: 17, 18, 17, not four of 13), cut in
+        # proportion so each side splits again evenly; options on one spot split by count alone
+        parts = max(2, math.ceil(len(idx) / at_most))
+        cut = round(len(ordered) * (parts // 2) / parts)
+        return split(ordered[:cut]) + split(ordered[cut:])
 
     found = [sorted(r) for r in split(list(range(len(marks))))]
     return reading_rows(found, [_bounds([marks[i].spot for i in r]) for r in found])
@@ -209,13 +212,14 @@ def reading_order(spots: Sequence[Point]) -> list[int]:
     return sorted(range(len(spots)), key=lambda i: (round((spots[i][1] - min(ys)) / band), spots[i][0], i))
 
 
-def numbered(marks: Sequence[Mark], *, floor: float, margin: float) -> list[list[int]]:
+def numbered(marks: Sequence[Mark], *, floor: float, margin: float,
+             at_most: int = OPTIONS_AT_MOST) -> list[list[int]]:
     """The regions of `marks` (`regions`), each in reading order: a region's k-th option is
     number k + 1 in its picture and in its menu."""
     if not marks:
         return []
     return [[region[i] for i in reading_order([marks[j].spot for j in region])]
-            for region in regions(marks, floor=floor, margin=margin)]
+            for region in regions(marks, floor=floor, margin=margin, at_most=at_most)]
 
 
 def _mean(values: Sequence[float]) -> float:

@@ -55,7 +55,8 @@ class Harness:
         # Told of every step `choose` (and `pick_group`) answers, just before the answer is
         # sent: (user, the step's catalog key, its options, the message showing it). A test
         # measuring what people are shown reads the message then, before the answer replaces it.
-        self.on_step: Callable[[int, str, Sequence[Any], FakeMessage], None] | None = None
+        # told of each step a person answers: (user, step, options, message shown, option picked)
+        self.on_step: Callable[[int, str, Sequence[Any], FakeMessage, Any], None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
     def settings(self) -> Settings:
@@ -229,7 +230,7 @@ class Harness:
                     opened = await self.click(post, find_id(post, r"ry:\d+:\d+:cb:o:"), user, locale=locale)
                     message = opened.original
                 if self.on_step is not None:
-                    self.on_step(user, amount.step, [], message)
+                    self.on_step(user, amount.step, [], message, None)
                 tap = find_id(message, rf"ry:\d+:\d+:cq:[vk][0-9a-f]*::{amount_index}:{numbers[0]}") if quick else None
                 if tap:
                     return await self.click(message, tap, user, locale=locale)
@@ -321,7 +322,7 @@ class Harness:
             message = self.fake.message(paged.original.id)
             found = self._first_step_component(message, here, index)
         if shown is not None and self.on_step is not None:
-            self.on_step(user, shown[0], shown[1], message)
+            self.on_step(user, shown[0], shown[1], message, shown[1][index])
         kind, cid = found
         if kind == "button":
             return await self.click(message, cid, user, locale=locale)
@@ -342,7 +343,7 @@ class Harness:
         from games.core.i18n import language_for, translate
 
         if self.on_step is not None:
-            self.on_step(user, group.step, group.items, message)
+            self.on_step(user, group.step, group.items, message, None)
         lang = language_for(locale)
         words = [translate(lang, item.label.key, item.label.params) for item in group.items]
         whole = find_id(message, rf"ry:\d+:\d+:cg:[^:]+::{n}")

@@ -199,10 +199,13 @@ async def play_whole_game(h: Harness, fake: Any, name: str) -> Figures:
     figures = Figures(name)
     first_interaction = len(fake.interactions)  # the lobby's clicks are not the game's
 
-    def seen(user: int, step: str, options: Sequence[Any], message: FakeMessage) -> None:
-        # the message as it is when the person answers from it
+    def seen(user: int, step: str, options: Sequence[Any], message: FakeMessage, picked: Any) -> None:
+        # the message as it is when the person answers from it; a step of places answered by
+        # one of its other options (Done beside the hexes) is not a place pick
         pictured = any(PICTURE.fullmatch(a.filename) for a in fake.message(message.id).attachments)
-        figures.steps.append(Seen(user, step, len(options), is_place_step(name, step, options), pictured))
+        place = is_place_step(name, step, options) and (
+            not has_place_field() or picked is None or getattr(picked, "place", None) is not None)
+        figures.steps.append(Seen(user, step, len(options), place, pictured))
 
     h.on_step = seen
     # the store's log of moves (the public history hides secret ones: "discard", "answer")

@@ -160,3 +160,12 @@ def test_numbers_run_in_reading_order_and_regions_too() -> None:
     boxes = [(600.0, 600.0, 900.0, 900.0), (0.0, 0.0, 300.0, 300.0), (0.0, 620.0, 300.0, 880.0),
              (620.0, 40.0, 900.0, 260.0)]
     assert picking.reading_rows(["BR", "TL", "BL", "TR"], boxes) == ["TL", "TR", "BL", "BR"]
+
+
+def test_a_step_is_cut_into_as_few_regions_as_its_count_needs() -> None:
+    # 52 options close together (legible in one crop): three regions, not four of 13
+    marks = [Mark(spot=(40.0 + 30 * (k % 13), 40.0 + 30 * (k // 13))) for k in range(52)]
+    found = picking.regions(marks, floor=FLOOR, margin=MARGIN)
+    assert sorted(len(r) for r in found) == [17, 17, 18]
+    # options beside the places (Done, Pass) leave less room for places
+    assert all(len(r) <= 21 for r in picking.regions(marks, floor=FLOOR, margin=MARGIN, at_most=21))
