@@ -253,8 +253,8 @@ def pick_picture(board: Image.Image, marks: Sequence[Mark], numbers: Sequence[in
     x0, y0, x1, y1 = box
     scale = min(width / (x1 - x0), MAX_SCALE)
     out_w, out_h = round((x1 - x0) * scale), round((y1 - y0) * scale)
-    img = board.convert("RGB").resize((out_w, out_h), Image.Resampling.LANCZOS,
-                                      box=(round(x0), round(y0), round(x1), round(y1)))
+    img = _unmarked(board.convert("RGB").resize((out_w, out_h), Image.Resampling.LANCZOS,
+                                                box=(round(x0), round(y0), round(x1), round(y1))))
 
     def at(p: Point) -> Point:
         return (p[0] - x0) * scale, (p[1] - y0) * scale
@@ -267,6 +267,14 @@ def pick_picture(board: Image.Image, marks: Sequence[Mark], numbers: Sequence[in
         if m.note:
             draw_note(img, by_number[n], m.note, [b.centre for b in badges], dark=dark)
     return Picture(img, badges, box)
+
+
+def _unmarked(img: Image.Image) -> Image.Image:
+    """A resampled board without the marks its board carried (`img.info`: the board palette
+    of render.kit.encode): a picture is not its board, and mapping its new colours onto the
+    board's palette would both blur it and teach that palette colours no board has."""
+    img.info.clear()
+    return img
 
 
 def _trace(img: Image.Image, lines: Sequence[Sequence[Point]], outlines: Sequence[Sequence[Point]],
@@ -425,7 +433,7 @@ def overview_picture(board: Image.Image, groups: Sequence[Sequence[Mark]], label
     named as its button is ("North-west · 12"), so a person sees where each part of the map is
     before picking one."""
     scale = width / board.width
-    img = board.convert("RGB").resize((width, round(board.height * scale)), Image.Resampling.LANCZOS)
+    img = _unmarked(board.convert("RGB").resize((width, round(board.height * scale)), Image.Resampling.LANCZOS))
     d = ImageDraw.Draw(img)
     _, size = badge_size(width)
     dot = max(3.0, width / 200)

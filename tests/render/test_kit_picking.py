@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw
 
 from games.core.choices import Place
 from render.kit import picking
+from render.kit.encode import BOARD_PALETTE
 from render.kit.legibility import min_font_px, recording_text_sizes
 from render.kit.picking import Mark
 
@@ -169,3 +170,11 @@ def test_a_step_is_cut_into_as_few_regions_as_its_count_needs() -> None:
     assert sorted(len(r) for r in found) == [17, 17, 18]
     # options beside the places (Done, Pass) leave less room for places
     assert all(len(r) <= 21 for r in picking.regions(marks, floor=FLOOR, margin=MARGIN, at_most=21))
+
+
+def test_a_picture_does_not_carry_its_boards_palette() -> None:
+    marked = board()
+    marked.info[BOARD_PALETTE] = object()
+    marks = [Mark(spot=(300.0, 300.0)), Mark(spot=(420.0, 300.0))]
+    assert picking.pick_picture(marked, marks, [1, 2], margin=MARGIN).image.info == {}
+    assert picking.overview_picture(marked, [marks], ["West · 2"]).image.info == {}
