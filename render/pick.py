@@ -20,6 +20,17 @@ from render.kit.picking import Mark, Picture
 from render.pool import received
 
 
+def warm(games: Sequence[str] | None = None) -> None:
+    """Import each game's renderer and its places' layout now (a few hundred ms each the first
+    time), so the first turn post or pick that locates places does not pay for it on the bot's
+    event loop."""
+    for game in registry.names() if games is None else games:
+        try:
+            registry.get(game).places  # imports the renderer and the layout its module loads
+        except Exception:  # noqa: BLE001 - a renderer that cannot load says so where it is used
+            continue
+
+
 def locate(game: str, view: Any, places: Sequence[Place]) -> list[Mark | None]:
     """Where each place is in the game's board image; None for all when the game's renderer
     locates nothing."""

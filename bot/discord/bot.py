@@ -35,6 +35,7 @@ from bot.discord.play import on_component
 from bot.discord.text import CatalogTranslator
 from bot.discord.ui.components import GameButton, GameSelect
 from bot.sessions import Outcome, SessionService
+from render import pick as pick_render
 from render import pool as render_pool
 from render.pool import RenderPool
 from bot.store import StoreBackend, open_store
@@ -136,6 +137,8 @@ class RailyardBot(commands.AutoShardedBot):
             self.render_pool = RenderPool(self.render_workers)
             self.render_pool.start()  # the workers warm up while the bot logs in
             render_pool.install(self.render_pool)
+            # turn posts and picks locate places in this process: load the renderers meanwhile
+            self._warming = asyncio.ensure_future(asyncio.to_thread(pick_render.warm))
         await self.tree.set_translator(CatalogTranslator())
         self.add_dynamic_items(GameButton, GameSelect)
         for extension in INITIAL_EXTENSIONS:
@@ -237,6 +240,10 @@ class RailyardBot(commands.AutoShardedBot):
 
     # ------------------------------------------------------------------ shutdown
     async def close(self) -> None:
+        warming = getattr(self, "_warming", None)
+        if warming is not None:
+            with contextlib.suppress(Exception):
+                await warming  # a renderer that fails to load says so when it is used
         outbox = getattr(self, "outbox", None)
         if outbox is not None:
             await outbox.stop()
