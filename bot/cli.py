@@ -237,6 +237,7 @@ async def run_demo(args: argparse.Namespace) -> int:
                 print(f"[v{o.version:>3}] {translate(lang, event.key, event.params, o.names)}")
 
         show(outcome)
+        waited_on_people = 0  # moves the game waited on a person for (the others made themselves)
         while outcome.status == "active":
             # Bots move on their own; the "people" move through act(), like a Discord user.
             for bot_outcome in await service.run_bots(outcome.game_id):
@@ -255,6 +256,7 @@ async def run_demo(args: argparse.Namespace) -> int:
             state = await service.current_state(outcome.game_id)  # the snapshot, not a replay
             action = planner.choose(game, state, seat_of[user_id], rng)
             outcome = await service.act(channel, person, game.format_action(action))
+            waited_on_people += 1
             show(outcome)
             if count >= 60 and not wrote_mid_hands:  # a mid-game look at the private hands
                 await _write_hands(service, renderer, channel, people, out, lang, "mid")
@@ -283,6 +285,8 @@ async def run_demo(args: argparse.Namespace) -> int:
                       "moves": moves}
             args.record.write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
             print(f"Recorded the game to {args.record}")
+        moves_made = sum(1 for e in await service.history(channel) if e.kind == "move" and not e.undone)
+        print(f"moves: {moves_made}, {waited_on_people} of them waited on a person")
         # what the Discord adapter sends for this game (one live board; see bot/tally.py)
         print(tally.line())
     return 0

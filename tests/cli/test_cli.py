@@ -128,13 +128,18 @@ def test_demo_counts_what_discord_would_send_one_live_board(tmp_path, capsys):
 
     out = tmp_path / "demo"
     assert main(["demo", "--players", "4", "--seed", "2026", "--out", str(out), "--quiet"]) == 0
-    line = capsys.readouterr().out.strip().splitlines()[-1]
+    waits, line = capsys.readouterr().out.strip().splitlines()[-2:]
     match = re.fullmatch(r"messages: (\d+) new, (\d+) edited, images (\d+\.\d) MB", line)
     assert match, line
     new, edited, megabytes = int(match[1]), int(match[2]), float(match[3])
+    counted = re.fullmatch(r"moves: (\d+), (\d+) of them waited on a person", waits)
+    assert counted, waits
     with sqlite3.connect(out / "demo.sqlite3") as db:
         people = {seat for seat, user in db.execute("SELECT seat, user_id FROM seats") if user}
         moves = [seat for seat, in db.execute("SELECT seat FROM actions ORDER BY seq")]
+        by_people = db.execute("SELECT COUNT(*) FROM actions WHERE auto IS NULL AND actor_user_id IS NOT NULL"
+                               ).fetchone()[0]
+    assert (int(counted[1]), int(counted[2])) == (len(moves), by_people) and 0 < by_people < len(moves)
     person_turns = 1 + sum(1 for before, seat in zip([None, *moves], moves) if seat in people and seat != before)
     assert len(people) == 2 and new <= person_turns + 3, (new, person_turns)
     assert edited > new  # steps inside turns and bot moves edit the live board
