@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from PIL import Image
+
 from games.core.choices import Place
 from games.core.i18n import translate
 from render import registry
 from render.kit import picking
+from render.kit.images import Places
 from render.kit.picking import Mark, Picture
 from render.pool import received
 
@@ -29,6 +32,13 @@ def warm(games: Sequence[str] | None = None) -> None:
             registry.get(game).places  # imports the renderer and the layout its module loads
         except Exception:  # noqa: BLE001 - a renderer that cannot load says so where it is used
             continue
+
+
+def _places(game: str) -> Places:
+    """The game's Places; only games whose steps name places get here."""
+    found = registry.get(game).places
+    assert found is not None, f"{game} locates no places"
+    return found
 
 
 def locate(game: str, view: Any, places: Sequence[Place]) -> list[Mark | None]:
@@ -45,23 +55,13 @@ def plan(game: str, marks: Sequence[Mark], beside: int = 0) -> list[list[int]]:
     order: its k-th option is numbered k + 1 (render.kit.picking.numbered). A region holds at
     most 25 options less the `beside` options without a place shown with it (a step offers
     at most 25 in all)."""
-    found = registry.get(game).places
-    assert found is not None, f"{game} locates no places"
+    found = _places(game)
     return picking.numbered(marks, floor=found.floor, margin=found.margin,
                             at_most=max(picking.OPTIONS_AT_MOST // 2, picking.OPTIONS_AT_MOST - beside))
 
 
-def margin(game: str) -> float:
-    """Board px the game keeps around options (about a hex or a city)."""
-    found = registry.get(game).places
-    assert found is not None, f"{game} locates no places"
-    return found.margin
-
-
 def board_size(game: str, view: Any) -> tuple[int, int]:
-    found = registry.get(game).places
-    assert found is not None, f"{game} locates no places"
-    return found.size(view)
+    return _places(game).size(view)
 
 
 def picture(game: str, view: Any, names: Sequence[str], lang: str, places: Sequence[Place],
@@ -69,8 +69,7 @@ def picture(game: str, view: Any, names: Sequence[str], lang: str, places: Seque
     """The pick picture of `places` numbered `numbers`: options at one place that differ by
     what they show, side by side from the renderer's previews; any others on one crop."""
     renderer = registry.get(game)
-    found = renderer.places
-    assert found is not None, f"{game} locates no places"
+    found = _places(game)
     marks = [found.locate(view, p) for p in places]
     kept = [(m, p, n) for m, p, n in zip(marks, places, numbers) if m is not None]
     if not kept:
@@ -81,8 +80,15 @@ def picture(game: str, view: Any, names: Sequence[str], lang: str, places: Seque
     # would cover each other and leave no room for their points.
     routes = all(p.kind == "route" and p.show for p in places_)
     if (one_place or routes) and found.preview is not None and len(places_) > 1:
-        boards = [found.preview(view, list(names), lang, p) or renderer.board_image(view, list(names), lang)
-                  for p in places_]
+        plain: list[Image.Image] = []  # the board as it is, drawn once for the options with no preview
+
+        def board_of(p: Place) -> Image.Image:
+            drawn = found.preview(view, list(names), lang, p)  # type: ignore[misc]
+            if drawn is None and not plain:
+                plain.append(renderer.board_image(view, list(names), lang))
+            return drawn if drawn is not None else plain[0]
+
+        boards = [board_of(p) for p in places_]
         captions = [found.caption(view, list(names), lang, p) for p in places_] if found.caption else None
         return picking.sheet_picture(boards, marks_, numbers_, margin=found.margin, captions=captions, lang=lang,
                                      dark=found.dark_badges)
@@ -110,8 +116,7 @@ def draw_overview(game: str, sent_view: Any, names: Sequence[str], lang: str,
     framed and named as its button is."""
     view = received(sent_view)
     renderer = registry.get(game)
-    found = renderer.places
-    assert found is not None, f"{game} locates no places"
+    found = _places(game)
     marks = [[m for m in (found.locate(view, p) for p in group) if m is not None] for group in groups]
     made = picking.overview_picture((found.board or renderer.board_image)(view, list(names), lang), marks, labels)
     return renderer.encode(made.image), translate(lang, "render.pick.overview", {"regions": ", ".join(labels)})

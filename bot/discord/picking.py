@@ -56,7 +56,8 @@ def layout(game: str, view: Any, options: Sequence[Pick]) -> Layout | None:
     found = [(i, m) for i, m in zip(indexes, marks) if m is not None]
     if len(found) < 2:
         return None
-    unplaced = [i for i in range(len(options)) if i not in {j for j, _ in found}]
+    located = {j for j, _ in found}
+    unplaced = [i for i in range(len(options)) if i not in located]
     groups = pick_render.plan(game, [m for _, m in found], beside=len(unplaced))
     size = pick_render.board_size(game, view)
     out = Layout(unplaced=unplaced)

@@ -2,9 +2,9 @@
 by a large number, so that a person picks "7" from what they see instead of a coordinate
 from a list (the numbers are the chooser's buttons and select options: bot/discord/picking.py).
 
-A game's renderer says where each place of its game is in its board image (`Locator.locate`
-gives a `Mark`: the spot for the number, and a line or an outline to trace); this module does
-the rest for every game alike:
+A game's renderer says where each place of its game is in its board image (the `locate` of
+its `render.kit.images.Places` gives a `Mark`: the spot for the number, and a line or an
+outline to trace); this module does the rest for every game alike:
 
 * `regions` groups options too many (over 25, Discord's most in a select) or too spread for
   one legible picture into compact regions of the map, split in two along the longer side
@@ -17,7 +17,7 @@ the rest for every game alike:
   cost) beside its badge;
 * `sheet_picture` draws options that share one place and differ by what they put there (a
   tile's rotations) side by side, each cropped from a board the renderer drew with that
-  option in place (`Locator.preview`).
+  option in place (`Places.preview`).
 
 Legibility: Discord shows a private picture at most 550 px wide and often 400. A badge is
 BADGE_AT_400 px across and its digits DIGITS_AT_400 px tall at 400 px, whatever the crop. Two
@@ -37,11 +37,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Sequence
+from typing import Any, Sequence
 
 from PIL import Image, ImageDraw
 
-from games.core.choices import Place
 from render.kit.text import draw_text, measure, wrap
 
 Point = tuple[float, float]
@@ -78,17 +77,6 @@ class Mark:
 
     def points(self) -> list[Point]:
         return [self.spot, *self.line, *self.outline]
-
-
-class Locator(Protocol):
-    """What a game's renderer offers pick pictures (render.kit.images.GameImages)."""
-
-    def locate(self, view: Any, place: Place) -> Mark | None:
-        """Where `place` is in the board image of `view` (None: not on this board)."""
-
-    def preview(self, view: Any, names: Sequence[str], lang: str, place: Place) -> Image.Image | None:
-        """The board of `view` with what `place.show` describes drawn in place (None: the
-        game draws no such thing; the plain board is used)."""
 
 
 @dataclass
