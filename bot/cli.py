@@ -8,7 +8,7 @@
         hands, the final chart and the game's timelapse (timelapse.webp) to DIR, and prints
         the log, the final breakdown and the timelapse's size and time.
     railyard replay FILE            re-run a recorded game (JSON) and print its result
-    railyard bench [game]           speed figures (see bot/bench.py)
+    railyard bench [game]           speed figures (see tools/bench.py, not part of the bot)
     railyard run [--shard-ids IDS --shard-count N]
                                     start the Discord bot (settings from .env)
     railyard sync [--dev]           register the slash commands with Discord (an explicit step)
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import json
 import random
 import sys
@@ -112,26 +113,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "replay":
             return run_replay(args)
         if args.command == "bench":
-            from bot.bench import run_bench, run_stored_bench
-
-            if args.sizes is not None:
-                from bot.bench import run_size_bench
-
-                return asyncio.run(run_size_bench(args.game, games=args.sizes, store=args.store,
-                                                  database_url=args.database_url))
-            if args.processes is not None:
-                from bot.bench import run_throughput_bench
-
-                counts = tuple(int(c) for c in args.processes.split(",") if c.strip())
-                return run_throughput_bench(args.game, processes=counts, moves=args.moves, store=args.store,
-                                            database_url=args.database_url)
-            if args.stored_games is not None:
-                workers = tuple(int(w) for w in args.render_workers.split(",") if w.strip())
-                return asyncio.run(run_stored_bench(args.game, stored_games=args.stored_games, moves=args.moves,
-                                                    render_workers=workers, store=args.store,
-                                                    database_url=args.database_url))
-            return asyncio.run(run_bench(args.game, games=args.games, moves=args.moves,
-                                         timelapse_games=args.timelapse_games))
+            # The benches live in tools/, beside the product: only this command loads them, so
+            # the bot `railyard run` starts never imports the loopback Discord or the benches.
+            bench = importlib.import_module("tools.bench")
+            return bench.main_bench(args)
         if args.command == "doctor":
             from bot.discord.doctor import main_doctor
 

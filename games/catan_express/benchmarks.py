@@ -1,4 +1,4 @@
-"""Catan Express's own lines for `railyard bench catan_express` (bot/bench.py prints what
+"""Catan Express's own lines for `railyard bench catan_express` (tools/bench.py prints what
 `benchmarks()` returns).
 
 1. Random full games, 4 players, rules only: every move is `legal_actions` (the whole menu,

@@ -1,4 +1,4 @@
-"""Figures the bench commands print (bot/bench.py and the games' own bench lines)."""
+"""Figures the bench commands print (tools/bench.py and the games' own bench lines)."""
 from __future__ import annotations
 
 from typing import Sequence

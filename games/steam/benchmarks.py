@@ -1,4 +1,4 @@
-"""Steam's own lines for `railyard bench steam` (bot/bench.py prints what `benchmarks()` returns).
+"""Steam's own lines for `railyard bench steam` (tools/bench.py prints what `benchmarks()` returns).
 
 1. The worst case of the delivery search at locomotive 6: games/steam/delivery_bench.py's dense
    network on each map (every place linked to every place a short run of track reaches), per

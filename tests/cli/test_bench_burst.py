@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.bench import _burst_line, fill_stored_games
+from tools.bench import _burst_line, fill_stored_games
 
 
 async def test_a_burst_prints_its_line_with_every_move_answered(tmp_path: Path) -> None:

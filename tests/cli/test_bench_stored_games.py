@@ -7,7 +7,7 @@ import re
 import sqlite3
 from pathlib import Path
 
-from bot.bench import fill_stored_games, run_stored_bench
+from tools.bench import fill_stored_games, run_stored_bench
 from bot.cli import main
 
 

@@ -1,5 +1,5 @@
 """Exactly one process posts each outbox row, fires each reminder and plays each deadline:
-real bot processes (``python -m bot.loopback.bot_process``) on one database and one loopback
+real bot processes (``python -m tools.loopback.bot_process``) on one database and one loopback
 Discord, one of them killed with SIGKILL in the middle of a delivery.
 
 The timeline (the lease is LEASE = 2 s; the timer loop then sweeps every 2 s, the dispatchers

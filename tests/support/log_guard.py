@@ -73,7 +73,7 @@ _LINE = re.compile(r"^\S+ \S+ (ERROR|CRITICAL) (\S+?): (.*)$")
 
 
 def check_process_log(text: str, name: str) -> None:
-    """Feed a bot process's log (the format of bot/loopback/bot_process.py) to the running
+    """Feed a bot process's log (the format of tools/loopback/bot_process.py) to the running
     test's guard: its ERROR lines count as if the test had logged them."""
     guard = _current
     if guard is None:

@@ -1,4 +1,4 @@
-"""Real bot processes (``python -m bot.loopback.bot_process``) against a FakeDiscord that
+"""Real bot processes (``python -m tools.loopback.bot_process``) against a FakeDiscord that
 lives in the test process, for the multi-process tests.
 
     async with BotProcesses(fake, "sqlite:///" + str(db), tmp_path) as procs:
@@ -41,7 +41,7 @@ class BotProcess:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
         self.popen = subprocess.Popen(
-            [sys.executable, "-m", "bot.loopback.bot_process", *args],
+            [sys.executable, "-m", "tools.loopback.bot_process", *args],
             cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=self._log,
         )
         self._reader = threading.Thread(target=self._read, name=f"{name}-stdout", daemon=True)

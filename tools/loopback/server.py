@@ -1,6 +1,6 @@
 """The loopback fake of Discord: REST under /api/v10 plus a gateway websocket.
 
-See the package docstring (``bot/loopback/__init__.py``) for the API.
+See the package docstring (``tools/loopback/__init__.py``) for the API.
 """
 
 from __future__ import annotations
@@ -181,7 +181,7 @@ def point_discord_at(api_base: str, gateway_url: str):
 
     ``api_base`` is the REST root (``http://127.0.0.1:PORT/api/v10``), ``gateway_url`` the
     websocket (``ws://127.0.0.1:PORT/gateway``). Used by ``FakeDiscord.patched()`` in the
-    process that runs the fake, and by ``bot.loopback.bot_process`` in another one."""
+    process that runs the fake, and by ``tools.loopback.bot_process`` in another one."""
     import discord.gateway
     import discord.http
     import yarl
@@ -928,7 +928,7 @@ class FakeDiscord:
             route, params = self._match(method, path)
             if route is None:
                 self.unexpected_requests.append(rec)
-                reply = _err(404, 0, f"fake_discord does not model {method} {path} (add a route in bot/loopback/server.py)")
+                reply = _err(404, 0, f"fake_discord does not model {method} {path} (add a route in tools/loopback/server.py)")
             else:
                 rec.route = route.template
                 injected = self._take_failure(method, path, rec)

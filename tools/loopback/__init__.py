@@ -1,4 +1,4 @@
-"""bot.loopback: an in-repo loopback fake of Discord, for the end-to-end tests and the bench.
+"""tools.loopback: an in-repo loopback fake of Discord, for the end-to-end tests and the bench.
 
 It lives in the package (not under tests/) so that `railyard bench` can run the real bot
 against it from an installed copy: it needs only aiohttp (and discord.py for `patched()`),
@@ -13,7 +13,7 @@ Quick start
 -----------
 ::
 
-    from bot.loopback import FakeDiscord      # tests: from tests.fake_discord import ...
+    from tools.loopback import FakeDiscord      # tests: from tests.fake_discord import ...
 
     async with FakeDiscord() as fake:                       # HTTP + gateway on loopback
         fake.add_user(7, "alice")
@@ -59,7 +59,7 @@ out unanswered (Discord: "The application did not respond"); otherwise ``shard``
 on that shard, ``shard_of(guild_id, count)`` the formula, ``live_shards`` the live sessions'
 ``(id, count)``, ``session_for(guild_id)`` the session that would get it.
 Another process can be pointed at the fake with ``point_discord_at(fake.api_base,
-fake.gateway_url)`` (what ``patched()`` does); ``python -m bot.loopback.bot_process`` runs the
+fake.gateway_url)`` (what ``patched()`` does); ``python -m tools.loopback.bot_process`` runs the
 real bot that way (see that module).
 
 World

@@ -3,7 +3,7 @@
 Every validator returns a list of :class:`Problem`.  An empty list means the
 payload would be accepted by Discord (as far as the fake models it).  The
 server turns problems into a ``400 Invalid Form Body`` (code 50035) answer and
-records one :class:`~bot.loopback.models.Violation` per problem.
+records one :class:`~tools.loopback.models.Violation` per problem.
 
 The numbers come from /work/shared/design/discord-notes.md section 1.
 """

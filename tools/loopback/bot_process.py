@@ -4,7 +4,7 @@ For tests and benches only (never for a real deployment): the multi-process test
 several of these against one ``FakeDiscord`` in the test process, on one database, each
 serving some shards, and drive them through the fake as users would.
 
-    python -m bot.loopback.bot_process --api-base http://127.0.0.1:PORT/api/v10 \\
+    python -m tools.loopback.bot_process --api-base http://127.0.0.1:PORT/api/v10 \\
         --gateway ws://127.0.0.1:PORT/gateway --token TOKEN --database sqlite:///path \\
         [--shard-ids 0,1 --shard-count 4] [--seed N] [--clock-offset SECONDS] [--sync-commands]
         [--lease-seconds SECONDS] [--bots-delay SECONDS]
@@ -37,13 +37,13 @@ from typing import Callable, Sequence
 import discord
 
 from bot.config import ConfigError, Settings, load_settings
-from bot.loopback.server import point_discord_at
+from tools.loopback.server import point_discord_at
 
 log = logging.getLogger("railyard.loopback.process")
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m bot.loopback.bot_process", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.loopback.bot_process", description=__doc__.split("\n\n")[0])
     parser.add_argument("--api-base", required=True,
                         help="the fake's REST root (fake.api_base; a bare http://host:port gets /api/v10)")
     parser.add_argument("--gateway", required=True, help="the fake's gateway websocket (fake.gateway_url)")

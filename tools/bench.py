@@ -22,7 +22,7 @@ day after delivering them). On PostgreSQL the SQLite fill is then copied over wi
 (asyncpg's copy_records_to_table) into the database `--database-url` names, which must be
 empty, or else into a throwaway server started for the run (bot/store/local_pg.py); the fill
 line gives both times. Then it starts the real bot against the loopback Discord
-(`bot.loopback`), with its outbox dispatcher rendering and delivering every post.
+(`tools.loopback`), with its outbox dispatcher rendering and delivering every post.
 
 The figure is the time from the interaction's dispatch to the moment the player sees the
 committed "✅" answer (the answer itself, or the edit after a defer). Before it come the
@@ -445,7 +445,7 @@ async def run_stored_bench(game_name: str = "ticket_to_ride", stored_games: int 
                            render_workers: tuple[int, ...] = (2,), burst: int = BURST, store: str = "sqlite",
                            database_url: str | None = None, templates: int = STORED_TEMPLATES) -> int:
     from bot.discord.bot import RailyardBot
-    from bot.loopback import FakeDiscord
+    from tools.loopback import FakeDiscord
     from bot.store import open_store
 
     game = registry.get(game_name)
@@ -538,7 +538,7 @@ async def _burst_line(game_name: str, url: str, workers: int, count: int,
     each at once. The acknowledgements' p50/p99 while the dispatcher draws and delivers the
     boards those moves cause, and how long until every post is out."""
     from bot.discord.bot import RailyardBot
-    from bot.loopback import FakeDiscord
+    from tools.loopback import FakeDiscord
     from bot.sessions import Actor
 
     game = registry.get(game_name)
@@ -900,3 +900,21 @@ async def _throughput_play(url: str, game_name: str, tag: str, moves: int, seed:
         return played
     finally:
         await opened.close()
+
+
+def main_bench(args: Any) -> int:
+    """`railyard bench` with its parsed arguments (bot/cli.py declares them)."""
+    if args.sizes is not None:
+        return asyncio.run(run_size_bench(args.game, games=args.sizes, store=args.store,
+                                          database_url=args.database_url))
+    if args.processes is not None:
+        counts = tuple(int(c) for c in args.processes.split(",") if c.strip())
+        return run_throughput_bench(args.game, processes=counts, moves=args.moves, store=args.store,
+                                    database_url=args.database_url)
+    if args.stored_games is not None:
+        workers = tuple(int(w) for w in args.render_workers.split(",") if w.strip())
+        return asyncio.run(run_stored_bench(args.game, stored_games=args.stored_games, moves=args.moves,
+                                            render_workers=workers, store=args.store,
+                                            database_url=args.database_url))
+    return asyncio.run(run_bench(args.game, games=args.games, moves=args.moves,
+                                 timelapse_games=args.timelapse_games))
