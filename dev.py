@@ -2,7 +2,8 @@
 """Railyard's one entry point for a fresh checkout: needs only Python 3.11+ and git.
 
     python3 dev.py demo [args]   play a full offline game with bots (see `railyard demo --help`)
-    python3 dev.py test [args]   run the whole test suite
+    python3 dev.py test [args]   run the whole test suite (what CI runs)
+    python3 dev.py test --fast   leave out the slow tier (whole games, processes, PostgreSQL, benches)
     python3 dev.py <anything>    run `railyard <anything>` inside the project's environment
 
 It creates `.venv/` beside this file on first use and reinstalls the project whenever
@@ -44,9 +45,11 @@ def main(argv: list[str]) -> int:
     command = argv[0] if argv else "demo"
     rest = argv[1:]
     if command == "test":
+        if "--fast" in rest:
+            rest = [arg for arg in rest if arg != "--fast"] + ["-m", "not slow"]
         args = [str(PYTHON), "-m", "pytest", *rest]
     else:
-        args = [str(PYTHON), "-m", "bot.cli", command, *rest]
+        args = [str(PYTHON), "-m", "railyard", command, *rest]
     return subprocess.call(args, cwd=ROOT)
 
 

@@ -1,4 +1,11 @@
-"""Shared test setup: the repository root on sys.path, the toy game registered, a fake clock."""
+"""Shared test setup: the repository root on sys.path, the toy game registered, a fake clock,
+and the test tiers.
+
+Tiers: `slow` marks whole-game simulations, several processes, PostgreSQL and the benches.
+`python3 dev.py test` runs everything (CI does); `python3 dev.py test --fast` leaves the slow
+tier out. A module says it is slow with `pytestmark = pytest.mark.slow`; every test that
+reaches the PostgreSQL server (the `pg_server` fixture, directly or through `backend`) is
+marked here, so a new PostgreSQL test needs no marker of its own."""
 from __future__ import annotations
 
 import sys
@@ -47,3 +54,11 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "railyard.sqlite3"
 
 
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        backend = callspec.params.get("backend") if callspec is not None else None
+        if backend == "postgres" or "pg_server" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)

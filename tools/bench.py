@@ -181,7 +181,7 @@ async def run_bench(game_name: str = "ticket_to_ride", games: int = 200, moves: 
 def timelapse_line(game_name: str, games: int) -> str:
     """Time and size of the timelapse (render/timelapse.py) of the longest of `games` full
     games at the most players, played by the game's strongest bot."""
-    from games.core.replay import GameRecord
+    from games.replay import GameRecord
     from render.timelapse import timelapse, turn_ends
 
     game = registry.get(game_name)
@@ -903,7 +903,7 @@ async def _throughput_play(url: str, game_name: str, tag: str, moves: int, seed:
 
 
 def main_bench(args: Any) -> int:
-    """`railyard bench` with its parsed arguments (bot/cli.py declares them)."""
+    """`railyard bench` with its parsed arguments (railyard/cli.py declares them)."""
     if args.sizes is not None:
         return asyncio.run(run_size_bench(args.game, games=args.sizes, store=args.store,
                                           database_url=args.database_url))

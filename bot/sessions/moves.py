@@ -15,7 +15,7 @@ from bot.sessions.models import (
 )
 from bot.store import ActionRow, StaleVersion, retries_conflicts
 from games.core import Event, IllegalAction
-from games.core.replay import GameRecord, scores
+from games.replay import GameRecord, scores
 from games.core.rng import derive
 
 
@@ -264,7 +264,7 @@ class MoveService(ServiceCore):
         return self._replay(ld, self._effective(ld, actions))
 
     async def record(self, game_id: int) -> GameRecord:
-        """The game as a replayable record (games/core/replay.py): its seed, options, seat
+        """The game as a replayable record (games/replay.py): its seed, options, seat
         count and the moves in force, undone ones left out (a timelapse is drawn from it)."""
         ld, actions = await self._read_id(game_id, with_actions=True)
         if ld.state is None:

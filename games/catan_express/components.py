@@ -6,7 +6,7 @@ CE-9).
 Why it is shaped so
     These numbers do not depend on the map, so they live in one file
     (data/catan_express/components.json) apart from the layouts; the rules read them from here
-    rather than repeating literals, and tests/games/test_ce_economy.py checks each against the
+    rather than repeating literals, and tests/games/catan_express/test_economy.py checks each against the
     rulings. Numbers that change with the player count (bank, deck, stop rounds) are keyed by
     the count, so a missing count is a data error rather than a silent default.
 """

@@ -13,7 +13,7 @@ Speed
     the pieces and buildings are derived once per position (derived.py); the moves a menu lists
     again and again are made once and shared (frozen values), and events and results are made
     without pydantic's validation of values the engine made itself (models.made). A test
-    (tests/games/test_ce_shortcuts.py) holds each shortcut to the plain rule it stands for.
+    (tests/games/catan_express/test_shortcuts.py) holds each shortcut to the plain rule it stands for.
 
 Phases
     setup    snake order (CE-B6, CE-3): a settlement; in the second round also the start cards

@@ -5,7 +5,7 @@ ST-M4, ST-11, ST-14).
 Why it is shaped so
     These numbers are the same on both maps, so they live in one file (data/steam/components.json)
     apart from the maps and tiles; the rules read them from here rather than repeating literals,
-    and tests/games/test_steam_data.py checks each against the rulebook.
+    and tests/games/steam/test_data.py checks each against the rulebook.
 """
 from __future__ import annotations
 

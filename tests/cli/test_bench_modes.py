@@ -13,7 +13,7 @@ import re
 import pytest
 
 from tools.bench import run_size_bench, run_stored_bench, run_throughput_bench
-from bot.cli import main
+from railyard.cli import main
 from bot.store.local_pg import INSTALL_HINT, find_bindir
 from tests.support.postgres import in_ci
 

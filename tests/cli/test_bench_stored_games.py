@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from tools.bench import fill_stored_games, run_stored_bench
-from bot.cli import main
+from railyard.cli import main
 
 
 async def test_the_filled_database_holds_distinct_realistic_games(tmp_path: Path) -> None:

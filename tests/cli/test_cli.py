@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.cli import main
+from railyard.cli import main
 
 FIXTURE = Path("tests/fixtures/ticket_to_ride/game-2p-seed101.json")
 
@@ -24,7 +24,7 @@ def test_demo_plays_a_whole_game_and_writes_every_image(tmp_path, capsys):
     assert len(hands) >= 4  # two people, mid-game and at the end
     assert (out / "final.png").exists()
     # the timelapse: one frame before the first move and one after every turn, within budget
-    from games.core.replay import GameRecord
+    from games.replay import GameRecord
     from render.timelapse import turn_ends
 
     moves = GameRecord.model_validate_json(record.read_text(encoding="utf-8")).moves

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import cli
+from railyard import cli
 from bot.config import ConfigError, Secret, load_settings
 from bot.discord import launcher
 from tests.discord.conftest import GUILD, Harness

@@ -4,7 +4,7 @@ answer and nothing changes."""
 from __future__ import annotations
 
 from games.core.i18n import translate
-from games.core.replay import GameRecord, replay, scores
+from games.replay import GameRecord, replay, scores
 from tests.discord.conftest import ALICE, BOB, CAROL, CHANNEL, EMPTY, Harness
 from tests.support import dump_db
 

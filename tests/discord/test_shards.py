@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import cli
+from railyard import cli
 from bot.config import ConfigError, Settings, load_settings
 from bot.discord.bot import RailyardBot
 from bot.discord import launcher

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from games.core.replay import GameRecord, ReplayError, replay, scores
+from games.replay import GameRecord, ReplayError, replay, scores
 
 FIXTURES = sorted(Path("tests/fixtures").glob("*/*.json"))
 

@@ -14,10 +14,10 @@ from games.core.i18n import translate
 from games.core.typed import normalize, resolve
 from games.core.vocabulary import Vocabulary
 from games.ginga.models import Place as GTPlace
-from tests.games import gt_helpers as gt
-from tests.games import sf_helpers as sf
-from tests.games.ttr_helpers import GAME as TTR
-from tests.games.ttr_helpers import claim_for, started, with_hand
+import tests.games.ginga.helpers as gt
+import tests.games.santa_fe.helpers as sf
+from tests.games.ticket_to_ride.helpers import GAME as TTR
+from tests.games.ticket_to_ride.helpers import claim_for, started, with_hand
 from tests.support.toy_game import GAME as TOY
 
 

@@ -19,7 +19,7 @@ from render.kit.geometry import band, boxes_meet, grow, polygon_meets_box
 from render.steam import board as steam_board
 from render.steam import names as steam_names
 from render.steam.layout import map_layout
-from tests.render.test_steam_render import NAMES, played
+from tests.render.steam.test_render import NAMES, played
 
 STEAM_GAMES = [("northeast", 4, 1, False), ("rhine_ruhr", 5, 5, False), ("northeast", 5, 3, True),
                ("rhine_ruhr", 3, 2, True), ("rhine_ruhr", 4, 18, False)]

@@ -11,7 +11,7 @@ from render import registry as renderers
 from render.santa_fe.layout import MAP_H as SF_MAP_H
 from render.steam import style as steam
 from render.steam.sidebar import LEFT, RIGHT, TEXT, legend_height, legend_items
-from tests.render.test_steam_render import NAMES, played
+from tests.render.steam.test_render import NAMES, played
 
 
 def colours_in(img: Image.Image) -> set:

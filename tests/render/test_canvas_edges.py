@@ -20,7 +20,7 @@ from render.steam import style as steam
 from render.steam.sidebar import CUBE_R, supply_layout
 from render.steam.layout import BOARD_W
 from render.ticket_to_ride import style as ttr
-from tests.render.test_steam_render import played
+from tests.render.steam.test_render import played
 from tests.support.bot_games import bot_states
 
 BOTS = {"ticket_to_ride": "planner", "ginga": "scorer", "santa_fe": "builder", "steam": "builder",

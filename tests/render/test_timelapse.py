@@ -9,7 +9,7 @@ import re
 from PIL import Image
 
 from games import registry
-from games.core.replay import GameRecord
+from games.replay import GameRecord
 from render.kit.animate import HOLD_LAST_MS, MAX_WIDTH, animate, scaled, thinned
 from render.timelapse import timelapse, turn_ends
 

@@ -6,7 +6,7 @@ import pytest
 from bot.sessions import SessionError, SessionService
 from games import registry
 from games.core.i18n import translate
-from games.core.replay import replay
+from games.replay import replay
 from tests.support import PLAYERS, actor_for, open_all
 
 

@@ -1,0 +1,6 @@
+"""`python -m railyard ...` runs the `railyard` command."""
+import sys
+
+from railyard.cli import main
+
+sys.exit(main())
