@@ -1,6 +1,6 @@
 """A game's timelapse: its public board from the first move to the last, as one animated image.
 
-`timelapse(record, names, lang)` replays a recorded game (games/core/replay.py: game, players,
+`timelapse(record, names, lang)` replays a recorded game (games/replay.py: game, players,
 options, seed and the moves in force, undone ones left out) through its rules and draws the
 public board before the first move and after every turn, then encodes the frames with
 render/kit/animate.py. A turn is a run of moves by one seat (two card draws, a placement and
@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 from games import registry as games
 from games.core.i18n import translate
-from games.core.replay import GameRecord
+from games.replay import GameRecord
 from render import registry as renderers
 from render.kit.animate import BUDGET_BYTES, animate
 
