@@ -1,5 +1,6 @@
 """The one registration of every game: data/games.json names, per game, its rules, its
-renderer, its look on Discord and its message catalogs (folders of data/). Each layer reads
+renderer and its look on Discord; its words are in data/<game>/ (rules), data/<game>/render/
+and data/<game>/discord/ (games/core/i18n.py reads them all). Each layer reads
 its own column from here (games.registry the rules, render.registry the renderer, the Discord
 adapter the look), so adding a game is one entry, and a test checks every entry's parts.
 This module is pure data reading: it imports none of them."""
@@ -20,7 +21,6 @@ class GameEntry(BaseModel):
     rules: str  # "module:attribute" of the Game object
     renderer: str  # "module:attribute" of the renderer object
     look: str  # module that registers the game's Discord look
-    catalogs: list[str]  # folders of data/ holding messages.<lang>.json for this game
 
 
 @lru_cache(maxsize=1)

@@ -1,5 +1,5 @@
 """Message catalogs: every sentence a player reads comes from data/messages/<lang>.json and
-data/<game>/messages.<lang>.json, never from the rules code.
+data/<game>/messages.<lang>.json (and its render/ and discord/ folders), never from the rules code.
 
 `translate(lang, key, params, names)` fills `{param}` placeholders. A param that is a seat
 (`is_seat_param`: named `seat`, `seats`, `waiting`, `..._seat` or `..._seats`) becomes the
@@ -59,7 +59,10 @@ def load_catalog(path: Path) -> dict[str, str]:
 def catalog(lang: str) -> dict[str, str]:
     """The merged catalog for a language: core messages plus every game's messages."""
     merged = dict(load_catalog(DATA_DIR / "messages" / f"{lang}.json"))
-    for path in sorted(DATA_DIR.glob(f"*/messages.{lang}.json")):
+    # data/<game>/ holds a game's rules words; data/<game>/render/ and data/<game>/discord/ the
+    # words of its pictures and of its Discord look; data/render/ and data/discord/ the shared ones.
+    paths = [*DATA_DIR.glob(f"*/messages.{lang}.json"), *DATA_DIR.glob(f"*/*/messages.{lang}.json")]
+    for path in sorted(paths):
         for key, value in load_catalog(path).items():
             if key in merged:
                 raise DataError(f"message key {key!r} defined twice ({path})")

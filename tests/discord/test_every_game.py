@@ -29,10 +29,13 @@ def test_the_one_registration_lists_every_game_with_all_its_parts() -> None:
     listed = entries()
     assert list(listed) == [n for n in GAMES if n in listed] and set(listed) <= set(GAMES)
     for name, entry in listed.items():
-        for folder in entry.catalogs:
-            for lang in LANGUAGES:
-                assert (DATA_DIR / folder / f"messages.{lang}.json").is_file(), (name, folder, lang)
+        # A game's data is one folder: its rules words there, its pictures' and its Discord
+        # look's words in render/ and discord/ beside them; no other folder of data/ is a game's.
+        for lang in LANGUAGES:
+            assert (DATA_DIR / name / f"messages.{lang}.json").is_file(), (name, lang)
         assert entry.look in sys.modules, f"{name}'s look was not loaded at start"
+    shared = {"discord", "fonts", "messages", "render"}
+    assert {p.name for p in DATA_DIR.iterdir() if p.is_dir()} == set(listed) | shared
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -5,6 +5,7 @@ lists for it) and its keys in the shared catalogs; the shared catalogs' other st
 no game, so they use no game's avoided variants."""
 import json
 import re
+from pathlib import Path
 
 import pytest
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -64,13 +65,18 @@ def _claims(glossary, key) -> bool:
 
 def _strings(game, glossary, lang="ja"):
     out = {}
-    for folder in GAMES[game]["catalogs"]:
-        out.update(json.loads((DATA_DIR / folder / f"messages.{lang}.json").read_text(encoding="utf-8")))
+    for path in _game_catalogs(game, lang):
+        out.update(json.loads(path.read_text(encoding="utf-8")))
     for folder in SHARED_FOLDERS:
         for key, text in _shared_catalog(folder, lang).items():
             if _claims(glossary, key):
                 out[key] = text
     return out
+
+
+def _game_catalogs(game, lang):
+    """A game's catalogs: its rules words in data/<game>/, its pictures' and its look's below."""
+    return sorted((DATA_DIR / game).rglob(f"messages.{lang}.json"))
 
 
 def avoided_in_english(text, glossary):
@@ -113,13 +119,16 @@ def test_english_catalogs_use_the_glossary_terms(game):
     assert {key: bad for key, bad in found.items() if bad} == {}
 
 
-def test_every_catalog_folder_is_one_games_or_shared():
-    folders = {p.parent.name for p in DATA_DIR.glob("*/messages.ja.json")} | {"messages"}
-    owners = {folder: [g for g in GAMES if folder in GAMES[g]["catalogs"]] for folder in folders}
-    assert {f: o for f, o in owners.items() if len(o) > 1} == {}
-    assert {f for f, o in owners.items() if not o} == set(SHARED_FOLDERS)
-    for game, entry in GAMES.items():  # a folder named after a game (steam_discord) is listed for it
-        assert {f for f in folders if f == game or f.startswith(game + "_")} == set(entry["catalogs"])
+def test_every_catalog_is_one_games_or_shared():
+    catalogs = {p.relative_to(DATA_DIR) for p in DATA_DIR.rglob("messages.ja.json")} | {Path("messages/ja.json")}
+    shared = {p for p in catalogs if p.parts[0] in SHARED_FOLDERS}
+    by_game = {game: set(p.relative_to(DATA_DIR) for p in _game_catalogs(game, "ja")) for game in GAMES}
+    assert catalogs == shared | set().union(*by_game.values())
+    assert {p.parts[0] for p in shared} == set(SHARED_FOLDERS)
+    for game, own in by_game.items():  # the rules' words, and at most its pictures' and its look's
+        assert Path(game, "messages.ja.json") in own
+        assert own <= {Path(game, "messages.ja.json"), Path(game, "render", "messages.ja.json"),
+                       Path(game, "discord", "messages.ja.json")}
 
 
 def test_a_shared_key_belongs_to_one_game_at_most_and_the_others_speak_of_none():

@@ -153,8 +153,8 @@ def test_every_key_the_game_uses_has_a_message_and_the_same_placeholders():
     assert len(keys) > 40
     en = json.loads(Path("data/ginga/messages.en.json").read_text(encoding="utf-8"))
     ja = json.loads(Path("data/ginga/messages.ja.json").read_text(encoding="utf-8"))
-    den = json.loads(Path("data/ginga_discord/messages.en.json").read_text(encoding="utf-8"))
-    dja = json.loads(Path("data/ginga_discord/messages.ja.json").read_text(encoding="utf-8"))
+    den = json.loads(Path("data/ginga/discord/messages.en.json").read_text(encoding="utf-8"))
+    dja = json.loads(Path("data/ginga/discord/messages.ja.json").read_text(encoding="utf-8"))
     assert en.keys() == ja.keys() and den.keys() == dja.keys()
     for a, b in ((en, ja), (den, dja)):
         for key in a:

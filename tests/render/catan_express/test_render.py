@@ -479,7 +479,7 @@ def test_alt_text_says_what_the_images_show(four, lang):
 
 
 def test_catalogs_have_the_same_keys_in_both_languages():
-    folder = ROOT / "data" / "catan_express_render"
+    folder = ROOT / "data" / "catan_express" / "render"
     en = json.loads((folder / "messages.en.json").read_text(encoding="utf-8"))
     ja = json.loads((folder / "messages.ja.json").read_text(encoding="utf-8"))
     assert set(en) == set(ja) and all(k.startswith("ce_render.") for k in en)

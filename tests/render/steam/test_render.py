@@ -338,7 +338,7 @@ def test_alt_text_says_what_the_images_show(lang):
 
 
 def test_catalogs_have_the_same_keys_in_both_languages():
-    en = json.loads((ROOT / "data" / "steam_render" / "messages.en.json").read_text(encoding="utf-8"))
-    ja = json.loads((ROOT / "data" / "steam_render" / "messages.ja.json").read_text(encoding="utf-8"))
+    en = json.loads((ROOT / "data" / "steam" / "render" / "messages.en.json").read_text(encoding="utf-8"))
+    ja = json.loads((ROOT / "data" / "steam" / "render" / "messages.ja.json").read_text(encoding="utf-8"))
     assert set(en) == set(ja)
     assert all(key.startswith("render.steam.") for key in en)
