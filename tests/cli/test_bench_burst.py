@@ -6,7 +6,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from tools.bench import _burst_line, fill_stored_games
+
+pytestmark = pytest.mark.slow  # a bench
 
 
 async def test_a_burst_prints_its_line_with_every_move_answered(tmp_path: Path) -> None:

@@ -17,6 +17,8 @@ from railyard.cli import main
 from bot.store.local_pg import INSTALL_HINT, find_bindir
 from tests.support.postgres import in_ci
 
+pytestmark = pytest.mark.slow  # a bench
+
 
 def _need_postgres() -> None:
     if find_bindir() is None:

@@ -7,8 +7,12 @@ import re
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from tools.bench import fill_stored_games, run_stored_bench
 from railyard.cli import main
+
+pytestmark = pytest.mark.slow  # a bench
 
 
 async def test_the_filled_database_holds_distinct_realistic_games(tmp_path: Path) -> None:

@@ -8,10 +8,14 @@ import io
 
 from PIL import Image
 
+import pytest
+
 from bot.sessions.live import GAME_POST_KINDS
 from games import registry
 from render import registry as renderers
 from tests.discord.conftest import ALICE, BOB, CHANNEL, Harness
+
+pytestmark = pytest.mark.slow  # a whole game through the real client
 
 
 async def test_four_players_two_people_one_live_board(harness: Harness, fake) -> None:

@@ -37,6 +37,8 @@ from games.steam import decisions as steam_steps
 from tests.discord.conftest import ALICE, BOB, CAROL, CHANNEL, Harness
 from tests.fake_discord import FakeMessage
 
+pytestmark = pytest.mark.slow  # whole games through the real client
+
 # Set once every place pick comes with its picture: then each place step a person is shown
 # must carry one, and no message may offer more than MENU_AT_MOST options.
 EXPECT_PICTURES = True

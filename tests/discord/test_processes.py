@@ -66,6 +66,8 @@ from tests.fake_discord import FakeDiscord, InteractionResult
 from tests.support.backends import PgBackend, pg_server
 from tests.support.processes import BotProcesses
 
+pytestmark = pytest.mark.slow  # several real bot processes
+
 __all__ = ["pg_server"]
 
 LEASE = 2.0

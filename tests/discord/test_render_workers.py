@@ -25,6 +25,8 @@ from render.ticket_to_ride import style
 from render.ticket_to_ride.layout import BOARD_H, BOARD_W
 from tests.discord.conftest import ALICE, BOB, CAROL, CHANNEL, OTHER, SEED, Harness
 
+pytestmark = pytest.mark.slow  # render worker processes
+
 
 class PoolHarness(Harness):
     async def start(self) -> RailyardBot:

@@ -29,6 +29,8 @@ from tests.discord.conftest import ALICE, BOB, SEED, _label
 from tests.fake_discord import FakeDiscord, FakeMessage, InteractionResult
 from tests.support.processes import BotProcesses
 
+pytestmark = pytest.mark.slow  # several gateway sessions and real bot processes
+
 NEW = ("game new", {"game": "ticket_to_ride"})
 
 

@@ -13,9 +13,13 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from bot.store import PAUSE_ENV, PAUSE_MARKER_ENV
 from tests.support import actor_for, make_service, open_all
 from tests.support.backends import Backend
+
+pytestmark = pytest.mark.slow  # real processes killed mid-move
 
 ROOT = Path(__file__).resolve().parents[2]
 

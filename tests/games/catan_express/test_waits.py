@@ -14,8 +14,12 @@ the figures:
 """
 from __future__ import annotations
 
+import pytest
+
 from games.catan_express.rules import GAME
 from tests.support.bot_games import count_waits
+
+pytestmark = pytest.mark.slow  # whole bot games
 
 GAMES = [(6, 7, {"map": "islands"}), (6, 3, {}), (4, 3, {}), (4, 7, {"map": "islands"})]
 PEOPLE = (0, 1, 2)

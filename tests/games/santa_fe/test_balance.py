@@ -4,7 +4,11 @@ both end conditions occur, every railroad runs out of track in some games, and e
 import random
 from collections import Counter
 
+import pytest
+
 from games.santa_fe.rules import GAME
+
+pytestmark = pytest.mark.slow  # hundreds of whole bot games
 
 GAMES = 400
 

@@ -12,6 +12,8 @@ from games.steam.maps import MAP_IDS
 from games.steam.models import COLOURS
 from games.steam.simulate import report, simulate
 
+pytestmark = pytest.mark.slow  # many whole bot games
+
 GAMES_PER_MAP = 100  # 200 seeds over both maps: "hundreds of seeds", in about 45 s on two cores
 
 

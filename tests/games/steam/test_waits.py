@@ -7,8 +7,12 @@ others' deliveries, their two best deliveries of the moment and then "pass" for 
 phase. Run with -s to see the figures; the test holds orders to a real saving."""
 from __future__ import annotations
 
+import pytest
+
 from games.steam.rules import GAME
 from tests.support.bot_games import count_waits
+
+pytestmark = pytest.mark.slow  # whole bot games
 
 SEEDS = (1, 2)
 
