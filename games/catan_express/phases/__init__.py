@@ -9,12 +9,13 @@ roll      the roll and what it produces (CE-B1)
 gold      gold river owners taking their cards (CE-B1)
 discard   a 7: discarding half (CE-B4)
 robber    moving the robber, by a 7 or a knight, and robbing (CE-B4)
-cards     buying and playing development cards (CE-B3)
+devcards  buying and playing development cards (CE-B3)
 trade     the bank, harbours and offers between players (CE-B5)
 build     settlements, cities, rails and ferries in a turn (CE-2, CE-4, CE-5, CE-B7)
 ride      the locomotive's move in the race (CE-8 … CE-11)
 stops     the race's starter and the naming of stops (CE-6, CE-7)
 end       ending a turn: special building turns (CE-B7), the race beginning, a stuck race
+menus     each phase's menu, from the kinds' listers
 
 Each move kind's module gives its `refusal(state, seat, action)` (None: allowed; else the most
 useful reason), the handler that makes it, and the lister of its moves for the menus.
