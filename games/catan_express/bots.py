@@ -728,7 +728,7 @@ MAIN_KINDS = ("build", "buy", "monopoly", "plenty", "roads", "robber", "bank", "
 RANDOM_GIVE = 4  # the random bot's offers give up to this many cards…
 RANDOM_ASK = 3   # …for up to this many
 CARD_KINDS = frozenset({"monopoly", "plenty", "roads", "robber"})
-# The phases whose moves are all of one kind, neither "end" nor a ride (rules._legal).
+# The phases whose moves are all of one kind, neither "end" nor a ride (phases/menus.py).
 ONE_KIND_PHASES = frozenset({"answer", "pick", "gold", "robber", "stops", "setup"})
 _END, _BUY = End(), Buy()
 _KIND_OF = attrgetter("kind")

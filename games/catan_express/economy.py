@@ -411,31 +411,54 @@ def trade_ratio(resource: Resource | str, harbours: Collection[str] = ()) -> int
     return ratios.plain
 
 
-def _check_sides(give: Hand, get: Hand, empty_code: str) -> None:
+def _sides_refusal(give: Hand, get: Hand, empty_code: str) -> IllegalAction | None:
+    """Something each way, never one resource on both sides (a gift of the difference)."""
     if not give or not get:
-        raise IllegalAction(empty_code)
+        return IllegalAction(empty_code)
     both = [r for r, g, w in zip(RESOURCES, give.counts, get.counts) if g and w]
     if both:
-        raise IllegalAction("ce.trade_same_resource", resources=[resource_param(r) for r in both])
+        return IllegalAction("ce.trade_same_resource", resources=[resource_param(r) for r in both])
+    return None
 
 
-def bank_trade(holdings: Holdings, seat: int, give: Hand, get: Hand, harbours: Collection[str] = ()) -> Outcome:
-    """Trade with the bank at the player's ratios; several lots at once are allowed
-    (8 lumber for 2 ore), each resource given in whole lots."""
-    _check_sides(give, get, "ce.trade_empty")
+def _check_sides(give: Hand, get: Hand, empty_code: str) -> None:
+    problem = _sides_refusal(give, get, empty_code)
+    if problem is not None:
+        raise problem
+
+
+def bank_trade_refusal(seat: int, hand: Hand, bank: Hand, give: Hand, get: Hand,
+                       harbours: Collection[str] = ()) -> IllegalAction | None:
+    """Why the seat (holding `hand`) may not make this bank trade (None: it may): something
+    each way, never one resource on both sides, each resource given in whole lots of its
+    ratio, one card taken a lot, from cards held and cards the bank has."""
+    problem = _sides_refusal(give, get, "ce.trade_empty")
+    if problem is not None:
+        return problem
     lots = 0
     for r, n in zip(RESOURCES, give.counts):
         if not n:
             continue
         ratio = trade_ratio(r, harbours)
         if n % ratio:
-            raise IllegalAction("ce.trade_ratio", resource=resource_param(r), ratio=ratio)
+            return IllegalAction("ce.trade_ratio", resource=resource_param(r), ratio=ratio)
         lots += n // ratio
     if lots != get.total:
-        raise IllegalAction("ce.trade_unbalanced", lots=lots, count=get.total)
-    _need(holdings, seat, give)
-    if not holdings.bank.covers(get):
-        raise IllegalAction("ce.bank_short", resources=lacking(holdings.bank, get))
+        return IllegalAction("ce.trade_unbalanced", lots=lots, count=get.total)
+    if not hand.covers(give):
+        short = Hand(tuple(max(0, c - h) for c, h in zip(give.counts, hand.counts)))
+        return IllegalAction("ce.cannot_afford", seat=seat, cost=give.param(), short=short.param())
+    if not bank.covers(get):
+        return IllegalAction("ce.bank_short", resources=lacking(bank, get))
+    return None
+
+
+def bank_trade(holdings: Holdings, seat: int, give: Hand, get: Hand, harbours: Collection[str] = ()) -> Outcome:
+    """Trade with the bank at the player's ratios; several lots at once are allowed
+    (8 lumber for 2 ore), each resource given in whole lots."""
+    problem = bank_trade_refusal(seat, holdings.hand(seat), holdings.bank, give, get, harbours)
+    if problem is not None:
+        raise problem
     new = holdings.with_hands({seat: holdings.hand(seat) - give + get}, bank=holdings.bank + give - get)
     return Outcome(new, (_ev("bank_trade", seat=seat, gave=give.param(), got=get.param()),))
 

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from games.catan_express.maps import BoardLayout
 from games.core.events import Event
 from games.core.protocol import Result
+from games.core.unchecked import made, shallow
 
 # CE-B5 puts no limit on an offer's terms. At most MAX_OFFERS offers a turn keep every turn
 # finite; the rules' list of moves suggests the offers giving 1 to OFFER_GIVE_MAX cards for 1 to
@@ -251,33 +252,6 @@ class Menu(list):
                 return False
             at = stop
         return at == len(self)
-
-
-_new = object.__new__
-_set = object.__setattr__
-
-
-def shallow(model: BaseModel) -> Any:
-    """A pydantic model's copy sharing its field values (the caller replaces what it changes)."""
-    new = _new(type(model))
-    _set(new, "__dict__", dict(model.__dict__))
-    _set(new, "__pydantic_fields_set__", model.__pydantic_fields_set__)  # never changed here
-    _set(new, "__pydantic_extra__", None)
-    _set(new, "__pydantic_private__", None)
-    return new
-
-
-def made(cls: type[BaseModel], fields: dict[str, Any], given: set[str]) -> Any:
-    """A model from values the caller vouches for: every field in `fields`, of its declared
-    type, `given` the names passed (what pydantic would record as set). Validating each of
-    the thousands of small values a game makes (events, offers) cost more than the move; the
-    values are the same, so the dump and the equality are too."""
-    new = _new(cls)
-    _set(new, "__dict__", fields)
-    _set(new, "__pydantic_fields_set__", given)
-    _set(new, "__pydantic_extra__", None)
-    _set(new, "__pydantic_private__", None)
-    return new
 
 
 _EVENT_SET = {"key", "params", "to"}

@@ -7,7 +7,7 @@ Why it is shaped so
     would change between rail and ferry, so it goes on along the kind it started on), so
     `legs_from` answers for one leg from a position, and `routes` searches whole paths to the
     mover's towers for the "go to a stop" menu. Both read the state and never change it;
-    rules.py applies a leg.
+    phases/ride.py applies a leg.
 """
 from __future__ import annotations
 

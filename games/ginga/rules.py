@@ -21,7 +21,8 @@ from pydantic import BaseModel, ValidationError
 from games.core.choices import Decision
 from games.core.errors import IllegalAction
 from games.core.vocabulary import Vocabulary
-from games.core.protocol import ApplyResult, Event, Game, Result
+from games.core.protocol import Event, Result
+from games.core.referee import ANY_PHASE, Handlers, Referee
 from games.core.rng import SeededRng
 from games.ginga import decisions, notation, scoring
 from games.ginga.bench import benchmark_lines
@@ -48,7 +49,7 @@ def _placements(key: tuple[Placed, ...], tile: int) -> tuple[tuple[int, int, int
     return tuple(board_of(key).placements(tileset().tiles[tile], rules.frame))
 
 
-class GalacticRailway(Game[GTState, Any, GTView]):
+class GalacticRailway(Referee[GTState, Any, GTView]):
     name = "ginga"
     min_players = 2
     max_players = 4
@@ -105,25 +106,27 @@ class GalacticRailway(Game[GTState, Any, GTView]):
         tiles = [tileset().tiles[t] for t in state.hands[seat]]
         return board.can_place(tiles, self.frame)
 
-    # ------------------------------------------------------------------ apply
-    def apply(self, state: GTState, seat: int, action: Any) -> ApplyResult:
-        if state.step == "over":
-            raise IllegalAction("game_over")
-        if seat != state.current:
-            raise IllegalAction("not_active", waiting=[state.current])
-        s = state.clone()
-        events: list[Event] = []
-        if isinstance(action, Place):
-            undoable = self._place(s, seat, action, events)
-        elif isinstance(action, Stop):
-            if s.step != "second":
-                raise IllegalAction("gt.cannot_stop")
-            events.append(Event(key="gt.ev.stopped", params={"seat": seat}))
-            undoable = self._end_turn(s, events)
-        else:
-            raise IllegalAction("unparsable", text=str(action)[:80])
+    # ------------------------------------------------------------------ judging and making a move
+    def phase_of(self, state: GTState) -> str:
+        return state.step
+
+    def is_active(self, state: GTState, seat: int) -> bool:
+        return seat == state.current
+
+    def refusal(self, state: GTState, seat: int, action: Any) -> IllegalAction | None:
+        kind = getattr(action, "kind", None)
+        if kind == "place":
+            try:
+                self._check_place(board_of(scoring.placed_key(state)), state.hands[seat], action)
+            except IllegalAction as exc:
+                return exc
+            return None
+        if kind == "stop":
+            return None if state.step == "second" else IllegalAction("gt.cannot_stop")
+        return IllegalAction("unparsable", text=str(action)[:80])
+
+    def after_move(self, before: GTState, s: GTState, seat: int, action: Any, events: list[Event]) -> None:
         s.last = [e for e in events if e.public]
-        return ApplyResult(state=s, events=events, undoable=undoable)
 
     def _check_place(self, board: Board, hand: list[int], action: Place) -> Tile:
         tiles = tileset()
@@ -168,9 +171,7 @@ class GalacticRailway(Game[GTState, Any, GTView]):
 
     def _place(self, s: GTState, seat: int, action: Place, events: list[Event]) -> bool:
         key = scoring.placed_key(s)
-        board = board_of(key)
         hand = s.hands[seat]
-        self._check_place(board, hand, action)
         score = scoring.evaluate(key, action.tile, action.x, action.y, action.orient)
         hand.remove(action.tile)
         s.placed.append((action.tile, action.x, action.y, action.orient, seat, score.stations, score.loop))
@@ -189,6 +190,10 @@ class GalacticRailway(Game[GTState, Any, GTView]):
         if first and hand and self.can_place(s, seat):
             s.step = "second"  # GT-6: they may place the other tile too, or stop
             return True  # nothing hidden was revealed: the placement may be taken back
+        return self._end_turn(s, events)
+
+    def _stop(self, s: GTState, seat: int, action: Stop, events: list[Event]) -> bool:
+        events.append(Event(key="gt.ev.stopped", params={"seat": seat}))
         return self._end_turn(s, events)
 
     # ------------------------------------------------------------------ end of turn, passes, the end (GT-6, GT-8)
@@ -362,5 +367,10 @@ class GalacticRailway(Game[GTState, Any, GTView]):
             assert state.hands[state.current] and self.can_place(state, state.current), \
                 "the player to move cannot place (they should have passed)"
 
+
+GalacticRailway.handlers = Handlers({
+    (ANY_PHASE, "place"): GalacticRailway._place,  # GT-6: the first tile, and the other one too
+    ("second", "stop"): GalacticRailway._stop,
+})
 
 GAME = GalacticRailway()

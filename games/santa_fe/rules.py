@@ -17,7 +17,8 @@ from pydantic import BaseModel, ValidationError
 from games.core.choices import Decision
 from games.core.errors import IllegalAction
 from games.core.vocabulary import Vocabulary
-from games.core.protocol import ApplyResult, Event, Game, Result
+from games.core.protocol import Event, Result
+from games.core.referee import Handlers, Referee
 from games.core.rng import SeededRng
 from games.santa_fe import decisions, notation, scoring
 from games.santa_fe.map import SFMap, west
@@ -42,7 +43,7 @@ from games.santa_fe.models import (
 )
 
 
-class SantaFe(Game[SFState, Any, SFView]):
+class SantaFe(Referee[SFState, Any, SFView]):
     name = "santa_fe"
     min_players = 2
     max_players = 5
@@ -233,42 +234,109 @@ class SantaFe(Game[SFState, Any, SFView]):
         supply, own, unaffordable = self._placements(state, seat)
         return bool(supply or own or unaffordable)
 
-    # ------------------------------------------------------------------ apply
-    def apply(self, state: SFState, seat: int, action: Any) -> ApplyResult:
-        if state.phase == "over":
-            raise IllegalAction("game_over")
-        active = self.active_players(state)
-        if seat not in active:
-            raise IllegalAction("not_active", waiting=sorted(active))
-        s = state.clone()
-        events: list[Event] = []
-        phase = s.phase
-        kinds = {"choose": Play, "engineer": Engineer, "exchange": Exchange, "draw": Draw, "buy": Buy}
-        if phase == "track":
-            if not isinstance(action, (Place, Pass, Decline)):
-                raise IllegalAction("sf.wrong_phase", phase={"key": f"sf.phase.{phase}"})
-        elif not isinstance(action, kinds[phase]):
-            raise IllegalAction("sf.wrong_phase", phase={"key": f"sf.phase.{phase}"})
-        undoable = False
-        if isinstance(action, Play):
-            undoable = self._play(s, seat, action, events)
-        elif isinstance(action, Engineer):
-            undoable = self._engineer(s, seat, action, events)
-        elif isinstance(action, Exchange):
-            self._exchange(s, seat, action, events)
-        elif isinstance(action, Draw):
-            self._draw(s, seat, action, events)
-        elif isinstance(action, Buy):
-            undoable = self._buy(s, seat, action, events)
-        elif isinstance(action, Place):
-            undoable = self._place(s, seat, action, events)
-        elif isinstance(action, Pass):
-            undoable = self._pass(s, seat, events)
-        elif isinstance(action, Decline):
-            self._decline(s, seat, events)
+    # ------------------------------------------------------------------ judging a move
+    def phase_of(self, state: SFState) -> str:
+        return state.phase
+
+    def refusal(self, state: SFState, seat: int, action: Any) -> IllegalAction | None:
+        phase = state.phase
+        kind = getattr(action, "kind", None)
+        if kind is None or self.handlers.find(phase, kind) is None:
+            return IllegalAction("sf.wrong_phase", phase={"key": f"sf.phase.{phase}"})
+        return _REFUSALS[kind](self, state, seat, action)
+
+    def _play_refusal(self, state: SFState, seat: int, action: Play) -> IllegalAction | None:
+        if action in self._choices(state, seat):
+            return None
+        p = state.players[seat]
+        if action.card >= 0 and action.card not in p.hand:
+            return IllegalAction("sf.card_not_in_hand", city=self._city(action.card))
+        if action.card == DOUBLE and p.doubles and state.round == 1:
+            return IllegalAction("sf.first_round_city")
+        if action.card == DOUBLE and not p.doubles:
+            return IllegalAction("sf.no_double_turn")
+        if p.spur >= 0 and not action.spur:
+            return IllegalAction("sf.must_play_spur", rr=self._rr(p.spur))
+        if action.spur and p.spur < 0:
+            return IllegalAction("sf.no_spur")
+        return IllegalAction("sf.cannot_play_that")
+
+    def _engineer_refusal(self, state: SFState, seat: int, action: Engineer) -> IllegalAction | None:
+        if action.buy:
+            price = self.board.rules.engineer_price
+            if state.engineers <= 0:
+                return IllegalAction("sf.no_engineer_left")
+            if state.players[seat].money < price:
+                return IllegalAction("sf.cannot_afford", price=price, money=state.players[seat].money)
+        return None
+
+    def _exchange_refusal(self, state: SFState, seat: int, action: Exchange) -> IllegalAction | None:
+        hand = list(state.players[seat].hand)
+        for c in action.cards:
+            if c not in hand:
+                return IllegalAction("sf.card_not_in_hand",
+                                     city=self._city(c) if 0 <= c < len(self.board.cities) else str(c))
+            hand.remove(c)
+        if len(action.cards) > len(state.deck):
+            return IllegalAction("sf.deck_too_small", count=len(state.deck))
+        return None
+
+    def _draw_refusal(self, state: SFState, seat: int, action: Draw) -> IllegalAction | None:
+        if action in self._draws(state, seat):
+            return None
+        p = state.players[seat]
+        if action.what == "city":
+            return IllegalAction("sf.deck_empty")
+        if action.what == "double":
+            return IllegalAction("sf.no_double_left")
+        if action.what == "spur":
+            if p.spur >= 0:
+                return IllegalAction("sf.one_spur")
+            if not 0 <= action.rr < len(state.spurs) or state.spurs[action.rr] <= 0:
+                return IllegalAction("sf.no_spur_left")
+            return IllegalAction("sf.cannot_afford", price=self._spur_price(state), money=p.money)
+        return IllegalAction("sf.no_engineer_left")
+
+    def _buy_refusal(self, state: SFState, seat: int, action: Buy) -> IllegalAction | None:
+        if action.rr < 0:
+            return None
+        price = self.board.rules.track_price
+        if action.rr >= len(state.supply) or state.supply[action.rr] <= 0:
+            return IllegalAction("sf.no_tiles",
+                                 rr=self._rr(action.rr) if action.rr < len(state.supply) else str(action.rr))
+        if state.players[seat].money < price:
+            return IllegalAction("sf.cannot_afford", price=price, money=state.players[seat].money)
+        return None
+
+    def _place_refusal(self, state: SFState, seat: int, action: Place) -> IllegalAction | None:
+        board = self.board
+        if not 0 <= action.rr < len(board.railroads):
+            return IllegalAction("sf.unknown_railroad", rr=str(action.rr))
+        if not 0 <= action.section < len(board.sections) or action.end not in (0, 1):
+            return IllegalAction("sf.unknown_section", section=str(action.section))
+        p = state.players[seat]
+        r, sid = action.rr, action.section
+        # which tile: the supply first, then (SF-12) the player's own bought tiles
+        if state.supply[r] <= 0 and p.bought[r] <= 0:
+            return IllegalAction("sf.no_tiles", rr=self._rr(r))
+        if action not in self._rr_placements(state, seat, r):
+            return self._placement_refusal(state, seat, action, self._rr(r),
+                                           notation.section_words(board, sid, action.end))
+        cost = board.space_cost(sid, state.sec_built[sid], p.engineer, action.end) if state.options.advanced else 0
+        if cost > p.money:
+            return IllegalAction("sf.cannot_afford", price=cost, money=p.money)
+        return None
+
+    def _pass_refusal(self, state: SFState, seat: int, action: Pass) -> IllegalAction | None:
+        return None if state.options.advanced else IllegalAction("sf.cannot_pass")  # SF-11
+
+    def _decline_refusal(self, state: SFState, seat: int, action: Decline) -> IllegalAction | None:
+        supply, own, _ = self._placements(state, seat)  # SF-12: only own bought tiles could be placed
+        return IllegalAction("sf.cannot_decline") if supply or not own else None
+
+    def after_move(self, before: SFState, s: SFState, seat: int, action: Any, events: list[Event]) -> None:
         s.last = [e for e in events if e.public]
-        self._record_turn(s, seat, phase, state, action)
-        return ApplyResult(state=s, events=events, undoable=undoable)
+        self._record_turn(s, seat, before.phase, before, action)
 
     def _record_turn(self, s: SFState, seat: int, phase: str, before: SFState, action: Any) -> None:
         """Extend the last turn, or start a new one when another seat or phase moves; keep the
@@ -291,10 +359,6 @@ class SantaFe(Game[SFState, Any, SFView]):
         p = s.players[seat]
         price = self.board.rules.engineer_price
         if action.buy:
-            if s.engineers <= 0:
-                raise IllegalAction("sf.no_engineer_left")
-            if p.money < price:
-                raise IllegalAction("sf.cannot_afford", price=price, money=p.money)
             p.money -= price
             p.engineer = True
             s.engineers -= 1
@@ -310,19 +374,6 @@ class SantaFe(Game[SFState, Any, SFView]):
     # --- SF-2: the secret choice
     def _play(self, s: SFState, seat: int, action: Play, events: list[Event]) -> bool:
         p = s.players[seat]
-        legal = self._choices(s, seat)
-        if action not in legal:
-            if action.card >= 0 and action.card not in p.hand:
-                raise IllegalAction("sf.card_not_in_hand", city=self._city(action.card))
-            if action.card == DOUBLE and p.doubles and s.round == 1:
-                raise IllegalAction("sf.first_round_city")
-            if action.card == DOUBLE and not p.doubles:
-                raise IllegalAction("sf.no_double_turn")
-            if p.spur >= 0 and not action.spur:
-                raise IllegalAction("sf.must_play_spur", rr=self._rr(p.spur))
-            if action.spur and p.spur < 0:
-                raise IllegalAction("sf.no_spur")
-            raise IllegalAction("sf.cannot_play_that")
         p.choice = Choice(card=action.card, spur=action.spur)
         events.append(Event(key="sf.ev.chose", params={"seat": seat}))
         events.append(Event(key="sf.ev.you_chose", params={"choice": self._choice_words(p.choice, p.spur)}, to=(seat,)))
@@ -390,27 +441,13 @@ class SantaFe(Game[SFState, Any, SFView]):
 
     def _place(self, s: SFState, seat: int, action: Place, events: list[Event]) -> bool:
         board = self.board
-        if not 0 <= action.rr < len(board.railroads):
-            raise IllegalAction("sf.unknown_railroad", rr=str(action.rr))
-        if not 0 <= action.section < len(board.sections) or action.end not in (0, 1):
-            raise IllegalAction("sf.unknown_section", section=str(action.section))
         p = s.players[seat]
         r, sid = action.rr, action.section
         rr_words = self._rr(r)
         sec_words = notation.section_words(board, sid, action.end)
-        # which tile: the supply first, then (SF-12) the player's own bought tiles
-        if s.supply[r] > 0:
-            own = False
-        elif p.bought[r] > 0:
-            own = True
-        else:
-            raise IllegalAction("sf.no_tiles", rr=rr_words)
-        if action not in self._rr_placements(s, seat, r):
-            self._explain_placement(s, seat, action, rr_words, sec_words)
+        own = s.supply[r] <= 0  # the supply first, then (SF-12) the player's own bought tiles
         built = s.sec_built[sid]
         cost = board.space_cost(sid, built, p.engineer, action.end) if s.options.advanced else 0
-        if cost > p.money:
-            raise IllegalAction("sf.cannot_afford", price=cost, money=p.money)
         p.money -= cost
         if own:
             p.bought[r] -= 1
@@ -454,28 +491,29 @@ class SantaFe(Game[SFState, Any, SFView]):
             self._next_placer(s, events)
         return False  # bonuses and ends make undo murky; placements are final like a tile on a table
 
-    def _explain_placement(self, s: SFState, seat: int, action: Place, rr_words: Any, sec_words: Any) -> None:
+    def _placement_refusal(self, s: SFState, seat: int, action: Place, rr_words: Any, sec_words: Any) -> IllegalAction:
+        """Why a placement is not at a head of the railroad's lines (or its spur's start)."""
         board = self.board
         sid, r = action.section, action.rr
         p = s.players[seat]
         if action.spur:
             if p.spur_active != r:
-                raise IllegalAction("sf.no_spur_for", rr=rr_words)
+                return IllegalAction("sf.no_spur_for", rr=rr_words)
             if p.spur_used:
-                raise IllegalAction("sf.spur_used")
+                return IllegalAction("sf.spur_used")
             if len(s.lines[r]) >= board.rules.max_lines:
-                raise IllegalAction("sf.max_lines", rr=rr_words)
+                return IllegalAction("sf.max_lines", rr=rr_words)
         if s.sec_rr[sid] >= 0:
             if s.sec_built[sid] >= board.sections[sid].spaces:
-                raise IllegalAction("sf.section_full", section=sec_words)
+                return IllegalAction("sf.section_full", section=sec_words)
             if s.sec_rr[sid] != r or s.sec_from[sid] != action.end:
-                raise IllegalAction("sf.section_taken", section=sec_words, rr=self._rr(s.sec_rr[sid]))
+                return IllegalAction("sf.section_taken", section=sec_words, rr=self._rr(s.sec_rr[sid]))
         twin = board.twin[sid]
         if twin >= 0 and s.sec_rr[twin] == r:
-            raise IllegalAction("sf.both_doubles", section=sec_words, rr=rr_words)
+            return IllegalAction("sf.both_doubles", section=sec_words, rr=rr_words)
         if action.spur:
-            raise IllegalAction("sf.spur_not_reached", section=sec_words, rr=rr_words)
-        raise IllegalAction("sf.not_at_head", section=sec_words, rr=rr_words)
+            return IllegalAction("sf.spur_not_reached", section=sec_words, rr=rr_words)
+        return IllegalAction("sf.not_at_head", section=sec_words, rr=rr_words)
 
     def _connect(self, s: SFState, seat: int, r: int, city: int, events: list[Event]) -> None:
         """SF-9: $2 to the first to connect a valued city, $4 when a railroad first reaches its
@@ -501,10 +539,8 @@ class SantaFe(Game[SFState, Any, SFView]):
             events.append(Event(key="sf.ev.bonus_special", params={"seat": seat, "amount": amount, "city": cw,
                                                                     "rr": self._rr(r)}))
 
-    def _pass(self, s: SFState, seat: int, events: list[Event]) -> bool:
+    def _pass(self, s: SFState, seat: int, action: Pass, events: list[Event]) -> bool:
         """SF-11: pass instead of placing (the rest of this track-laying turn)."""
-        if not s.options.advanced:
-            raise IllegalAction("sf.cannot_pass")
         if s.placed_now == 0:
             s.passes += 1
         events.append(Event(key="sf.ev.passed", params={"seat": seat}))
@@ -512,11 +548,8 @@ class SantaFe(Game[SFState, Any, SFView]):
         self._next_placer(s, events)
         return s.phase != "over"
 
-    def _decline(self, s: SFState, seat: int, events: list[Event]) -> None:
+    def _decline(self, s: SFState, seat: int, action: Decline, events: list[Event]) -> None:
         """SF-12: only own bought tiles could be placed and the player will not: as unable."""
-        supply, own, _ = self._placements(s, seat)
-        if supply or not own:
-            raise IllegalAction("sf.cannot_decline")
         events.append(Event(key="sf.ev.declined", params={"seat": seat}))
         self._finish(s, events, "blocked", seat)
 
@@ -525,11 +558,7 @@ class SantaFe(Game[SFState, Any, SFView]):
         p = s.players[seat]
         hand = list(p.hand)
         for c in action.cards:
-            if c not in hand:
-                raise IllegalAction("sf.card_not_in_hand", city=self._city(c) if 0 <= c < len(self.board.cities) else str(c))
             hand.remove(c)
-        if len(action.cards) > len(s.deck):
-            raise IllegalAction("sf.deck_too_small", count=len(s.deck))
         drawn = [s.deck.pop() for _ in action.cards]
         s.removed.extend(action.cards)
         p.hand = sorted(hand + drawn)
@@ -582,18 +611,6 @@ class SantaFe(Game[SFState, Any, SFView]):
 
     def _draw(self, s: SFState, seat: int, action: Draw, events: list[Event]) -> None:
         p = s.players[seat]
-        if action not in self._draws(s, seat):
-            if action.what == "city":
-                raise IllegalAction("sf.deck_empty")
-            if action.what == "double":
-                raise IllegalAction("sf.no_double_left")
-            if action.what == "spur":
-                if p.spur >= 0:
-                    raise IllegalAction("sf.one_spur")
-                if not 0 <= action.rr < len(s.spurs) or s.spurs[action.rr] <= 0:
-                    raise IllegalAction("sf.no_spur_left")
-                raise IllegalAction("sf.cannot_afford", price=self._spur_price(s), money=p.money)
-            raise IllegalAction("sf.no_engineer_left")
         if action.what == "city":
             card = s.deck.pop()
             p.hand = sorted(p.hand + [card])
@@ -624,10 +641,6 @@ class SantaFe(Game[SFState, Any, SFView]):
         p = s.players[seat]
         price = self.board.rules.track_price
         if action.rr >= 0:
-            if action.rr >= len(s.supply) or s.supply[action.rr] <= 0:
-                raise IllegalAction("sf.no_tiles", rr=self._rr(action.rr) if action.rr < len(s.supply) else str(action.rr))
-            if p.money < price:
-                raise IllegalAction("sf.cannot_afford", price=price, money=p.money)
             p.money -= price
             s.supply[action.rr] -= 1
             p.bought[action.rr] += 1
@@ -801,6 +814,28 @@ class SantaFe(Game[SFState, Any, SFView]):
 
     def _choice_words(self, c: Choice, spur_rr: int) -> dict[str, Any]:
         return notation.choice_words(self.board, c.card, c.spur, spur_rr)
+
+
+SantaFe.handlers = Handlers({
+    ("choose", "play"): SantaFe._play,
+    ("engineer", "engineer"): SantaFe._engineer,
+    ("exchange", "exchange"): SantaFe._exchange,
+    ("draw", "draw"): SantaFe._draw,
+    ("buy", "buy"): SantaFe._buy,
+    ("track", "place"): SantaFe._place,
+    ("track", "pass"): SantaFe._pass,
+    ("track", "decline"): SantaFe._decline,
+})
+_REFUSALS = {
+    "play": SantaFe._play_refusal,
+    "engineer": SantaFe._engineer_refusal,
+    "exchange": SantaFe._exchange_refusal,
+    "draw": SantaFe._draw_refusal,
+    "buy": SantaFe._buy_refusal,
+    "place": SantaFe._place_refusal,
+    "pass": SantaFe._pass_refusal,
+    "decline": SantaFe._decline_refusal,
+}
 
 
 def _shuffle(state: SFState, items: list[int]) -> None:

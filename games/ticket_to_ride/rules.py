@@ -14,7 +14,8 @@ from pydantic import BaseModel, ValidationError
 from games.core.choices import Decision
 from games.core.errors import IllegalAction
 from games.core.vocabulary import Vocabulary
-from games.core.protocol import ApplyResult, Event, Game, Result
+from games.core.protocol import Event, Result
+from games.core.referee import ANY_PHASE, Handlers, Referee
 from games.core.rng import SeededRng
 from games.ticket_to_ride import decisions, notation, scoring
 from games.ticket_to_ride.map import TTRMap, usa
@@ -37,7 +38,7 @@ from games.ticket_to_ride.models import (
 )
 
 
-class TicketToRide(Game[TTRState, Any, TTRView]):
+class TicketToRide(Referee[TTRState, Any, TTRView]):
     name = "ticket_to_ride"
     min_players = 2
     max_players = 5
@@ -173,48 +174,101 @@ class TicketToRide(Game[TTRState, Any, TTRView]):
                 out.append(claim)
         return out
 
-    # ------------------------------------------------------------------ apply
-    def apply(self, state: TTRState, seat: int, action: Any) -> ApplyResult:
-        if state.phase == "over":
-            raise IllegalAction("game_over")
-        active = self.active_players(state)
-        if seat not in active:
-            raise IllegalAction("not_active", waiting=sorted(active))
-        s = state.clone()
-        events: list[Event] = []
-        player = s.players[seat]
-        if player.offered and not isinstance(action, KeepTickets):
-            raise IllegalAction("ttr.must_keep_tickets", keep_min=player.keep_min)
-        if isinstance(action, KeepTickets):
-            undoable = self._keep(s, seat, action, events)
-        elif isinstance(action, DrawCard):
-            undoable = self._draw(s, seat, action, events)
-        elif s.drew_one:
-            raise IllegalAction("ttr.must_draw_second")
-        elif isinstance(action, DrawTickets):
-            undoable = self._draw_tickets(s, seat, events)
-        elif isinstance(action, Claim):
-            undoable = self._claim(s, seat, action, events)
-        elif isinstance(action, Pass):
-            undoable = self._pass(s, seat, events)
+    # ------------------------------------------------------------------ judging a move
+    def phase_of(self, state: TTRState) -> str:
+        return state.phase
+
+    def refusal(self, state: TTRState, seat: int, action: Any) -> IllegalAction | None:
+        kind = getattr(action, "kind", None)
+        player = state.players[seat]
+        if player.offered and kind != "keep":
+            return IllegalAction("ttr.must_keep_tickets", keep_min=player.keep_min)
+        if kind == "keep":
+            return self._keep_refusal(state, seat, action)
+        if kind == "draw":
+            return self._draw_refusal(state, action)
+        if state.drew_one:
+            return IllegalAction("ttr.must_draw_second")
+        if kind == "tickets":
+            return None if state.ticket_deck else IllegalAction("ttr.no_tickets_left")  # TTR-6
+        if kind == "claim":
+            return self._claim_refusal(state, seat, action)
+        if kind == "pass":
+            # TTR-7: only when nothing else is possible
+            return None if self.legal_actions(state, seat) == [Pass()] else IllegalAction("ttr.cannot_pass")
+        return IllegalAction("unparsable", text=str(action))
+
+    @staticmethod
+    def _keep_refusal(state: TTRState, seat: int, action: KeepTickets) -> IllegalAction | None:
+        player = state.players[seat]
+        if not player.offered:
+            return IllegalAction("ttr.no_tickets_to_keep")
+        ids = list(dict.fromkeys(action.ids))
+        if len(ids) != len(action.ids) or any(i not in player.offered for i in ids):
+            return IllegalAction("ttr.ticket_not_offered", offered=list(player.offered))
+        if len(ids) < player.keep_min:
+            return IllegalAction("ttr.keep_more", keep_min=player.keep_min)
+        return None
+
+    def _draw_refusal(self, state: TTRState, action: DrawCard) -> IllegalAction | None:
+        if action.source == "deck":
+            return None if state.deck or state.discard else IllegalAction("ttr.deck_empty")
+        colors = self.board.card_colors
+        if action.source not in colors:
+            return IllegalAction("ttr.unknown_color", color=action.source)
+        card = colors.index(action.source)
+        if card not in state.face_up:
+            return IllegalAction("ttr.not_face_up", color=_color(action.source))
+        if card == LOCO and state.drew_one:
+            return IllegalAction("ttr.second_face_up_locomotive")  # TTR-3
+        return None
+
+    def _claim_refusal(self, state: TTRState, seat: int, action: Claim) -> IllegalAction | None:
+        board = self.board
+        if not 0 <= action.route < len(board.routes):
+            return IllegalAction("ttr.unknown_route", route=str(action.route))
+        route = board.routes[action.route]
+        name = self._route_name(route.id)
+        player = state.players[seat]
+        if state.owners[route.id] != UNCLAIMED:
+            return IllegalAction("ttr.route_taken", route=name, owner_seat=state.owners[route.id])
+        twin = board.twin.get(route.id)
+        if twin is not None and state.owners[twin] == seat:
+            return IllegalAction("ttr.both_halves", route=name)  # TTR-5
+        if twin is not None and state.owners[twin] != UNCLAIMED and state.n < board.rules.doubles_min_players:
+            return IllegalAction("ttr.double_closed", route=name, players=state.n)  # TTR-5
+        if player.trains < route.length:
+            return IllegalAction("ttr.not_enough_trains", route=name, trains=player.trains, length=route.length)
+        colors = board.card_colors
+        if action.color not in colors:
+            return IllegalAction("ttr.unknown_color", color=action.color)
+        color = colors.index(action.color)
+        locos = action.locos
+        if color == LOCO:
+            if locos != route.length:
+                return IllegalAction("ttr.wrong_card_count", route=name, length=route.length)
         else:
-            raise IllegalAction("unparsable", text=str(action))
+            if route.color != "gray" and action.color != route.color:
+                return IllegalAction("ttr.wrong_color", route=name, route_color=_color(route.color),
+                                     color=_color(action.color))
+            if not 0 <= locos < route.length:
+                return IllegalAction("ttr.wrong_card_count", route=name, length=route.length)
+        plain = route.length - locos
+        if (color != LOCO and player.hand[color] < plain) or player.hand[LOCO] < locos:
+            return IllegalAction("ttr.not_enough_cards", route=name, length=route.length, color=_color(action.color))
+        return None
+
+    def after_move(self, before: TTRState, s: TTRState, seat: int, action: Any, events: list[Event]) -> None:
         if s.phase != "over":
             _settle_face_up(s, events, self.board)  # TTR-2b: after every action
         s.last = [e for e in events if e.public]
         # a second card, or the keep after a ticket draw, finishes the turn the first step began
-        _record_turn(s, state.drew_one or (state.phase == "play" and isinstance(action, KeepTickets)), action)
-        return ApplyResult(state=s, events=events, undoable=undoable)
+        _record_turn(s, before.drew_one or (before.phase == "play" and action.kind == "keep"), action)
 
+    # ------------------------------------------------------------------ making a move
     def _keep(self, s: TTRState, seat: int, action: KeepTickets, events: list[Event]) -> bool:
         player = s.players[seat]
-        if not player.offered:
-            raise IllegalAction("ttr.no_tickets_to_keep")
-        ids = list(dict.fromkeys(action.ids))
-        if len(ids) != len(action.ids) or any(i not in player.offered for i in ids):
-            raise IllegalAction("ttr.ticket_not_offered", offered=list(player.offered))
-        if len(ids) < player.keep_min:
-            raise IllegalAction("ttr.keep_more", keep_min=player.keep_min)
+        ids = list(action.ids)
         returned = [t for t in player.offered if t not in ids]
         player.tickets.extend(ids)
         s.ticket_deck.extend(returned)  # TTR-6: returned tickets go under the deck
@@ -237,21 +291,13 @@ class TicketToRide(Game[TTRState, Any, TTRView]):
         if action.source == "deck":
             if not s.deck:
                 _reshuffle(s, events)
-            if not s.deck:
-                raise IllegalAction("ttr.deck_empty")
             card = s.deck.pop()
             s.players[seat].hand[card] += 1
             events.append(Event(key="ttr.ev.drew_deck", params={"seat": seat}))
             events.append(Event(key="ttr.ev.you_drew", params={"color": _color(colors[card])}, to=(seat,)))
             ends_turn = s.drew_one
         else:
-            if action.source not in colors:
-                raise IllegalAction("ttr.unknown_color", color=action.source)
             card = colors.index(action.source)
-            if card not in s.face_up:
-                raise IllegalAction("ttr.not_face_up", color=_color(action.source))
-            if card == LOCO and s.drew_one:
-                raise IllegalAction("ttr.second_face_up_locomotive")  # TTR-3
             slot = s.face_up.index(card)
             s.face_up[slot] = EMPTY
             s.players[seat].hand[card] += 1
@@ -271,9 +317,7 @@ class TicketToRide(Game[TTRState, Any, TTRView]):
     def _second_draw_possible(s: TTRState) -> bool:
         return bool(s.deck or s.discard) or any(c not in (EMPTY, LOCO) for c in s.face_up)
 
-    def _draw_tickets(self, s: TTRState, seat: int, events: list[Event]) -> bool:
-        if not s.ticket_deck:
-            raise IllegalAction("ttr.no_tickets_left")  # TTR-6
+    def _draw_tickets(self, s: TTRState, seat: int, action: DrawTickets, events: list[Event]) -> bool:
         count = min(self.board.rules.draw_tickets, len(s.ticket_deck))
         player = s.players[seat]
         player.offered = s.ticket_deck[:count]
@@ -285,36 +329,12 @@ class TicketToRide(Game[TTRState, Any, TTRView]):
 
     def _claim(self, s: TTRState, seat: int, action: Claim, events: list[Event]) -> bool:
         board = self.board
-        if not 0 <= action.route < len(board.routes):
-            raise IllegalAction("ttr.unknown_route", route=str(action.route))
         route = board.routes[action.route]
         name = self._route_name(route.id)
         player = s.players[seat]
-        if s.owners[route.id] != UNCLAIMED:
-            raise IllegalAction("ttr.route_taken", route=name, owner_seat=s.owners[route.id])
-        twin = board.twin.get(route.id)
-        if twin is not None and s.owners[twin] == seat:
-            raise IllegalAction("ttr.both_halves", route=name)  # TTR-5
-        if twin is not None and s.owners[twin] != UNCLAIMED and s.n < board.rules.doubles_min_players:
-            raise IllegalAction("ttr.double_closed", route=name, players=s.n)  # TTR-5
-        if player.trains < route.length:
-            raise IllegalAction("ttr.not_enough_trains", route=name, trains=player.trains, length=route.length)
-        colors = board.card_colors
-        if action.color not in colors:
-            raise IllegalAction("ttr.unknown_color", color=action.color)
-        color = colors.index(action.color)
+        color = board.card_colors.index(action.color)
         locos = action.locos
-        if color == LOCO:
-            if locos != route.length:
-                raise IllegalAction("ttr.wrong_card_count", route=name, length=route.length)
-        else:
-            if route.color != "gray" and action.color != route.color:
-                raise IllegalAction("ttr.wrong_color", route=name, route_color=_color(route.color), color=_color(action.color))
-            if not 0 <= locos < route.length:
-                raise IllegalAction("ttr.wrong_card_count", route=name, length=route.length)
         plain = route.length - locos
-        if (color != LOCO and player.hand[color] < plain) or player.hand[LOCO] < locos:
-            raise IllegalAction("ttr.not_enough_cards", route=name, length=route.length, color=_color(action.color))
         if color != LOCO:
             player.hand[color] -= plain
             s.discard.extend([color] * plain)
@@ -330,10 +350,7 @@ class TicketToRide(Game[TTRState, Any, TTRView]):
         self._end_turn(s, events)
         return True  # paid cards are public and nothing random happened
 
-    def _pass(self, s: TTRState, seat: int, events: list[Event]) -> bool:
-        legal = self.legal_actions(s, seat)
-        if legal != [Pass()]:
-            raise IllegalAction("ttr.cannot_pass")  # TTR-7: only when nothing else is possible
+    def _pass(self, s: TTRState, seat: int, action: Pass, events: list[Event]) -> bool:
         events.append(Event(key="ttr.ev.passed", params={"seat": seat}))
         s.passes_in_row += 1
         self._end_turn(s, events, passed=True)
@@ -616,5 +633,13 @@ def _keep_choices(offered: list[int], keep_min: int) -> list[tuple[int, ...]]:
 def _color(name: str) -> dict[str, str]:
     return {"key": f"ttr.color.{name}"}
 
+
+TicketToRide.handlers = Handlers({
+    (ANY_PHASE, "keep"): TicketToRide._keep,  # the first choice (TTR-1) and after a ticket draw
+    ("play", "draw"): TicketToRide._draw,
+    ("play", "tickets"): TicketToRide._draw_tickets,
+    ("play", "claim"): TicketToRide._claim,
+    ("play", "pass"): TicketToRide._pass,
+})
 
 GAME = TicketToRide()

@@ -38,7 +38,7 @@ LANGS = ("en", "ja")
 
 
 # A bot game still running after this many moves is one nobody can finish (see
-# test_ce_race.py, test_a_race_nobody_can_finish_still_ends): its moves are checked all the
+# race tests (test_race.py, test_a_race_nobody_can_finish_still_ends): its moves are checked all the
 # same, and the games that use `play` count it rather than wait for it.
 MAX_MOVES = 5000
 
@@ -330,17 +330,17 @@ def test_every_word_used_is_in_both_catalogs():
 
 
 def _codes_in_source() -> set[str]:
-    """Every refusal code written in the engine's modules: the first argument of each
-    IllegalAction (both branches of a conditional one), and the codes handed to the helpers
-    that raise on the engine's behalf."""
+    """Every refusal code written in the engine's modules (and the shared opening of `apply`,
+    games/core/referee.py): the first argument of each IllegalAction (both branches of a
+    conditional one), and the codes handed to the helpers that raise on the engine's behalf."""
     root = Path(__file__).resolve().parents[3]
     out = set()
-    for path in (root / "games" / "catan_express").glob("*.py"):
+    paths = [*(root / "games" / "catan_express").rglob("*.py"), root / "games" / "core" / "referee.py"]
+    for path in paths:
         text = path.read_text(encoding="utf-8")
         for first in re.findall(r'IllegalAction\(([^,)]*)', text):
             out |= set(re.findall(r'(?<!== )"([a-z_.]+)"', first))   # not a compared phase
-        out |= set(re.findall(r'_fail\(\s*dry,\s*"([a-z_.]+)"', text))
-        out |= set(re.findall(r'(?:_need|_check_sides)\([^)]*?"(ce\.[a-z_]+)"', text))
+        out |= set(re.findall(r'(?:_need|_check_sides|_sides_refusal)\([^)]*?"(ce\.[a-z_]+)"', text))
     return out
 
 

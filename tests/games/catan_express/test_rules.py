@@ -2,7 +2,7 @@
 development cards, trades, the special building phase, rails and ferries, settlements and
 cities, victory point chips, tie-breaks and bad input — each played move by move through
 `GAME.apply` on the beginner board (tests/games/catan_express/helpers.py), with the cards conserved after
-every move. The race is in test_ce_race.py; whole random games in test_ce_protocol.py."""
+every move. The race is in test_race.py; whole random games in test_protocol.py."""
 from __future__ import annotations
 
 import itertools

@@ -1,6 +1,6 @@
 """Catan Express's fast paths agree with the plain rules they stand for.
 
-The engine answers most questions without listing moves or re-deriving the board (rules.py,
+The engine answers most questions without listing moves or re-deriving the board (phases/,
 derived.py): `apply` asks the rule for one move directly instead of looking for it in
 `legal_actions`, board facts are kept beside a state while its pieces and buildings stay the
 same objects, menus are built from cached moves, and the random bot draws its numbers by hand.
@@ -21,7 +21,8 @@ from functools import lru_cache
 import pytest
 
 from games.core.errors import IllegalAction
-from games.catan_express import bots, economy, rules
+from games.catan_express import bots, economy
+from games.catan_express.phases import moves
 from games.catan_express.components import RESOURCES
 from games.catan_express.models import (MAX_OFFERS, OFFER_GET_MAX, OFFER_GIVE_MAX, Answer, BankTrade, Build, Buy,
                                         CatanState, Discard, End, Gold, Leg, Menu, Monopoly, NameStop, Partner, Plenty,
@@ -202,10 +203,10 @@ def test_derived_facts_follow_an_edited_copy():
 def _offers_by_definition(hand: tuple[int, ...]) -> list[Propose]:
     out = []
     for k in range(1, OFFER_GIVE_MAX + 1):
-        for give in rules.multisets(hand, k):
+        for give in moves.multisets(hand, k):
             free = tuple(0 if g else OFFER_GET_MAX for g in give)
             for m in range(1, OFFER_GET_MAX + 1):
-                out += [Propose(give=give, get=get) for get in rules.multisets(free, m)]
+                out += [Propose(give=give, get=get) for get in moves.multisets(free, m)]
     return out
 
 
@@ -214,12 +215,12 @@ def test_menus_of_cards_are_the_definitions_in_order():
     for _ in range(300):
         hand = tuple(rng.randint(0, 7) for _ in range(5))
         size = rng.randint(0, 12)
-        assert list(rules.multisets(hand, size)) == list(rules.multisets_by_recursion(hand, size))
-        assert list(rules.offers_for(hand)) == _offers_by_definition(hand)
+        assert list(moves.multisets(hand, size)) == list(moves.multisets_by_recursion(hand, size))
+        assert list(moves.offers_for(hand)) == _offers_by_definition(hand)
         for kind, model in (("discard", Discard), ("gold", Gold), ("plenty", Plenty)):
-            assert list(rules._card_moves(kind, hand, size)) == [model(cards=c) for c in
-                                                                   rules.multisets_by_recursion(hand, size)]
-    assert rules.multisets((1, 2), 2) == ((1, 1), (0, 2))  # other lengths than five still work
+            assert list(moves.card_moves(kind, hand, size)) == [model(cards=c) for c in
+                                                                   moves.multisets_by_recursion(hand, size)]
+    assert moves.multisets((1, 2), 2) == ((1, 1), (0, 2))  # other lengths than five still work
 
 
 def test_random_bot_draws_as_random_random_does():
