@@ -38,7 +38,7 @@ LANGS = ("en", "ja")
 
 
 # A bot game still running after this many moves is one nobody can finish (see
-# race tests (test_race.py, test_a_race_nobody_can_finish_still_ends): its moves are checked all the
+# test_race.py, test_a_race_nobody_can_finish_still_ends): its moves are checked all the
 # same, and the games that use `play` count it rather than wait for it.
 MAX_MOVES = 5000
 
