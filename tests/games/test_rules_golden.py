@@ -11,7 +11,9 @@ end, so a difference is found within a stretch of the game.
 
 tests/fixtures/rules_golden.json was made once by running this file with RAILYARD_GOLDEN=write
 on the rules as they were before they were reshaped into games/core/referee.py's scaffolding;
-it is never rewritten to make a change pass (a change of behaviour is a bug here).
+it is never rewritten to make a change pass (a change of behaviour is a bug here). It was
+rewritten once, for a rules fix: Year of Plenty refused outside a card's time (CE-B3), checked
+first to change nothing but the refusals of Year of Plenty moves.
 """
 from __future__ import annotations
 

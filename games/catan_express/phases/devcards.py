@@ -72,11 +72,11 @@ def roads_refusal(state: CatanState, seat: int, a: Roads) -> IllegalAction | Non
 
 
 def plenty_refusal(state: CatanState, seat: int, a: Plenty) -> IllegalAction | None:
-    if can_play(state, seat, DevCard.YEAR_OF_PLENTY):
+    if card_time(state) and can_play(state, seat, DevCard.YEAR_OF_PLENTY):
         due = _plenty_due(state)
         cards = Hand(a.cards)
-        # Taken whenever the seat is waited on, not only at a card's time (card_time): the
-        # rules have always allowed it so, and stored games rely on the same answers.
+        # Only at a card's time (CE-B3), like every other card: an older checker took it
+        # whenever the seat was waited on (answering an offer, a special building turn, a ride).
         if cards.total == due and due > 0 and covers(state.bank, cards.counts):
             return None
         if state.phase in ("main", "roll"):

@@ -390,6 +390,17 @@ def test_a_card_bought_this_turn_is_not_played_before_the_next_roll_either():
     assert "plenty 1wool+1ore" in t.legal()
 
 
+def test_year_of_plenty_waits_for_its_owners_turn_like_every_card():
+    # CE-B3: a card is played in one's own turn. Answering another's offer is not one's turn:
+    # Year of Plenty is neither on the answer menu nor taken there (an older checker took it).
+    t = _offering()
+    t.deal_dev(1, "year_of_plenty")
+    assert t.s.current == 0 and 1 in GAME.active_players(t.s)
+    assert not [x for x in t.legal(1) if x.startswith("plenty")]
+    assert t.refuse("plenty 1wool+1ore", seat=1) == "ce.not_now"
+    assert t.s.phase == "answer"
+
+
 def test_the_random_bot_plays_progress_cards_before_the_roll_and_the_builder_still_rolls():
     t = seated()
     for card in ("monopoly", "year_of_plenty", "road_building"):
