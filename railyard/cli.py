@@ -200,7 +200,7 @@ async def run_demo(args: argparse.Namespace) -> int:
         tally = DeliveryTally(store, pictures)
         tally.lobby(changes=len(people) - 1 + args.players - len(people) + 1)
         names = outcome.names
-        print(f"{translate(lang, f'game.{args.game}.title')} — seed {args.seed}, {len(names)} players: "
+        print(f"{translate(lang, f'{args.game}.title')} — seed {args.seed}, {len(names)} players: "
               f"{', '.join(names)}")
         print(f"Writing images to {out}/ and the game to {db_path}")
         seat_of = {uid: seat for seat, uid in enumerate(outcome.seat_user_ids) if uid}

@@ -26,11 +26,11 @@ KINDS: tuple[DevCard, ...] = tuple(DevCard)
 
 
 def _ev(key: str, to: tuple[int, ...] | None = None, **params) -> Event:
-    return event(f"ce.ev.{key}", params, to)
+    return event(f"catan_express.ev.{key}", params, to)
 
 
 def card_param(card: DevCard) -> dict:
-    return {"key": f"ce.card.{card.value}"}
+    return {"key": f"catan_express.card.{card.value}"}
 
 
 # --- the deck -----------------------------------------------------------------------------
@@ -39,7 +39,7 @@ def deck_for(players: int) -> tuple[DevCard, ...]:
     """The unshuffled deck (CE-B3: 25 = 14/5/2/2/2, or 34 = 20/5/3/3/3 with 5–6 players)."""
     c = components()
     if not c.players.min <= players <= c.players.max:
-        raise IllegalAction("ce.bad_player_count", count=players, min=c.players.min, max=c.players.max)
+        raise IllegalAction("catan_express.bad_player_count", count=players, min=c.players.min, max=c.players.max)
     counts = c.deck(players).cards
     return tuple(k for k in KINDS for _ in range(counts[k]))
 
@@ -53,7 +53,7 @@ def shuffled_deck(players: int, seed: int, counter: int) -> tuple[DevCard, ...]:
 def draw(deck: tuple[DevCard, ...]) -> tuple[DevCard, tuple[DevCard, ...]]:
     """The top card and the rest."""
     if not deck:
-        raise IllegalAction("ce.deck_empty")
+        raise IllegalAction("catan_express.deck_empty")
     return deck[0], deck[1:]
 
 
@@ -103,14 +103,14 @@ class PlayerCards:
         does is the caller's next step (`monopoly`, `year_of_plenty`, `road_building_pieces`,
         moving the robber)."""
         if card is DevCard.VICTORY_POINT:
-            raise IllegalAction("ce.card_not_playable")
+            raise IllegalAction("catan_express.card_not_playable")
         if self.played_this_turn:
-            raise IllegalAction("ce.card_already_played")
+            raise IllegalAction("catan_express.card_already_played")
         i = KINDS.index(card)
         if not self.held[i]:
             if self.new[i]:
-                raise IllegalAction("ce.card_bought_this_turn", card=card_param(card))
-            raise IllegalAction("ce.card_not_held", card=card_param(card))
+                raise IllegalAction("catan_express.card_bought_this_turn", card=card_param(card))
+            raise IllegalAction("catan_express.card_not_held", card=card_param(card))
         after = replace(self, held=_bump(self.held, card, -1), played_this_turn=True,
                         knights=self.knights + (card is DevCard.KNIGHT))
         return after, (_ev("played_card", seat=self.seat, card=card_param(card)),)
@@ -173,9 +173,9 @@ def year_of_plenty(holdings: Holdings, seat: int, picks: Hand) -> Outcome:
     bank holds, so with fewer than two cards left in it the player takes what there is."""
     due = min(components().year_of_plenty_cards, holdings.bank.total)
     if picks.total != due:
-        raise IllegalAction("ce.plenty_count", count=due)
+        raise IllegalAction("catan_express.plenty_count", count=due)
     if not holdings.bank.covers(picks):
-        raise IllegalAction("ce.bank_short", resources=lacking(holdings.bank, picks))
+        raise IllegalAction("catan_express.bank_short", resources=lacking(holdings.bank, picks))
     new = holdings.with_hands({seat: holdings.hand(seat) + picks}, bank=holdings.bank - picks)
     return Outcome(new, (_ev("year_of_plenty", seat=seat, cards=picks.param()),))
 

@@ -70,7 +70,7 @@ class _Picks:
         key = (step, value, label.key, repr(label.params) if words is None else words, place)
         pick = self._made.get(key)
         if pick is None:
-            pick = self._made[key] = Pick(step=f"ce.step.{step}", value=value, label=label, icon=icon, place=place)
+            pick = self._made[key] = Pick(step=f"catan_express.step.{step}", value=value, label=label, icon=icon, place=place)
         return pick
 
 
@@ -78,7 +78,7 @@ _SHARED = _Picks()  # the picks of the fixed choices below
 
 
 def what(pick: _Picks, value: str) -> Pick:
-    return pick("action", value, _e(f"ce.menu.{value}"), icon=value)
+    return pick("action", value, _e(f"catan_express.menu.{value}"), icon=value)
 
 
 RESOURCE_NAMES = frozenset(r.value for r in RESOURCES)
@@ -87,10 +87,10 @@ RESOURCE_NAMES = frozenset(r.value for r in RESOURCES)
 def _land_of(board: Any, label: str) -> dict:
     """A land hex as its terrain and token ("forest 8"), as the board shows it."""
     land = board.at(board.hex_at(label))
-    terrain = {"key": f"ce.terrain.{land.terrain.value}"}
+    terrain = {"key": f"catan_express.terrain.{land.terrain.value}"}
     if land.token is None:
-        return {"key": "ce.pick.land_plain", "params": {"terrain": terrain}}
-    return {"key": "ce.pick.land", "params": {"terrain": terrain, "token": land.token}}
+        return {"key": "catan_express.pick.land_plain", "params": {"terrain": terrain}}
+    return {"key": "catan_express.pick.land", "params": {"terrain": terrain, "token": land.token}}
 
 
 def _land(game: Any, state: Any, label: str) -> dict:
@@ -110,8 +110,8 @@ def _surroundings(map_id: str, layout: str, seed: int) -> dict[int, tuple[list[d
         tokens = {h: board.at(board.hex_at(h)).token for h in hexes}
         ordered = sorted(hexes, key=lambda h: (-(6 - abs(7 - tokens[h])) if tokens[h] else 1, h))
         kind = kinds.get(n)
-        harbour = (None if kind is None else {"key": "ce.pick.harbour_any"} if kind not in RESOURCE_NAMES
-                   else {"key": "ce.pick.harbour", "params": {"resource": resource_param(kind)}})
+        harbour = (None if kind is None else {"key": "catan_express.pick.harbour_any"} if kind not in RESOURCE_NAMES
+                   else {"key": "catan_express.pick.harbour", "params": {"resource": resource_param(kind)}})
         out[n] = ([_land_of(board, h) for h in ordered], harbour)
     return out
 
@@ -124,10 +124,10 @@ def point_label(game: Any, state: Any, name: str) -> Event:
     land, harbour = _surroundings(state.map_id, state.options.layout, state.seed)[n]
     b = state.buildings.get(n)
     if b is not None:
-        return _e("ce.pick.point_built", seat=b.seat, building={"key": f"ce.piece.{b.kind}"}, land=land)
+        return _e("catan_express.pick.point_built", seat=b.seat, building={"key": f"catan_express.piece.{b.kind}"}, land=land)
     if harbour is not None:
-        return _e("ce.pick.point_harbour", land=land, harbour=harbour)
-    return _e("ce.pick.point", land=land)
+        return _e("catan_express.pick.point_harbour", land=land, harbour=harbour)
+    return _e("catan_express.pick.point", land=land)
 
 
 def _point(game: Any, state: Any, pick: _Picks, name: str, step: str = "point") -> Pick:
@@ -144,10 +144,10 @@ def _centre(game: Any, state: Any, pick: _Picks, label: str, step: str = "centre
     (a rail's spoke to it, the robber on its hex)."""
     board = game.board(state)
     land = board.at(board.hex_at(label))
-    params: dict[str, Any] = {"hex": label, "terrain": {"key": f"ce.terrain.{land.terrain.value}"}}
+    params: dict[str, Any] = {"hex": label, "terrain": {"key": f"catan_express.terrain.{land.terrain.value}"}}
     if land.token is None:
-        return pick(step, label, _e("ce.pick.centre_plain", **params), icon=land.terrain.value, place=place)
-    return pick(step, label, _e("ce.pick.centre", token=land.token, **params), icon=land.terrain.value, place=place)
+        return pick(step, label, _e("catan_express.pick.centre_plain", **params), icon=land.terrain.value, place=place)
+    return pick(step, label, _e("catan_express.pick.centre", token=land.token, **params), icon=land.terrain.value, place=place)
 
 
 def _where(game: Any, state: Any, name: str) -> dict:
@@ -155,10 +155,10 @@ def _where(game: Any, state: Any, name: str) -> dict:
     intersection by its building or its land, and whether it is a stop (not which: its order
     is a number, and the picture's numbers are its options')."""
     if not name.isdigit():
-        return {"key": "ce.pick.at_centre", "params": {"hex": name, "land": _land(game, state, name)}}
+        return {"key": "catan_express.pick.at_centre", "params": {"hex": name, "land": _land(game, state, name)}}
     words = point_label(game, state, name).model_dump(mode="json", exclude={"to"})
     if int(name) in state.stops:
-        return {"key": "ce.pick.at_stop", "params": {"point": words}}
+        return {"key": "catan_express.pick.at_stop", "params": {"point": words}}
     return words
 
 
@@ -188,41 +188,41 @@ def path_of(game: Any, state: Any, seat: int, action: Any, pick: _Picks) -> tupl
         else:
             last = pick("to", b, point_label(game, state, b), place=piece)
         if owners:
-            label = _e("ce.pick.parallel", place=last.label.model_dump(mode="json"), seats=owners,
+            label = _e("catan_express.pick.parallel", place=last.label.model_dump(mode="json"), seats=owners,
                        count=len(owners))
-            last = pick(last.step.removeprefix("ce.step."), last.value, label, icon=last.icon, place=piece)
+            last = pick(last.step.removeprefix("catan_express.step."), last.value, label, icon=last.icon, place=piece)
         return head, _point(game, state, pick, a), last
     if kind == "robber":
         hexes = _centre(game, state, pick, action.hex, step="hex", place=Place(kind="hex", at=(action.hex,)))
-        victim = (pick("victim", "-", _e("ce.pick.nobody")) if action.victim is None
-                  else pick("victim", f"@{action.victim + 1}", _e("ce.pick.seat", **_seat(action.victim))))
+        victim = (pick("victim", "-", _e("catan_express.pick.nobody")) if action.victim is None
+                  else pick("victim", f"@{action.victim + 1}", _e("catan_express.pick.seat", **_seat(action.victim))))
         if phase == "robber":
             return hexes, victim
-        return what(pick, "card"), pick("card", "knight", _e("ce.card.knight")), hexes, victim
+        return what(pick, "card"), pick("card", "knight", _e("catan_express.card.knight")), hexes, victim
     if kind == "monopoly":
-        return (what(pick, "card"), pick("card", "monopoly", _e("ce.card.monopoly")),
-                pick("resource", action.resource, _e(f"ce.resource.{action.resource}"), icon=action.resource))
+        return (what(pick, "card"), pick("card", "monopoly", _e("catan_express.card.monopoly")),
+                pick("resource", action.resource, _e(f"catan_express.resource.{action.resource}"), icon=action.resource))
     if kind == "plenty":
-        return (what(pick, "card"), pick("card", "year_of_plenty", _e("ce.card.year_of_plenty")),
-                pick("cards", cards_text(action.cards), _e("ce.pick.cards", cards=_cards(action.cards))))
+        return (what(pick, "card"), pick("card", "year_of_plenty", _e("catan_express.card.year_of_plenty")),
+                pick("cards", cards_text(action.cards), _e("catan_express.pick.cards", cards=_cards(action.cards))))
     if kind == "roads":
-        return what(pick, "card"), pick("card", "road_building", _e("ce.card.road_building"))
+        return what(pick, "card"), pick("card", "road_building", _e("catan_express.card.road_building"))
     if kind == "bank":
         i = next(k for k, n in enumerate(action.give) if n)
         j = next(k for k, n in enumerate(action.get) if n)
         give = RESOURCES[i].value
         return (what(pick, "bank"),
-                pick("give", give, _e("ce.pick.bank_give", cards=_cards(action.give)), icon=give),
-                pick("get", RESOURCES[j].value, _e(f"ce.resource.{RESOURCES[j].value}"), icon=RESOURCES[j].value))
+                pick("give", give, _e("catan_express.pick.bank_give", cards=_cards(action.give)), icon=give),
+                pick("get", RESOURCES[j].value, _e(f"catan_express.resource.{RESOURCES[j].value}"), icon=RESOURCES[j].value))
     if kind == "answer":
         value = "accept" if action.accept else "refuse"
-        return (pick("answer", value, _e(f"ce.menu.{value}"), icon=value),)
+        return (pick("answer", value, _e(f"catan_express.menu.{value}"), icon=value),)
     if kind == "partner":
         if action.seat is None:
-            return (pick("partner", "withdraw", _e("ce.menu.withdraw"), icon="withdraw"),)
-        return (pick("partner", f"@{action.seat + 1}", _e("ce.pick.seat", **_seat(action.seat))),)
+            return (pick("partner", "withdraw", _e("catan_express.menu.withdraw"), icon="withdraw"),)
+        return (pick("partner", f"@{action.seat + 1}", _e("catan_express.pick.seat", **_seat(action.seat))),)
     if kind == "discard" or kind == "gold":
-        return (pick("cards", cards_text(action.cards), _e("ce.pick.cards", cards=_cards(action.cards))),)
+        return (pick("cards", cards_text(action.cards), _e("catan_express.pick.cards", cards=_cards(action.cards))),)
     if kind == "stop":
         return (_point(game, state, pick, str(action.at)),)
     if kind == "ride":
@@ -233,15 +233,15 @@ def path_of(game: Any, state: Any, seat: int, action: Any, pick: _Picks) -> tupl
             where = _where(game, state, leg.to)
             place = Place(kind="route", at=(start, leg.to))
             if leg.payee is None:
-                return what(pick, "ride"), pick("next", leg.to, _e("ce.pick.leg_free", to=where), place=place)
+                return what(pick, "ride"), pick("next", leg.to, _e("catan_express.pick.leg_free", to=where), place=place)
             owners = sorted(set(state.pieces.get(game.geo(state).between[frozenset((start, leg.to))][0], ())))
-            return (what(pick, "ride"), pick("next", leg.to, _e("ce.pick.leg_toll", to=where, seats=owners), place=place),
-                    pick("toll", leg_text(leg), _e("ce.pick.toll", seat=leg.payee, resource=resource_param(leg.resource)),
+            return (what(pick, "ride"), pick("next", leg.to, _e("catan_express.pick.leg_toll", to=where, seats=owners), place=place),
+                    pick("toll", leg_text(leg), _e("catan_express.pick.toll", seat=leg.payee, resource=resource_param(leg.resource)),
                          icon=leg.resource))
         tolls = sum(1 for leg in action.legs if leg.payee is not None)
         end = action.legs[-1].to
         return what(pick, "route"), pick("stop", end, _e(
-            "ce.pick.route", to=_where(game, state, end), legs=len(action.legs), tolls=tolls),
+            "catan_express.pick.route", to=_where(game, state, end), legs=len(action.legs), tolls=tolls),
             place=Place(kind="route", at=(start, *(leg.to for leg in action.legs))))
     raise ValueError(f"no menu path for {action!r}")
 
@@ -257,7 +257,7 @@ def _fixed_choice(action: Any) -> Choice:
 
 
 def _resource_pick(step: str, resource: str) -> Pick:
-    return Pick(step=f"ce.step.{step}", value=resource, label=_e(f"ce.resource.{resource}"), icon=resource)
+    return Pick(step=f"catan_express.step.{step}", value=resource, label=_e(f"catan_express.resource.{resource}"), icon=resource)
 
 
 def _discard_group(state: Any, seat: int) -> Group:
@@ -265,7 +265,7 @@ def _discard_group(state: Any, seat: int) -> Group:
     resource as one holds."""
     held = [(r.value, n) for r, n in zip(RESOURCES, state.players[seat].hand) if n]
     due = state.discards[seat]
-    return Group(step="ce.step.discard", items=tuple(_resource_pick("discard", r) for r, _ in held),
+    return Group(step="catan_express.step.discard", items=tuple(_resource_pick("discard", r) for r, _ in held),
                  most=tuple(n for _, n in held), min=due, max=due, template="discard {}", sep="+",
                  counted="{n}{value}")
 
@@ -276,7 +276,7 @@ def _gold_group(state: Any) -> Group:
     whatever their number (as a list of every combination, three cards were 35 options)."""
     due = min(state.gold_owed[0][1], sum(state.bank))
     stocked = [(r.value, n) for r, n in zip(RESOURCES, state.bank) if n]
-    return Group(step="ce.step.cards", items=tuple(_resource_pick("cards", r) for r, _ in stocked),
+    return Group(step="catan_express.step.cards", items=tuple(_resource_pick("cards", r) for r, _ in stocked),
                  most=tuple(min(n, due) for _, n in stocked), min=due, max=due, template="gold {}", sep="+",
                  counted="{n}{value}")
 
@@ -290,13 +290,13 @@ def _offer_group(game: Any, state: Any, seat: int, entry: Pick) -> Group:
     most = game.offer_ask_most(state)
     give = [(r.value, n) for r, n in zip(RESOURCES, hand) if n]
     asked = len(RESOURCES) * most
-    return Group(step="ce.step.offer",
+    return Group(step="catan_express.step.offer",
                  items=tuple(_resource_pick("give", r) for r, _ in give) + tuple(_resource_pick("get", r.value)
                                                                                  for r in RESOURCES),
                  most=tuple(n for _, n in give) + (most,) * len(RESOURCES),
                  min=2, max=sum(hand) + asked, template="offer {} {}", sep="+", counted="{n}{value}",
-                 parts=(Part(step="ce.step.give", size=len(give), min=1, max=sum(hand)),
-                        Part(step="ce.step.get", size=len(RESOURCES), min=1, max=asked)),
+                 parts=(Part(step="catan_express.step.give", size=len(give), min=1, max=sum(hand)),
+                        Part(step="catan_express.step.get", size=len(RESOURCES), min=1, max=asked)),
                  exclusive=True, entry=entry)
 
 
@@ -328,7 +328,7 @@ def decision(game: Any, state: Any, seat: int) -> Decision:
     pick = _Picks()
     phase = state.phase
     if phase == "discard":
-        return Decision(seat=seat, key=f"ce.discard.{state.turn}.{seat}", secret=True, prompt=prompt,
+        return Decision(seat=seat, key=f"catan_express.discard.{state.turn}.{seat}", secret=True, prompt=prompt,
                         groups=[_discard_group(state, seat)])
     if phase == "gold":
         return Decision(seat=seat, prompt=prompt, groups=[_gold_group(state)])
@@ -345,7 +345,7 @@ def decision(game: Any, state: Any, seat: int) -> Decision:
     key = None
     secret = False
     if phase == "answer" and seat != state.current:
-        key, secret = f"ce.answer.{state.turn}.{state.offers_made}.{seat}", True
+        key, secret = f"catan_express.answer.{state.turn}.{state.offers_made}.{seat}", True
     return Decision(seat=seat, key=key, secret=secret, prompt=prompt, choices=choices, groups=groups)
 
 
@@ -353,31 +353,31 @@ def describe(game: Any, state: Any, seat: int, action: Any) -> Event:
     """Words for a move: buttons, autocomplete and the log of one's own moves."""
     kind = action.kind
     if kind == "end" and state is not None and state.phase == "special":
-        return _e("ce.do.end_special")
+        return _e("catan_express.do.end_special")
     if kind in ("roll", "buy", "roads", "end"):
-        return _e(f"ce.do.{kind}")
+        return _e(f"catan_express.do.{kind}")
     if kind == "build":
-        return _e("ce.do.build", what={"key": f"ce.piece.{action.what}"}, at=action.at)
+        return _e("catan_express.do.build", what={"key": f"catan_express.piece.{action.what}"}, at=action.at)
     if kind == "robber":
         word = "knight" if action.knight else "robber"
         if action.victim is None:
-            return _e(f"ce.do.{word}", hex=action.hex)
-        return _e(f"ce.do.{word}_rob", hex=action.hex, victim_seat=action.victim)
+            return _e(f"catan_express.do.{word}", hex=action.hex)
+        return _e(f"catan_express.do.{word}_rob", hex=action.hex, victim_seat=action.victim)
     if kind == "monopoly":
-        return _e("ce.do.monopoly", resource=resource_param(action.resource))
+        return _e("catan_express.do.monopoly", resource=resource_param(action.resource))
     if kind in ("plenty", "discard", "gold"):
-        return _e(f"ce.do.{kind}", cards=_cards(action.cards))
+        return _e(f"catan_express.do.{kind}", cards=_cards(action.cards))
     if kind in ("bank", "offer"):
-        return _e(f"ce.do.{kind}", gave=_cards(action.give), got=_cards(action.get))
+        return _e(f"catan_express.do.{kind}", gave=_cards(action.give), got=_cards(action.get))
     if kind == "answer":
-        return _e("ce.do.accept" if action.accept else "ce.do.refuse")
+        return _e("catan_express.do.accept" if action.accept else "catan_express.do.refuse")
     if kind == "partner":
-        return _e("ce.do.withdraw") if action.seat is None else _e("ce.do.trade", partner_seat=action.seat)
+        return _e("catan_express.do.withdraw") if action.seat is None else _e("catan_express.do.trade", partner_seat=action.seat)
     if kind == "ride":
-        return _e("ce.do.ride", route=[leg.to for leg in action.legs],
+        return _e("catan_express.do.ride", route=[leg.to for leg in action.legs],
                   tolls=sum(1 for leg in action.legs if leg.payee is not None))
     if kind == "stop":
-        return _e("ce.do.stop", at=str(action.at))
+        return _e("catan_express.do.stop", at=str(action.at))
     raise ValueError(f"not a Catan Express move: {action!r}")
 
 
@@ -387,29 +387,29 @@ def prompt(game: Any, state: Any, seat: int) -> Event | None:
         return None
     phase = state.phase
     if phase == "setup":
-        return _e("ce.ask.setup_rail" if state.setup_rail else "ce.ask.setup_settlement",
+        return _e("catan_express.ask.setup_rail" if state.setup_rail else "catan_express.ask.setup_settlement",
                   round=1 if state.setup_pos < state.n else 2)
     if phase == "roll":
-        return _e("ce.ask.roll")
+        return _e("catan_express.ask.roll")
     if phase == "gold":
-        return _e("ce.ask.gold", count=min(state.gold_owed[0][1], sum(state.bank)))
+        return _e("catan_express.ask.gold", count=min(state.gold_owed[0][1], sum(state.bank)))
     if phase == "discard":
-        return _e("ce.ask.discard", count=state.discards[seat])
+        return _e("catan_express.ask.discard", count=state.discards[seat])
     if phase == "robber":
-        return _e("ce.ask.robber")
+        return _e("catan_express.ask.robber")
     if phase == "answer" and seat == state.current:  # someone accepted; others may still answer
-        return _e("ce.ask.pick_early", seats=game.acceptors(state),
+        return _e("catan_express.ask.pick_early", seats=game.acceptors(state),
                   waiting_seats=sorted(s for s in game.active_players(state) if s != seat))
     if phase == "answer":
-        return _e("ce.ask.answer", seat=state.current, gave=_cards(state.offer.give), got=_cards(state.offer.get))
+        return _e("catan_express.ask.answer", seat=state.current, gave=_cards(state.offer.give), got=_cards(state.offer.get))
     if phase == "pick":
-        return _e("ce.ask.pick", seats=game.acceptors(state))
+        return _e("catan_express.ask.pick", seats=game.acceptors(state))
     if phase == "special":
-        return _e("ce.ask.special", seat=state.current)
+        return _e("catan_express.ask.special", seat=state.current)
     if phase == "stops":
-        return _e("ce.ask.stop", number=len(state.stops) + 1)
+        return _e("catan_express.ask.stop", number=len(state.stops) + 1)
     if state.moving:
-        return _e("ce.ask.moving", count=state.move_left)
+        return _e("catan_express.ask.moving", count=state.move_left)
     if state.race and state.move_left:
-        return _e("ce.ask.main_race", count=state.move_left)
-    return _e("ce.ask.main")
+        return _e("catan_express.ask.main_race", count=state.move_left)
+    return _e("catan_express.ask.main")

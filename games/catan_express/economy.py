@@ -6,12 +6,12 @@ CE-B4, CE-B5, CE-2).
 Why it is shaped so
     The rules engine will own the game state; this module only turns the card facts of a game
     (a frozen `Holdings`: the bank and every seat's `Hand`) and one step of the rules into new
-    `Holdings` plus the public and private events (catalog keys "ce.ev.…"). Every function
+    `Holdings` plus the public and private events (catalog keys "catan_express.ev.…"). Every function
     moves cards between the bank and the hands or between hands and never makes or loses one,
     so bank + hands stays the starting bank for each resource; the tests check that through
     random sequences. Board facts arrive as plain values (hex → number token, hex → terrain,
     hex → buildings as (seat, kind)), so nothing here depends on how the map is stored.
-    Refusals are IllegalAction with "ce.…" codes.
+    Refusals are IllegalAction with "catan_express.…" codes.
 """
 from __future__ import annotations
 
@@ -114,7 +114,7 @@ def covers(have: tuple[int, ...] | list[int], need: tuple[int, ...] | list[int])
     return a0 >= b0 and a1 >= b1 and a2 >= b2 and a3 >= b3 and a4 >= b4
 
 
-_CARD_KEYS = tuple(f"ce.cards.{r.value}" for r in RESOURCES)
+_CARD_KEYS = tuple(f"catan_express.cards.{r.value}" for r in RESOURCES)
 
 
 def cards_param(counts: tuple[int, ...] | list[int]) -> list[dict]:
@@ -134,11 +134,11 @@ def _index(resource: Resource | str) -> int:
 
 
 def resource_param(resource: Resource | str) -> dict:
-    return {"key": f"ce.resource.{Resource(resource).value}"}
+    return {"key": f"catan_express.resource.{Resource(resource).value}"}
 
 
 def _ev(key: str, to: tuple[int, ...] | None = None, **params) -> Event:
-    return event(f"ce.ev.{key}", params, to)
+    return event(f"catan_express.ev.{key}", params, to)
 
 
 # --- the bank and the hands ---------------------------------------------------------------
@@ -155,7 +155,7 @@ class Holdings:
         """A full bank (CE-B1: 19 of each, 24 with 5–6 players) and empty hands."""
         c = components()
         if not c.players.min <= players <= c.players.max:
-            raise IllegalAction("ce.bad_player_count", count=players, min=c.players.min, max=c.players.max)
+            raise IllegalAction("catan_express.bad_player_count", count=players, min=c.players.min, max=c.players.max)
         return cls(Hand.each(c.bank_size(players)), (Hand(),) * players)
 
     def hand(self, seat: int) -> Hand:
@@ -181,7 +181,7 @@ class Outcome:
     events: tuple[Event, ...] = ()
 
 
-def _need(holdings: Holdings, seat: int, cost: Hand, code: str = "ce.cannot_afford", **params) -> None:
+def _need(holdings: Holdings, seat: int, cost: Hand, code: str = "catan_express.cannot_afford", **params) -> None:
     hand = holdings.hand(seat)
     if not hand.covers(cost):
         short = Hand(tuple(max(0, c - h) for c, h in zip(cost.counts, hand.counts)))
@@ -192,17 +192,17 @@ def pay(holdings: Holdings, seat: int, cost: Hand, *, reason: str) -> Outcome:
     """Cards from a hand to the bank (a build, a development card)."""
     _need(holdings, seat, cost)
     new = holdings.with_hands({seat: holdings.hand(seat) - cost}, bank=holdings.bank + cost)
-    return Outcome(new, (_ev("paid", seat=seat, cards=cost.param(), reason={"key": f"ce.reason.{reason}"}),))
+    return Outcome(new, (_ev("paid", seat=seat, cards=cost.param(), reason={"key": f"catan_express.reason.{reason}"}),))
 
 
 def give(holdings: Holdings, seat: int, to: int, cards: Hand, *, reason: str) -> Outcome:
     """Cards from one hand to another (the parallel fee, a locomotive's fare, CE-2, CE-8)."""
     if seat == to:
-        raise IllegalAction("ce.pay_self")
+        raise IllegalAction("catan_express.pay_self")
     _need(holdings, seat, cards)
     new = holdings.with_hands({seat: holdings.hand(seat) - cards, to: holdings.hand(to) + cards})
     return Outcome(new, (_ev("gave", seat=seat, to_seat=to, cards=cards.param(),
-                             reason={"key": f"ce.reason.{reason}"}),))
+                             reason={"key": f"catan_express.reason.{reason}"}),))
 
 
 def cost(item: Costed) -> Hand:
@@ -240,10 +240,10 @@ def pay_build(holdings: Holdings, seat: int, item: Costed, *, parallel_owners: C
     if owners and item not in ("rail", "ferry"):
         raise ValueError("only rails and ferries run beside other pieces")
     if seat in owners:
-        raise IllegalAction("ce.parallel_own_piece")
+        raise IllegalAction("catan_express.parallel_own_piece")
     base = Hand() if free else cost(item)
     _need(holdings, seat, base)
-    _need(holdings, seat, build_price(item, owners, free=free), "ce.parallel_fee_short", owners=len(owners))
+    _need(holdings, seat, build_price(item, owners, free=free), "catan_express.parallel_fee_short", owners=len(owners))
     events: list[Event] = []
     if base:
         out = pay(holdings, seat, base, reason=item)
@@ -345,9 +345,9 @@ def take_gold(holdings: Holdings, seat: int, picks: Hand, owed: int) -> Outcome:
     the owner takes all it has left."""
     due = min(owed, holdings.bank.total)
     if picks.total != due:
-        raise IllegalAction("ce.gold_count", count=due)
+        raise IllegalAction("catan_express.gold_count", count=due)
     if not holdings.bank.covers(picks):
-        raise IllegalAction("ce.bank_short", resources=lacking(holdings.bank, picks))
+        raise IllegalAction("catan_express.bank_short", resources=lacking(holdings.bank, picks))
     new = holdings.with_hands({seat: holdings.hand(seat) + picks}, bank=holdings.bank - picks)
     return Outcome(new, (_ev("gold", seat=seat, cards=picks.param()),))
 
@@ -368,8 +368,8 @@ def discards_due(holdings: Holdings) -> dict[int, int]:
 def discard(holdings: Holdings, seat: int, cards: Hand, due: int) -> Outcome:
     """A player's chosen discard, back to the bank."""
     if cards.total != due:
-        raise IllegalAction("ce.discard_count", count=due)
-    _need(holdings, seat, cards, "ce.not_held")
+        raise IllegalAction("catan_express.discard_count", count=due)
+    _need(holdings, seat, cards, "catan_express.not_held")
     new = holdings.with_hands({seat: holdings.hand(seat) - cards}, bank=holdings.bank + cards)
     return Outcome(new, (_ev("discarded", seat=seat, count=due),
                          _ev("discarded_cards", to=(seat,), seat=seat, cards=cards.param())))
@@ -386,7 +386,7 @@ def rob(holdings: Holdings, thief: int, victim: int, robber: Hashable, buildings
     """Take one random card from the victim (CE-B4). The resource is told only to the two
     players; everyone sees that a card changed hands (CE-12)."""
     if victim not in robbable(holdings, thief, robber, buildings):
-        raise IllegalAction("ce.cannot_rob", victim_seat=victim)
+        raise IllegalAction("catan_express.cannot_rob", victim_seat=victim)
     card = rng.choice(holdings.hand(victim).cards())
     one = Hand.of({card: 1})
     new = holdings.with_hands({victim: holdings.hand(victim) - one, thief: holdings.hand(thief) + one})
@@ -417,7 +417,7 @@ def _sides_refusal(give: Hand, get: Hand, empty_code: str) -> IllegalAction | No
         return IllegalAction(empty_code)
     both = [r for r, g, w in zip(RESOURCES, give.counts, get.counts) if g and w]
     if both:
-        return IllegalAction("ce.trade_same_resource", resources=[resource_param(r) for r in both])
+        return IllegalAction("catan_express.trade_same_resource", resources=[resource_param(r) for r in both])
     return None
 
 
@@ -432,7 +432,7 @@ def bank_trade_refusal(seat: int, hand: Hand, bank: Hand, give: Hand, get: Hand,
     """Why the seat (holding `hand`) may not make this bank trade (None: it may): something
     each way, never one resource on both sides, each resource given in whole lots of its
     ratio, one card taken a lot, from cards held and cards the bank has."""
-    problem = _sides_refusal(give, get, "ce.trade_empty")
+    problem = _sides_refusal(give, get, "catan_express.trade_empty")
     if problem is not None:
         return problem
     lots = 0
@@ -441,15 +441,15 @@ def bank_trade_refusal(seat: int, hand: Hand, bank: Hand, give: Hand, get: Hand,
             continue
         ratio = trade_ratio(r, harbours)
         if n % ratio:
-            return IllegalAction("ce.trade_ratio", resource=resource_param(r), ratio=ratio)
+            return IllegalAction("catan_express.trade_ratio", resource=resource_param(r), ratio=ratio)
         lots += n // ratio
     if lots != get.total:
-        return IllegalAction("ce.trade_unbalanced", lots=lots, count=get.total)
+        return IllegalAction("catan_express.trade_unbalanced", lots=lots, count=get.total)
     if not hand.covers(give):
         short = Hand(tuple(max(0, c - h) for c, h in zip(give.counts, hand.counts)))
-        return IllegalAction("ce.cannot_afford", seat=seat, cost=give.param(), short=short.param())
+        return IllegalAction("catan_express.cannot_afford", seat=seat, cost=give.param(), short=short.param())
     if not bank.covers(get):
-        return IllegalAction("ce.bank_short", resources=lacking(bank, get))
+        return IllegalAction("catan_express.bank_short", resources=lacking(bank, get))
     return None
 
 
@@ -467,10 +467,10 @@ def player_trade(holdings: Holdings, seat: int, give: Hand, partner: int, get: H
     """A trade both players accepted: `seat` gives `give` to `partner` and receives `get`.
     No gifts (both give something), no like for like, and both must hold what they give."""
     if seat == partner:
-        raise IllegalAction("ce.trade_self")
-    _check_sides(give, get, "ce.trade_gift")
+        raise IllegalAction("catan_express.trade_self")
+    _check_sides(give, get, "catan_express.trade_gift")
     _need(holdings, seat, give)
-    _need(holdings, partner, get, "ce.partner_cannot_afford", partner_seat=partner)
+    _need(holdings, partner, get, "catan_express.partner_cannot_afford", partner_seat=partner)
     new = holdings.with_hands({seat: holdings.hand(seat) - give + get,
                                partner: holdings.hand(partner) - get + give})
     return Outcome(new, (_ev("traded", seat=seat, partner_seat=partner, gave=give.param(), got=get.param()),))

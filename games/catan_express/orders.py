@@ -40,7 +40,7 @@ PLAIN = ("end special", "refuse all", "roll")
 GET_MOST, GIVE_MOST = 3, 4
 GET_TOTAL, GIVE_TOTAL = 4, 6
 
-STEP_KIND = "ce.order.step.kind"
+STEP_KIND = "catan_express.order.step.kind"
 
 _END, _ROLL, _YES, _NO = End(), Roll(), Answer(accept=True), Answer(accept=False)
 
@@ -64,8 +64,8 @@ def parse(order: str) -> tuple[str, tuple[int, ...] | None, tuple[int, ...] | No
 def describe(state: CatanState, seat: int, order: str) -> Event:
     kind, get, give = parse(order)
     if kind == "accept":
-        return Event(key="ce.order.accept", params={"get": Hand(get).param(), "give": Hand(give).param()})
-    return Event(key=f"ce.order.{kind.replace(' ', '_')}")
+        return Event(key="catan_express.order.accept", params={"get": Hand(get).param(), "give": Hand(give).param()})
+    return Event(key=f"catan_express.order.{kind.replace(' ', '_')}")
 
 
 def matches(state: CatanState, seat: int, get: Sequence[int], give: Sequence[int]) -> bool:
@@ -118,21 +118,21 @@ def _kind(value: str, key: str) -> Pick:
 
 
 def _resource(step: str, resource: str) -> Pick:
-    return Pick(step=step, value=resource, label=Event(key=f"ce.resource.{resource}"), icon=resource)
+    return Pick(step=step, value=resource, label=Event(key=f"catan_express.resource.{resource}"), icon=resource)
 
 
 def _accept_group() -> Group:
     """The accept order's terms: the cards an offer must give at least, and the cards it may
     ask at most (never one resource on both sides: no offer has one)."""
     names = [r.value for r in RESOURCES]
-    return Group(step="ce.order.step.accept",
-                 items=tuple(_resource("ce.order.step.get", r) for r in names)
-                 + tuple(_resource("ce.order.step.give", r) for r in names),
+    return Group(step="catan_express.order.step.accept",
+                 items=tuple(_resource("catan_express.order.step.get", r) for r in names)
+                 + tuple(_resource("catan_express.order.step.give", r) for r in names),
                  most=(GET_MOST,) * len(names) + (GIVE_MOST,) * len(names),
                  min=2, max=GET_TOTAL + GIVE_TOTAL, template="accept {} for {}", sep="+", counted="{n}{value}",
-                 parts=(Part(step="ce.order.step.get", size=len(names), min=1, max=GET_TOTAL),
-                        Part(step="ce.order.step.give", size=len(names), min=1, max=GIVE_TOTAL)),
-                 exclusive=True, entry=_kind("accept", "ce.order.accept_kind"))
+                 parts=(Part(step="catan_express.order.step.get", size=len(names), min=1, max=GET_TOTAL),
+                        Part(step="catan_express.order.step.give", size=len(names), min=1, max=GIVE_TOTAL)),
+                 exclusive=True, entry=_kind("accept", "catan_express.order.accept_kind"))
 
 
 def choices(game: Any, state: CatanState, seat: int) -> Decision:
@@ -142,10 +142,10 @@ def choices(game: Any, state: CatanState, seat: int) -> Decision:
         return Decision(seat=seat)
     out: list[Choice] = []
     if state.n >= 5:
-        out.append(Choice(notation="end special", path=(_kind("end_special", "ce.order.end_special"),)))
-    out.append(Choice(notation="refuse all", path=(_kind("refuse_all", "ce.order.refuse_all"),)))
-    out.append(Choice(notation="roll", path=(_kind("roll", "ce.order.roll"),)))
-    return Decision(seat=seat, key=f"ce.orders.{seat}", choices=out, groups=[_accept_group()])
+        out.append(Choice(notation="end special", path=(_kind("end_special", "catan_express.order.end_special"),)))
+    out.append(Choice(notation="refuse all", path=(_kind("refuse_all", "catan_express.order.refuse_all"),)))
+    out.append(Choice(notation="roll", path=(_kind("roll", "catan_express.order.roll"),)))
+    return Decision(seat=seat, key=f"catan_express.orders.{seat}", choices=out, groups=[_accept_group()])
 
 
 __all__ = ["choices", "describe", "follow", "kept_after_own_move", "matches", "parse"]

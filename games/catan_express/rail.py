@@ -144,7 +144,7 @@ class RailGraph:
 
     def intersection(self, number: int) -> Corner:
         if not 1 <= number <= len(self.intersections):
-            raise IllegalAction("ce.unknown_point", text=str(number))
+            raise IllegalAction("catan_express.unknown_point", text=str(number))
         return self.intersections[number - 1]
 
     def name(self, p: Point) -> str:
@@ -160,7 +160,7 @@ class RailGraph:
         return f"{a}-{b}"
 
     def parse_point(self, text: str) -> Point:
-        """The point a player named; IllegalAction "ce.unknown_point" if it names none."""
+        """The point a player named; IllegalAction "catan_express.unknown_point" if it names none."""
         t = text.strip()
         if t.isdigit():
             return self.intersection(int(t))
@@ -176,13 +176,13 @@ class RailGraph:
                     return h
         except ValueError:
             pass
-        raise IllegalAction("ce.unknown_point", text=text)
+        raise IllegalAction("catan_express.unknown_point", text=text)
 
     def parse_piece(self, text: str) -> Piece:
-        """The spoke or ferry edge named "a-b"; IllegalAction "ce.unknown_piece" if none joins them."""
+        """The spoke or ferry edge named "a-b"; IllegalAction "catan_express.unknown_piece" if none joins them."""
         left, sep, right = text.partition("-")
         if not sep:
-            raise IllegalAction("ce.unknown_piece", text=text)
+            raise IllegalAction("catan_express.unknown_piece", text=text)
         a, b = self.parse_point(left), self.parse_point(right)
         if isinstance(a, Hex) and isinstance(b, Corner):
             a, b = b, a
@@ -194,7 +194,7 @@ class RailGraph:
             e = self._ferry_between.get(frozenset((a, b)))
             if e is not None:
                 return e
-        raise IllegalAction("ce.unknown_piece", text=text)
+        raise IllegalAction("catan_express.unknown_piece", text=text)
 
 
 _CORNER_NAME = re.compile(r"([A-Za-z]+[0-9]+)([A-Za-z]+)")

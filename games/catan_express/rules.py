@@ -91,12 +91,12 @@ class CatanExpress(Referee[CatanState, Any, CatanView]):
     def setup(self, n_players: int, options: dict[str, Any] | BaseModel | None, seed: int) -> CatanState:
         c = components()
         if not self.min_players <= n_players <= self.max_players:
-            raise IllegalAction("ce.bad_player_count", count=n_players, min=self.min_players, max=self.max_players)
+            raise IllegalAction("catan_express.bad_player_count", count=n_players, min=self.min_players, max=self.max_players)
         try:
             raw = options.model_dump() if isinstance(options, BaseModel) else (options or {})
             opts = CatanOptions.model_validate(raw)
         except ValidationError as exc:
-            raise IllegalAction("ce.bad_options", detail=str(exc.errors()[0]["loc"])) from None
+            raise IllegalAction("catan_express.bad_options", detail=str(exc.errors()[0]["loc"])) from None
         map_id = _map_id(n_players, opts)
         board = board_for(map_id, opts.layout, seed)
         deck = deckmod.shuffled_deck(n_players, seed, 0)
@@ -318,10 +318,10 @@ class CatanExpress(Referee[CatanState, Any, CatanView]):
                                             "chips": len(p.chips), "starter": state.starter == seat,
                                             "race_winner": state.race_winner == seat,
                                             "after_starter": (seat - starter) % state.n}))
-        clockwise = (TieBreak("after_starter", "ce.tie.clockwise", lower=True, params={"from_seat": starter})
-                     if state.starter is not None else TieBreak("after_starter", "ce.tie.seat_order", lower=True))
-        breaks = (TieBreak("race_winner", "ce.tie.race_winner"), TieBreak("starter", "ce.tie.starter"), clockwise)
-        ties = rank(rows, breaks, "ce.tie.shared")
+        clockwise = (TieBreak("after_starter", "catan_express.tie.clockwise", lower=True, params={"from_seat": starter})
+                     if state.starter is not None else TieBreak("after_starter", "catan_express.tie.seat_order", lower=True))
+        breaks = (TieBreak("race_winner", "catan_express.tie.race_winner"), TieBreak("starter", "catan_express.tie.starter"), clockwise)
+        ties = rank(rows, breaks, "catan_express.tie.shared")
         return rows, ties
 
     def result(self, state: CatanState) -> Result | None:
@@ -329,7 +329,7 @@ class CatanExpress(Referee[CatanState, Any, CatanView]):
             return None
         players, ties = self._ranked(state)
         reason = "race" if state.race_winner is not None else ("no_stops" if not state.stops else "race_stuck")
-        return Result(players=players, categories=CATEGORIES, label_prefix="ce", reason=reason, ties=ties)
+        return Result(players=players, categories=CATEGORIES, label_prefix="catan_express", reason=reason, ties=ties)
 
     # ------------------------------------------------------------------ notation
     def format_action(self, action: Any) -> str:
@@ -374,9 +374,9 @@ class CatanExpress(Referee[CatanState, Any, CatanView]):
         # What the others may know of a discard or an answer made for a seat: that it was made
         # (and a discard's size, which the counts show anyway), never the cards or the answer.
         if action.kind == "answer":
-            return event("ce.do.answer_public", {})
+            return event("catan_express.do.answer_public", {})
         if action.kind == "discard":
-            return event("ce.do.discard_public", {"count": sum(action.cards)})
+            return event("catan_express.do.discard_public", {"count": sum(action.cards)})
         return None
 
     def vocabulary(self) -> Vocabulary:

@@ -84,7 +84,7 @@ class Place(BaseModel):
 class Pick(BaseModel):
     """One value at one step: what the person sees (label, detail) and what it stands for.
 
-    `step` is the catalog key of the question the pick answers ("ttr.step.route"); `value` is
+    `step` is the catalog key of the question the pick answers ("ticket_to_ride.step.route"); `value` is
     short and unique among the options offered at that step; `icon` is a hint a game's
     presentation may turn into an emoji or a colour (a card colour, a railroad letter);
     `place` is where on the board the pick is, when it names a place."""

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from babel import Locale
+from pydantic import BaseModel
 
 from games.core.errors import DataError
 from games.core.plural import parse_template
@@ -70,6 +71,31 @@ def catalog(lang: str) -> dict[str, str]:
     return merged
 
 
+class Renamed(BaseModel):
+    """data/messages/renamed.json: old key prefixes and the new ones (see its "why")."""
+
+    why: str
+    prefixes: dict[str, str]
+
+
+@lru_cache(maxsize=1)
+def renamed_prefixes() -> tuple[tuple[str, str], ...]:
+    path = DATA_DIR / "messages" / "renamed.json"
+    try:
+        table = Renamed.model_validate_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # pydantic's ValidationError is a ValueError
+        raise DataError(f"{path} cannot be read: {exc}") from exc
+    return tuple(sorted(table.prefixes.items(), key=lambda item: -len(item[0])))
+
+
+def current_key(key: str) -> str:
+    """The key as the catalogs name it now: an old key (stored with an older game) renamed."""
+    for old, new in renamed_prefixes():
+        if key.startswith(old):
+            return new + key[len(old):]
+    return key
+
+
 class _Missing(dict):
     def __missing__(self, key: str) -> str:  # leave unknown placeholders visible, never crash
         return "{" + key + "}"
@@ -83,6 +109,8 @@ def translate(
 ) -> str:
     lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
     template = catalog(lang).get(key) or catalog(DEFAULT_LANGUAGE).get(key)
+    if template is None and (renamed := current_key(key)) != key:
+        template = catalog(lang).get(renamed) or catalog(DEFAULT_LANGUAGE).get(renamed)
     if template is None:
         return key  # a missing message is a bug a test catches; users still see something
     return format_message(lang, template, params, names)

@@ -23,9 +23,9 @@ from games.ginga.board import cell_name, second_cell
 from games.ginga.models import GTState, Place, Stop
 from games.ginga.tiles import EDGE_GEOMETRY, L, R, Tile, tileset
 
-TILE = "gt.step.tile"
-SECOND = "gt.step.second"
-PLACEMENT = "gt.step.placement"
+TILE = "ginga.step.tile"
+SECOND = "ginga.step.second"
+PLACEMENT = "ginga.step.placement"
 STEPS = (TILE, SECOND, PLACEMENT)
 
 # A half's track as one box-drawing character: bit 1 north, 2 east, 4 south, 8 west.
@@ -49,10 +49,10 @@ def decision(game: Any, state: GTState, seat: int) -> Decision:
         options.sort(key=lambda o: placement_order(o[1] + o[2], game.format_action(o[0])))
         best = options[0][1] + options[0][2]
         spec = tileset().tiles[tile]
-        detail_key = "gt.choice.tile_detail_best" if best else "gt.choice.tile_detail"
+        detail_key = "ginga.choice.tile_detail_best" if best else "ginga.choice.tile_detail"
         tile_pick = Pick(
             step=first_step, value=notation.tile_name(tile),
-            label=Event(key="gt.choice.tile", params={"tile": notation.tile_name(tile), "shape": shape(spec),
+            label=Event(key="ginga.choice.tile", params={"tile": notation.tile_name(tile), "shape": shape(spec),
                                                        "kind": _kind(spec)}),
             detail=Event(key=detail_key, params={"count": len(options), "points": best}),
             icon=notation.tile_name(tile),
@@ -84,7 +84,7 @@ def _placement(action: Place, stations: int, loop: int) -> Pick:
     cells = ((action.x, action.y), second_cell(action.x, action.y, action.orient))
     place = where(cells)
     a, b = place.at
-    label = Event(key="gt.choice.placement", params={
+    label = Event(key="ginga.choice.placement", params={
         "arrow": notation.ARROWS[action.orient], "a": a, "b": b, "score": notation.score_words(stations, loop)})
     icon = "loop" if loop else "stations" if stations else "place"
     return Pick(step=PLACEMENT, value=f"{a} {notation.ORIENTATIONS[action.orient]}", label=label,
@@ -93,8 +93,8 @@ def _placement(action: Place, stations: int, loop: int) -> Pick:
 
 def _kind(tile: Tile) -> dict[str, Any]:
     if tile.station:
-        return {"key": "gt.choice.kind_station", "params": {"exits": tile.kind}}
-    return {"key": "gt.choice.kind_exits", "params": {"exits": tile.kind}}
+        return {"key": "ginga.choice.kind_station", "params": {"exits": tile.kind}}
+    return {"key": "ginga.choice.kind_exits", "params": {"exits": tile.kind}}
 
 
 def shape(tile: Tile) -> str:

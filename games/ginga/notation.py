@@ -84,10 +84,10 @@ def parse_action(text: str) -> Any:
         raise IllegalAction("unparsable", text=raw[:80])
     number = int(match["tile"])
     if not 1 <= number <= len(tileset()):
-        raise IllegalAction("gt.unknown_tile", tile=f"T{number}", count=len(tileset()))
+        raise IllegalAction("ginga.unknown_tile", tile=f"T{number}", count=len(tileset()))
     cell = parse_cell(match["cell"].replace(" ", ""))
     if cell is None:
-        raise IllegalAction("gt.unknown_cell", cell=match["cell"].upper())
+        raise IllegalAction("ginga.unknown_cell", cell=match["cell"].upper())
     direction = DIRECTIONS.get(match["dir"])
     if direction is None:
         raise IllegalAction("unparsable", text=raw[:80])
@@ -107,11 +107,11 @@ def cells_words(x: int, y: int, orient: int) -> tuple[str, str]:
 def score_words(stations: int, loop: int) -> dict[str, Any] | str:
     """' — scores 6 (loop 4, stations 2)' style words, or '' when it scores nothing."""
     if stations and loop:
-        return {"key": "gt.score.both", "params": {"points": stations + loop, "loop": loop, "stations": stations}}
+        return {"key": "ginga.score.both", "params": {"points": stations + loop, "loop": loop, "stations": stations}}
     if loop:
-        return {"key": "gt.score.loop", "params": {"points": loop}}
+        return {"key": "ginga.score.loop", "params": {"points": loop}}
     if stations:
-        return {"key": "gt.score.stations", "params": {"points": stations}}
+        return {"key": "ginga.score.stations", "params": {"points": stations}}
     return ""
 
 
@@ -120,5 +120,5 @@ def place_words(action: Place) -> dict[str, Any]:
     tile = tileset().tiles[action.tile]
     a, b = cells_words(action.x, action.y, action.orient)
     params: dict[str, Any] = {"tile": tile_name(action.tile), "a": a, "b": b, "arrow": ARROWS[action.orient]}
-    key = "gt.place_station" if tile.station else "gt.place"
+    key = "ginga.place_station" if tile.station else "ginga.place"
     return {"key": key, "params": params}

@@ -67,13 +67,13 @@ class GalacticRailway(Referee[GTState, Any, GTView]):
     def setup(self, n_players: int, options: dict[str, Any] | BaseModel | None, seed: int) -> GTState:
         rules = tileset().rules
         if not rules.players_min <= n_players <= rules.players_max:
-            raise IllegalAction("gt.bad_player_count", count=n_players, min=rules.players_min, max=rules.players_max)
+            raise IllegalAction("ginga.bad_player_count", count=n_players, min=rules.players_min, max=rules.players_max)
         try:
             opts = GTOptions.model_validate(options.model_dump() if isinstance(options, BaseModel) else (options or {}))
         except ValidationError as exc:
             raise IllegalAction("bad_options", detail=str(exc.errors()[0]["loc"])) from None
         if opts.start_player is not None and opts.start_player > n_players:
-            raise IllegalAction("gt.bad_start_player", number=opts.start_player, count=n_players)
+            raise IllegalAction("ginga.bad_start_player", number=opts.start_player, count=n_players)
         pile = list(range(len(tileset())))
         SeededRng(seed, 0, "gt-pile").shuffle(pile)
         start = opts.start_player - 1 if opts.start_player else SeededRng(seed, 1, "gt-start").randint(0, n_players - 1)
@@ -122,7 +122,7 @@ class GalacticRailway(Referee[GTState, Any, GTView]):
                 return exc
             return None
         if kind == "stop":
-            return None if state.step == "second" else IllegalAction("gt.cannot_stop")
+            return None if state.step == "second" else IllegalAction("ginga.cannot_stop")
         return IllegalAction("unparsable", text=str(action)[:80])
 
     def after_move(self, before: GTState, s: GTState, seat: int, action: Any, events: list[Event]) -> None:
@@ -131,9 +131,9 @@ class GalacticRailway(Referee[GTState, Any, GTView]):
     def _check_place(self, board: Board, hand: list[int], action: Place) -> Tile:
         tiles = tileset()
         if not 0 <= action.tile < len(tiles):
-            raise IllegalAction("gt.unknown_tile", tile=f"T{action.tile + 1}", count=len(tiles))
+            raise IllegalAction("ginga.unknown_tile", tile=f"T{action.tile + 1}", count=len(tiles))
         if action.tile not in hand:
-            raise IllegalAction("gt.not_in_hand", tile=notation.tile_name(action.tile),
+            raise IllegalAction("ginga.not_in_hand", tile=notation.tile_name(action.tile),
                                 hand=[notation.tile_name(t) for t in hand])
         tile = tiles.tiles[action.tile]
         if not 0 <= action.orient <= 3:
@@ -141,19 +141,19 @@ class GalacticRailway(Referee[GTState, Any, GTView]):
         (lx, ly), (rx, ry) = (action.x, action.y), second_cell(action.x, action.y, action.orient)
         if board.empty:  # GT-5: the first tile goes anywhere; the table is centred on it
             if (lx, ly) != CENTRE:
-                raise IllegalAction("gt.first_at_centre", cell=cell_name(*CENTRE))
+                raise IllegalAction("ginga.first_at_centre", cell=cell_name(*CENTRE))
             return tile
         for x, y in ((lx, ly), (rx, ry)):
             if not (0 <= x < SIZE and 0 <= y < SIZE):
-                raise IllegalAction("gt.outside_frame", cell=f"{x},{y}", size=self.frame)
+                raise IllegalAction("ginga.outside_frame", cell=f"{x},{y}", size=self.frame)
             if board.occ >> (y * 16 + x) & 1:
-                raise IllegalAction("gt.cell_taken", cell=cell_name(x, y))
+                raise IllegalAction("ginga.cell_taken", cell=cell_name(x, y))
         width = max(board.max_x, lx, rx) - min(board.min_x, lx, rx) + 1
         height = max(board.max_y, ly, ry) - min(board.min_y, ly, ry) + 1
         if width > self.frame:
-            raise IllegalAction("gt.too_wide", columns=width, size=self.frame)
+            raise IllegalAction("ginga.too_wide", columns=width, size=self.frame)
         if height > self.frame:
-            raise IllegalAction("gt.too_tall", rows=height, size=self.frame)
+            raise IllegalAction("ginga.too_tall", rows=height, size=self.frame)
         touching = False
         for x, y in ((lx, ly), (rx, ry)):
             for d in range(4):
@@ -161,12 +161,12 @@ class GalacticRailway(Referee[GTState, Any, GTView]):
                 if 0 <= nx < SIZE and 0 <= ny < SIZE and board.occ >> (ny * 16 + nx) & 1:
                     touching = True
         if not touching:
-            raise IllegalAction("gt.not_touching")
+            raise IllegalAction("ginga.not_touching")
         successes, failures = board.check(tile, lx, ly, action.orient)
         if failures > 1:
-            raise IllegalAction("gt.two_failures", failures=failures)
+            raise IllegalAction("ginga.two_failures", failures=failures)
         if successes == 0:
-            raise IllegalAction("gt.no_success")
+            raise IllegalAction("ginga.no_success")
         return tile
 
     def _place(self, s: GTState, seat: int, action: Place, events: list[Event]) -> bool:
@@ -182,18 +182,18 @@ class GalacticRailway(Referee[GTState, Any, GTView]):
                                loop_points=score.loop, loop=scoring.cells_xy(score.loop_cells))
         first = s.step == "place"
         s.latest = [latest] if first else [*s.latest, latest]
-        events.append(Event(key="gt.ev.placed", params={"seat": seat, "place": notation.place_words(action)}))
+        events.append(Event(key="ginga.ev.placed", params={"seat": seat, "place": notation.place_words(action)}))
         if score.stations:
-            events.append(Event(key="gt.ev.stations", params={"seat": seat, "count": score.stations}))
+            events.append(Event(key="ginga.ev.stations", params={"seat": seat, "count": score.stations}))
         if score.loop:
-            events.append(Event(key="gt.ev.loop", params={"seat": seat, "length": score.loop}))
+            events.append(Event(key="ginga.ev.loop", params={"seat": seat, "length": score.loop}))
         if first and hand and self.can_place(s, seat):
             s.step = "second"  # GT-6: they may place the other tile too, or stop
             return True  # nothing hidden was revealed: the placement may be taken back
         return self._end_turn(s, events)
 
     def _stop(self, s: GTState, seat: int, action: Stop, events: list[Event]) -> bool:
-        events.append(Event(key="gt.ev.stopped", params={"seat": seat}))
+        events.append(Event(key="ginga.ev.stopped", params={"seat": seat}))
         return self._end_turn(s, events)
 
     # ------------------------------------------------------------------ end of turn, passes, the end (GT-6, GT-8)
@@ -206,9 +206,9 @@ class GalacticRailway(Referee[GTState, Any, GTView]):
             return False
         del s.pile[:need]
         s.hands[seat].extend(drawn)
-        events.append(Event(key="gt.ev.refilled", params={
+        events.append(Event(key="ginga.ev.refilled", params={
             "seat": seat, "tiles": [notation.tile_name(t) for t in drawn],
-            "top": notation.tile_name(s.pile[0]) if s.pile else {"key": "gt.pile_empty"},
+            "top": notation.tile_name(s.pile[0]) if s.pile else {"key": "ginga.pile_empty"},
         }))
         return len(drawn) >= 2 or bool(s.pile)
 
@@ -223,14 +223,14 @@ class GalacticRailway(Referee[GTState, Any, GTView]):
         while True:
             if s.passes_in_row >= s.n:
                 s.step = "over"
-                events.append(Event(key="gt.ev.game_over_end", params={}))
+                events.append(Event(key="ginga.ev.game_over_end", params={}))
                 return not revealed
             player = (player + 1) % s.n
             s.current = player
             if self.can_place(s, player):
                 return not revealed
             s.passes_in_row += 1  # GT-6: nothing can be placed: a pass, then the refill
-            events.append(Event(key="gt.ev.passed", params={"seat": player, "count": s.passes_in_row, "n": s.n}))
+            events.append(Event(key="ginga.ev.passed", params={"seat": player, "count": s.passes_in_row, "n": s.n}))
             revealed = self._refill(s, player, events) or revealed
             s.turn += 1
 
@@ -294,7 +294,7 @@ class GalacticRailway(Referee[GTState, Any, GTView]):
     def describe_action(self, state: GTState, seat: int, action: Any) -> Event:
         if isinstance(action, Stop):
             rest = [notation.tile_name(t) for t in state.hands[seat]] if 0 <= seat < state.n else []
-            return Event(key="gt.act.stop", params={"tiles": rest})
+            return Event(key="ginga.act.stop", params={"tiles": rest})
         stations = loop = 0
         key = scoring.placed_key(state)
         try:  # the points only for a placement the rules allow (a label may be asked for any)
@@ -304,7 +304,7 @@ class GalacticRailway(Referee[GTState, Any, GTView]):
                 stations, loop = score.stations, score.loop
         except IllegalAction:
             pass
-        return Event(key="gt.act.place", params={"place": notation.place_words(action),
+        return Event(key="ginga.act.place", params={"place": notation.place_words(action),
                                                  "score": notation.score_words(stations, loop)})
 
     def vocabulary(self) -> Vocabulary:
@@ -324,8 +324,8 @@ class GalacticRailway(Referee[GTState, Any, GTView]):
             return None
         hand = [notation.tile_name(t) for t in state.hands[seat]]
         if state.step == "second":
-            return Event(key="gt.prompt.second", params={"tiles": hand})
-        return Event(key="gt.prompt.place", params={"tiles": hand})
+            return Event(key="ginga.prompt.second", params={"tiles": hand})
+        return Event(key="ginga.prompt.place", params={"tiles": hand})
 
     def timeout_action(self, state: GTState, seat: int) -> Any:
         """For a player whose deadline passed: stop after a first tile; otherwise the first

@@ -78,9 +78,9 @@ def final_result(state: GTState) -> Result:
         station_scores = [row[5] for row in mine if row[5]]
         loop_scores = [row[6] for row in mine if row[6]]
         lines = [
-            ScoreLine(category="stations", points=sum(station_scores), key="gt.line.stations",
+            ScoreLine(category="stations", points=sum(station_scores), key="ginga.line.stations",
                       params={"count": len(station_scores), "best": max(station_scores, default=0)}),
-            ScoreLine(category="loops", points=sum(loop_scores), key="gt.line.loops",
+            ScoreLine(category="loops", points=sum(loop_scores), key="ginga.line.loops",
                       params={"count": len(loop_scores), "best": max(loop_scores, default=0)}),
         ]
         rows.append(PlayerResult(
@@ -88,8 +88,8 @@ def final_result(state: GTState) -> Result:
             stats={"tiles": len(mine), "best_loop": max(loop_scores, default=0),
                    "best_stations": max(station_scores, default=0), "loops": len(loop_scores)},
         ))
-    ties = rank(rows, (), "gt.tie.shared")  # GT-12: equal scores share the place
-    return Result(players=rows, categories=list(CATEGORIES), label_prefix="gt", reason="end", ties=ties)
+    ties = rank(rows, (), "ginga.tie.shared")  # GT-12: equal scores share the place
+    return Result(players=rows, categories=list(CATEGORIES), label_prefix="ginga", reason="end", ties=ties)
 
 
 def score_history(state: GTState) -> list[list[int]]:

@@ -28,15 +28,15 @@ from games.core.events import Event
 from games.santa_fe import notation
 from games.santa_fe.models import DOUBLE, NOTHING, Buy, Decline, Draw, Engineer, Exchange, Pass, Place, Play, SFState
 
-CARD = "sf.step.card"
-RAILROAD = "sf.step.railroad"
-SECTION = "sf.step.section"
-END = "sf.step.end"
-EXCHANGE = "sf.step.exchange"
-EXCHANGE_CARDS = "sf.step.exchange_cards"
-DRAW = "sf.step.draw"
-BUY = "sf.step.buy"
-ENGINEER = "sf.step.engineer"
+CARD = "santa_fe.step.card"
+RAILROAD = "santa_fe.step.railroad"
+SECTION = "santa_fe.step.section"
+END = "santa_fe.step.end"
+EXCHANGE = "santa_fe.step.exchange"
+EXCHANGE_CARDS = "santa_fe.step.exchange_cards"
+DRAW = "santa_fe.step.draw"
+BUY = "santa_fe.step.buy"
+ENGINEER = "santa_fe.step.engineer"
 STEPS = (CARD, RAILROAD, SECTION, END, EXCHANGE, EXCHANGE_CARDS, DRAW, BUY, ENGINEER)
 
 
@@ -63,7 +63,7 @@ def _city(board: Any, city: int) -> dict[str, str]:
 
 
 def _city_value(board: Any, city: int) -> dict[str, Any]:
-    return {"key": "sf.choice.city", "params": {"city": _city(board, city), "value": board.values[city]}}
+    return {"key": "santa_fe.choice.city", "params": {"city": _city(board, city), "value": board.values[city]}}
 
 
 def _reached_by(board: Any, state: SFState, city: int) -> Event:
@@ -71,8 +71,8 @@ def _reached_by(board: Any, state: SFState, city: int) -> Event:
     mask = state.connected[city]
     codes = [rr.code for r, rr in enumerate(board.railroads) if mask >> r & 1]
     if not codes:
-        return Event(key="sf.choice.not_reached")
-    return Event(key="sf.choice.reached_by", params={"railroads": codes, "points": board.values[city] * len(codes)})
+        return Event(key="santa_fe.choice.not_reached")
+    return Event(key="santa_fe.choice.reached_by", params={"railroads": codes, "points": board.values[city] * len(codes)})
 
 
 # --- SF-2: the secret choice ------------------------------------------------------------
@@ -86,7 +86,7 @@ def _card_choices(game: Any, state: SFState, seat: int, legal: list[Any]) -> lis
         if action.card >= 0:
             value, detail, icon = board.cities[action.card].name, _reached_by(board, state, action.card), "city"
         elif action.card == DOUBLE:
-            value, detail, icon = "double", Event(key="sf.choice.double_detail"), "double"
+            value, detail, icon = "double", Event(key="santa_fe.choice.double_detail"), "double"
         else:
             assert action.card == NOTHING
             value, detail, icon = "nothing", None, "nothing"
@@ -131,14 +131,14 @@ def _track_choices(game: Any, state: SFState, seat: int, legal: list[Any]) -> li
         tiles = p.bought[r] if own else state.supply[r]
         if len(mine) == 1:  # picking the railroad makes the move: say where the tile goes
             only = _placement_pick(game, state, seat, mine[0], SECTION, "-").label
-            detail = Event(key="sf.choice.railroad_one_own" if own else "sf.choice.railroad_one",
+            detail = Event(key="santa_fe.choice.railroad_one_own" if own else "santa_fe.choice.railroad_one",
                            params={"place": {"key": only.key, "params": only.params}, "tiles": tiles})
         else:
-            detail = Event(key="sf.choice.railroad_detail_own" if own else "sf.choice.railroad_detail",
+            detail = Event(key="santa_fe.choice.railroad_detail_own" if own else "santa_fe.choice.railroad_detail",
                            params={"count": len(mine), "tiles": tiles})
         rr_pick = Pick(
             step=RAILROAD, value=rr.code + ("+spur" if spur else ""),
-            label=Event(key="sf.choice.railroad_spur" if spur else "sf.choice.railroad",
+            label=Event(key="santa_fe.choice.railroad_spur" if spur else "santa_fe.choice.railroad",
                         params={"rr": notation.rr_words(board, r), "code": rr.code}),
             detail=detail, icon="spur" if spur else rr.color,
         )
@@ -155,9 +155,9 @@ def _track_choices(game: Any, state: SFState, seat: int, legal: list[Any]) -> li
             a, b = board.ends[sid]
             section_pick = Pick(
                 step=SECTION, value=section.code,
-                label=Event(key="sf.choice.section_ends", params={
+                label=Event(key="santa_fe.choice.section_ends", params={
                     "a": _city(board, a), "b": _city(board, b), "half": _half(section), "spaces": section.spaces}),
-                detail=Event(key="sf.choice.either_end"), icon="spur" if spur else rr.color,
+                detail=Event(key="santa_fe.choice.either_end"), icon="spur" if spur else rr.color,
                 place=BoardPlace(kind="section", at=(section.code,)))
             for place in ends:
                 start = board.ends[sid][place.end]
@@ -186,7 +186,7 @@ def _order(board: Any, state: SFState, place: Place) -> tuple:
 def _half(section: Any) -> dict[str, Any] | str:
     if section.double is None:
         return ""
-    return {"key": "sf.choice.half", "params": {"half": 2 if section.code.endswith("/2") else 1}}
+    return {"key": "santa_fe.choice.half", "params": {"half": 2 if section.code.endswith("/2") else 1}}
 
 
 def _placement_pick(game: Any, state: SFState, seat: int, place: Place, step: str, value: str) -> Pick:
@@ -204,31 +204,31 @@ def _placement_pick(game: Any, state: SFState, seat: int, place: Place, step: st
         amount = board.space_cost(sid, built, p.engineer, place.end)
         river = board.river_at(sid, built, place.end)
         if amount:
-            why = ([{"key": "sf.choice.mountain"}] if section.mountain else []) + \
-                  ([{"key": "sf.choice.river"}] if river and not p.engineer else [])
-            cost = {"key": "sf.choice.cost", "params": {"cost": amount, "why": why}}
+            why = ([{"key": "santa_fe.choice.mountain"}] if section.mountain else []) + \
+                  ([{"key": "santa_fe.choice.river"}] if river and not p.engineer else [])
+            cost = {"key": "santa_fe.choice.cost", "params": {"cost": amount, "why": why}}
         else:
-            cost = {"key": "sf.choice.river_free" if river else "sf.choice.free"}
-    label = Event(key="sf.choice.place", params={
+            cost = {"key": "santa_fe.choice.river_free" if river else "santa_fe.choice.free"}
+    label = Event(key="santa_fe.choice.place", params={
         "from": _city(board, start), "to": _city(board, far), "half": _half(section),
         "space": built + 1, "spaces": section.spaces, "cost": cost})
     remaining = section.spaces - built - 1
     if remaining:
-        detail = Event(key="sf.choice.toward", params={"count": remaining, "city": _city(board, far)})
+        detail = Event(key="santa_fe.choice.toward", params={"count": remaining, "city": _city(board, far)})
     else:  # SF-9: the bonuses this tile would bring, doubled on a double turn
         mult = 2 if p.double_turn else 1
         bonuses = []
         if not state.connected[far] >> place.rr & 1:
             if board.values[far] and state.connected[far] == 0:
-                bonuses.append({"key": "sf.choice.first_bonus", "params": {"amount": board.rules.city_bonus * mult}})
+                bonuses.append({"key": "santa_fe.choice.first_bonus", "params": {"amount": board.rules.city_bonus * mult}})
             if board.special_city[place.rr] == far:
-                bonuses.append({"key": "sf.choice.special_bonus",
+                bonuses.append({"key": "santa_fe.choice.special_bonus",
                                 "params": {"amount": board.rules.special_bonus * mult}})
         city = _city_value(board, far) if board.values[far] else _city(board, far)
         if bonuses:
-            detail = Event(key="sf.choice.reaches_bonus", params={"city": city, "bonuses": bonuses})
+            detail = Event(key="santa_fe.choice.reaches_bonus", params={"city": city, "bonuses": bonuses})
         else:
-            detail = Event(key="sf.choice.reaches", params={"city": city})
+            detail = Event(key="santa_fe.choice.reaches", params={"city": city})
     icon = "spur" if place.spur else board.railroads[place.rr].color
     return Pick(step=step, value=value, label=label, detail=detail, icon=icon,
                 place=BoardPlace(kind="section", at=(section.code, board.cities[start].name)))
@@ -246,34 +246,34 @@ def _one_step(game: Any, state: SFState, seat: int, action: Any, step: str) -> C
     icon: str | None = None
     if isinstance(action, Draw):
         if action.what == "city":
-            label = Event(key="sf.choice.draw_city", params={"count": len(state.deck)})
+            label = Event(key="santa_fe.choice.draw_city", params={"count": len(state.deck)})
             icon = "city"
         elif action.what == "double":
-            label = Event(key="sf.choice.draw_double", params={"count": state.double_pile})
-            detail = Event(key="sf.choice.double_detail")
+            label = Event(key="santa_fe.choice.draw_double", params={"count": state.double_pile})
+            detail = Event(key="santa_fe.choice.double_detail")
             icon = "double"
         elif action.what == "spur":
-            label = Event(key="sf.choice.draw_spur",
+            label = Event(key="santa_fe.choice.draw_spur",
                           params={"rr": notation.rr_words(board, action.rr), "price": _spur_price(board, state)})
-            detail = Event(key="sf.choice.spur_detail")
+            detail = Event(key="santa_fe.choice.spur_detail")
             icon = board.railroads[action.rr].color
         else:
             label = game.describe_action(state, seat, action)
-            detail = Event(key="sf.choice.engineer_detail", params={"count": state.engineers})
+            detail = Event(key="santa_fe.choice.engineer_detail", params={"count": state.engineers})
             icon = "engineer"
     elif isinstance(action, Buy):
         if action.rr >= 0:
-            label = Event(key="sf.choice.buy", params={"rr": notation.rr_words(board, action.rr),
+            label = Event(key="santa_fe.choice.buy", params={"rr": notation.rr_words(board, action.rr),
                                                        "price": board.rules.track_price})
-            detail = Event(key="sf.choice.supply_left", params={"count": state.supply[action.rr]})
+            detail = Event(key="santa_fe.choice.supply_left", params={"count": state.supply[action.rr]})
             icon = board.railroads[action.rr].color
         else:
             label = game.describe_action(state, seat, action)
             icon = "none"
     elif isinstance(action, Engineer):
         if action.buy:
-            label = Event(key="sf.choice.engineer_yes", params={"price": board.rules.engineer_price})
-            detail = Event(key="sf.choice.engineer_detail", params={"count": state.engineers})
+            label = Event(key="santa_fe.choice.engineer_yes", params={"price": board.rules.engineer_price})
+            detail = Event(key="santa_fe.choice.engineer_detail", params={"count": state.engineers})
             icon = "engineer"
         else:
             label = game.describe_action(state, seat, action)

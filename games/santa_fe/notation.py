@@ -107,14 +107,14 @@ def format_action(board: SFMap, action: Any) -> str:
 def _city(board: SFMap, name: str) -> int:
     index = board.city_by_lower.get(" ".join(name.strip().lower().split()))
     if index is None:
-        raise IllegalAction("sf.unknown_city", city=name.strip()[:40])
+        raise IllegalAction("santa_fe.unknown_city", city=name.strip()[:40])
     return index
 
 
 def _rr(board: SFMap, code: str) -> int:
     index = board.rr_index.get(code.strip().lower())
     if index is None:
-        raise IllegalAction("sf.unknown_railroad", rr=code.strip()[:10])
+        raise IllegalAction("santa_fe.unknown_railroad", rr=code.strip()[:10])
     return index
 
 
@@ -145,7 +145,7 @@ def parse_action(board: SFMap, text: str) -> Any:
         for sid, ends in enumerate(board.ends):
             if set(ends) == {a, b} and board.sections[sid].code.endswith("/2") == bool(half):
                 return Place(rr=r, section=sid, end=0 if ends[0] == a else 1, spur=verb == "spur")
-        raise IllegalAction("sf.unknown_section", section=f"{start}>{to}{half or ''}"[:60])
+        raise IllegalAction("santa_fe.unknown_section", section=f"{start}>{to}{half or ''}"[:60])
     if text.startswith("exchange"):
         body = text[len("exchange"):].strip()
         if body in ("", "none"):
@@ -180,24 +180,24 @@ def section_words(board: SFMap, sid: int, end: int) -> dict[str, Any]:
     a, b = board.ends[sid]
     start, to = (a, b) if end == 0 else (b, a)
     s = board.sections[sid]
-    key = "sf.section.double" if s.double is not None else "sf.section"
+    key = "santa_fe.section.double" if s.double is not None else "santa_fe.section"
     return {"key": key, "params": {"from": city_words(board, start), "to": city_words(board, to),
                                    "spaces": s.spaces, "half": 2 if s.code.endswith("/2") else 1}}
 
 
 def choice_words(board: SFMap, card: int, spur: bool, spur_rr: int) -> dict[str, Any]:
     if card == NOTHING:
-        return {"key": "sf.choice.nothing"}
-    what = {"key": "sf.choice.double"} if card == DOUBLE else {
-        "key": "sf.choice.city", "params": {"city": city_words(board, card), "value": board.values[card]}}
+        return {"key": "santa_fe.choice.nothing"}
+    what = {"key": "santa_fe.choice.double"} if card == DOUBLE else {
+        "key": "santa_fe.choice.city", "params": {"city": city_words(board, card), "value": board.values[card]}}
     if spur and spur_rr >= 0:
-        return {"key": "sf.choice.with_spur", "params": {"card": what, "rr": rr_words(board, spur_rr)}}
+        return {"key": "santa_fe.choice.with_spur", "params": {"card": what, "rr": rr_words(board, spur_rr)}}
     return what
 
 
 def describe(board: SFMap, action: Any, held_spur: int, state: Any = None) -> Event:
     if isinstance(action, Play):
-        return Event(key="sf.act.play", params={"choice": choice_words(board, action.card, action.spur, held_spur)})
+        return Event(key="santa_fe.act.play", params={"choice": choice_words(board, action.card, action.spur, held_spur)})
     if isinstance(action, Place):
         params: dict[str, Any] = {"rr": rr_words(board, action.rr), "section": section_words(board, action.section, action.end)}
         if state is not None and state.options.advanced:
@@ -205,25 +205,25 @@ def describe(board: SFMap, action: Any, held_spur: int, state: Any = None) -> Ev
             cost = board.space_cost(action.section, state.sec_built[action.section], state.players[seat].engineer,
                                    action.end)
             if cost:
-                return Event(key="sf.act.place_paid" if not action.spur else "sf.act.spur_paid",
+                return Event(key="santa_fe.act.place_paid" if not action.spur else "santa_fe.act.spur_paid",
                              params={**params, "cost": cost})
-        return Event(key="sf.act.spur" if action.spur else "sf.act.place", params=params)
+        return Event(key="santa_fe.act.spur" if action.spur else "santa_fe.act.place", params=params)
     if isinstance(action, Pass):
-        return Event(key="sf.act.pass")
+        return Event(key="santa_fe.act.pass")
     if isinstance(action, Decline):
-        return Event(key="sf.act.decline")
+        return Event(key="santa_fe.act.decline")
     if isinstance(action, Exchange):
         if not action.cards:
-            return Event(key="sf.act.exchange_none")
-        return Event(key="sf.act.exchange", params={"cities": [city_words(board, c) for c in action.cards]})
+            return Event(key="santa_fe.act.exchange_none")
+        return Event(key="santa_fe.act.exchange", params={"cities": [city_words(board, c) for c in action.cards]})
     if isinstance(action, Draw):
         if action.what == "spur":
-            return Event(key="sf.act.draw_spur", params={"rr": rr_words(board, action.rr)})
-        return Event(key=f"sf.act.draw_{action.what}")
+            return Event(key="santa_fe.act.draw_spur", params={"rr": rr_words(board, action.rr)})
+        return Event(key=f"santa_fe.act.draw_{action.what}")
     if isinstance(action, Buy):
         if action.rr < 0:
-            return Event(key="sf.act.buy_none")
-        return Event(key="sf.act.buy", params={"rr": rr_words(board, action.rr)})
+            return Event(key="santa_fe.act.buy_none")
+        return Event(key="santa_fe.act.buy", params={"rr": rr_words(board, action.rr)})
     if isinstance(action, Engineer):
-        return Event(key="sf.act.engineer_yes" if action.buy else "sf.act.engineer_no")
-    return Event(key="sf.act.pass")
+        return Event(key="santa_fe.act.engineer_yes" if action.buy else "santa_fe.act.engineer_no")
+    return Event(key="santa_fe.act.pass")

@@ -67,13 +67,13 @@ class SantaFe(Referee[SFState, Any, SFView]):
         board = self.board
         r = board.rules
         if not r.players_min <= n_players <= r.players_max:
-            raise IllegalAction("sf.bad_player_count", count=n_players, min=r.players_min, max=r.players_max)
+            raise IllegalAction("santa_fe.bad_player_count", count=n_players, min=r.players_min, max=r.players_max)
         try:
             opts = SFOptions.model_validate(options.model_dump() if isinstance(options, BaseModel) else (options or {}))
         except ValidationError as exc:
-            raise IllegalAction("sf.bad_options", detail=str(exc.errors()[0]["loc"])) from None
+            raise IllegalAction("santa_fe.bad_options", detail=str(exc.errors()[0]["loc"])) from None
         if opts.first_player is not None and not 0 <= opts.first_player < n_players:
-            raise IllegalAction("sf.bad_options", detail="first_player")
+            raise IllegalAction("santa_fe.bad_options", detail="first_player")
         n_rr = len(board.railroads)
         doubles = r.double_turns[n_players]
         money = r.money_advanced if opts.advanced else r.money
@@ -242,7 +242,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
         phase = state.phase
         kind = getattr(action, "kind", None)
         if kind is None or self.handlers.find(phase, kind) is None:
-            return IllegalAction("sf.wrong_phase", phase={"key": f"sf.phase.{phase}"})
+            return IllegalAction("santa_fe.wrong_phase", phase={"key": f"santa_fe.phase.{phase}"})
         return _REFUSALS[kind](self, state, seat, action)
 
     def _play_refusal(self, state: SFState, seat: int, action: Play) -> IllegalAction | None:
@@ -250,35 +250,35 @@ class SantaFe(Referee[SFState, Any, SFView]):
             return None
         p = state.players[seat]
         if action.card >= 0 and action.card not in p.hand:
-            return IllegalAction("sf.card_not_in_hand", city=self._city(action.card))
+            return IllegalAction("santa_fe.card_not_in_hand", city=self._city(action.card))
         if action.card == DOUBLE and p.doubles and state.round == 1:
-            return IllegalAction("sf.first_round_city")
+            return IllegalAction("santa_fe.first_round_city")
         if action.card == DOUBLE and not p.doubles:
-            return IllegalAction("sf.no_double_turn")
+            return IllegalAction("santa_fe.no_double_turn")
         if p.spur >= 0 and not action.spur:
-            return IllegalAction("sf.must_play_spur", rr=self._rr(p.spur))
+            return IllegalAction("santa_fe.must_play_spur", rr=self._rr(p.spur))
         if action.spur and p.spur < 0:
-            return IllegalAction("sf.no_spur")
-        return IllegalAction("sf.cannot_play_that")
+            return IllegalAction("santa_fe.no_spur")
+        return IllegalAction("santa_fe.cannot_play_that")
 
     def _engineer_refusal(self, state: SFState, seat: int, action: Engineer) -> IllegalAction | None:
         if action.buy:
             price = self.board.rules.engineer_price
             if state.engineers <= 0:
-                return IllegalAction("sf.no_engineer_left")
+                return IllegalAction("santa_fe.no_engineer_left")
             if state.players[seat].money < price:
-                return IllegalAction("sf.cannot_afford", price=price, money=state.players[seat].money)
+                return IllegalAction("santa_fe.cannot_afford", price=price, money=state.players[seat].money)
         return None
 
     def _exchange_refusal(self, state: SFState, seat: int, action: Exchange) -> IllegalAction | None:
         hand = list(state.players[seat].hand)
         for c in action.cards:
             if c not in hand:
-                return IllegalAction("sf.card_not_in_hand",
+                return IllegalAction("santa_fe.card_not_in_hand",
                                      city=self._city(c) if 0 <= c < len(self.board.cities) else str(c))
             hand.remove(c)
         if len(action.cards) > len(state.deck):
-            return IllegalAction("sf.deck_too_small", count=len(state.deck))
+            return IllegalAction("santa_fe.deck_too_small", count=len(state.deck))
         return None
 
     def _draw_refusal(self, state: SFState, seat: int, action: Draw) -> IllegalAction | None:
@@ -286,53 +286,53 @@ class SantaFe(Referee[SFState, Any, SFView]):
             return None
         p = state.players[seat]
         if action.what == "city":
-            return IllegalAction("sf.deck_empty")
+            return IllegalAction("santa_fe.deck_empty")
         if action.what == "double":
-            return IllegalAction("sf.no_double_left")
+            return IllegalAction("santa_fe.no_double_left")
         if action.what == "spur":
             if p.spur >= 0:
-                return IllegalAction("sf.one_spur")
+                return IllegalAction("santa_fe.one_spur")
             if not 0 <= action.rr < len(state.spurs) or state.spurs[action.rr] <= 0:
-                return IllegalAction("sf.no_spur_left")
-            return IllegalAction("sf.cannot_afford", price=self._spur_price(state), money=p.money)
-        return IllegalAction("sf.no_engineer_left")
+                return IllegalAction("santa_fe.no_spur_left")
+            return IllegalAction("santa_fe.cannot_afford", price=self._spur_price(state), money=p.money)
+        return IllegalAction("santa_fe.no_engineer_left")
 
     def _buy_refusal(self, state: SFState, seat: int, action: Buy) -> IllegalAction | None:
         if action.rr < 0:
             return None
         price = self.board.rules.track_price
         if action.rr >= len(state.supply) or state.supply[action.rr] <= 0:
-            return IllegalAction("sf.no_tiles",
+            return IllegalAction("santa_fe.no_tiles",
                                  rr=self._rr(action.rr) if action.rr < len(state.supply) else str(action.rr))
         if state.players[seat].money < price:
-            return IllegalAction("sf.cannot_afford", price=price, money=state.players[seat].money)
+            return IllegalAction("santa_fe.cannot_afford", price=price, money=state.players[seat].money)
         return None
 
     def _place_refusal(self, state: SFState, seat: int, action: Place) -> IllegalAction | None:
         board = self.board
         if not 0 <= action.rr < len(board.railroads):
-            return IllegalAction("sf.unknown_railroad", rr=str(action.rr))
+            return IllegalAction("santa_fe.unknown_railroad", rr=str(action.rr))
         if not 0 <= action.section < len(board.sections) or action.end not in (0, 1):
-            return IllegalAction("sf.unknown_section", section=str(action.section))
+            return IllegalAction("santa_fe.unknown_section", section=str(action.section))
         p = state.players[seat]
         r, sid = action.rr, action.section
         # which tile: the supply first, then (SF-12) the player's own bought tiles
         if state.supply[r] <= 0 and p.bought[r] <= 0:
-            return IllegalAction("sf.no_tiles", rr=self._rr(r))
+            return IllegalAction("santa_fe.no_tiles", rr=self._rr(r))
         if action not in self._rr_placements(state, seat, r):
             return self._placement_refusal(state, seat, action, self._rr(r),
                                            notation.section_words(board, sid, action.end))
         cost = board.space_cost(sid, state.sec_built[sid], p.engineer, action.end) if state.options.advanced else 0
         if cost > p.money:
-            return IllegalAction("sf.cannot_afford", price=cost, money=p.money)
+            return IllegalAction("santa_fe.cannot_afford", price=cost, money=p.money)
         return None
 
     def _pass_refusal(self, state: SFState, seat: int, action: Pass) -> IllegalAction | None:
-        return None if state.options.advanced else IllegalAction("sf.cannot_pass")  # SF-11
+        return None if state.options.advanced else IllegalAction("santa_fe.cannot_pass")  # SF-11
 
     def _decline_refusal(self, state: SFState, seat: int, action: Decline) -> IllegalAction | None:
         supply, own, _ = self._placements(state, seat)  # SF-12: only own bought tiles could be placed
-        return IllegalAction("sf.cannot_decline") if supply or not own else None
+        return IllegalAction("santa_fe.cannot_decline") if supply or not own else None
 
     def after_move(self, before: SFState, s: SFState, seat: int, action: Any, events: list[Event]) -> None:
         s.last = [e for e in events if e.public]
@@ -362,9 +362,9 @@ class SantaFe(Referee[SFState, Any, SFView]):
             p.money -= price
             p.engineer = True
             s.engineers -= 1
-            events.append(Event(key="sf.ev.bought_engineer", params={"seat": seat, "price": price}))
+            events.append(Event(key="santa_fe.ev.bought_engineer", params={"seat": seat, "price": price}))
         else:
-            events.append(Event(key="sf.ev.no_engineer", params={"seat": seat}))
+            events.append(Event(key="santa_fe.ev.no_engineer", params={"seat": seat}))
         p.decided_engineer = True
         s.order_pos += 1
         if s.order_pos >= s.n:
@@ -375,8 +375,8 @@ class SantaFe(Referee[SFState, Any, SFView]):
     def _play(self, s: SFState, seat: int, action: Play, events: list[Event]) -> bool:
         p = s.players[seat]
         p.choice = Choice(card=action.card, spur=action.spur)
-        events.append(Event(key="sf.ev.chose", params={"seat": seat}))
-        events.append(Event(key="sf.ev.you_chose", params={"choice": self._choice_words(p.choice, p.spur)}, to=(seat,)))
+        events.append(Event(key="santa_fe.ev.chose", params={"seat": seat}))
+        events.append(Event(key="santa_fe.ev.you_chose", params={"choice": self._choice_words(p.choice, p.spur)}, to=(seat,)))
         if all(q.choice is not None for q in s.players):
             self._reveal(s, events)
             return False  # the reveal showed everyone's choice
@@ -387,7 +387,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
         for i, p in enumerate(s.players):
             c = p.choice
             assert c is not None
-            words.append({"key": "sf.reveal.one", "params": {"seat": i, "choice": self._choice_words(c, p.spur)}})
+            words.append({"key": "santa_fe.reveal.one", "params": {"seat": i, "choice": self._choice_words(c, p.spur)}})
             if c.card >= 0:
                 p.hand.remove(c.card)
                 p.played.append(c.card)
@@ -397,7 +397,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
                 p.spur_active, p.spur = p.spur, -1
                 p.spur_used = False
             p.revealed, p.choice = c, None
-        events.append(Event(key="sf.ev.reveal", params={"choices": words}))
+        events.append(Event(key="santa_fe.ev.reveal", params={"choices": words}))
         self._begin_track_turn(s, 1, events)
 
     # --- SF-3, SF-6 … SF-9: the track-laying turns
@@ -406,7 +406,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
         s.track_turn = turn
         s.order_pos = -1
         s.passes = 0
-        events.append(Event(key="sf.ev.track_turn", params={"turn": turn}))
+        events.append(Event(key="santa_fe.ev.track_turn", params={"turn": turn}))
         self._next_placer(s, events)
 
     def _next_placer(self, s: SFState, events: list[Event]) -> None:
@@ -469,7 +469,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
         space = built
         params: dict[str, Any] = {"seat": seat, "rr": rr_words, "section": sec_words,
                                   "space": space + 1, "spaces": board.sections[sid].spaces}
-        key = "sf.ev.placed_spur" if action.spur else "sf.ev.placed"
+        key = "santa_fe.ev.placed_spur" if action.spur else "santa_fe.ev.placed"
         if cost:
             params["cost"] = cost
             key += "_paid"
@@ -498,22 +498,22 @@ class SantaFe(Referee[SFState, Any, SFView]):
         p = s.players[seat]
         if action.spur:
             if p.spur_active != r:
-                return IllegalAction("sf.no_spur_for", rr=rr_words)
+                return IllegalAction("santa_fe.no_spur_for", rr=rr_words)
             if p.spur_used:
-                return IllegalAction("sf.spur_used")
+                return IllegalAction("santa_fe.spur_used")
             if len(s.lines[r]) >= board.rules.max_lines:
-                return IllegalAction("sf.max_lines", rr=rr_words)
+                return IllegalAction("santa_fe.max_lines", rr=rr_words)
         if s.sec_rr[sid] >= 0:
             if s.sec_built[sid] >= board.sections[sid].spaces:
-                return IllegalAction("sf.section_full", section=sec_words)
+                return IllegalAction("santa_fe.section_full", section=sec_words)
             if s.sec_rr[sid] != r or s.sec_from[sid] != action.end:
-                return IllegalAction("sf.section_taken", section=sec_words, rr=self._rr(s.sec_rr[sid]))
+                return IllegalAction("santa_fe.section_taken", section=sec_words, rr=self._rr(s.sec_rr[sid]))
         twin = board.twin[sid]
         if twin >= 0 and s.sec_rr[twin] == r:
-            return IllegalAction("sf.both_doubles", section=sec_words, rr=rr_words)
+            return IllegalAction("santa_fe.both_doubles", section=sec_words, rr=rr_words)
         if action.spur:
-            return IllegalAction("sf.spur_not_reached", section=sec_words, rr=rr_words)
-        return IllegalAction("sf.not_at_head", section=sec_words, rr=rr_words)
+            return IllegalAction("santa_fe.spur_not_reached", section=sec_words, rr=rr_words)
+        return IllegalAction("santa_fe.not_at_head", section=sec_words, rr=rr_words)
 
     def _connect(self, s: SFState, seat: int, r: int, city: int, events: list[Event]) -> None:
         """SF-9: $2 to the first to connect a valued city, $4 when a railroad first reaches its
@@ -528,29 +528,29 @@ class SantaFe(Referee[SFState, Any, SFView]):
         if before & bit:
             return
         cw = self._city(city)
-        events.append(Event(key="sf.ev.connected", params={"rr": self._rr(r), "city": cw}))
+        events.append(Event(key="santa_fe.ev.connected", params={"rr": self._rr(r), "city": cw}))
         if board.values[city] and before == 0:
             amount = rules.city_bonus * mult
             p.money += amount
-            events.append(Event(key="sf.ev.bonus_city", params={"seat": seat, "amount": amount, "city": cw}))
+            events.append(Event(key="santa_fe.ev.bonus_city", params={"seat": seat, "amount": amount, "city": cw}))
         if board.special_city[r] == city:
             amount = rules.special_bonus * mult
             p.money += amount
-            events.append(Event(key="sf.ev.bonus_special", params={"seat": seat, "amount": amount, "city": cw,
+            events.append(Event(key="santa_fe.ev.bonus_special", params={"seat": seat, "amount": amount, "city": cw,
                                                                     "rr": self._rr(r)}))
 
     def _pass(self, s: SFState, seat: int, action: Pass, events: list[Event]) -> bool:
         """SF-11: pass instead of placing (the rest of this track-laying turn)."""
         if s.placed_now == 0:
             s.passes += 1
-        events.append(Event(key="sf.ev.passed", params={"seat": seat}))
+        events.append(Event(key="santa_fe.ev.passed", params={"seat": seat}))
         s.left = 0
         self._next_placer(s, events)
         return s.phase != "over"
 
     def _decline(self, s: SFState, seat: int, action: Decline, events: list[Event]) -> None:
         """SF-12: only own bought tiles could be placed and the player will not: as unable."""
-        events.append(Event(key="sf.ev.declined", params={"seat": seat}))
+        events.append(Event(key="santa_fe.ev.declined", params={"seat": seat}))
         self._finish(s, events, "blocked", seat)
 
     # --- SF-3: exchange before the second track-laying turn
@@ -563,9 +563,9 @@ class SantaFe(Referee[SFState, Any, SFView]):
         s.removed.extend(action.cards)
         p.hand = sorted(hand + drawn)
         p.exchanged = True
-        events.append(Event(key="sf.ev.exchanged", params={"seat": seat, "count": len(action.cards)}))
+        events.append(Event(key="santa_fe.ev.exchanged", params={"seat": seat, "count": len(action.cards)}))
         if drawn:
-            events.append(Event(key="sf.ev.you_exchanged", params={
+            events.append(Event(key="santa_fe.ev.you_exchanged", params={
                 "gone": [self._city(c) for c in action.cards], "got": [self._city(c) for c in drawn]}, to=(seat,)))
         if all(q.exchanged for q in s.players):
             self._begin_track_turn(s, 2, events)
@@ -599,7 +599,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
                 if p.hand_size() < self._limit(p):
                     if self._draws(s, seat):
                         return
-                    events.append(Event(key="sf.ev.cannot_draw", params={"seat": seat}))
+                    events.append(Event(key="santa_fe.ev.cannot_draw", params={"seat": seat}))
             s.order_pos += 1
             if s.order_pos >= s.n:
                 if s.options.buy_track:
@@ -614,26 +614,26 @@ class SantaFe(Referee[SFState, Any, SFView]):
         if action.what == "city":
             card = s.deck.pop()
             p.hand = sorted(p.hand + [card])
-            events.append(Event(key="sf.ev.drew_city", params={"seat": seat}))
-            events.append(Event(key="sf.ev.you_drew", params={"city": self._city(card)}, to=(seat,)))
+            events.append(Event(key="santa_fe.ev.drew_city", params={"seat": seat}))
+            events.append(Event(key="santa_fe.ev.you_drew", params={"city": self._city(card)}, to=(seat,)))
         elif action.what == "double":
             s.double_pile -= 1
             p.doubles += 1
-            events.append(Event(key="sf.ev.drew_double", params={"seat": seat}))
+            events.append(Event(key="santa_fe.ev.drew_double", params={"seat": seat}))
         elif action.what == "spur":
             price = self._spur_price(s)
             s.spurs[action.rr] -= 1
             p.spur = action.rr
             p.money -= price
-            events.append(Event(key="sf.ev.drew_spur", params={"seat": seat, "rr": self._rr(action.rr), "price": price}))
+            events.append(Event(key="santa_fe.ev.drew_spur", params={"seat": seat, "rr": self._rr(action.rr), "price": price}))
         else:
             s.engineers -= 1
             p.engineer = True
             p.engineer_drawn = True
-            events.append(Event(key="sf.ev.drew_engineer", params={"seat": seat}))
+            events.append(Event(key="santa_fe.ev.drew_engineer", params={"seat": seat}))
         if p.hand_size() >= self._limit(p) or not self._draws(s, seat):
             if p.hand_size() < self._limit(p):
-                events.append(Event(key="sf.ev.cannot_draw", params={"seat": seat}))
+                events.append(Event(key="santa_fe.ev.cannot_draw", params={"seat": seat}))
             self._next_drawer(s, events)
 
     # --- SF-12: buying a tile
@@ -644,9 +644,9 @@ class SantaFe(Referee[SFState, Any, SFView]):
             p.money -= price
             s.supply[action.rr] -= 1
             p.bought[action.rr] += 1
-            events.append(Event(key="sf.ev.bought_tile", params={"seat": seat, "rr": self._rr(action.rr), "price": price}))
+            events.append(Event(key="santa_fe.ev.bought_tile", params={"seat": seat, "rr": self._rr(action.rr), "price": price}))
         else:
-            events.append(Event(key="sf.ev.no_buy", params={"seat": seat}))
+            events.append(Event(key="santa_fe.ev.no_buy", params={"seat": seat}))
         s.order_pos += 1
         if s.order_pos >= s.n:
             self._next_round(s, events)
@@ -666,7 +666,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
             p.choice = None
             p.revealed = None
         if announce:
-            events.append(Event(key="sf.ev.round", params={"round": s.round, "seat": s.first}))
+            events.append(Event(key="santa_fe.ev.round", params={"round": s.round, "seat": s.first}))
 
     def _finish(self, s: SFState, events: list[Event], reason: str, seat: int | None) -> None:
         s.phase = "over"
@@ -674,7 +674,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
         s.ended_by = seat
         s.left = 0
         params: dict[str, Any] = {} if seat is None else {"seat": seat}
-        events.append(Event(key=f"sf.ev.game_over_{reason}", params=params))
+        events.append(Event(key=f"santa_fe.ev.game_over_{reason}", params=params))
 
     # ------------------------------------------------------------------ views (SF-13)
     def view(self, state: SFState, seat: int | None) -> SFView:
@@ -752,11 +752,11 @@ class SantaFe(Referee[SFState, Any, SFView]):
         if phase == "track":
             legal = self.legal_actions(state, seat)
             if legal == [Pass()]:
-                return Event(key="sf.prompt.must_pass")
-            return Event(key="sf.prompt.track", params={"turn": state.track_turn, "left": state.left})
+                return Event(key="santa_fe.prompt.must_pass")
+            return Event(key="santa_fe.prompt.track", params={"turn": state.track_turn, "left": state.left})
         if phase == "choose" and state.round == 1:
-            return Event(key="sf.prompt.choose_first")
-        return Event(key=f"sf.prompt.{phase}")
+            return Event(key="santa_fe.prompt.choose_first")
+        return Event(key=f"santa_fe.prompt.{phase}")
 
     def timeout_action(self, state: SFState, seat: int) -> Any:
         """The mildest move: keep the cards (no exchange), buy nothing, no engineer, a blind

@@ -8,7 +8,7 @@ from games.santa_fe.map import SFMap
 from games.santa_fe.models import SFState
 
 CATEGORIES = ["money", "cities"]
-TIE_BREAKS = (TieBreak("sevens", "sf.tie.sevens"),)  # SF-10: then shared
+TIE_BREAKS = (TieBreak("sevens", "santa_fe.tie.sevens"),)  # SF-10: then shared
 
 
 def railroads_at(mask: int) -> int:
@@ -29,16 +29,16 @@ def final_result(board: SFMap, state: SFState) -> Result:
 
     rows: list[PlayerResult] = []
     for seat, p in enumerate(state.players):
-        lines = [ScoreLine(category="money", points=p.money, key="sf.line.money", params={"money": p.money})]
+        lines = [ScoreLine(category="money", points=p.money, key="santa_fe.line.money", params={"money": p.money})]
         for city in p.played:
             k = railroads_at(state.connected[city])
-            lines.append(ScoreLine(category="cities", points=board.values[city] * k, key="sf.line.city",
+            lines.append(ScoreLine(category="cities", points=board.values[city] * k, key="santa_fe.line.city",
                                    params={"city": city_words(board, city), "value": board.values[city],
                                            "railroads": k}))
         sevens = sum(1 for c in p.played if board.values[c] == 7)
         rows.append(PlayerResult(seat=seat, rank=0, total=sum(line.points for line in lines), lines=lines,
                                  stats={"sevens": sevens, "money": p.money, "cards": len(p.played)}))
 
-    ties = rank(rows, TIE_BREAKS, "sf.tie.shared")
-    return Result(players=rows, categories=list(CATEGORIES), label_prefix="sf", reason=state.end_reason or "end",
+    ties = rank(rows, TIE_BREAKS, "santa_fe.tie.shared")
+    return Result(players=rows, categories=list(CATEGORIES), label_prefix="santa_fe", reason=state.end_reason or "end",
                   ties=ties)

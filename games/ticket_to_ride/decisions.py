@@ -17,7 +17,7 @@ from games.core.events import Event
 from games.ticket_to_ride import notation
 from games.ticket_to_ride.models import Claim, DrawCard, DrawTickets, TTRState
 
-ACTION, ROUTE, PAYMENT, KEEP = "ttr.step.action", "ttr.step.route", "ttr.step.payment", "ttr.step.keep"
+ACTION, ROUTE, PAYMENT, KEEP = "ticket_to_ride.step.action", "ticket_to_ride.step.route", "ticket_to_ride.step.payment", "ticket_to_ride.step.keep"
 
 
 def decision(game: Any, state: TTRState, seat: int) -> Decision:
@@ -34,7 +34,7 @@ def decision(game: Any, state: TTRState, seat: int) -> Decision:
             prompt=prompt,
             groups=[Group(step=KEEP, items=items, min=player.keep_min, max=len(items), template="keep {}")],
         )
-    claim_pick = Pick(step=ACTION, value="claim", label=Event(key="ttr.act.claim_menu"), icon="claim")
+    claim_pick = Pick(step=ACTION, value="claim", label=Event(key="ticket_to_ride.act.claim_menu"), icon="claim")
     choices: list[Choice] = []
     for action in game.legal_actions(state, seat):
         text = game.format_action(action)
@@ -42,7 +42,7 @@ def decision(game: Any, state: TTRState, seat: int) -> Decision:
             route = board.routes[action.route]
             route_pick = Pick(
                 step=ROUTE, value=str(route.id), label=Event(**notation.route_words(board, route.id)),
-                detail=Event(key="ttr.choice.route_detail",
+                detail=Event(key="ticket_to_ride.choice.route_detail",
                              params={"points": board.rules.route_points[route.length], "length": route.length}),
                 icon=route.color, place=route_place(board, route.id),
             )

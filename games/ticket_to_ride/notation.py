@@ -60,7 +60,7 @@ def vocabulary(game: Any) -> Vocabulary:
     names.update(CITY_SPELLINGS)
     words: dict[str, str] = dict(ALIASES)
     for color in [*board.card_colors, "gray"]:
-        words[translate("ja", f"ttr.color.{color}")] = color
+        words[translate("ja", f"ticket_to_ride.color.{color}")] = color
         words[f"{translate('ja', f'ttr.color.{color}')}色"] = color
     words.update(WORDS_JA)
     return Vocabulary(names=names, words=words)
@@ -101,7 +101,7 @@ def parse_action(board: TTRMap, text: str) -> Any:
     if text.startswith("draw "):
         source = _canon_color(text[5:])
         if source != "deck" and source not in board.card_colors:
-            raise IllegalAction("ttr.unknown_color", color=source)
+            raise IllegalAction("ticket_to_ride.unknown_color", color=source)
         return DrawCard(source=source)
     if text.startswith("keep "):
         try:
@@ -116,14 +116,14 @@ def parse_action(board: TTRMap, text: str) -> Any:
     if match:
         color = _canon_color(match["color"])
         if color not in board.card_colors:
-            raise IllegalAction("ttr.unknown_color", color=color)
+            raise IllegalAction("ticket_to_ride.unknown_color", color=color)
         route_id = _find_route(board, match["route"], color)
         length = board.routes[route_id].length
         if color == "locomotive":
             return Claim(route=route_id, color=color, locos=length)
         locos = int(match["locos"] or 0)
         if locos > 6:
-            raise IllegalAction("ttr.wrong_card_count", route=route_words(board, route_id), length=length)
+            raise IllegalAction("ticket_to_ride.wrong_card_count", route=route_words(board, route_id), length=length)
         return Claim(route=route_id, color=color, locos=locos)
     raise IllegalAction("unparsable", text=str(raw)[:80])
 
@@ -135,7 +135,7 @@ def _find_route(board: TTRMap, spec: str, pay_color: str) -> int:
         spec, half = (part.strip() for part in spec.rsplit("/", 1))
     parts = [p.strip() for p in spec.split("-")]
     if len(parts) != 2:
-        raise IllegalAction("ttr.unknown_route", route=spec)
+        raise IllegalAction("ticket_to_ride.unknown_route", route=spec)
     ends = {parts[0], parts[1]}
     candidates = [r for r in board.routes if {r.a.lower(), r.b.lower()} == ends]
     if half is not None:
@@ -144,12 +144,12 @@ def _find_route(board: TTRMap, spec: str, pay_color: str) -> int:
             if r.code.lower().endswith("/" + half) or (half == r.color and r.double is not None)
         ]
     if not candidates:
-        raise IllegalAction("ttr.unknown_route", route=spec)
+        raise IllegalAction("ticket_to_ride.unknown_route", route=spec)
     if len(candidates) > 1:
         matching = [r for r in candidates if r.color == pay_color]
         if len(matching) == 1:
             return matching[0].id
-        raise IllegalAction("ttr.ambiguous_route", routes=[r.code for r in candidates])
+        raise IllegalAction("ticket_to_ride.ambiguous_route", routes=[r.code for r in candidates])
     return candidates[0].id
 
 
@@ -161,37 +161,37 @@ def city_words(board: TTRMap, name: str) -> dict[str, str]:
 def route_words(board: TTRMap, route_id: int) -> dict[str, Any]:
     r = board.routes[route_id]
     params: dict[str, Any] = {"a": city_words(board, r.a), "b": city_words(board, r.b),
-                              "color": {"key": f"ttr.color.{r.color}"}, "length": r.length}
-    return {"key": "ttr.route", "params": params}
+                              "color": {"key": f"ticket_to_ride.color.{r.color}"}, "length": r.length}
+    return {"key": "ticket_to_ride.route", "params": params}
 
 
 def ticket_words(board: TTRMap, ticket_id: int) -> dict[str, Any]:
     t = board.ticket_by_id[ticket_id]
-    return {"key": "ttr.ticket", "params": {"a": city_words(board, t.a), "b": city_words(board, t.b), "points": t.points}}
+    return {"key": "ticket_to_ride.ticket", "params": {"a": city_words(board, t.a), "b": city_words(board, t.b), "points": t.points}}
 
 
 def payment_words(action: Claim, length: int) -> dict[str, Any]:
     if action.color == "locomotive":
-        return {"key": "ttr.pay.locos", "params": {"count": length}}
-    color = {"key": f"ttr.color.{action.color}"}
+        return {"key": "ticket_to_ride.pay.locos", "params": {"count": length}}
+    color = {"key": f"ticket_to_ride.color.{action.color}"}
     if action.locos:
-        return {"key": "ttr.pay.mixed", "params": {"count": length - action.locos, "color": color, "locos": action.locos}}
-    return {"key": "ttr.pay.plain", "params": {"count": length, "color": color}}
+        return {"key": "ticket_to_ride.pay.mixed", "params": {"count": length - action.locos, "color": color, "locos": action.locos}}
+    return {"key": "ticket_to_ride.pay.plain", "params": {"count": length, "color": color}}
 
 
 def describe(board: TTRMap, action: Any) -> Event:
     if isinstance(action, DrawCard):
         if action.source == "deck":
-            return Event(key="ttr.act.draw_deck")
-        return Event(key="ttr.act.draw_face_up", params={"color": {"key": f"ttr.color.{action.source}"}})
+            return Event(key="ticket_to_ride.act.draw_deck")
+        return Event(key="ticket_to_ride.act.draw_face_up", params={"color": {"key": f"ticket_to_ride.color.{action.source}"}})
     if isinstance(action, DrawTickets):
-        return Event(key="ttr.act.tickets")
+        return Event(key="ticket_to_ride.act.tickets")
     if isinstance(action, KeepTickets):
-        return Event(key="ttr.act.keep", params={"tickets": [ticket_words(board, i) for i in action.ids]})
+        return Event(key="ticket_to_ride.act.keep", params={"tickets": [ticket_words(board, i) for i in action.ids]})
     if isinstance(action, Claim):
         length = board.routes[action.route].length
-        return Event(key="ttr.act.claim", params={
+        return Event(key="ticket_to_ride.act.claim", params={
             "route": route_words(board, action.route), "payment": payment_words(action, length),
             "points": board.rules.route_points[length],
         })
-    return Event(key="ttr.act.pass")
+    return Event(key="ticket_to_ride.act.pass")

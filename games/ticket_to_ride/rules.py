@@ -72,7 +72,7 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
     def setup(self, n_players: int, options: dict[str, Any] | BaseModel | None, seed: int) -> TTRState:
         board = self.board
         if not board.rules.players_min <= n_players <= board.rules.players_max:
-            raise IllegalAction("bad_player_count", count=n_players,
+            raise IllegalAction("ticket_to_ride.bad_player_count", count=n_players,
                                 min=board.rules.players_min, max=board.rules.players_max)
         try:
             TTROptions.model_validate(options.model_dump() if isinstance(options, BaseModel) else (options or {}))
@@ -182,80 +182,80 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
         kind = getattr(action, "kind", None)
         player = state.players[seat]
         if player.offered and kind != "keep":
-            return IllegalAction("ttr.must_keep_tickets", keep_min=player.keep_min)
+            return IllegalAction("ticket_to_ride.must_keep_tickets", keep_min=player.keep_min)
         if kind == "keep":
             return self._keep_refusal(state, seat, action)
         if kind == "draw":
             return self._draw_refusal(state, action)
         if state.drew_one:
-            return IllegalAction("ttr.must_draw_second")
+            return IllegalAction("ticket_to_ride.must_draw_second")
         if kind == "tickets":
-            return None if state.ticket_deck else IllegalAction("ttr.no_tickets_left")  # TTR-6
+            return None if state.ticket_deck else IllegalAction("ticket_to_ride.no_tickets_left")  # TTR-6
         if kind == "claim":
             return self._claim_refusal(state, seat, action)
         if kind == "pass":
             # TTR-7: only when nothing else is possible
-            return None if self.legal_actions(state, seat) == [Pass()] else IllegalAction("ttr.cannot_pass")
+            return None if self.legal_actions(state, seat) == [Pass()] else IllegalAction("ticket_to_ride.cannot_pass")
         return IllegalAction("unparsable", text=str(action))
 
     @staticmethod
     def _keep_refusal(state: TTRState, seat: int, action: KeepTickets) -> IllegalAction | None:
         player = state.players[seat]
         if not player.offered:
-            return IllegalAction("ttr.no_tickets_to_keep")
+            return IllegalAction("ticket_to_ride.no_tickets_to_keep")
         ids = list(dict.fromkeys(action.ids))
         if len(ids) != len(action.ids) or any(i not in player.offered for i in ids):
-            return IllegalAction("ttr.ticket_not_offered", offered=list(player.offered))
+            return IllegalAction("ticket_to_ride.ticket_not_offered", offered=list(player.offered))
         if len(ids) < player.keep_min:
-            return IllegalAction("ttr.keep_more", keep_min=player.keep_min)
+            return IllegalAction("ticket_to_ride.keep_more", keep_min=player.keep_min)
         return None
 
     def _draw_refusal(self, state: TTRState, action: DrawCard) -> IllegalAction | None:
         if action.source == "deck":
-            return None if state.deck or state.discard else IllegalAction("ttr.deck_empty")
+            return None if state.deck or state.discard else IllegalAction("ticket_to_ride.deck_empty")
         colors = self.board.card_colors
         if action.source not in colors:
-            return IllegalAction("ttr.unknown_color", color=action.source)
+            return IllegalAction("ticket_to_ride.unknown_color", color=action.source)
         card = colors.index(action.source)
         if card not in state.face_up:
-            return IllegalAction("ttr.not_face_up", color=_color(action.source))
+            return IllegalAction("ticket_to_ride.not_face_up", color=_color(action.source))
         if card == LOCO and state.drew_one:
-            return IllegalAction("ttr.second_face_up_locomotive")  # TTR-3
+            return IllegalAction("ticket_to_ride.second_face_up_locomotive")  # TTR-3
         return None
 
     def _claim_refusal(self, state: TTRState, seat: int, action: Claim) -> IllegalAction | None:
         board = self.board
         if not 0 <= action.route < len(board.routes):
-            return IllegalAction("ttr.unknown_route", route=str(action.route))
+            return IllegalAction("ticket_to_ride.unknown_route", route=str(action.route))
         route = board.routes[action.route]
         name = self._route_name(route.id)
         player = state.players[seat]
         if state.owners[route.id] != UNCLAIMED:
-            return IllegalAction("ttr.route_taken", route=name, owner_seat=state.owners[route.id])
+            return IllegalAction("ticket_to_ride.route_taken", route=name, owner_seat=state.owners[route.id])
         twin = board.twin.get(route.id)
         if twin is not None and state.owners[twin] == seat:
-            return IllegalAction("ttr.both_halves", route=name)  # TTR-5
+            return IllegalAction("ticket_to_ride.both_halves", route=name)  # TTR-5
         if twin is not None and state.owners[twin] != UNCLAIMED and state.n < board.rules.doubles_min_players:
-            return IllegalAction("ttr.double_closed", route=name, players=state.n)  # TTR-5
+            return IllegalAction("ticket_to_ride.double_closed", route=name, players=state.n)  # TTR-5
         if player.trains < route.length:
-            return IllegalAction("ttr.not_enough_trains", route=name, trains=player.trains, length=route.length)
+            return IllegalAction("ticket_to_ride.not_enough_trains", route=name, trains=player.trains, length=route.length)
         colors = board.card_colors
         if action.color not in colors:
-            return IllegalAction("ttr.unknown_color", color=action.color)
+            return IllegalAction("ticket_to_ride.unknown_color", color=action.color)
         color = colors.index(action.color)
         locos = action.locos
         if color == LOCO:
             if locos != route.length:
-                return IllegalAction("ttr.wrong_card_count", route=name, length=route.length)
+                return IllegalAction("ticket_to_ride.wrong_card_count", route=name, length=route.length)
         else:
             if route.color != "gray" and action.color != route.color:
-                return IllegalAction("ttr.wrong_color", route=name, route_color=_color(route.color),
+                return IllegalAction("ticket_to_ride.wrong_color", route=name, route_color=_color(route.color),
                                      color=_color(action.color))
             if not 0 <= locos < route.length:
-                return IllegalAction("ttr.wrong_card_count", route=name, length=route.length)
+                return IllegalAction("ticket_to_ride.wrong_card_count", route=name, length=route.length)
         plain = route.length - locos
         if (color != LOCO and player.hand[color] < plain) or player.hand[LOCO] < locos:
-            return IllegalAction("ttr.not_enough_cards", route=name, length=route.length, color=_color(action.color))
+            return IllegalAction("ticket_to_ride.not_enough_cards", route=name, length=route.length, color=_color(action.color))
         return None
 
     def after_move(self, before: TTRState, s: TTRState, seat: int, action: Any, events: list[Event]) -> None:
@@ -274,13 +274,13 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
         s.ticket_deck.extend(returned)  # TTR-6: returned tickets go under the deck
         player.offered = []
         player.keep_min = 0
-        events.append(Event(key="ttr.ev.kept", params={"seat": seat, "kept": len(ids), "returned": len(returned)}))
-        events.append(Event(key="ttr.ev.you_kept", params={"tickets": [self._ticket_name(t) for t in ids]}, to=(seat,)))
+        events.append(Event(key="ticket_to_ride.ev.kept", params={"seat": seat, "kept": len(ids), "returned": len(returned)}))
+        events.append(Event(key="ticket_to_ride.ev.you_kept", params={"tickets": [self._ticket_name(t) for t in ids]}, to=(seat,)))
         if s.phase == "choose":
             if not any(p.offered for p in s.players):
                 s.phase = "play"
                 s.current = 0
-                events.append(Event(key="ttr.ev.play_begins", params={"seat": 0}))
+                events.append(Event(key="ticket_to_ride.ev.play_begins", params={"seat": 0}))
         else:
             self._end_turn(s, events)
         return True
@@ -293,15 +293,15 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
                 _reshuffle(s, events)
             card = s.deck.pop()
             s.players[seat].hand[card] += 1
-            events.append(Event(key="ttr.ev.drew_deck", params={"seat": seat}))
-            events.append(Event(key="ttr.ev.you_drew", params={"color": _color(colors[card])}, to=(seat,)))
+            events.append(Event(key="ticket_to_ride.ev.drew_deck", params={"seat": seat}))
+            events.append(Event(key="ticket_to_ride.ev.you_drew", params={"color": _color(colors[card])}, to=(seat,)))
             ends_turn = s.drew_one
         else:
             card = colors.index(action.source)
             slot = s.face_up.index(card)
             s.face_up[slot] = EMPTY
             s.players[seat].hand[card] += 1
-            events.append(Event(key="ttr.ev.drew_face_up", params={"seat": seat, "color": _color(colors[card])}))
+            events.append(Event(key="ticket_to_ride.ev.drew_face_up", params={"seat": seat, "color": _color(colors[card])}))
             _settle_face_up(s, events, board)
             ends_turn = s.drew_one or card == LOCO  # a face-up locomotive is the whole turn
         if ends_turn:
@@ -309,7 +309,7 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
         else:
             s.drew_one = True
             if not self._second_draw_possible(s):  # TTR-3: nothing left to take
-                events.append(Event(key="ttr.ev.no_second_card", params={"seat": seat}))
+                events.append(Event(key="ticket_to_ride.ev.no_second_card", params={"seat": seat}))
                 self._end_turn(s, events)
         return False  # a card was revealed: never undoable
 
@@ -323,8 +323,8 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
         player.offered = s.ticket_deck[:count]
         del s.ticket_deck[:count]
         player.keep_min = self.board.rules.draw_keep_min
-        events.append(Event(key="ttr.ev.took_tickets", params={"seat": seat, "count": count}))
-        events.append(Event(key="ttr.ev.offered", params={"tickets": [self._ticket_name(t) for t in player.offered]}, to=(seat,)))
+        events.append(Event(key="ticket_to_ride.ev.took_tickets", params={"seat": seat, "count": count}))
+        events.append(Event(key="ticket_to_ride.ev.offered", params={"tickets": [self._ticket_name(t) for t in player.offered]}, to=(seat,)))
         return False  # hidden tickets were revealed to the player
 
     def _claim(self, s: TTRState, seat: int, action: Claim, events: list[Event]) -> bool:
@@ -343,7 +343,7 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
         player.trains -= route.length
         s.owners[route.id] = seat
         points = board.rules.route_points[route.length]
-        events.append(Event(key="ttr.ev.claimed", params={
+        events.append(Event(key="ticket_to_ride.ev.claimed", params={
             "seat": seat, "route": name, "length": route.length, "points": points,
             "payment": notation.payment_words(action, route.length),
         }))
@@ -351,7 +351,7 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
         return True  # paid cards are public and nothing random happened
 
     def _pass(self, s: TTRState, seat: int, action: Pass, events: list[Event]) -> bool:
-        events.append(Event(key="ttr.ev.passed", params={"seat": seat}))
+        events.append(Event(key="ticket_to_ride.ev.passed", params={"seat": seat}))
         s.passes_in_row += 1
         self._end_turn(s, events, passed=True)
         return True
@@ -369,7 +369,7 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
         elif s.players[seat].trains <= self.board.rules.end_trains_at_most:
             s.final_turns = s.n  # everyone, the trigger player included, plays once more
             s.triggered_by = seat
-            events.append(Event(key="ttr.ev.final_round", params={"seat": seat, "trains": s.players[seat].trains}))
+            events.append(Event(key="ticket_to_ride.ev.final_round", params={"seat": seat, "trains": s.players[seat].trains}))
         if s.final_turns == 0:
             self._finish(s, events, "end")
         elif s.passes_in_row >= s.n:
@@ -392,7 +392,7 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
     def _finish(self, s: TTRState, events: list[Event], reason: str) -> None:
         s.phase = "over"
         s.end_reason = reason
-        events.append(Event(key=f"ttr.ev.game_over_{reason}", params={}))
+        events.append(Event(key=f"ticket_to_ride.ev.game_over_{reason}", params={}))
 
     # ------------------------------------------------------------------ views (TTR-11)
     def view(self, state: TTRState, seat: int | None) -> TTRView:
@@ -486,10 +486,10 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
             return None
         player = state.players[seat]
         if player.offered:
-            return Event(key="ttr.prompt.keep", params={"keep_min": player.keep_min, "count": len(player.offered)})
+            return Event(key="ticket_to_ride.prompt.keep", params={"keep_min": player.keep_min, "count": len(player.offered)})
         if state.drew_one:
-            return Event(key="ttr.prompt.second_card")
-        return Event(key="ttr.prompt.turn")
+            return Event(key="ticket_to_ride.prompt.second_card")
+        return Event(key="ticket_to_ride.prompt.turn")
 
     def timeout_action(self, state: TTRState, seat: int) -> Any:
         """The mildest move for a player who let the deadline pass: keep the fewest tickets
@@ -561,7 +561,7 @@ def _reshuffle(state: TTRState, events: list[Event]) -> None:
         return
     state.deck, state.discard = state.discard, []
     _shuffle(state, state.deck)
-    events.append(Event(key="ttr.ev.reshuffled", params={"count": len(state.deck)}))
+    events.append(Event(key="ticket_to_ride.ev.reshuffled", params={"count": len(state.deck)}))
 
 
 def _refill_slot(state: TTRState, slot: int, events: list[Event]) -> None:
@@ -589,7 +589,7 @@ def _settle_face_up(state: TTRState, events: list[Event], board: TTRMap) -> None
     if not _legal_row_possible(state, board):
         if not state.face_up_stuck:  # said once, not after every action it stays
             state.face_up_stuck = True
-            events.append(Event(key="ttr.ev.face_up_stuck", params={"locos": state.face_up.count(LOCO)}))
+            events.append(Event(key="ticket_to_ride.ev.face_up_stuck", params={"locos": state.face_up.count(LOCO)}))
         return
     deals = 0
     quiet: list[Event] = []  # reshuffles inside a reset are folded into its one line
@@ -600,7 +600,7 @@ def _settle_face_up(state: TTRState, events: list[Event], board: TTRMap) -> None
             _refill_slot(state, slot, quiet)
         deals += 1
     state.face_up_stuck = False
-    key = "ttr.ev.face_up_reset" if deals == 1 else "ttr.ev.face_up_reset_many"
+    key = "ticket_to_ride.ev.face_up_reset" if deals == 1 else "ticket_to_ride.ev.face_up_reset_many"
     events.append(Event(key=key, params={"times": deals, "reshuffled": len(quiet)}))
 
 
@@ -631,7 +631,7 @@ def _keep_choices(offered: list[int], keep_min: int) -> list[tuple[int, ...]]:
 
 
 def _color(name: str) -> dict[str, str]:
-    return {"key": f"ttr.color.{name}"}
+    return {"key": f"ticket_to_ride.color.{name}"}
 
 
 TicketToRide.handlers = Handlers({

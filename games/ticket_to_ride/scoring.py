@@ -10,7 +10,7 @@ from games.ticket_to_ride.models import TTRState
 CATEGORIES = ["routes", "tickets_completed", "tickets_failed", "longest_path"]
 # TTR-10: on equal points, the most completed tickets, then the holder of the longest-path
 # bonus; still tied, they share the place.
-TIE_BREAKS = (TieBreak("completed", "ttr.tie.completed"), TieBreak("longest_bonus", "ttr.tie.longest"))
+TIE_BREAKS = (TieBreak("completed", "ticket_to_ride.tie.completed"), TieBreak("longest_bonus", "ticket_to_ride.tie.longest"))
 
 
 def route_points(board: TTRMap, owners: list[int], seat: int) -> int:
@@ -81,7 +81,7 @@ def final_result(board: TTRMap, state: TTRState) -> Result:
         lines = []
         claimed = [r for r, o in enumerate(state.owners) if o == seat]
         lines.append(ScoreLine(category="routes", points=route_points(board, state.owners, seat),
-                               key="ttr.line.routes", params={"count": len(claimed)}))
+                               key="ticket_to_ride.line.routes", params={"count": len(claimed)}))
         done = completed_tickets(board, state.owners, seat, player.tickets)
         for tid in player.tickets:
             value = board.ticket_by_id[tid].points
@@ -89,17 +89,17 @@ def final_result(board: TTRMap, state: TTRState) -> Result:
             lines.append(ScoreLine(
                 category="tickets_completed" if ok else "tickets_failed",
                 points=value if ok else -value,
-                key="ttr.line.ticket_ok" if ok else "ttr.line.ticket_failed",
+                key="ticket_to_ride.line.ticket_ok" if ok else "ticket_to_ride.line.ticket_failed",
                 params={"ticket": ticket_words(board, tid)},
             ))
         has_bonus = best > 0 and longest[seat] == best  # TTR-9: every tied player scores it
         lines.append(ScoreLine(category="longest_path", points=board.rules.longest_path_bonus if has_bonus else 0,
-                               key="ttr.line.longest", params={"length": longest[seat]}))
+                               key="ticket_to_ride.line.longest", params={"length": longest[seat]}))
         rows.append(PlayerResult(
             seat=seat, rank=0, total=sum(line.points for line in lines), lines=lines,
             stats={"longest": longest[seat], "longest_bonus": has_bonus, "completed": len(done),
                    "failed": len(player.tickets) - len(done), "trains_left": player.trains},
         ))
-    ties = rank(rows, TIE_BREAKS, "ttr.tie.shared")
-    return Result(players=rows, categories=list(CATEGORIES), label_prefix="ttr", reason=state.end_reason or "end",
+    ties = rank(rows, TIE_BREAKS, "ticket_to_ride.tie.shared")
+    return Result(players=rows, categories=list(CATEGORIES), label_prefix="ticket_to_ride", reason=state.end_reason or "end",
                   ties=ties)

@@ -54,11 +54,11 @@ def render_final(view: CatanView, names: Sequence[str], lang: str = "en") -> Ima
     state = view.state
     entries = [RankEntry(rank=row.rank, colour=style.player_rgb(row.seat), name=name_of(names, row.seat),
                          stats=stats_line(view, row.seat, lang),
-                         total=translate(lang, "ce_render.final.points", {"points": row.total}))
+                         total=translate(lang, "catan_express.render.final.points", {"points": row.total}))
                for row in result.players]
-    subtitle = translate(lang, "ce_render.final.turns", {"turns": state.turn})
+    subtitle = translate(lang, "catan_express.render.final.turns", {"turns": state.turn})
     if state.race_winner is not None:
-        subtitle = translate(lang, "ce_render.final.race_winner", {"seat": state.race_winner, "turns": state.turn},
+        subtitle = translate(lang, "catan_express.render.final.race_winner", {"seat": state.race_winner, "turns": state.turn},
                              names)
     sections = []
     history = ending_on_totals(points_history(view), result, state.n)
@@ -66,16 +66,16 @@ def render_final(view: CatanView, names: Sequence[str], lang: str = "en") -> Ima
         def timeline(size):
             return score_timeline([(name_of(names, seat), style.player_rgb(seat), [row[seat] for row in history])
                                    for seat in range(state.n)], size,
-                                  title=translate(lang, "ce_render.final.timeline"))
+                                  title=translate(lang, "catan_express.render.final.timeline"))
         sections.append((TIMELINE_H, timeline))
-    return render_ranking(LOOK, translate(lang, "ce_render.final.title"), subtitle, entries,
+    return render_ranking(LOOK, translate(lang, "catan_express.render.final.title"), subtitle, entries,
                           lambda size: breakdown_chart(result, names, lang, size), sections,
                           notes=tie_notes(result, lang, names), lang=lang)
 
 
 def stats_line(view: CatanView, seat: int, lang: str) -> str:
     s = view.seats[seat]
-    return translate(lang, "ce_render.final.stats", {"settlements": s.settlements, "cities": s.cities,
+    return translate(lang, "catan_express.render.final.stats", {"settlements": s.settlements, "cities": s.cities,
                                                      "knights": s.knights, "towers": s.towers})
 
 
@@ -85,4 +85,4 @@ def breakdown_chart(result: Result, names: Sequence[str], lang: str, size: tuple
     rows = chart_rows(result, lambda seat: name_of(names, seat), style.player_rgb)
     labels = [category_label(result, c, lang) for c in categories]
     colours = [CATEGORY_COLOURS[k % len(CATEGORY_COLOURS)] for k in range(len(categories))]
-    return stacked_bar_chart(rows, labels, size, title=translate(lang, "ce_render.final.breakdown"), colors=colours)
+    return stacked_bar_chart(rows, labels, size, title=translate(lang, "catan_express.render.final.breakdown"), colors=colours)

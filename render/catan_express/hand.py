@@ -83,7 +83,7 @@ def pieces_left(view: CatanView, seat: int) -> dict[str, int]:
 
 def cost_chips(item: str, lang: str) -> list[tuple[str, str]]:
     """(resource, words) for each resource a build costs, e.g. ("ore", "3 ore")."""
-    return [(r.value, translate(lang, f"ce.cards.{r.value}", {"count": n})) for r, n in components().cost(item).items()]
+    return [(r.value, translate(lang, f"catan_express.cards.{r.value}", {"count": n})) for r, n in components().cost(item).items()]
 
 
 def render_hand(view: CatanView, names: Sequence[str], lang: str = "en") -> Image.Image:
@@ -118,7 +118,7 @@ def _header(img: Image.Image, d: ImageDraw.ImageDraw, view: CatanView, name: str
     d.rounded_rectangle((PAD, top, WIDTH - PAD, top + HEADER_H), 12, fill=style.mix(colour, (255, 255, 255), 0.75),
                         outline=colour, width=4)
     draw_marker(d, style.player_marker(seat), (PAD + 34, mid), 16, colour, outline=style.CASING, width=2)
-    points = translate(lang, "ce_render.hand.points", {"points": view.seats[seat].points})
+    points = translate(lang, "catan_express.render.hand.points", {"points": view.seats[seat].points})
     end = draw_text(img, (WIDTH - PAD - 18, mid), points, TITLE, style.TEXT, bold=True, anchor="rm")
     draw_text(img, (PAD + 62, mid), name, TITLE, style.TEXT, bold=True, anchor="lm", max_width=end[0] - 24 - PAD - 62)
 
@@ -129,14 +129,14 @@ def _heading(img: Image.Image, text: str, y: float) -> float:
 
 
 def _resources(img: Image.Image, hand: Sequence[int], lang: str, y: float) -> float:
-    y = _heading(img, translate(lang, "ce_render.hand.resources", {"count": sum(hand)}), y) + BADGE_OVER
+    y = _heading(img, translate(lang, "catan_express.render.hand.resources", {"count": sum(hand)}), y) + BADGE_OVER
     x = PAD + 4
     for i, r in enumerate(RESOURCES):
         rgb = style.RESOURCE[r.value]
         held = hand[i] > 0
         card_glyph(img, (x, y), CARD_W, CARD_H, rgb if held else style.mix(rgb, (255, 255, 255), 0.7), count=hand[i])
         # The word sits low on the card, clear of the count badge on its top corner.
-        draw_text(img, (x + CARD_W / 2, y + CARD_H * 0.6), translate(lang, f"ce.resource.{r.value}"), HEAD,
+        draw_text(img, (x + CARD_W / 2, y + CARD_H * 0.6), translate(lang, f"catan_express.resource.{r.value}"), HEAD,
                   contrast_text(rgb) if held else SOFT_TEXT, bold=True, anchor="mm", max_width=CARD_W - 10)
         x += CARD_W + CARD_GAP
     return y + CARD_H
@@ -144,12 +144,12 @@ def _resources(img: Image.Image, hand: Sequence[int], lang: str, y: float) -> fl
 
 def _development(img: Image.Image, d: ImageDraw.ImageDraw, rows, any_new: bool, total: int, lang: str,
                  y: float) -> float:
-    y = _heading(img, translate(lang, "ce_render.hand.development", {"count": total}), y)
+    y = _heading(img, translate(lang, "catan_express.render.hand.development", {"count": total}), y)
     if not rows:
         draw_text(img, (PAD + 14, y + DEV_H / 2), "—", TEXT, SOFT_TEXT, anchor="lm")
         return y + DEV_H
-    names = {kind: translate(lang, f"ce.card.{kind}") for kind, _, _ in rows}
-    playable = {kind: translate(lang, "ce_render.hand.dev_playable", {"playable": n}) for kind, n, _ in rows}
+    names = {kind: translate(lang, f"catan_express.card.{kind}") for kind, _, _ in rows}
+    playable = {kind: translate(lang, "catan_express.render.hand.dev_playable", {"playable": n}) for kind, n, _ in rows}
     # Columns line up across the rows: names, then the playable counts, then those bought this turn.
     name_x = PAD + 46
     count_x = name_x + max(measure(t, TEXT, True)[0] for t in names.values()) + 26
@@ -162,14 +162,14 @@ def _development(img: Image.Image, d: ImageDraw.ImageDraw, rows, any_new: bool, 
         draw_text(img, (count_x, mid), playable[kind], TEXT, style.TEXT if n else SOFT_TEXT, anchor="lm",
                   max_width=new_x - 10 - count_x)
         if new:
-            words = translate(lang, "ce_render.hand.dev_bought", {"new": new})
+            words = translate(lang, "catan_express.render.hand.dev_bought", {"new": new})
             w = min(measure(words, TEXT)[0], WIDTH - PAD - 14 - new_x - 14)
             d.rounded_rectangle((new_x, mid - 15, new_x + w + 20, mid + 15), 15, fill=style.PANEL,
                                 outline=style.DEV_CARD, width=2)
             draw_text(img, (new_x + 10, mid), words, TEXT, style.TEXT, anchor="lm", max_width=w)
         y += DEV_H
     if any_new:
-        draw_text(img, (PAD + 14, y + DEV_H / 2), translate(lang, "ce_render.hand.dev_note"), SMALL, SOFT_TEXT,
+        draw_text(img, (PAD + 14, y + DEV_H / 2), translate(lang, "catan_express.render.hand.dev_note"), SMALL, SOFT_TEXT,
                   anchor="lm", max_width=INNER - 14)
         y += DEV_H
     return y
@@ -177,12 +177,12 @@ def _development(img: Image.Image, d: ImageDraw.ImageDraw, rows, any_new: bool, 
 
 def _costs(img: Image.Image, d: ImageDraw.ImageDraw, view: CatanView, hand: Sequence[int], lang: str,
            y: float) -> float:
-    y = _heading(img, translate(lang, "ce_render.hand.costs"), y)
+    y = _heading(img, translate(lang, "catan_express.render.hand.costs"), y)
     left = pieces_left(view, view.viewer)
     labels = {}
     for item in COSTED:
-        name = translate(lang, f"ce_render.item.{item}")
-        labels[item] = (translate(lang, f"ce_render.hand.left.{item}", {"left": left[item]})
+        name = translate(lang, f"catan_express.render.item.{item}")
+        labels[item] = (translate(lang, f"catan_express.render.hand.left.{item}", {"left": left[item]})
                         if item in left else name)
     name_x = PAD + 58
     chips_x = name_x + max(measure(t, TEXT, True)[0] for t in labels.values()) + 22
@@ -213,7 +213,7 @@ def _tile_layout(lang: str) -> tuple[list[float], list[list[str]]]:
     """Each stat tile's width and its label's lines. Tiles share the row by their labels' widths,
     so a long term (勝利ポイント・チップ) stays on one line; only if the four cannot fit so do
     the labels wrap, in tiles of equal width."""
-    texts = [translate(lang, f"ce_render.hand.stat.{key}") for key in STATS]
+    texts = [translate(lang, f"catan_express.render.hand.stat.{key}") for key in STATS]
     room = INNER - TILE_GAP * (len(STATS) - 1)
     natural = [measure(t, SMALL)[0] + 2 * TILE_PAD for t in texts]
     if sum(natural) <= room:

@@ -55,8 +55,8 @@ SOFT_COST = 0.8      # hex sizes a label would rather travel than lie under a st
 def harbour_words(kind: str, lang: str) -> tuple[str, str]:
     """(ratio, what) of a harbour: "3:1" and "any", or "2:1" and the resource's name."""
     if kind == GENERIC:
-        return "3:1", translate(lang, "ce_render.harbour.any")
-    return "2:1", translate(lang, f"ce.resource.{kind}")
+        return "3:1", translate(lang, "catan_express.render.harbour.any")
+    return "2:1", translate(lang, f"catan_express.resource.{kind}")
 
 
 def label_size(ratio: str, what: str, form: str) -> tuple[float, float]:

@@ -59,7 +59,7 @@ def draw_panel(img: Image.Image, view: CatanView, names: Sequence[str], lang: st
     rows_bottom = rows_top + HEAD_H + max(view.state.n, 4) * ROW_H
     _seats(img, d, view, names, lang, rows_top)
     _right(img, d, view, names, lang, rows_top, rows_bottom + TEXT + 10)
-    stamp_text(img, (LEFT, rows_bottom + 4 + TEXT / 2), translate(lang, "ce_render.marks", {"star": STAR, "flag": FLAG}),
+    stamp_text(img, (LEFT, rows_bottom + 4 + TEXT / 2), translate(lang, "catan_express.render.marks", {"star": STAR, "flag": FLAG}),
               TEXT, style.MUTED_TEXT, anchor="lm", max_width=SPLIT - LEFT - 16)
     legend_top = rows_bottom + TEXT + 16
     if not is_plain():  # the key never changes: drawn once per language on the panel's colour
@@ -71,30 +71,30 @@ def draw_panel(img: Image.Image, view: CatanView, names: Sequence[str], lang: st
 
 # --- the banner ----------------------------------------------------------------------------------
 def phase_text(state: CatanState, lang: str) -> str:
-    return translate(lang, f"ce_render.phase.{state.phase}")
+    return translate(lang, f"catan_express.render.phase.{state.phase}")
 
 
 def banner_text(view: CatanView, names: Sequence[str], lang: str) -> tuple[str, str, tuple[int, int, int], bool]:
     """(title, subtitle, colour, arrow): whose move and what, or who won."""
     state = view.state
-    turn = translate(lang, "ce_render.turn", {"turn": state.turn}) if state.turn else phase_text(state, lang)
+    turn = translate(lang, "catan_express.render.turn", {"turn": state.turn}) if state.turn else phase_text(state, lang)
     if is_abandoned(view):
         return translate(lang, ABANDONED_KEY), translate(lang, ABANDONED_SUB_KEY), style.OVER_BG, False
     if state.phase == "over":
-        title = translate(lang, "ce_render.game_over")
+        title = translate(lang, "catan_express.render.game_over")
         result = view.result
         winners = [p.seat for p in result.players if p.rank == 1] if result else []
         if winners:
-            title = translate(lang, "ce_render.winner", {"seats": winners, "count": len(winners)}, names)
+            title = translate(lang, "catan_express.render.winner", {"seats": winners, "count": len(winners)}, names)
         return title, turn, style.OVER_BG, False
     active = sorted(view.active)
     sub = f"{turn} · {phase_text(state, lang)}" if state.turn else turn
     if not active:
         return phase_text(state, lang), sub, style.OVER_BG, False
     if len(active) > 1:
-        return translate(lang, "ce_render.waiting", {"seats": active}, names), sub, style.OVER_BG, True
+        return translate(lang, "catan_express.render.waiting", {"seats": active}, names), sub, style.OVER_BG, True
     seat = active[0]
-    return translate(lang, f"ce_render.move.{state.phase}", {"seat": seat}, names), sub, style.player_rgb(seat), True
+    return translate(lang, f"catan_express.render.move.{state.phase}", {"seat": seat}, names), sub, style.player_rgb(seat), True
 
 
 def _banner(img: Image.Image, d: ImageDraw.ImageDraw, view: CatanView, names: Sequence[str], lang: str,
@@ -124,7 +124,7 @@ def _seats(img: Image.Image, d: ImageDraw.ImageDraw, view: CatanView, names: Seq
     state = view.state
     mid = top + HEAD_H // 2
     for key, right in COLUMNS:
-        stamp_text(img, (right, mid), translate(lang, f"ce_render.col.{key}"), TEXT, style.MUTED_TEXT, anchor="rm")
+        stamp_text(img, (right, mid), translate(lang, f"catan_express.render.col.{key}"), TEXT, style.MUTED_TEXT, anchor="rm")
     active = set(view.active) if state.phase != "over" and not is_abandoned(view) else set()
     y = top + HEAD_H
     for seat in range(state.n):
@@ -159,13 +159,13 @@ def draw_die(d: ImageDraw.ImageDraw, x: float, y: float, size: float, value: int
 def race_lines(view: CatanView, names: Sequence[str], lang: str) -> list[str]:
     state = view.state
     if not state.race:
-        return [translate(lang, "ce_render.race.off", {"points": components().race_start_points})]
-    lines = [translate(lang, "ce_render.race.on", {"seat": state.starter if state.starter is not None else 0}, names)]
+        return [translate(lang, "catan_express.render.race.off", {"points": components().race_start_points})]
+    lines = [translate(lang, "catan_express.render.race.on", {"seat": state.starter if state.starter is not None else 0}, names)]
     if state.stops:
-        lines.append(translate(lang, "ce_render.race.stops",
+        lines.append(translate(lang, "catan_express.render.race.stops",
                                {"stops": " · ".join(f"{k}→{n}" for k, n in enumerate(state.stops, start=1))}))
     if state.race_winner is not None:
-        lines.append(translate(lang, "ce_render.race.won", {"seat": state.race_winner}, names))
+        lines.append(translate(lang, "catan_express.render.race.won", {"seat": state.race_winner}, names))
     return lines
 
 
@@ -176,7 +176,7 @@ def _right(img: Image.Image, d: ImageDraw.ImageDraw, view: CatanView, names: Seq
     width = RIGHT - x
     d.line((SPLIT, top, SPLIT, bottom), fill=style.PANEL_EDGE, width=2)
     die = 40
-    label = translate(lang, "ce_render.roll")
+    label = translate(lang, "catan_express.render.roll")
     end = stamp_text(img, (x, top + die / 2), label, TEXT, style.MUTED_TEXT, bold=True, anchor="lm")[2]
     if len(state.dice) == 2:
         for k, v in enumerate(state.dice):
@@ -190,7 +190,7 @@ def _right(img: Image.Image, d: ImageDraw.ImageDraw, view: CatanView, names: Seq
         stamp_text(img, (x, y + EVENT_LINE_H / 2), line, TEXT, style.RACE, bold=True, anchor="lm", max_width=width)
         y += EVENT_LINE_H
     y += 4
-    stamp_text(img, (x, y), translate(lang, "ce_render.last_events"), TEXT, style.MUTED_TEXT, bold=True,
+    stamp_text(img, (x, y), translate(lang, "catan_express.render.last_events"), TEXT, style.MUTED_TEXT, bold=True,
               max_width=width)
     y += TEXT + 10
     room = max(1, int((bottom - y) // EVENT_LINE_H))
@@ -223,21 +223,21 @@ def _legend(img: Image.Image, d: ImageDraw.ImageDraw, lang: str, top: int) -> No
     seg = 40
     d.line((x, mid, x + seg, mid), fill=style.CASING, width=12)
     d.line((x, mid, x + seg, mid), fill=style.player_rgb(1), width=8)
-    x = stamp_text(img, (x + seg + 8, mid), translate(lang, "ce_render.legend.rail"), TEXT, style.TEXT,
+    x = stamp_text(img, (x + seg + 8, mid), translate(lang, "catan_express.render.legend.rail"), TEXT, style.TEXT,
                   anchor="lm")[2] + 20
     d.line((x, mid, x + seg, mid), fill=style.CASING, width=12)
     d.line((x, mid, x + seg, mid), fill=style.player_rgb(1), width=8)
     for k in range(3):
         d.line((x + 4 + k * 13, mid, x + 10 + k * 13, mid), fill=style.FERRY_DASH, width=3)
-    x = stamp_text(img, (x + seg + 8, mid), translate(lang, "ce_render.legend.ferry"), TEXT, style.TEXT,
+    x = stamp_text(img, (x + seg + 8, mid), translate(lang, "catan_express.render.legend.ferry"), TEXT, style.TEXT,
                   anchor="lm")[2] + 20
     r = 13
     d.ellipse((x, mid - r, x + 2 * r, mid + r), outline=style.STOP, width=5)
-    x = stamp_text(img, (x + 2 * r + 8, mid), translate(lang, "ce_render.legend.stop"), TEXT, style.TEXT,
+    x = stamp_text(img, (x + 2 * r + 8, mid), translate(lang, "catan_express.render.legend.stop"), TEXT, style.TEXT,
                   anchor="lm")[2] + 20
     patch = loco_patch(0)
     img.paste(patch, (int(x), int(mid - patch.height / 2)), patch)
-    x = stamp_text(img, (x + patch.width + 6, mid), translate(lang, "ce_render.legend.loco"), TEXT, style.TEXT,
+    x = stamp_text(img, (x + patch.width + 6, mid), translate(lang, "catan_express.render.legend.loco"), TEXT, style.TEXT,
                   anchor="lm", max_width=int(RIGHT - x - patch.width - 6))[2] + 20
     mid2 = mid + LEGEND_H / 2
     x = LEFT
@@ -245,9 +245,9 @@ def _legend(img: Image.Image, d: ImageDraw.ImageDraw, lang: str, top: int) -> No
     d.line((x, mid2, x + seg, mid2), fill=(255, 255, 255), width=8 + 2 * 6)
     d.line((x, mid2, x + seg, mid2), fill=style.CASING, width=12)
     d.line((x, mid2, x + seg, mid2), fill=style.player_rgb(2), width=8)
-    x = stamp_text(img, (x + seg + 8, mid2), translate(lang, "ce_render.legend.last"), TEXT, style.TEXT,
+    x = stamp_text(img, (x + seg + 8, mid2), translate(lang, "catan_express.render.legend.last"), TEXT, style.TEXT,
                   anchor="lm")[2] + 20
     patch = robber_patch(60.0)
     img.paste(patch, (int(x), int(mid2 - patch.height / 2)), patch)
-    stamp_text(img, (x + patch.width + 6, mid2), translate(lang, "ce_render.legend.robber"), TEXT, style.TEXT,
+    stamp_text(img, (x + patch.width + 6, mid2), translate(lang, "catan_express.render.legend.robber"), TEXT, style.TEXT,
               anchor="lm", max_width=int(RIGHT - x - patch.width - 6))

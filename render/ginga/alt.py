@@ -17,21 +17,21 @@ def describe_board(view: GTView, names: Sequence[str], lang: str = "en") -> str:
     waiting = [] if view.phase == "over" else [view.current]
     lines = [alt.board_heading(lang, "ginga", view.turn + 1, waiting, names)]
     if view.phase == "over":
-        lines.append(translate(lang, "gt.alt.over"))
+        lines.append(translate(lang, "ginga.alt.over"))
     elif view.step == "second":
-        lines.append(translate(lang, "gt.alt.second", {"seat": view.current}, names))
+        lines.append(translate(lang, "ginga.alt.second", {"seat": view.current}, names))
     lines.append(alt.scores_sentence(lang, [(p.seat, p.total) for p in view.players], names))
     if view.latest:
         lines.append(alt.last_move_sentence(lang, _latest(view.latest, names, lang)))
     if view.passes_in_row and view.phase != "over":
-        lines.append(translate(lang, "gt.alt.passes", {"count": view.passes_in_row, "n": view.n}))
-    hands = [{"key": "gt.alt.hand_of", "params": {"seat": p.seat, "tiles": list(p.hand)}} for p in view.players if p.hand]
+        lines.append(translate(lang, "ginga.alt.passes", {"count": view.passes_in_row, "n": view.n}))
+    hands = [{"key": "ginga.alt.hand_of", "params": {"seat": p.seat, "tiles": list(p.hand)}} for p in view.players if p.hand]
     if hands:
-        lines.append(translate(lang, "gt.alt.hands", {"entries": hands}, names))
+        lines.append(translate(lang, "ginga.alt.hands", {"entries": hands}, names))
     if view.pile_top:
-        lines.append(translate(lang, "gt.alt.pile", {"count": view.pile_size, "top": view.pile_top}))
+        lines.append(translate(lang, "ginga.alt.pile", {"count": view.pile_size, "top": view.pile_top}))
     else:
-        lines.append(translate(lang, "gt.alt.pile_empty"))
+        lines.append(translate(lang, "ginga.alt.pile_empty"))
     return alt.alt_text(lines)
 
 
@@ -46,18 +46,18 @@ def describe_hand(view: GTView, names: Sequence[str], lang: str = "en") -> str:
         if not playing:
             tiles.append(tile_id)
         elif not mine:
-            tiles.append({"key": "gt.alt.hand_tile", "params": {"tile": tile_id,
-                                                                "summary": {"key": "gt.render.no_place"}}})
+            tiles.append({"key": "ginga.alt.hand_tile", "params": {"tile": tile_id,
+                                                                "summary": {"key": "ginga.render.no_place"}}})
         else:
             best = max(o.points for o in mine)
-            summary = {"key": "gt.render.tile_summary_best" if best else "gt.render.tile_summary",
+            summary = {"key": "ginga.render.tile_summary_best" if best else "ginga.render.tile_summary",
                        "params": {"count": len(mine), "points": best}}
-            tiles.append({"key": "gt.alt.hand_tile", "params": {"tile": tile_id, "summary": summary}})
-    lines = [alt.hand_heading(lang, view.viewer, names), translate(lang, "gt.alt.hand", {"tiles": tiles})]
+            tiles.append({"key": "ginga.alt.hand_tile", "params": {"tile": tile_id, "summary": summary}})
+    lines = [alt.hand_heading(lang, view.viewer, names), translate(lang, "ginga.alt.hand", {"tiles": tiles})]
     if playing and view.options:
-        lines.append(translate(lang, "gt.alt.hand_numbers"))
+        lines.append(translate(lang, "ginga.alt.hand_numbers"))
     elif view.phase != "over":
-        lines.append(translate(lang, "gt.render.not_your_turn"))
+        lines.append(translate(lang, "ginga.render.not_your_turn"))
     return alt.alt_text(lines)
 
 
@@ -70,9 +70,9 @@ def describe_final(view: GTView, names: Sequence[str], lang: str = "en") -> str:
     for row in view.result.players:
         b = best.get(row.seat)
         if b is not None:
-            lines.append(translate(lang, "gt.alt.best", {"seat": row.seat, "loop": b.loop_points,
+            lines.append(translate(lang, "ginga.alt.best", {"seat": row.seat, "loop": b.loop_points,
                                                          "stations": b.station_points}, names))
-    lines.append(translate(lang, "gt.alt.final_chart"))
+    lines.append(translate(lang, "ginga.alt.final_chart"))
     return alt.alt_text(lines)
 
 
@@ -83,12 +83,12 @@ def _latest(latest: Sequence[LastPlacement], names: Sequence[str], lang: str) ->
         (ax, ay), (bx, by) = p.cells
         parts = []
         if p.loop_points:
-            parts.append({"key": "gt.alt.loop", "params": {"length": p.loop_points}})
+            parts.append({"key": "ginga.alt.loop", "params": {"length": p.loop_points}})
         if p.station_points:
-            parts.append({"key": "gt.alt.stations", "params": {"count": p.station_points}})
+            parts.append({"key": "ginga.alt.stations", "params": {"count": p.station_points}})
         points = p.loop_points + p.station_points
-        result = {"key": "gt.alt.scored", "params": {"points": points, "parts": parts}} if points \
-            else {"key": "gt.alt.nothing"}
-        out.append(translate(lang, "gt.alt.placement", {
+        result = {"key": "ginga.alt.scored", "params": {"points": points, "parts": parts}} if points \
+            else {"key": "ginga.alt.nothing"}
+        out.append(translate(lang, "ginga.alt.placement", {
             "seat": p.seat, "tile": p.tile, "a": cell_name(ax, ay), "b": cell_name(bx, by), "result": result}, names))
     return out

@@ -45,19 +45,19 @@ def render_final(view: GTView, names: Sequence[str], lang: str = "en") -> Image.
     height = details_top + 44 + detail_rows * (col_w + CAPTION_H + 16) + PAD
     img = Image.new("RGB", (WIDTH, height), style.PANEL_BG)
     d = ImageDraw.Draw(img)
-    draw_text(img, (PAD, PAD + 30), translate(lang, "gt.render.ranking"), 40, style.TEXT, bold=True, anchor="lm")
-    draw_text(img, (WIDTH - PAD, PAD + 30), translate(lang, "game.ginga.title"), 26, style.MUTED, anchor="rm")
+    draw_text(img, (PAD, PAD + 30), translate(lang, "ginga.render.ranking"), 40, style.TEXT, bold=True, anchor="lm")
+    draw_text(img, (WIDTH - PAD, PAD + 30), translate(lang, "ginga.title"), 26, style.MUTED, anchor="rm")
     y = rows_top
     for row in result.players:
         per = row.by_category()
-        stats = translate(lang, "gt.render.breakdown", {"stations": per.get("stations", 0), "loops": per.get("loops", 0)})
+        stats = translate(lang, "ginga.render.breakdown", {"stations": per.get("stations", 0), "loops": per.get("loops", 0)})
         draw_rank_row(img, d, LOOK, RankEntry(rank=row.rank, colour=style.player_rgb(row.seat), name=name(row.seat),
                                               stats=stats, total=str(row.total)), y)
         y += LOOK.row_h + LOOK.row_gap
     draw_notes(img, LOOK, notes, y, lang)
     img.paste(score_timeline(timeline(view, name), (WIDTH - 2 * PAD, CHART_H),
-                             title=translate(lang, "gt.render.timeline")), (PAD, chart_top))
-    draw_text(img, (PAD, details_top + 18), translate(lang, "gt.render.bests"), 28, style.TEXT, bold=True,
+                             title=translate(lang, "ginga.render.timeline")), (PAD, chart_top))
+    draw_text(img, (PAD, details_top + 18), translate(lang, "ginga.render.bests"), 28, style.TEXT, bold=True,
               anchor="lm")
     bests = {b.seat: b for b in view.bests}
     for i, row in enumerate(result.players):
@@ -113,5 +113,5 @@ def _caption(img: Image.Image, d: ImageDraw.ImageDraw, best: Best, who: str, xy:
     x, y = xy
     mid = y + CAPTION_H / 2
     d.rounded_rectangle((x, mid - 12, x + 12, mid + 12), 3, fill=style.player_rgb(best.seat), outline=style.TEXT)
-    text = translate(lang, "gt.render.best_line", {"loop": best.loop_points, "stations": best.station_points})
+    text = translate(lang, "ginga.render.best_line", {"loop": best.loop_points, "stations": best.station_points})
     draw_text(img, (x + 20, mid), f"{who} · {text}", TEXT, style.TEXT, bold=True, anchor="lm", max_width=width - 22)

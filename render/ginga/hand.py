@@ -45,9 +45,9 @@ def render_hand(view: GTView, names: Sequence[str], lang: str = "en") -> Image.I
     rows = math.ceil(len(per_tile) / cols)
     col_w = (WIDTH - 2 * PAD - (cols - 1) * GAP) // cols
     numbers = {t: menu_numbers(view, mine) for t, mine in per_tile}
-    how = wrap(translate(lang, "gt.render.numbers_how"), TEXT, WIDTH - 2 * PAD, lang) if numbered else []
+    how = wrap(translate(lang, "ginga.render.numbers_how"), TEXT, WIDTH - 2 * PAD, lang) if numbered else []
     if any(None in n for n in numbers.values()):  # the menu numbers these by part of the table
-        how += wrap(translate(lang, "gt.render.numbers_parts"), TEXT, WIDTH - 2 * PAD, lang)
+        how += wrap(translate(lang, "ginga.render.numbers_parts"), TEXT, WIDTH - 2 * PAD, lang)
     foot = (LEGEND_H + len(how) * (TEXT + 10)) if numbered else 0
     box = bounds(view, numbered)
     table_h = 0
@@ -60,7 +60,7 @@ def render_hand(view: GTView, names: Sequence[str], lang: str = "en") -> Image.I
     _header(img, view, me.hand, seat, names, playing, lang)
     y = HEADER_H
     if not per_tile:
-        draw_text(img, (PAD, y + 30), translate(lang, "gt.render.pile_empty"), TEXT, style.MUTED, anchor="lm")
+        draw_text(img, (PAD, y + 30), translate(lang, "ginga.render.pile_empty"), TEXT, style.MUTED, anchor="lm")
     for i, (tile_id, mine) in enumerate(per_tile):
         x = PAD + (i % cols) * (col_w + GAP)
         top = y + (i // cols) * (HEAD + table_h + 16)
@@ -82,15 +82,15 @@ def _header(img: Image.Image, view: GTView, hand: Sequence[str], seat: int, name
             lang: str) -> None:
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((PAD, PAD, PAD + 18, PAD + 52), 5, fill=style.player_rgb(seat), outline=style.TEXT, width=1)
-    draw_text(img, (PAD + 32, PAD + 26), translate(lang, "gt.render.hand_title", {"seat": seat}, names), 40,
+    draw_text(img, (PAD + 32, PAD + 26), translate(lang, "ginga.render.hand_title", {"seat": seat}, names), 40,
               style.TEXT, bold=True, anchor="lm", max_width=WIDTH - 2 * PAD - 40)
     if playing:
-        key = "gt.prompt.second" if view.step == "second" else "gt.prompt.place"
+        key = "ginga.prompt.second" if view.step == "second" else "ginga.prompt.place"
         prompt = translate(lang, key, {"tiles": list(hand)})
     elif view.phase == "over":
-        prompt = translate(lang, "gt.render.game_over")
+        prompt = translate(lang, "ginga.render.game_over")
     else:
-        prompt = translate(lang, "gt.render.not_your_turn")
+        prompt = translate(lang, "ginga.render.not_your_turn")
     draw_text(img, (PAD, PAD + 88), prompt, 26, style.TEXT, anchor="lm", max_width=WIDTH - 2 * PAD)
 
 
@@ -106,10 +106,10 @@ def _tile_card(img: Image.Image, tile_id: str, mine: list[Option], playing: bool
     x = tile_box[2] + 16 + measure(tile_id, 42, True)[0] + 20
     if playing:
         if not mine:
-            text, colour = translate(lang, "gt.render.no_place"), style.SCORE
+            text, colour = translate(lang, "ginga.render.no_place"), style.SCORE
         else:
             best = max(o.points for o in mine)
-            key = "gt.render.tile_summary_best" if best else "gt.render.tile_summary"
+            key = "ginga.render.tile_summary_best" if best else "ginga.render.tile_summary"
             text, colour = translate(lang, key, {"count": len(mine), "points": best}), style.TEXT
         # half a hand's width: a long summary takes two lines rather than losing its end
         lines = wrap(text, SUMMARY, left + width - 14 - x, lang, bold=True)[:2]
@@ -124,7 +124,7 @@ def _legend(img: Image.Image, top: int, lang: str) -> None:
     d = ImageDraw.Draw(img)
     side = LEGEND_H - 16
     x = PAD
-    for number, scores, key in ((1, True, "gt.render.numbers_scoring"), (2, False, "gt.render.numbers_plain")):
+    for number, scores, key in ((1, True, "ginga.render.numbers_scoring"), (2, False, "ginga.render.numbers_plain")):
         label = translate(lang, key)
         w = side + 12 + measure(label, TEXT, bold=True)[0] + 24
         d.rounded_rectangle((x, top + 4, x + w, top + 4 + side + 4), 10, fill=style.SKY)

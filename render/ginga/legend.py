@@ -23,7 +23,7 @@ def draw_legend(img: Image.Image, xy: tuple[int, int], width: int, lang: str) ->
         x = x0 + (i % 2) * col_w
         cy = y0 + (i // 2) * ROW_H + ROW_H // 2
         _symbol(img, d, item, (x + 6, cy - 10, x + 30, cy + 10))
-        draw_text(img, (x + 40, cy), translate(lang, f"gt.render.legend.{item}"), style.MIN_TEXT, style.MUTED,
+        draw_text(img, (x + 40, cy), translate(lang, f"ginga.render.legend.{item}"), style.MIN_TEXT, style.MUTED,
                   anchor="lm", max_width=col_w - 40)
     return 2 * ROW_H
 

@@ -52,18 +52,18 @@ def _banner(img: Image.Image, d: ImageDraw.ImageDraw, view: GTView, names: Seque
         bg = style.OVER_BG
         winners = [p.seat for p in view.result.players if p.rank == 1] if view.result else []
         if len(winners) == 1:
-            title = translate(lang, "gt.render.winner", {"seat": winners[0]}, names)
+            title = translate(lang, "ginga.render.winner", {"seat": winners[0]}, names)
         elif winners:
-            title = translate(lang, "gt.render.winners", {"seats": winners}, names)
+            title = translate(lang, "ginga.render.winners", {"seats": winners}, names)
         else:
-            title = translate(lang, "gt.render.game_over")
-        sub = translate(lang, "gt.render.game_over")
+            title = translate(lang, "ginga.render.game_over")
+        sub = translate(lang, "ginga.render.game_over")
     else:
         bg = style.player_rgb(view.current)
-        title = translate(lang, "gt.render.turn_of", {"seat": view.current}, names)
-        sub = translate(lang, "gt.render.second" if view.step == "second" else "gt.render.place")
+        title = translate(lang, "ginga.render.turn_of", {"seat": view.current}, names)
+        sub = translate(lang, "ginga.render.second" if view.step == "second" else "ginga.render.place")
         if view.passes_in_row:
-            sub = translate(lang, "gt.render.passes", {"count": view.passes_in_row, "n": view.n})
+            sub = translate(lang, "ginga.render.passes", {"count": view.passes_in_row, "n": view.n})
     fg = contrast_text(bg)
     d.rounded_rectangle((SX, top, SX + SW, top + height), 12, fill=bg)
     draw_text(img, (SX + 12, top + 26), title, fit_size(title, SW - 24, 30, 24, bold=True), fg, bold=True,
@@ -101,8 +101,8 @@ def _pile(img: Image.Image, d: ImageDraw.ImageDraw, view: GTView, lang: str, top
     cell = 40
     height = cell + 16
     d.rounded_rectangle((SX, top, SX + SW, top + height), 10, fill=style.PANEL, outline=style.PANEL_EDGE, width=2)
-    left = translate(lang, "gt.render.pile_left", {"count": view.pile_size}) if view.pile_size else \
-        translate(lang, "gt.render.pile_empty")
+    left = translate(lang, "ginga.render.pile_left", {"count": view.pile_size}) if view.pile_size else \
+        translate(lang, "ginga.render.pile_empty")
     label = f"{translate(lang, 'gt.render.pile')} · {left}"
     if view.pile_top:
         x = SX + SW - 12 - 2 * cell
@@ -118,11 +118,11 @@ def _latest_text(img: Image.Image, d: ImageDraw.ImageDraw, view: GTView, names: 
                  top: int, bottom: int) -> None:
     """Every placement of the latest turn (never only the last): its cells and what it scored."""
     if not view.latest:
-        draw_text(img, (SX + 2, top + 14), translate(lang, "gt.render.no_moves_yet"), T, style.MUTED, anchor="lm",
+        draw_text(img, (SX + 2, top + 14), translate(lang, "ginga.render.no_moves_yet"), T, style.MUTED, anchor="lm",
                   max_width=SW - 4)
         return
     seat = view.latest[0].seat
-    draw_text(img, (SX + 2, top + 14), translate(lang, "gt.render.last_of", {"seat": seat}, names), T, style.MUTED,
+    draw_text(img, (SX + 2, top + 14), translate(lang, "ginga.render.last_of", {"seat": seat}, names), T, style.MUTED,
               bold=True, anchor="lm", max_width=SW - 4)
     y = top + 46
     for p in view.latest:
@@ -136,7 +136,7 @@ def _latest_text(img: Image.Image, d: ImageDraw.ImageDraw, view: GTView, names: 
             parts.append(f"🔁{p.loop_points}")
         if p.station_points:
             parts.append(f"🚉{p.station_points}")
-        right = f"+{points}" if points else translate(lang, "gt.render.scored_nothing")
+        right = f"+{points}" if points else translate(lang, "ginga.render.scored_nothing")
         rw, _ = measure(right, 26 if points else T, bold=bool(points))
         draw_text(img, (SX + SW - 4, y), right, 26 if points else T, style.TEXT if points else style.MUTED,
                   bold=bool(points), anchor="rm")

@@ -62,7 +62,7 @@ def board_heading(lang: str, game: str, turn: int | None, waiting: Sequence[int]
                   names: Sequence[str]) -> str:
     """"Board of Ticket to Ride, turn 12. Waiting for Alice." (`game` is the game's name,
     `waiting` the seats the game waits for; either part is left out when unknown/empty)."""
-    title = translate(lang, f"game.{game}.title")
+    title = translate(lang, f"{game}.title")
     parts = [translate(lang, "render.kit.alt.board_turn" if turn is not None else "render.kit.alt.board",
                        {"game": title, "turn": turn})]
     if waiting:
@@ -105,7 +105,7 @@ def ranking_sentence(lang: str, game: str, ranking: Sequence[tuple[int, int, int
     entries = [translate(lang, "render.kit.alt.rank_entry", {"rank": rank, "seat": seat, "points": points}, names)
                for rank, seat, points in ranking]
     return translate(lang, "render.kit.alt.ranking",
-                     {"game": translate(lang, f"game.{game}.title"), "entries": _list(lang, entries, "; ")})
+                     {"game": translate(lang, f"{game}.title"), "entries": _list(lang, entries, "; ")})
 
 
 _SENTENCE_ENDS = (".", "。", "!", "！", "?", "？")

@@ -28,8 +28,8 @@ def _list(lang: str, items: Sequence[str], latin_sep: str = ", ") -> str:
 
 def _scores(view: SFView, names: Sequence[str], lang: str) -> str:
     """Money and points: in Santa Fe the money is part of the score and what players spend."""
-    return translate(lang, "render.sf.alt.scores", {"scores": _list(lang, [
-        translate(lang, "render.sf.alt.score", {"seat": p.seat, "money": p.money, "points": p.score}, names)
+    return translate(lang, "santa_fe.render.alt.scores", {"scores": _list(lang, [
+        translate(lang, "santa_fe.render.alt.score", {"seat": p.seat, "money": p.money, "points": p.score}, names)
         for p in view.players])}, names)
 
 
@@ -45,10 +45,10 @@ def _played(view: SFView, names: Sequence[str], lang: str) -> list[str]:
     out = []
     for p in view.players:
         if p.played:
-            cities = _list(lang, [translate(lang, "render.sf.played_city", {"city": board.city_label(c, lang),
+            cities = _list(lang, [translate(lang, "santa_fe.render.played_city", {"city": board.city_label(c, lang),
                                                                              "value": board.values[c]})
                                   for c in p.played])
-            out.append(translate(lang, "render.sf.alt.played_entry", {"seat": p.seat, "cities": cities}, names))
+            out.append(translate(lang, "santa_fe.render.alt.played_entry", {"seat": p.seat, "cities": cities}, names))
     return out
 
 
@@ -58,7 +58,7 @@ def describe_board(view: SFView, names: Sequence[str], lang: str = "en") -> str:
     events = last_turn_events(view, names, lang)
     return alt_text([
         board_heading(lang, GAME, None, [] if over else list(view.active), names),
-        translate(lang, "render.sf.alt.status", {"title": title, "sub": sub}),
+        translate(lang, "santa_fe.render.alt.status", {"title": title, "sub": sub}),
         _scores(view, names, lang),
         last_move_sentence(lang, events) if events else "",
         *_played(view, names, lang),
@@ -70,16 +70,16 @@ def describe_hand(view: SFView, names: Sequence[str], lang: str = "en") -> str:
     if view.viewer is None:
         return ""
     me = view.players[view.viewer]
-    cards = _list(lang, [translate(lang, "render.sf.played_city", {"city": board.city_label(c, lang),
+    cards = _list(lang, [translate(lang, "santa_fe.render.played_city", {"city": board.city_label(c, lang),
                                                                      "value": board.values[c]})
                          for c in (me.hand or [])])
     lines = [hand_heading(lang, me.seat, names),
-             translate(lang, "render.sf.alt.hand", {"seat": me.seat, "cards": cards or "—", "money": me.money,
+             translate(lang, "santa_fe.render.alt.hand", {"seat": me.seat, "cards": cards or "—", "money": me.money,
                                                     "doubles": me.doubles}, names)]
     if me.spur >= 0:
-        lines.append(translate(lang, "render.sf.alt.spur", {"rr": board.railroads[me.spur].code}))
+        lines.append(translate(lang, "santa_fe.render.alt.spur", {"rr": board.railroads[me.spur].code}))
     if view.legal:
-        lines.append(translate(lang, "render.sf.alt.your_move", {"count": len(view.legal)}))
+        lines.append(translate(lang, "santa_fe.render.alt.your_move", {"count": len(view.legal)}))
     return alt_text(lines)
 
 
@@ -91,6 +91,6 @@ def describe_final(view: SFView, names: Sequence[str], lang: str = "en") -> str:
              *tie_notes(view.result, lang, names)]
     for r in rows:
         cities = _list(lang, detail_lines(view, r.seat, lang)) or "—"
-        lines.append(translate(lang, "render.sf.alt.detail", {"seat": r.seat, "money": r.stats.get("money", 0),
+        lines.append(translate(lang, "santa_fe.render.alt.detail", {"seat": r.seat, "money": r.stats.get("money", 0),
                                                               "cities": cities}, names))
     return alt_text(lines)

@@ -492,29 +492,29 @@ def _legend(img: Image.Image, lang: str) -> None:
     small = big.resize((big.width // SS, big.height // SS), Image.Resampling.BOX)
     img.paste(small, (round(cx - small.width / 2), round(y - small.height / 2)), small)
     _digit(img, (cx, y), 5)
-    label("render.sf.legend.value")
+    label("santa_fe.render.legend.value")
     y += LEGEND_STEP
     d.rounded_rectangle((cx - 10, y - 9, cx + 10, y + 9), 3, fill=style.CITY_EDGE)
     d.rectangle((cx - 8, y - 7, cx, y + 7), fill=style.rr_rgb(3))
     d.rectangle((cx, y - 7, cx + 8, y + 7), fill=style.rr_rgb(0))
-    label("render.sf.legend.start")
+    label("santa_fe.render.legend.start")
     y += LEGEND_STEP
     icons.star(d, (cx, y), 18, style.rr_rgb(4))
-    label("render.sf.legend.special")
+    label("santa_fe.render.legend.special")
     y += LEGEND_STEP
     for k, r in enumerate((0, 3)):
         px = cx - 6 + k * 12
         d.ellipse((px - 5, y - 5, px + 5, y + 5), fill=style.rr_rgb(r), outline=style.HEAD_RING)
-    label("render.sf.legend.reaches")
+    label("santa_fe.render.legend.reaches")
     y += LEGEND_STEP
     hx = cx - 8
     d.ellipse((hx - 7, y - 7, hx + 7, y + 7), fill=style.rr_rgb(2), outline=style.HEAD_RING, width=2)
     d.ellipse((hx - 2, y - 2, hx + 2, y + 2), fill=style.HEAD_RING)
     d.polygon([(cx + 14, y), (cx + 2, y - 7), (cx + 2, y + 7)], fill=style.rr_rgb(2), outline=style.TILE_EDGE, width=2)
-    label("render.sf.legend.head")
+    label("santa_fe.render.legend.head")
     y += LEGEND_STEP
-    for key, fill, edge in (("render.sf.legend.mountain", style.MOUNTAIN_FILL, style.MOUNTAIN_EDGE),
-                            ("render.sf.legend.river", style.RIVER_FILL, style.RIVER_EDGE)):
+    for key, fill, edge in (("santa_fe.render.legend.mountain", style.MOUNTAIN_FILL, style.MOUNTAIN_EDGE),
+                            ("santa_fe.render.legend.river", style.RIVER_FILL, style.RIVER_EDGE)):
         d.rectangle((cx - 12, y - 5, cx + 12, y + 5), fill=edge)
         d.rectangle((cx - 10, y - 3, cx + 10, y + 3), fill=fill)
         label(key)
@@ -522,14 +522,14 @@ def _legend(img: Image.Image, lang: str) -> None:
     d.rectangle((cx - 15, y - 8, cx + 15, y + 8), fill=style.TILE_EDGE)
     d.rectangle((cx - 13, y - 6, cx + 13, y + 6), fill=style.rr_rgb(1))
     tile_code(img, (cx, y), 0.0, 1, TILE_CODE_PX + 2)
-    label("render.sf.legend.tile")
+    label("santa_fe.render.legend.tile")
     y += LEGEND_STEP
     for seat, dx in ((0, -9), (2, 9)):  # two seats' marks: the shape, not only the colour, is the seat
         patch, offset = tag_patch(seat, (cx + dx, y), 8.0)
         img.paste(patch, offset, patch)
-    label("render.sf.legend.played")
+    label("santa_fe.render.legend.played")
     y += LEGEND_STEP
     halo_lines(img, [[(cx - 6, y), (cx + 6, y)]], TILE_W)  # the halo reaches past the tile's ends
     d.rectangle((cx - 10, y - 7, cx + 10, y + 7), fill=style.TILE_EDGE)
     d.rectangle((cx - 8, y - 5, cx + 8, y + 5), fill=style.rr_rgb(0))
-    label("render.sf.legend.last")
+    label("santa_fe.render.legend.last")

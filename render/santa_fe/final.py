@@ -34,19 +34,19 @@ def render_final(view: SFView, names: Sequence[str], lang: str = "en") -> Image.
     if result is None:
         raise ValueError("the game is not over: the view has no result")
     reason = f"{result.label_prefix or 'sf'}.end.{result.reason}"  # why it ended
-    subtitle = (translate(lang, "render.sf.ended", {"reason": translate(lang, reason)})
+    subtitle = (translate(lang, "santa_fe.render.ended", {"reason": translate(lang, reason)})
                 if has_key(lang, reason) else None)
     entries = [RankEntry(rank=row.rank, colour=style.player_rgb(row.seat), name=name_of(names, row.seat),
-                         stats=_stats_line(row, lang), total=translate(lang, "render.sf.points", {"points": row.total}))
+                         stats=_stats_line(row, lang), total=translate(lang, "santa_fe.render.points", {"points": row.total}))
                for row in result.players]
-    ranking = render_ranking(LOOK, translate(lang, "render.sf.ranking"), subtitle, entries,
+    ranking = render_ranking(LOOK, translate(lang, "santa_fe.render.ranking"), subtitle, entries,
                              lambda size: breakdown_chart(result, names, lang, size),
                              notes=tie_notes(result, lang, names), lang=lang)
     width = ranking.width
     history = ending_on_totals(view.scores, result, view.n)
     timeline = score_timeline([(name_of(names, seat), style.player_rgb(seat), [row[seat] for row in history])
                                for seat in range(view.n)], (width - 2 * PAD, TIMELINE_H),
-                              title=translate(lang, "render.sf.timeline"), markers=style.SYMBOLS.seats)
+                              title=translate(lang, "santa_fe.render.timeline"), markers=style.SYMBOLS.seats)
     details = _details(view, names, lang, width)
     img = Image.new("RGB", (width, ranking.height + TIMELINE_H + PAD + details.height), style.SIDEBAR_BG)
     img.paste(ranking, (0, 0))
@@ -66,7 +66,7 @@ def detail_lines(view: SFView, seat: int, lang: str) -> list[str]:
     out = []
     for line in (row.lines if row else []):
         if line.category == "cities":
-            out.append(translate(lang, "render.sf.city_scored", {**line.params, "points": line.points}))
+            out.append(translate(lang, "santa_fe.render.city_scored", {**line.params, "points": line.points}))
     return out
 
 
@@ -93,11 +93,11 @@ def _details(view: SFView, names: Sequence[str], lang: str, width: int) -> Image
         end = draw_text(img, (PAD + 26, y + head_h / 2), name_of(names, seat), size + 2, style.TEXT, bold=True,
                         anchor="lm")[2]
         total = sum(board.values[c] * k for c, k in chips)
-        draw_text(img, (end + 14, y + head_h / 2), translate(lang, "render.sf.cities_total", {"points": total}),
+        draw_text(img, (end + 14, y + head_h / 2), translate(lang, "santa_fe.render.cities_total", {"points": total}),
                   size, style.MUTED_TEXT, anchor="lm")
         y += head_h
         if not chips:
-            draw_text(img, (PAD + 26, y + chip_h / 2), translate(lang, "render.sf.no_cards_played"), size,
+            draw_text(img, (PAD + 26, y + chip_h / 2), translate(lang, "santa_fe.render.no_cards_played"), size,
                       style.MUTED_TEXT, anchor="lm")
         for (city, k), (x, row) in zip(chips, pos):
             _chip(img, d, (PAD + 26 + x, y + row * (chip_h + gap)), chip_h, board.city_label(city, lang), k,
@@ -142,9 +142,9 @@ def _stats_line(row, lang: str) -> str:
     if "money" in stats:
         parts.append(f"${stats['money']}")
     if "cards" in stats:
-        parts.append(translate(lang, "render.sf.cards_played", {"count": stats["cards"]}))
+        parts.append(translate(lang, "santa_fe.render.cards_played", {"count": stats["cards"]}))
     if stats.get("sevens"):
-        parts.append(translate(lang, "render.sf.sevens", {"count": stats["sevens"]}))
+        parts.append(translate(lang, "santa_fe.render.sevens", {"count": stats["sevens"]}))
     return " · ".join(parts)
 
 
@@ -154,4 +154,4 @@ def breakdown_chart(result: Result, names: Sequence[str], lang: str, size: tuple
     rows = chart_rows(result, lambda seat: name_of(names, seat), style.player_rgb)
     labels = [category_label(result, c, lang) for c in categories]
     colours = [CATEGORY_COLOURS.get(c, OTHER_COLOURS[i % len(OTHER_COLOURS)]) for i, c in enumerate(categories)]
-    return stacked_bar_chart(rows, labels, size, title=translate(lang, "render.sf.breakdown"), colors=colours)
+    return stacked_bar_chart(rows, labels, size, title=translate(lang, "santa_fe.render.breakdown"), colors=colours)

@@ -54,15 +54,15 @@ def render_hand(view: SFView, names: Sequence[str], lang: str = "en") -> Image.I
     y = _header(img, d, me, names, lang)
     y = _choice(img, d, view, me, lang, y + 20)
     distances = reach_distances(view)
-    y = _section_title(img, translate(lang, "render.sf.hand.city_cards", {"count": len(hand)}), y + 12,
-                       translate(lang, "render.sf.hand.reach_note"))
+    y = _section_title(img, translate(lang, "santa_fe.render.hand.city_cards", {"count": len(hand)}), y + 12,
+                       translate(lang, "santa_fe.render.hand.reach_note"))
     y = _city_cards(img, d, view, me, hand, distances, lang, y)
-    y = _section_title(img, translate(lang, "render.sf.hand.other_cards"), y + 16)
+    y = _section_title(img, translate(lang, "santa_fe.render.hand.other_cards"), y + 16)
     y = _other_cards(img, d, me, lang, y)
-    y = _section_title(img, translate(lang, "render.sf.hand.played"), y + 20,
-                       translate(lang, "render.sf.points", {"points": me.score}))
+    y = _section_title(img, translate(lang, "santa_fe.render.hand.played"), y + 20,
+                       translate(lang, "santa_fe.render.points", {"points": me.score}))
     y = _played(img, d, view, me, lang, y)
-    y = _section_title(img, translate(lang, "render.sf.hand.on_map"), y + 20)
+    y = _section_title(img, translate(lang, "santa_fe.render.hand.on_map"), y + 20)
     y = _map(img, view, me, lang, y)
     return img.crop((0, 0, WIDTH, min(height, y + PAD)))
 
@@ -121,7 +121,7 @@ def _header(img: Image.Image, d: ImageDraw.ImageDraw, me: PlayerView, names: Seq
     right = WIDTH - PAD - 22
     mw = measure(money, 40, True)[0]
     draw_text(img, (right, (top + bottom) // 2), money, 40, fg, bold=True, anchor="rm")
-    title = translate(lang, "render.sf.hand.title", {"seat": me.seat}, names)
+    title = translate(lang, "santa_fe.render.hand.title", {"seat": me.seat}, names)
     draw_text(img, (PAD + 22, (top + bottom) // 2), title, 32, fg, bold=True, anchor="lm",
               max_width=right - mw - 30 - PAD - 22)
     return bottom
@@ -146,14 +146,14 @@ def _choice(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, me: PlayerVi
     """This round's card: secret until everyone has chosen, so only this image shows it."""
     if view.phase == "choose":
         if me.choice is not None:
-            text = translate(lang, "render.sf.hand.you_chose", {"choice": choice_text(me.choice, lang, me.spur)})
+            text = translate(lang, "santa_fe.render.hand.you_chose", {"choice": choice_text(me.choice, lang, me.spur)})
             fill = style.DONE
         else:
-            text = translate(lang, "render.sf.hand.choose_now")
+            text = translate(lang, "santa_fe.render.hand.choose_now")
             fill = style.CHOOSING_BG
     elif view.phase in ("track", "exchange") and me.revealed is not None:
         spur = me.spur_active if me.revealed.spur else -1
-        text = translate(lang, "render.sf.hand.you_played", {"choice": choice_text(me.revealed, lang, spur)})
+        text = translate(lang, "santa_fe.render.hand.you_played", {"choice": choice_text(me.revealed, lang, spur)})
         fill = style.OVER_BG
     else:
         return y - 20
@@ -167,7 +167,7 @@ def _city_cards(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, me: Play
                 distances: list[list[int]], lang: str, y: int) -> int:
     board = west()
     if not hand:
-        draw_text(img, (PAD, y + 30), translate(lang, "render.sf.hand.no_city_cards"), 22, style.MUTED_TEXT,
+        draw_text(img, (PAD, y + 30), translate(lang, "santa_fe.render.hand.no_city_cards"), 22, style.MUTED_TEXT,
                   anchor="lm")
         return y + 60
     chosen = me.choice.card if me.choice is not None else None
@@ -192,7 +192,7 @@ def _city_cards(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, me: Play
             cx0 = x0 + 10 + r * chip_w
             _reach_chip(img, d, (cx0 + 2, y0 + 66, cx0 + chip_w - 3, y0 + 98), r, distances[r][city])
         if is_chosen:
-            tag = translate(lang, "render.sf.hand.chosen_tag")
+            tag = translate(lang, "santa_fe.render.hand.chosen_tag")
             tw = measure(tag, SMALL, True)[0] + 18
             d.rounded_rectangle((x0 + 12, y0 - 13, x0 + 12 + tw, y0 + 13), 13, fill=style.DONE)
             draw_text(img, (x0 + 12 + tw / 2, y0), tag, SMALL, (255, 255, 255), bold=True, anchor="mm")
@@ -236,24 +236,24 @@ def _other_cards(img: Image.Image, d: ImageDraw.ImageDraw, me: PlayerView, lang:
         x += 66
         items += 1
     if me.doubles:
-        x = draw_text(img, (x, y + h / 2), translate(lang, "render.sf.hand.doubles", {"count": me.doubles}), 20,
+        x = draw_text(img, (x, y + h / 2), translate(lang, "santa_fe.render.hand.doubles", {"count": me.doubles}), 20,
                       style.TEXT, anchor="lm")[2] + 28
     if me.spur >= 0:
         icons.spur_card(img, (x, y, x + 56, y + h), style.rr_rgb(me.spur), style.rr_code(me.spur))
         x += 66
-        text = translate(lang, "render.sf.hand.spur", {"rr": board.railroads[me.spur].name})
-        note = translate(lang, "render.sf.hand.spur_note")
+        text = translate(lang, "santa_fe.render.hand.spur", {"rr": board.railroads[me.spur].name})
+        note = translate(lang, "santa_fe.render.hand.spur_note")
         end = draw_text(img, (x, y + h / 2 - 13), text, 20, style.TEXT, anchor="lm")[2]
         end = max(end, draw_text(img, (x, y + h / 2 + 14), note, SMALL, style.MUTED_TEXT, anchor="lm")[2])
         x = end + 28
         items += 1
     if me.engineer:
         icons.engineer(ImageDraw.Draw(img), (x, y + h / 2), 40)
-        x = draw_text(img, (x + 50, y + h / 2), translate(lang, "render.sf.hand.engineer"), 20, style.TEXT,
+        x = draw_text(img, (x + 50, y + h / 2), translate(lang, "santa_fe.render.hand.engineer"), 20, style.TEXT,
                       anchor="lm")[2] + 28
         items += 1
     if not items:
-        draw_text(img, (PAD, y + h / 2), translate(lang, "render.sf.hand.none"), 22, style.MUTED_TEXT, anchor="lm")
+        draw_text(img, (PAD, y + h / 2), translate(lang, "santa_fe.render.hand.none"), 22, style.MUTED_TEXT, anchor="lm")
     return y + h
 
 
@@ -261,7 +261,7 @@ def _played(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, me: PlayerVi
     """Cards played so far (public), each with what it is worth now: value × railroads."""
     board = west()
     if not me.played:
-        draw_text(img, (PAD, y + 20), translate(lang, "render.sf.no_cards_played"), 22, style.MUTED_TEXT,
+        draw_text(img, (PAD, y + 20), translate(lang, "santa_fe.render.no_cards_played"), 22, style.MUTED_TEXT,
                   anchor="lm")
         return y + 40
     x, row_y = PAD, y
@@ -301,8 +301,8 @@ def _map(img: Image.Image, view: SFView, me: PlayerView, lang: str, top: int) ->
     y = top + MAP_HEIGHT + 24
     dd = ImageDraw.Draw(img)
     dd.ellipse((PAD, y - 10, PAD + 20, y + 10), outline=style.HIGHLIGHT, width=4)
-    x = draw_text(img, (PAD + 28, y), translate(lang, "render.sf.hand.map_hand"), SMALL + 1, style.TEXT,
+    x = draw_text(img, (PAD + 28, y), translate(lang, "santa_fe.render.hand.map_hand"), SMALL + 1, style.TEXT,
                   anchor="lm")[2] + 30
     dd.ellipse((x, y - 10, x + 20, y + 10), outline=style.PLAYED_RING, width=4)
-    draw_text(img, (x + 28, y), translate(lang, "render.sf.hand.map_played"), SMALL + 1, style.TEXT, anchor="lm")
+    draw_text(img, (x + 28, y), translate(lang, "santa_fe.render.hand.map_played"), SMALL + 1, style.TEXT, anchor="lm")
     return y + 16

@@ -69,7 +69,7 @@ def geo_lines(lang: str) -> list[tuple[float, float, str]]:
     """(centre x, centre y, text) of each line of the sea's and the gulf's names."""
     board = west()
     out = []
-    for key, (lon, lat) in (("render.sf.pacific", (-123.4, 35.6)), ("render.sf.gulf", (-92.0, 27.2))):
+    for key, (lon, lat) in (("santa_fe.render.pacific", (-123.4, 35.6)), ("santa_fe.render.gulf", (-92.0, 27.2))):
         x, y = lonlat_xy(board, lon, lat)
         for k, part in enumerate(translate(lang, key).split("\n")):
             out.append((x, y + k * (LABEL_SIZE + 4), part))

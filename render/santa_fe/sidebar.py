@@ -55,48 +55,48 @@ def draw_sidebar(img: Image.Image, view: SFView, names: Sequence[str], lang: str
 # --- top: whose turn, what the game waits on ------------------------------------------------------------
 def banner_text(view: SFView, names: Sequence[str], lang: str) -> tuple[str, str, tuple[int, int, int], bool]:
     """(title, subtitle, colour, arrow) of the turn banner."""
-    rnd = translate(lang, "render.sf.round", {"round": view.round})
+    rnd = translate(lang, "santa_fe.render.round", {"round": view.round})
     phase = view.phase
     if is_abandoned(view):
         return translate(lang, ABANDONED_KEY), translate(lang, ABANDONED_SUB_KEY), style.OVER_BG, False
     if phase == "over":
-        title = translate(lang, "render.sf.game_over")
+        title = translate(lang, "santa_fe.render.game_over")
         sub = title
         winners = [p.seat for p in view.result.players if p.rank == 1] if view.result else []
         if len(winners) == 1:
-            title = translate(lang, "render.sf.winner", {"seat": winners[0]}, names)
+            title = translate(lang, "santa_fe.render.winner", {"seat": winners[0]}, names)
         elif winners:
-            title = translate(lang, "render.sf.winners", {"seats": winners}, names)
-        reason = f"sf.end.{view.end_reason}"
+            title = translate(lang, "santa_fe.render.winners", {"seats": winners}, names)
+        reason = f"santa_fe.end.{view.end_reason}"
         if view.end_reason and has_key(lang, reason):
             sub = f"{sub} · {translate(lang, reason)}"
         return title, sub, style.OVER_BG, False
     if phase in ("choose", "exchange"):
         waiting = [i for i in view.active]
-        key = "render.sf.choosing" if phase == "choose" else "render.sf.exchanging"
+        key = "santa_fe.render.choosing" if phase == "choose" else "santa_fe.render.exchanging"
         if phase == "choose" and view.round == 1:
-            key = "render.sf.choosing_first"
+            key = "santa_fe.render.choosing_first"
         title = translate(lang, key)
-        sub = rnd + " · " + translate(lang, "render.sf.waiting_for", {"seats": waiting}, names)
+        sub = rnd + " · " + translate(lang, "santa_fe.render.waiting_for", {"seats": waiting}, names)
         return title, sub, style.OVER_BG, False
     seat = view.current if view.current is not None else (view.active[0] if view.active else 0)
     if phase == "track":
-        title = translate(lang, "render.sf.track_of", {"seat": seat}, names)
+        title = translate(lang, "santa_fe.render.track_of", {"seat": seat}, names)
         me = view.players[seat]
         double = me.revealed is not None and me.revealed.card == DOUBLE
-        sub = translate(lang, "render.sf.track_sub", {"turn": view.track_turn, "left": view.left})
+        sub = translate(lang, "santa_fe.render.track_sub", {"turn": view.track_turn, "left": view.left})
         if double:
-            sub += " · " + translate(lang, "render.sf.double_turn_short")
+            sub += " · " + translate(lang, "santa_fe.render.double_turn_short")
         sub = rnd + " · " + sub
     elif phase == "draw":
-        title = translate(lang, "render.sf.draw_of", {"seat": seat}, names)
-        sub = rnd + " · " + translate(lang, "render.sf.draw_sub")
+        title = translate(lang, "santa_fe.render.draw_of", {"seat": seat}, names)
+        sub = rnd + " · " + translate(lang, "santa_fe.render.draw_sub")
     elif phase == "buy":
-        title = translate(lang, "render.sf.buy_of", {"seat": seat}, names)
-        sub = rnd + " · " + translate(lang, "render.sf.buy_sub")
+        title = translate(lang, "santa_fe.render.buy_of", {"seat": seat}, names)
+        sub = rnd + " · " + translate(lang, "santa_fe.render.buy_sub")
     else:  # engineer
-        title = translate(lang, "render.sf.engineer_of", {"seat": seat}, names)
-        sub = translate(lang, "render.sf.engineer_sub")
+        title = translate(lang, "santa_fe.render.engineer_of", {"seat": seat}, names)
+        sub = translate(lang, "santa_fe.render.engineer_sub")
     return title, sub, style.player_rgb(seat), True
 
 
@@ -159,7 +159,7 @@ def _player_row(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, p: Playe
     img.paste(patch, offset, patch)
     first = view.first == p.seat and view.phase != "over"
     name = name_of(names, p.seat)
-    tag = translate(lang, "render.sf.first") if first else ""
+    tag = translate(lang, "santa_fe.render.first") if first else ""
     tag_w = measure(tag, TEXT, True)[0] + 14 if first else 0
     end = draw_text(img, (LEFT + 34, mid), name, NAME_SIZE, style.TEXT, bold=True, anchor="lm",
                     max_width=254 - tag_w - 8)[2]
@@ -168,7 +168,7 @@ def _player_row(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, p: Playe
                             outline=style.DIVIDER, width=2)
         draw_text(img, (end + 6 + tag_w / 2, mid), tag, TEXT, style.TEXT, bold=True, anchor="mm")
     draw_text(img, (350, mid), f"${p.money}", NAME_SIZE, style.MONEY, bold=True, anchor="rm")
-    draw_text(img, (462, mid), translate(lang, "render.sf.points", {"points": p.score}), TEXT, style.TEXT,
+    draw_text(img, (462, mid), translate(lang, "santa_fe.render.points", {"points": p.score}), TEXT, style.TEXT,
               bold=True, anchor="rm")
     x = icons.cards(d, (474, mid), 26) + 3
     x = draw_text(img, (x, mid), str(p.hand_size), TEXT, style.TEXT, bold=True, anchor="lm")[2] + 8
@@ -190,19 +190,19 @@ def _status(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, p: PlayerVie
     text, fill, fg = None, None, (255, 255, 255)
     if view.phase == "choose":
         if p.chosen:
-            text, fill = translate(lang, "render.sf.chosen"), style.DONE
+            text, fill = translate(lang, "santa_fe.render.chosen"), style.DONE
         else:
-            text, fill = translate(lang, "render.sf.not_chosen"), style.CHOOSING_BG
+            text, fill = translate(lang, "santa_fe.render.not_chosen"), style.CHOOSING_BG
     elif view.phase == "exchange" and p.seat in view.active:
-        text, fill = translate(lang, "render.sf.exchanging_short"), style.CHOOSING_BG
+        text, fill = translate(lang, "santa_fe.render.exchanging_short"), style.CHOOSING_BG
     elif view.phase in ("track", "exchange") and p.revealed is not None:
         c = p.revealed
         if c.card == DOUBLE:
-            text = translate(lang, "render.sf.played_double")
+            text = translate(lang, "santa_fe.render.played_double")
         elif c.card == NOTHING:
-            text = translate(lang, "render.sf.played_nothing")
+            text = translate(lang, "santa_fe.render.played_nothing")
         else:
-            text = translate(lang, "render.sf.played_city",
+            text = translate(lang, "santa_fe.render.played_city",
                              {"city": west().city_label(c.card, lang), "value": west().values[c.card]})
         fill, fg = style.mix(style.OVER_BG, (255, 255, 255), 0.85), style.TEXT
     if text is None:
@@ -230,9 +230,9 @@ def _last_turn(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, names: Se
     width = RIGHT - x
     d.line((SPLIT - 2, top, SPLIT - 2, bottom), fill=style.PANEL_EDGE, width=2)
     if view.turn_seat is not None:
-        title = translate(lang, "render.sf.last_turn_of", {"seat": view.turn_seat}, names)
+        title = translate(lang, "santa_fe.render.last_turn_of", {"seat": view.turn_seat}, names)
     else:
-        title = translate(lang, "render.sf.last_events")
+        title = translate(lang, "santa_fe.render.last_events")
     draw_text(img, (x, top + 2), title, TEXT, style.MUTED_TEXT, bold=True, max_width=width)
     y = top + TEXT + 12
     room = max(1, (bottom - y) // EVENT_LINE_H)

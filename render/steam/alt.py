@@ -25,17 +25,17 @@ def _list(lang: str, items: Sequence[str], latin_sep: str = ", ") -> str:
 
 
 def _heading(lang: str, view: SteamView, names: Sequence[str], waiting: Sequence[int]) -> str:
-    if has_key(lang, f"game.{GAME}.title") or has_key("en", f"game.{GAME}.title"):
+    if has_key(lang, f"{GAME}.title") or has_key("en", f"{GAME}.title"):
         return board_heading(lang, GAME, view.state.turn, waiting, names)
-    return translate(lang, "render.steam.alt.board", {"turn": view.state.turn, "turns": view.state.turns})
+    return translate(lang, "steam.render.alt.board", {"turn": view.state.turn, "turns": view.state.turns})
 
 
 def _player(view: SteamView, seat: int, names: Sequence[str], lang: str) -> str:
     p = view.state.players[seat]
     if p.bankrupt:
-        return translate(lang, "render.steam.alt.bankrupt", {"seat": seat}, names)
+        return translate(lang, "steam.render.alt.bankrupt", {"seat": seat}, names)
     action = tile_name(p.action, lang) if p.action else "—"
-    return translate(lang, "render.steam.alt.player", {"seat": seat, "cash": p.cash, "income": p.income,
+    return translate(lang, "steam.render.alt.player", {"seat": seat, "cash": p.cash, "income": p.income,
                                                        "points": p.points, "level": p.locomotive,
                                                        "action": action}, names)
 
@@ -46,7 +46,7 @@ def _links(view: SteamView, seat: int, names: Sequence[str], lang: str) -> str:
         return ""
     words = [link_words(view.state, ends, lang) for complete, ends in links if complete]
     open_ = sum(1 for complete, _ in links if not complete)
-    return translate(lang, "render.steam.alt.links", {"seat": seat, "links": _list(lang, words) or "—",
+    return translate(lang, "steam.render.alt.links", {"seat": seat, "links": _list(lang, words) or "—",
                                                       "open": open_}, names)
 
 
@@ -57,10 +57,10 @@ def describe_board(view: SteamView, names: Sequence[str], lang: str = "en") -> s
     events = public_event_lines(state.turn_events or state.last, names, lang, 10, _ONE_LINE, _ONE_LINE)
     events = [] if events == ["—"] else list(events)
     lines = [_heading(lang, view, names, [] if over else list(view.active)),
-             translate(lang, "render.steam.alt.status", {"title": title, "sub": sub})]
+             translate(lang, "steam.render.alt.status", {"title": title, "sub": sub})]
     lines += [_player(view, seat, names, lang) for seat in seats_in_order(state)]
     if state.last_builds:
-        lines.append(translate(lang, "render.steam.alt.last_build", {"hexes": _list(lang, state.last_builds)}))
+        lines.append(translate(lang, "steam.render.alt.last_build", {"hexes": _list(lang, state.last_builds)}))
     if events:
         lines.append(last_move_sentence(lang, events))
     lines += [_links(view, seat, names, lang) for seat in seats_in_order(state)]
@@ -75,12 +75,12 @@ def describe_hand(view: SteamView, names: Sequence[str], lang: str = "en") -> st
     lines = [hand_heading(lang, seat, names), _player(view, seat, names, lang), _links(view, seat, names, lang)]
     goods = best_deliveries(state, seat) if not state.players[seat].bankrupt else []
     if goods:
-        lines.append(translate(lang, "render.steam.alt.deliverable", {"entries": _list(lang, [
-            translate(lang, "render.steam.hand.delivery", {
+        lines.append(translate(lang, "steam.render.alt.deliverable", {"entries": _list(lang, [
+            translate(lang, "steam.render.hand.delivery", {
                 "from": place_name(state, d.source, lang), "to": place_name(state, d.destination, lang),
                 "links": len(d.links), "points": d.points_of(seat)}) for d in goods[:6]], "; ")}))
     else:
-        lines.append(translate(lang, "render.steam.hand.nothing"))
+        lines.append(translate(lang, "steam.render.hand.nothing"))
     return alt_text(lines)
 
 
@@ -88,10 +88,10 @@ def describe_final(view: SteamView, names: Sequence[str], lang: str = "en") -> s
     if view.result is None:
         return ""
     rows = view.result.players
-    if has_key(lang, f"game.{GAME}.title") or has_key("en", f"game.{GAME}.title"):
+    if has_key(lang, f"{GAME}.title") or has_key("en", f"{GAME}.title"):
         lines = [ranking_sentence(lang, GAME, [(r.rank, r.seat, r.total) for r in rows], names)]
     else:
-        lines = [translate(lang, "render.steam.alt.ranking", {"entries": _list(lang, [
+        lines = [translate(lang, "steam.render.alt.ranking", {"entries": _list(lang, [
             translate(lang, "render.kit.alt.rank_entry", {"rank": r.rank, "seat": r.seat, "points": r.total}, names)
             for r in rows], "; ")}, names)]
     lines += tie_notes(view.result, lang, names)

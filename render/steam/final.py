@@ -32,17 +32,17 @@ def render_final(view: SteamView, names: Sequence[str], lang: str = "en") -> Ima
     state = view.state
     entries = [RankEntry(rank=row.rank, colour=style.player_rgb(row.seat), name=name_of(names, row.seat),
                          stats=stats_line(view, row, lang),
-                         total=translate(lang, "render.steam.final.points", {"points": row.total}))
+                         total=translate(lang, "steam.render.final.points", {"points": row.total}))
                for row in result.players]
-    subtitle = translate(lang, "render.steam.final.turns", {"turns": len(state.history) or state.turn})
-    ranking = render_ranking(LOOK, translate(lang, "render.steam.final.title"), subtitle, entries,
+    subtitle = translate(lang, "steam.render.final.turns", {"turns": len(state.history) or state.turn})
+    ranking = render_ranking(LOOK, translate(lang, "steam.render.final.title"), subtitle, entries,
                              lambda size: breakdown_chart(result, names, lang, size),
                              notes=tie_notes(result, lang, names), lang=lang)
     width = ranking.width
     history = timeline_rows(view)
     timeline = score_timeline([(name_of(names, seat), style.player_rgb(seat), [row[seat] for row in history])
                                for seat in range(state.n)], (width - 2 * PAD, TIMELINE_H),
-                              title=translate(lang, "render.steam.final.timeline"),
+                              title=translate(lang, "steam.render.final.timeline"),
                               final=translate(lang, "render.kit.final_score"), markers=style.SYMBOLS.seats)
     img = Image.new("RGB", (width, ranking.height + TIMELINE_H + PAD), style.PANEL_BG)
     img.paste(ranking, (0, 0))
@@ -63,9 +63,9 @@ def timeline_rows(view: SteamView) -> list[list[int]]:
 def stats_line(view: SteamView, row, lang: str) -> str:
     stats = row.stats or {}
     if stats.get("bankrupt"):
-        return translate(lang, "render.steam.bankrupt")
+        return translate(lang, "steam.render.bankrupt")
     p = view.state.players[row.seat]
-    return translate(lang, "render.steam.final.stats", {"delivered": p.delivered, "level": p.locomotive,
+    return translate(lang, "steam.render.final.stats", {"delivered": p.delivered, "level": p.locomotive,
                                                          "income": p.income})
 
 
@@ -75,5 +75,5 @@ def breakdown_chart(result: Result, names: Sequence[str], lang: str, size: tuple
     rows = chart_rows(result, lambda seat: name_of(names, seat), style.player_rgb)
     labels = [category_label(result, c, lang) for c in categories]
     colours = [CATEGORY_COLOURS.get(c, (150, 150, 150)) for c in categories]
-    return stacked_bar_chart(rows, labels, size, title=translate(lang, "render.steam.final.breakdown"),
+    return stacked_bar_chart(rows, labels, size, title=translate(lang, "steam.render.final.breakdown"),
                              colors=colours)

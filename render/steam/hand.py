@@ -44,7 +44,7 @@ def link_words(state: SteamState, ends, lang: str) -> str:
         if isinstance(e, Hex):
             words.append(place_name(state, e, lang))
         else:
-            words.append(translate(lang, "render.steam.hand.open_at", {"hex": m.label(e[0])}))
+            words.append(translate(lang, "steam.render.hand.open_at", {"hex": m.label(e[0])}))
     return " – ".join(words)
 
 
@@ -94,18 +94,18 @@ def render_hand(view: SteamView, names: Sequence[str], lang: str = "en") -> Imag
     col_w = (WIDTH - 2 * PAD) / len(stats)
     for k, (key, value) in enumerate(stats):
         x = PAD + k * col_w
-        draw_text(img, (x + 6, y + LINE_H / 2), translate(lang, f"render.steam.col.{key}"), SMALL, style.MUTED_TEXT,
+        draw_text(img, (x + 6, y + LINE_H / 2), translate(lang, f"steam.render.col.{key}"), SMALL, style.MUTED_TEXT,
                   anchor="lm", max_width=int(col_w) - 12)
         ink = style.MONEY if key == "cash" else style.LOSS if key == "income" and p.income < 0 else style.TEXT
         draw_text(img, (x + 6, y + LINE_H + 8 + LINE_H / 2), value, BIG, ink, bold=True, anchor="lm")
     y += 2 * (LINE_H + 8)
-    action = translate(lang, "render.steam.hand.no_action")
+    action = translate(lang, "steam.render.hand.no_action")
     if p.action:
         action = tile_name(p.action, lang)
         if p.declined:
-            action = translate(lang, "render.steam.declined", {"tile": action})
-    y = _heading(img, translate(lang, "render.steam.col.action") + ": " + action, y + 8)
-    y = _heading(img, translate(lang, "render.steam.hand.links", {"count": len(links)}), y + 16)
+            action = translate(lang, "steam.render.declined", {"tile": action})
+    y = _heading(img, translate(lang, "steam.render.col.action") + ": " + action, y + 8)
+    y = _heading(img, translate(lang, "steam.render.hand.links", {"count": len(links)}), y + 16)
     if not links:
         draw_text(img, (PAD + 12, y + LINE_H / 2), "—", SMALL, style.MUTED_TEXT, anchor="lm")
         y += LINE_H
@@ -116,30 +116,30 @@ def render_hand(view: SteamView, names: Sequence[str], lang: str = "en") -> Imag
         d.line((x, mid, x + 34, mid), fill=colour, width=7)
         if not complete:
             d.line((x + 34, mid - 11, x + 34, mid + 11), fill=style.OPEN_END, width=5)
-        key = "render.steam.hand.complete" if complete else "render.steam.hand.incomplete"
+        key = "steam.render.hand.complete" if complete else "steam.render.hand.incomplete"
         draw_text(img, (x + 48, mid), translate(lang, key, {"link": link_words(state, ends, lang)}), SMALL,
                   style.TEXT if complete else style.MUTED_TEXT, anchor="lm", max_width=WIDTH - PAD - x - 48)
         y += LINE_H
     if len(links) > MAX_LINKS:
-        draw_text(img, (PAD + 12, y + LINE_H / 2), translate(lang, "render.steam.hand.more",
+        draw_text(img, (PAD + 12, y + LINE_H / 2), translate(lang, "steam.render.hand.more",
                                                              {"count": len(links) - MAX_LINKS}),
                   SMALL, style.MUTED_TEXT, anchor="lm")
         y += LINE_H
-    y = _heading(img, translate(lang, "render.steam.hand.deliverable", {"level": p.locomotive}), y + 16)
+    y = _heading(img, translate(lang, "steam.render.hand.deliverable", {"level": p.locomotive}), y + 16)
     if not goods:
-        draw_text(img, (PAD + 12, y + LINE_H / 2), translate(lang, "render.steam.hand.nothing"), SMALL,
+        draw_text(img, (PAD + 12, y + LINE_H / 2), translate(lang, "steam.render.hand.nothing"), SMALL,
                   style.MUTED_TEXT, anchor="lm")
         y += LINE_H
     for dv in shown_goods:
         mid = y + LINE_H / 2
         marks.cube(d, dv.colour.value, (PAD + 22, mid), 10)
-        text = translate(lang, "render.steam.hand.delivery", {
+        text = translate(lang, "steam.render.hand.delivery", {
             "from": place_name(state, dv.source, lang), "to": place_name(state, dv.destination, lang),
             "links": len(dv.links), "points": dv.points_of(seat)})
         draw_text(img, (PAD + 44, mid), text, SMALL, style.TEXT, anchor="lm", max_width=WIDTH - 2 * PAD - 44)
         y += LINE_H
     if len(goods) > MAX_DELIVERIES:
-        draw_text(img, (PAD + 12, y + LINE_H / 2), translate(lang, "render.steam.hand.more",
+        draw_text(img, (PAD + 12, y + LINE_H / 2), translate(lang, "steam.render.hand.more",
                                                              {"count": len(goods) - MAX_DELIVERIES}),
                   SMALL, style.MUTED_TEXT, anchor="lm")
     return img

@@ -144,12 +144,12 @@ def caption(view: SteamView, names: Sequence[str], lang: str, place: Place) -> s
     for who, points in mine + [i for i in items if i not in mine]:
         if who == "-":
             if int(points):
-                parts.append({"key": "render.steam.pick.unowned", "params": {"count": int(points)}})
+                parts.append({"key": "steam.render.pick.unowned", "params": {"count": int(points)}})
         elif view.viewer is not None and int(who) == view.viewer:
-            parts.append({"key": "render.steam.pick.you", "params": {"points": int(points)}})
+            parts.append({"key": "steam.render.pick.you", "params": {"points": int(points)}})
         else:
-            parts.append({"key": "render.steam.pick.owner", "params": {"owner_seat": int(who), "points": int(points)}})
-    return translate(lang, "render.steam.pick.scores", {"parts": parts}, names) if parts else None
+            parts.append({"key": "steam.render.pick.owner", "params": {"owner_seat": int(who), "points": int(points)}})
+    return translate(lang, "steam.render.pick.scores", {"parts": parts}, names) if parts else None
 
 
 # About a hex round the options (a hex is 2 sizes wide, 47-50 px on either map): a tile's

@@ -80,33 +80,33 @@ def draw_panel(img: Image.Image, view: SteamView, names: Sequence[str], lang: st
 # --- the banner ----------------------------------------------------------------------------------
 def phase_text(state: SteamState, lang: str) -> str:
     if state.phase == "deliver":
-        return translate(lang, "render.steam.phase.deliver", {"round": state.deliver_round})
-    return translate(lang, f"render.steam.phase.{state.phase}")
+        return translate(lang, "steam.render.phase.deliver", {"round": state.deliver_round})
+    return translate(lang, f"steam.render.phase.{state.phase}")
 
 
 def banner_text(view: SteamView, names: Sequence[str], lang: str) -> tuple[str, str, tuple[int, int, int], bool]:
     """(title, subtitle, colour, arrow) of the banner: whose move and what, or who won."""
     state = view.state
-    turn = translate(lang, "render.steam.turn", {"turn": state.turn, "turns": state.turns})
+    turn = translate(lang, "steam.render.turn", {"turn": state.turn, "turns": state.turns})
     if is_abandoned(view):
         return translate(lang, ABANDONED_KEY), translate(lang, ABANDONED_SUB_KEY), style.OVER_BG, False
     if state.phase == "over":
-        title = translate(lang, "render.steam.game_over")
+        title = translate(lang, "steam.render.game_over")
         result = view.result
         winners = [p.seat for p in result.players if p.rank == 1 and not p.stats.get("bankrupt")] if result else []
         if len(winners) == 1:
-            title = translate(lang, "render.steam.winner", {"seat": winners[0]}, names)
+            title = translate(lang, "steam.render.winner", {"seat": winners[0]}, names)
         elif winners:
-            title = translate(lang, "render.steam.winners", {"seats": winners}, names)
+            title = translate(lang, "steam.render.winners", {"seats": winners}, names)
         return title, turn, style.OVER_BG, False
     seat = view.active[0] if view.active else None
     sub = f"{turn} · {phase_text(state, lang)}"
     if seat is None:
         return phase_text(state, lang), turn, style.OVER_BG, False
-    key = f"render.steam.move.{state.phase}"
+    key = f"steam.render.move.{state.phase}"
     params = {"seat": seat}
     if state.phase == "deliver" and state.pending:
-        key, params = "render.steam.move.score", {"seat": seat, "points": state.pending[0][1]}
+        key, params = "steam.render.move.score", {"seat": seat, "points": state.pending[0][1]}
     elif state.phase == "build":
         limit = components().placements_per_turn
         params["left"] = (limit["engineer"] if state.players[seat].action == "engineer" else limit["default"]) \
@@ -127,8 +127,8 @@ def _players(img: Image.Image, d: ImageDraw.ImageDraw, view: SteamView, names: S
     state = view.state
     mid = top + HEAD_H // 2
     for key, right in (("cash", COL_CASH), ("income", COL_INCOME), ("points", COL_POINTS), ("loco", COL_LOCO)):
-        draw_text(img, (right, mid), translate(lang, f"render.steam.col.{key}"), TEXT, style.MUTED_TEXT, anchor="rm")
-    draw_text(img, (COL_ACTION + 6, mid), translate(lang, "render.steam.col.action"), TEXT, style.MUTED_TEXT,
+        draw_text(img, (right, mid), translate(lang, f"steam.render.col.{key}"), TEXT, style.MUTED_TEXT, anchor="rm")
+    draw_text(img, (COL_ACTION + 6, mid), translate(lang, "steam.render.col.action"), TEXT, style.MUTED_TEXT,
               anchor="lm", max_width=SPLIT - 16 - COL_ACTION - 6)
     active = set(view.active) if state.phase != "over" and not is_abandoned(view) else set()
     y = top + HEAD_H
@@ -157,11 +157,11 @@ def _player_row(img: Image.Image, d: ImageDraw.ImageDraw, state: SteamState, sea
     x = COL_ACTION
     room = SPLIT - 16 - x
     if p.bankrupt:
-        _pill(img, d, (x, mid), translate(lang, "render.steam.bankrupt"), style.BANKRUPT_BG, room)
+        _pill(img, d, (x, mid), translate(lang, "steam.render.bankrupt"), style.BANKRUPT_BG, room)
     elif p.action:
         text = tile_name(p.action, lang)
         if p.declined:
-            text = translate(lang, "render.steam.declined", {"tile": text})
+            text = translate(lang, "steam.render.declined", {"tile": text})
         _pill(img, d, (x, mid), text, style.PANEL if not p.declined else style.PANEL_BG, room,
               outline=style.PANEL_EDGE, ink=style.MUTED_TEXT if p.declined else style.TEXT)
 
@@ -182,7 +182,7 @@ def _last_turn(img: Image.Image, d: ImageDraw.ImageDraw, view: SteamView, names:
     x = SPLIT + 8
     width = RIGHT - x
     d.line((SPLIT - 2, top, SPLIT - 2, bottom), fill=style.PANEL_EDGE, width=2)
-    draw_text(img, (x, top + 2), translate(lang, "render.steam.last_events"), TEXT, style.MUTED_TEXT, bold=True,
+    draw_text(img, (x, top + 2), translate(lang, "steam.render.last_events"), TEXT, style.MUTED_TEXT, bold=True,
               max_width=width)
     y = top + TEXT + 14
     room = max(1, (bottom - y) // EVENT_LINE_H)
@@ -212,7 +212,7 @@ def supply_layout(state: SteamState, top: int) -> list[tuple[tuple[float, float,
 
 def _supply(img: Image.Image, d: ImageDraw.ImageDraw, state: SteamState, lang: str, top: int) -> int:
     """The twelve goods supply spaces (City Growth and Urbanize take their cubes), numbered."""
-    draw_text(img, (LEFT, top + SUPPLY_TITLE_H / 2), translate(lang, "render.steam.supply"), TEXT, style.MUTED_TEXT,
+    draw_text(img, (LEFT, top + SUPPLY_TITLE_H / 2), translate(lang, "steam.render.supply"), TEXT, style.MUTED_TEXT,
               bold=True, anchor="lm")
     for k, (box, cubes) in enumerate(supply_layout(state, top)):
         d.rounded_rectangle(box, 8, fill=style.PANEL, outline=style.PANEL_EDGE, width=2)
@@ -226,14 +226,14 @@ def legend_items(lang: str) -> list[tuple]:
     """What the map's marks mean: the goods' shapes and colours, the looks of a link, a grown
     city, the black edges no track may cross, and what rivers and hills add to a build's cost."""
     costs = components().build_costs
-    items = [(_cube_symbol(colour), translate(lang, f"render.steam.colour.{colour}")) for colour in COLOURS]
-    items += [(_link_symbol(style.player_rgb(0)), translate(lang, "render.steam.legend.owned")),
-              (_link_symbol(style.UNOWNED, dashed=True), translate(lang, "render.steam.legend.unowned")),
-              (_link_symbol(style.player_rgb(1), open_end=True), translate(lang, "render.steam.legend.open")),
-              (_growth_symbol, translate(lang, "render.steam.legend.grown")),
-              (_black_edge_symbol, translate(lang, "render.steam.legend.black_edge")),
-              (_river_symbol, translate(lang, "render.steam.legend.river", {"cost": costs.river})),
-              (_hills_symbol, translate(lang, "render.steam.legend.hills", {"cost": costs.hills}))]
+    items = [(_cube_symbol(colour), translate(lang, f"steam.render.colour.{colour}")) for colour in COLOURS]
+    items += [(_link_symbol(style.player_rgb(0)), translate(lang, "steam.render.legend.owned")),
+              (_link_symbol(style.UNOWNED, dashed=True), translate(lang, "steam.render.legend.unowned")),
+              (_link_symbol(style.player_rgb(1), open_end=True), translate(lang, "steam.render.legend.open")),
+              (_growth_symbol, translate(lang, "steam.render.legend.grown")),
+              (_black_edge_symbol, translate(lang, "steam.render.legend.black_edge")),
+              (_river_symbol, translate(lang, "steam.render.legend.river", {"cost": costs.river})),
+              (_hills_symbol, translate(lang, "steam.render.legend.hills", {"cost": costs.hills}))]
     return items
 
 

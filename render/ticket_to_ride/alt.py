@@ -34,19 +34,19 @@ def clip(sentences: Sequence[str], lang: str, limit: int = LIMIT) -> str:
 
 def _scores(view: TTRView, names: Sequence[str], lang: str) -> str:
     totals = {p.seat: p.total for p in view.result.players} if view.result else {}
-    items = [translate(lang, "ttr.alt.player", {"seat": p.seat, "points": totals.get(p.seat, p.route_points),
+    items = [translate(lang, "ticket_to_ride.alt.player", {"seat": p.seat, "points": totals.get(p.seat, p.route_points),
                                                  "trains": p.trains}, names) for p in view.players]
-    return translate(lang, "ttr.alt.scores", {"scores": items})
+    return translate(lang, "ticket_to_ride.alt.scores", {"scores": items})
 
 
 def _waiting(view: TTRView, names: Sequence[str], lang: str) -> str:
     if is_abandoned(view):
-        return translate(lang, "ttr.alt.abandoned")
+        return translate(lang, "ticket_to_ride.alt.abandoned")
     if view.phase == "over":
-        return translate(lang, "ttr.alt.over")
+        return translate(lang, "ticket_to_ride.alt.over")
     if view.phase == "choose":
-        return translate(lang, "ttr.alt.choosing", {"seats": list(view.active)}, names)
-    return translate(lang, "ttr.alt.waiting", {"seat": view.current}, names)
+        return translate(lang, "ticket_to_ride.alt.choosing", {"seats": list(view.active)}, names)
+    return translate(lang, "ticket_to_ride.alt.waiting", {"seat": view.current}, names)
 
 
 def _last_turn(view: TTRView, names: Sequence[str], lang: str) -> str:
@@ -54,28 +54,28 @@ def _last_turn(view: TTRView, names: Sequence[str], lang: str) -> str:
     if not events:
         return ""
     sep = "" if lang == "ja" else " "
-    return translate(lang, "ttr.alt.last_turn",
+    return translate(lang, "ticket_to_ride.alt.last_turn",
                      {"text": sep.join(translate(lang, e.key, e.params, names) for e in events)})
 
 
 def describe_board(view: TTRView, names: Sequence[str], lang: str) -> str:
     turn = view.turn + (0 if view.phase == "over" else 1)
-    sentences = [translate(lang, "ttr.alt.board", {"turn": turn}), _waiting(view, names, lang),
+    sentences = [translate(lang, "ticket_to_ride.alt.board", {"turn": turn}), _waiting(view, names, lang),
                  _scores(view, names, lang)]
     if view.final_round and view.turns_left is not None:
-        sentences.append(translate(lang, "render.final_round_left", {"count": view.turns_left}) + ".")
-    cards = [{"key": f"ttr.color.{c}"} for c in view.face_up if c is not None]
+        sentences.append(translate(lang, "ticket_to_ride.render.final_round_left", {"count": view.turns_left}) + ".")
+    cards = [{"key": f"ticket_to_ride.color.{c}"} for c in view.face_up if c is not None]
     if cards:
-        sentences.append(translate(lang, "ttr.alt.face_up", {"cards": cards}))
+        sentences.append(translate(lang, "ticket_to_ride.alt.face_up", {"cards": cards}))
     sentences.append(_last_turn(view, names, lang))
     return clip(sentences, lang)
 
 
 def _ticket(t, lang: str) -> str:
     if t.completed is None:
-        key = "ttr.alt.ticket"
+        key = "ticket_to_ride.alt.ticket"
     else:
-        key = "ttr.alt.ticket_done" if t.completed else "ttr.alt.ticket_open"
+        key = "ticket_to_ride.alt.ticket_done" if t.completed else "ticket_to_ride.alt.ticket_open"
     return translate(lang, key, {"a": _city(t.a, lang), "b": _city(t.b, lang), "points": t.points})
 
 
@@ -89,32 +89,32 @@ def describe_hand(view: TTRView, names: Sequence[str], lang: str) -> str:
     if view.viewer is None:
         return ""
     me = view.players[view.viewer]
-    held = [translate(lang, "ttr.alt.cards_of", {"count": n, "color": {"key": f"ttr.color.{c}"}})
+    held = [translate(lang, "ticket_to_ride.alt.cards_of", {"count": n, "color": {"key": f"ticket_to_ride.color.{c}"}})
             for c, n in (me.hand or {}).items() if n]
-    sentences = [translate(lang, "ttr.alt.hand", {"seat": me.seat, "trains": me.trains}, names),
-                 translate(lang, "ttr.alt.holding", {"cards": held}) if held else translate(lang, "ttr.alt.no_cards")]
+    sentences = [translate(lang, "ticket_to_ride.alt.hand", {"seat": me.seat, "trains": me.trains}, names),
+                 translate(lang, "ticket_to_ride.alt.holding", {"cards": held}) if held else translate(lang, "ticket_to_ride.alt.no_cards")]
     if me.offered:
-        sentences.append(translate(lang, "ttr.alt.offered", {"keep_min": me.keep_min,
+        sentences.append(translate(lang, "ticket_to_ride.alt.offered", {"keep_min": me.keep_min,
                                                             "tickets": [_ticket(t, lang) for t in me.offered]}))
     if me.tickets:
-        sentences.append(translate(lang, "ttr.alt.tickets", {"tickets": [_ticket(t, lang) for t in me.tickets]}))
+        sentences.append(translate(lang, "ticket_to_ride.alt.tickets", {"tickets": [_ticket(t, lang) for t in me.tickets]}))
     return clip(sentences, lang)
 
 
 def describe_final(view: TTRView, names: Sequence[str], lang: str) -> str:
     if view.result is None:
         return ""
-    sentences = [translate(lang, "ttr.alt.final")]
+    sentences = [translate(lang, "ticket_to_ride.alt.final")]
     by_seat = {p.seat: p for p in view.players}
     for row in view.result.players:
         stats = row.stats or {}
-        sentences.append(translate(lang, "ttr.alt.rank", {
+        sentences.append(translate(lang, "ticket_to_ride.alt.rank", {
             "rank": row.rank, "seat": row.seat, "points": row.total, "done": stats.get("completed", 0),
             "total": stats.get("completed", 0) + stats.get("failed", 0), "longest": stats.get("longest", 0)}, names))
     sentences += tie_notes(view.result, lang, names)
     for row in view.result.players:
         tickets = by_seat[row.seat].tickets or []
         if tickets:
-            sentences.append(translate(lang, "ttr.alt.player_tickets",
+            sentences.append(translate(lang, "ticket_to_ride.alt.player_tickets",
                                        {"seat": row.seat, "tickets": [_ticket(t, lang) for t in tickets]}, names))
     return clip(sentences, lang)

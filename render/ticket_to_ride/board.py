@@ -261,7 +261,7 @@ def _draw_legend(img: Image.Image, lang: str) -> None:
     """Route scoring table in the empty south-west corner of the map."""
     points = usa().rules.route_points
     x, y = LEGEND_BOX[0], LEGEND_BOX[1]
-    title = translate(lang, "render.route_points")
+    title = translate(lang, "ticket_to_ride.render.route_points")
     draw_text(img, (x, y), title, LEGEND_SIZE, style.MUTED_TEXT, bold=True)
     d = ImageDraw.Draw(img)
     y += 34

@@ -57,7 +57,7 @@ def render_final(view: TTRView, names: Sequence[str], lang: str = "en") -> Image
     height = details_top + max(tickets_h, 44 + MINI_H) + PAD
     img = Image.new("RGB", (WIDTH, height), style.SIDEBAR_BG)
     d = ImageDraw.Draw(img)
-    title = translate(lang, "render.ranking")
+    title = translate(lang, "ticket_to_ride.render.ranking")
     draw_text(img, (PAD, PAD + LOOK.title_y), title, LOOK.title_size, style.TEXT, bold=True, anchor="lm")
     reason = f"{result.label_prefix or 'ttr'}.ev.game_over_{result.reason}"
     if has_key(lang, reason):
@@ -88,9 +88,9 @@ def _stats_line(row, lang: str) -> str:
     parts = []
     if "completed" in stats and "failed" in stats:
         done, failed = stats["completed"], stats["failed"]
-        parts.append(translate(lang, "render.tickets_done_short", {"done": done, "total": done + failed}))
+        parts.append(translate(lang, "ticket_to_ride.render.tickets_done_short", {"done": done, "total": done + failed}))
     if "longest" in stats:
-        parts.append(translate(lang, "render.longest", {"length": stats["longest"]}))
+        parts.append(translate(lang, "ticket_to_ride.render.longest", {"length": stats["longest"]}))
     return " · ".join(parts)
 
 
@@ -99,7 +99,7 @@ def timeline(view: TTRView, names: Sequence[str], lang: str, size: tuple[int, in
     longest-path bonus count only at the end, TTR-9): the last point is the ranking's total."""
     history = ending_on_totals(view.history, view.result, view.n)
     series = [(_name(names, seat), style.player_rgb(seat), [row[seat] for row in history]) for seat in range(view.n)]
-    return score_timeline(series, size, title=translate(lang, "ttr.render.score_over_time"),
+    return score_timeline(series, size, title=translate(lang, "ticket_to_ride.render.score_over_time"),
                           final=translate(lang, "render.kit.final_score"), markers=icons.SYMBOLS.seats)
 
 
@@ -141,7 +141,7 @@ def _tickets_height(view: TTRView, rows, names, lang: str, width: int) -> int:
 def _tickets(img: Image.Image, d: ImageDraw.ImageDraw, view: TTRView, rows, names: Sequence[str], lang: str,
              at: tuple[int, int], width: int) -> None:
     x0, y = at
-    draw_text(img, (x0, y), translate(lang, "ttr.render.tickets_title"), TEXT + 3, style.TEXT, bold=True)
+    draw_text(img, (x0, y), translate(lang, "ticket_to_ride.render.tickets_title"), TEXT + 3, style.TEXT, bold=True)
     y += 44
     for row in rows:
         icons.seat_tile(d, (x0, y + 3, x0 + 32, y + 35), row.seat)
@@ -150,7 +150,7 @@ def _tickets(img: Image.Image, d: ImageDraw.ImageDraw, view: TTRView, rows, name
         y += 40
         tickets = _player_tickets(view, row.seat)
         if not tickets:
-            draw_text(img, (x0, y + PILL_H / 2), translate(lang, "render.no_tickets"), TEXT, style.MUTED_TEXT,
+            draw_text(img, (x0, y + PILL_H / 2), translate(lang, "ticket_to_ride.render.no_tickets"), TEXT, style.MUTED_TEXT,
                       anchor="lm")
             y += PILL_H + PILL_GAP + 10
             continue
@@ -192,10 +192,10 @@ def _mini_map(img: Image.Image, view: TTRView, result: Result, names: Sequence[s
     x, y = at
     holders = longest_holders(result)
     if holders:
-        title = translate(lang, "ttr.render.longest_of",
+        title = translate(lang, "ticket_to_ride.render.longest_of",
                           {"seats": holders, "length": view.players[holders[0]].longest}, names)
     else:
-        title = translate(lang, "ttr.render.longest_title")
+        title = translate(lang, "ticket_to_ride.render.longest_title")
     draw_text(img, (x, y), title, TEXT + 3, style.TEXT, bold=True, max_width=MINI_W)
     routes = [(r, seat) for seat in holders for r in view.players[seat].longest_routes]
     img.paste(longest_map(view, routes, MINI_W), (x, y + 44))

@@ -55,19 +55,19 @@ def render_hand(view: TTRView, names: Sequence[str], lang: str = "en") -> Image.
     y = _header(img, d, me, names, lang)
     y = _cards(img, d, me, lang, y + 24)
     if offered:
-        y = _section_title(img, translate(lang, "render.offered", {"keep_min": me.keep_min}), y + 24,
+        y = _section_title(img, translate(lang, "ticket_to_ride.render.offered", {"keep_min": me.keep_min}), y + 24,
                            style.CHOOSING_BG)
         y = _tickets(img, d, offered, lang, y, marks=OFFER_MARKS, highlight=True, over=False)
-    title = translate(lang, "render.your_tickets")
+    title = translate(lang, "ticket_to_ride.render.your_tickets")
     y = _section_title(img, title, y + 20, style.TEXT, _ticket_summary(tickets, lang))
     over = view.phase == "over"
     if tickets:
         y = _tickets(img, d, tickets, lang, y, marks=None, highlight=False, over=over)
     else:
-        draw_text(img, (PAD, y + 24), translate(lang, "render.no_tickets"), 22, style.MUTED_TEXT, anchor="lm")
+        draw_text(img, (PAD, y + 24), translate(lang, "ticket_to_ride.render.no_tickets"), 22, style.MUTED_TEXT, anchor="lm")
         y += _tickets_height(1)
     if tickets or offered:
-        y = _section_title(img, translate(lang, "render.tickets_on_map"), y + 20, style.TEXT)
+        y = _section_title(img, translate(lang, "ticket_to_ride.render.tickets_on_map"), y + 20, style.TEXT)
         y = _ticket_map(img, view, tickets, offered, lang, y, over)
     return img.crop((0, 0, WIDTH, min(height, y + PAD)))
 
@@ -125,7 +125,7 @@ def _header(img: Image.Image, d: ImageDraw.ImageDraw, me: PlayerView, names: Seq
     fg = contrast_text(colour)
     top, bottom = PAD, PAD + HEADER_H
     d.rounded_rectangle((PAD, top, WIDTH - PAD, bottom), 14, fill=colour)
-    trains = translate(lang, "render.trains_left", {"count": me.trains})
+    trains = translate(lang, "ticket_to_ride.render.trains_left", {"count": me.trains})
     tw, _ = measure(trains, 26, True)
     right = WIDTH - PAD - 20
     draw_text(img, (right, (top + bottom) // 2), trains, 26, fg, bold=True, anchor="rm")
@@ -133,7 +133,7 @@ def _header(img: Image.Image, d: ImageDraw.ImageDraw, me: PlayerView, names: Seq
     # the seat's shape, as on its trains on the map below and beside its name on the board
     icons.owner_mark(d, (MARK_X, (top + bottom) / 2), MARK_R, me.seat, 3)
     left = MARK_X + MARK_R + 14
-    title = translate(lang, "render.hand_of", {"seat": me.seat}, names)
+    title = translate(lang, "ticket_to_ride.render.hand_of", {"seat": me.seat}, names)
     draw_text(img, (left, (top + bottom) // 2), title, 32, fg, bold=True, anchor="lm",
               max_width=right - tw - 72 - left)
     return bottom
@@ -149,11 +149,11 @@ def _section_title(img: Image.Image, text: str, y: int, colour, note: str | None
 def _cards(img: Image.Image, d: ImageDraw.ImageDraw, me: PlayerView, lang: str, y: int) -> int:
     hand = me.hand or {}
     total = sum(hand.values())
-    y = _section_title(img, translate(lang, "render.train_cards"), y, style.TEXT,
-                       translate(lang, "render.card_total", {"count": total}))
+    y = _section_title(img, translate(lang, "ticket_to_ride.render.train_cards"), y, style.TEXT,
+                       translate(lang, "ticket_to_ride.render.card_total", {"count": total}))
     kinds = [c for c in usa().card_colors if hand.get(c, 0) > 0]
     if not kinds:
-        draw_text(img, (PAD, y + CARD_H // 2), translate(lang, "render.no_cards"), 22, style.MUTED_TEXT, anchor="lm")
+        draw_text(img, (PAD, y + CARD_H // 2), translate(lang, "ticket_to_ride.render.no_cards"), 22, style.MUTED_TEXT, anchor="lm")
         return y + CARD_H + 64
     step = min(CARD_W + CARD_GAP, (WIDTH - 2 * PAD - CARD_W) // max(len(kinds) - 1, 1))
     x = PAD
@@ -167,7 +167,7 @@ def _cards(img: Image.Image, d: ImageDraw.ImageDraw, me: PlayerView, lang: str, 
         cx, by, badge_r = x + CARD_W // 2 + 6, y + CARD_H + 18, 22
         d.ellipse((cx - badge_r, by - badge_r, cx + badge_r, by + badge_r), fill=style.TEXT)
         draw_text(img, (cx, by), str(count), 26, (255, 255, 255), bold=True, anchor="mm")
-        caption = translate(lang, f"ttr.color.{colour}")  # "locomotive" takes a size smaller to fit
+        caption = translate(lang, f"ticket_to_ride.color.{colour}")  # "locomotive" takes a size smaller to fit
         draw_text(img, (cx, by + 36), caption, fit_size(caption, step - 4, 20, 17), style.MUTED_TEXT, anchor="mm",
                   max_width=step - 4)
         x += step
@@ -183,7 +183,7 @@ def _ticket_summary(tickets: list[TicketView], lang: str) -> str | None:
     if not tickets:
         return None
     done = sum(1 for t in tickets if t.completed)
-    return translate(lang, "render.tickets_summary", {"done": done, "total": len(tickets)})
+    return translate(lang, "ticket_to_ride.render.tickets_summary", {"done": done, "total": len(tickets)})
 
 
 def _tickets(img: Image.Image, d: ImageDraw.ImageDraw, tickets: list[TicketView], lang: str, y: int,

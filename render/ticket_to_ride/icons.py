@@ -162,7 +162,7 @@ def lettered_card(img: Image.Image, box: Box, colour: str | None, lang: str, siz
     if colour is None:
         return
     x0, y0, x1, y1 = box
-    letter = translate(lang, f"ttr.card_letter.{colour}")
+    letter = translate(lang, f"ticket_to_ride.card_letter.{colour}")
     cx = (x0 + x1) / 2
     if colour == LOCOMOTIVE:  # letter on a white plate: it stays readable over the stripes
         w = min(x1 - x0 - 8, size * 1.6)

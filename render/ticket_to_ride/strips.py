@@ -107,7 +107,7 @@ def _players(img: Image.Image, d: ImageDraw.ImageDraw, view: TTRView, names: Seq
         line2 = bottom - 23
         x = x0 + TEXT_X
         if p.choosing and view.phase != "over" and not is_abandoned(view):
-            pill(img, (x, line2), translate(lang, "render.choosing"), TEXT, style.CHOOSING_BG, anchor="lm")
+            pill(img, (x, line2), translate(lang, "ticket_to_ride.render.choosing"), TEXT, style.CHOOSING_BG, anchor="lm")
             continue
         for icon, value in ((icons.train, p.trains), (icons.cards, p.card_count), (icons.ticket, p.ticket_count)):
             x = icon(d, (x, line2), 24, colour) + 5
@@ -116,7 +116,7 @@ def _players(img: Image.Image, d: ImageDraw.ImageDraw, view: TTRView, names: Seq
 
 # --- the face-up row -------------------------------------------------------------------------------------
 def _face_up(img: Image.Image, d: ImageDraw.ImageDraw, view: TTRView, lang: str, top: int) -> None:
-    draw_text(img, (PAD, top + 6), translate(lang, "render.face_up"), TEXT, style.MUTED_TEXT, bold=True)
+    draw_text(img, (PAD, top + 6), translate(lang, "ticket_to_ride.render.face_up"), TEXT, style.MUTED_TEXT, bold=True)
     y0 = top + BOTTOM_H - CARD_H - 10
     for i, colour in enumerate(view.face_up):
         x0 = PAD + i * (CARD_W + CARD_GAP)
@@ -132,21 +132,21 @@ def status_tags(view: TTRView, names: Sequence[str], lang: str) -> list[tuple[st
     if view.phase == "over":
         winners = [p.seat for p in view.result.players if p.rank == 1] if view.result else []
         if len(winners) == 1:
-            return [(translate(lang, "render.winner", {"seat": winners[0]}, names), style.OVER_BG)]
+            return [(translate(lang, "ticket_to_ride.render.winner", {"seat": winners[0]}, names), style.OVER_BG)]
         if winners:
-            return [(translate(lang, "render.winners", {"seats": winners}, names), style.OVER_BG)]
-        return [(translate(lang, "render.game_over"), style.OVER_BG)]
+            return [(translate(lang, "ticket_to_ride.render.winners", {"seats": winners}, names), style.OVER_BG)]
+        return [(translate(lang, "ticket_to_ride.render.game_over"), style.OVER_BG)]
     if view.phase == "choose":
-        return [(translate(lang, "render.choosing_all"), style.CHOOSING_BG)]
+        return [(translate(lang, "ticket_to_ride.render.choosing_all"), style.CHOOSING_BG)]
     tags = []
     if view.final_round:
         if view.turns_left is not None:
-            tags.append((translate(lang, "render.final_round_left", {"count": view.turns_left}), style.FINAL_BG))
+            tags.append((translate(lang, "ticket_to_ride.render.final_round_left", {"count": view.turns_left}), style.FINAL_BG))
         else:
-            tags.append((translate(lang, "render.final_round"), style.FINAL_BG))
-    turn = translate(lang, "render.turn_of", {"seat": view.current}, names)
+            tags.append((translate(lang, "ticket_to_ride.render.final_round"), style.FINAL_BG))
+    turn = translate(lang, "ticket_to_ride.render.turn_of", {"seat": view.current}, names)
     if view.drew_one:
-        turn += " · " + translate(lang, "render.second_card_short")
+        turn += " · " + translate(lang, "ticket_to_ride.render.second_card_short")
     tags.append((turn, style.player_rgb(view.current)))
     return tags
 
@@ -154,10 +154,10 @@ def status_tags(view: TTRView, names: Sequence[str], lang: str) -> list[tuple[st
 def _last_turn(img: Image.Image, d: ImageDraw.ImageDraw, view: TTRView, names: Sequence[str], lang: str,
                top: int) -> None:
     right = BOARD_W - PAD
-    title = translate(lang, "ttr.render.last_turn")
+    title = translate(lang, "ticket_to_ride.render.last_turn")
     number = view.turn + (1 if view.drew_one else 0)  # mid-turn, the last turn is the one going on
     if view.phase != "choose" and number > 0 and not is_abandoned(view):
-        title += " · " + translate(lang, "render.turn_number", {"turn": number})
+        title += " · " + translate(lang, "ticket_to_ride.render.turn_number", {"turn": number})
     title_right = draw_text(img, (TURN_LEFT, top + 6), title, TEXT, style.MUTED_TEXT, bold=True)[2]
     x = right
     for text, bg in reversed(status_tags(view, names, lang)):  # right-aligned, the most important rightmost

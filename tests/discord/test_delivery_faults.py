@@ -189,7 +189,7 @@ async def test_missing_permissions_give_up_tell_the_host_once_and_the_game_goes_
     # naming exactly what is missing, in their language
     (dm,) = fake.dm_messages(ALICE)
     assert dm.content == "⚠️ " + translate("en", "discord.delivery.permissions", {
-        "host": "", "channel": f"<#{CHANNEL}>", "game_id": game_id, "game": translate("en", "game.ticket_to_ride.title"),
+        "host": "", "channel": f"<#{CHANNEL}>", "game_id": game_id, "game": translate("en", "ticket_to_ride.title"),
         "permissions": "**Send Messages** and **Attach Files**"})
     assert fake.dm_messages(BOB) == [] and notices(h) == []
 
@@ -288,7 +288,7 @@ async def test_a_deleted_channel_ends_its_game_and_tells_the_host_once_in_japane
     assert [r.status for r in fake.requests_to("GET", f"/channels/{OTHER}")] == [404]  # asked once
     (dm,) = fake.dm_messages(KEN)
     assert dm.content == "⚠️ " + translate("ja", "discord.delivery.deleted", {
-        "host": "", "game_id": other_game, "game": translate("ja", "game.ticket_to_ride.title")})
+        "host": "", "game_id": other_game, "game": translate("ja", "ticket_to_ride.title")})
     assert "チャンネルが削除された" in dm.content and "放棄" in dm.content
     assert fake.dm_messages(YUKI) == []
     with pytest.raises(SessionError) as refused:  # nothing more happens in it
@@ -339,7 +339,7 @@ async def test_an_archived_thread_is_posted_in_again_and_a_deleted_one_ends_its_
     assert dead.game_id == game_id and dead.last_error.startswith("not found 10003")
     (dm,) = fake.dm_messages(ALICE)
     assert dm.content == "⚠️ " + translate("en", "discord.delivery.deleted", {
-        "host": "", "game_id": game_id, "game": translate("en", "game.ticket_to_ride.title")})
+        "host": "", "game_id": game_id, "game": translate("en", "ticket_to_ride.title")})
     fake.assert_clean()
 
 
@@ -571,7 +571,7 @@ async def test_a_post_that_cannot_be_built_is_given_up_and_the_next_one_goes_out
     (notice,) = notices(h)
     assert notice.content == "⚠️ " + translate("en", "discord.delivery.broken", {
         "host": f"<@{ALICE}> ", "channel": f"<#{CHANNEL}>", "game_id": status.info.game_id,
-        "game": translate("en", "game.ticket_to_ride.title")})
+        "game": translate("en", "ticket_to_ride.title")})
     fake.assert_clean()
 
 

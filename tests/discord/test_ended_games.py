@@ -88,7 +88,7 @@ async def test_the_board_of_an_abandoned_game_says_so_not_whose_turn(harness: Ha
     await h.keep_tickets(BOB)
     status = await h.bot.service.status(str(CHANNEL))
     names = status.names
-    turn_of = en("render.turn_of", {"seat": status.waiting[0]}, names)
+    turn_of = en("ticket_to_ride.render.turn_of", {"seat": status.waiting[0]}, names)
     post = h.last_post()
     deck = await h.move_button(post, "draw deck")
     await h.slash(ALICE, "game abandon")

@@ -73,7 +73,7 @@ async def test_every_error_path_is_ephemeral_and_changes_nothing(harness: Harnes
     await refused(h, lambda: h.slash(mover, "move", {"move": "fly to the moon"}),
                   message("error.unparsable", {"text": "fly to the moon"}))
     await refused(h, lambda: h.slash(mover, "move", {"move": "claim Nowhere-Elsewhere red"}),
-                  message("error.ttr.unknown_route", {"route": "nowhere-elsewhere"}))
+                  message("ticket_to_ride.error.unknown_route", {"route": "nowhere-elsewhere"}))
     await refused(h, lambda: h.slash(mover, "move", {"move": "keep 1,2"}))
 
     # missing permission: only the host or channel managers may kick, abandon, change settings

@@ -45,7 +45,7 @@ def test_every_game_has_every_part(name: str) -> None:
     ui = ui_base.get(name)
     assert type(ui) is not ui_base.GameUI, f"{name} has no Discord look of its own"
     for lang in LANGUAGES:
-        for key in (f"game.{name}.title", f"discord.rules.{name}"):
+        for key in (f"{name}.title", f"{name}.discord.rules"):
             assert has_key(lang, key), (lang, key)
     # every word the game's menus and events use in a few random games, in both languages
     rng = random.Random(3)

@@ -26,7 +26,7 @@ def is_final(rec) -> bool:
 
 def finals(h: Harness) -> list:
     """The channel's messages that publish the result."""
-    title = translate("en", "discord.result.title", {"game": translate("en", "game.ginga.title")})
+    title = translate("en", "discord.result.title", {"game": translate("en", "ginga.title")})
     return [m for m in h.posts() if m.embeds and m.embeds[0].get("title") == title]
 
 

@@ -140,7 +140,7 @@ async def test_forged_move_and_lobby_ids_grant_nothing(harness: Harness, fake) -
     shown = (post.content, post.embeds, len(post.custom_ids))
     paged = await forged_click(h, post, find_id(post, r"ry:\d+:\d+:hand"), f"ry:{gid}:0:log:1", BOB)
     assert paged.ephemeral and paged.callback_type != 7
-    assert paged.original.embeds[0]["title"] == en("discord.log.title", game=en("game.ticket_to_ride.title"))
+    assert paged.original.embeds[0]["title"] == en("discord.log.title", game=en("ticket_to_ride.title"))
     post = fake.message(post.id)
     assert (post.content, post.embeds, len(post.custom_ids)) == shown
     fake.assert_clean()

@@ -64,12 +64,12 @@ PLACE_STEPS = {
         steam_steps.ROUTE,     # a delivery's route, city to city
     }),
     "catan_express": frozenset({
-        "ce.step.point",   # intersections: settlements, cities, a rail's or ferry's first end, stops
-        "ce.step.centre",  # a rail's other end: a hex's centre (also the setup's free rail)
-        "ce.step.to",      # a ferry's other end
-        "ce.step.hex",     # where the robber (or a Knight) goes
-        "ce.step.next",    # a ride's next point
-        "ce.step.stop",    # a whole ride's last stop
+        "catan_express.step.point",   # intersections: settlements, cities, a rail's or ferry's first end, stops
+        "catan_express.step.centre",  # a rail's other end: a hex's centre (also the setup's free rail)
+        "catan_express.step.to",      # a ferry's other end
+        "catan_express.step.hex",     # where the robber (or a Knight) goes
+        "catan_express.step.next",    # a ride's next point
+        "catan_express.step.stop",    # a whole ride's last stop
     }),
 }
 

@@ -151,7 +151,7 @@ async def test_a_place_step_comes_with_its_picture_and_the_same_numbers(harness:
     check = some.split(":")[4]
     for forged in (f"{head}:cb:{check}:{index}:{len(stop.options) + 7}", f"{head}:cr:{check}:{index}:{len(parts) + 5}"):
         refused = await h.click_as_drawn(message, forged, user, locale=locale)
-        assert refused.ephemeral and translate(lang, "error.choice.not_offered") in text_of(h, refused), \
+        assert refused.ephemeral and translate(lang, "choice.error.not_offered") in text_of(h, refused), \
             text_of(h, refused)
         assert (await h.bot.service.status(str(CHANNEL))).version == before
     fake.assert_clean()

@@ -521,7 +521,7 @@ async def final_post_outlives_its_holders(url: str, tmp_path: Path, moments: lis
         assert row.delivered_at is not None and not row.dead, (row, world.report())
         # one message carries the row's nonce, and it publishes the result
         (final,) = [m for m in fake.messages(include_deleted=True) if m.nonce == post_nonce(row.id)]
-        title = translate("en", "discord.result.title", {"game": translate("en", "game.ginga.title")})
+        title = translate("en", "discord.result.title", {"game": translate("en", "ginga.title")})
         assert final.embeds[0]["title"] == title and final.embeds[0]["fields"] and not final.deleted
         assert [m for m in fake.messages(table.channel) if m.embeds and m.embeds[0].get("title") == title] == [final]
         board = LiveBoard.model_validate_json(await store.live_board(game_id))
@@ -630,7 +630,7 @@ async def test_a_deleted_channel_ends_its_game_once_with_several_processes(tmp_p
             assert after and all(r.dead and r.delivered_at is None for r in after), (after, world.report())
             (dm,) = fake.dm_messages(ALICE)  # once, whichever process met it
             assert dm.content == "⚠️ " + translate("en", "discord.delivery.deleted", {
-                "host": "", "game_id": gone.game_id, "game": translate("en", "game.ticket_to_ride.title")})
+                "host": "", "game_id": gone.game_id, "game": translate("en", "ticket_to_ride.title")})
             assert not [m for m in fake.messages() if m.content.startswith("⚠️") and m is not dm]
             assert (await world.service.status(str(kept.channel))).info.status == "active"
             kept_rows = await store.outbox_rows(kept.game_id)

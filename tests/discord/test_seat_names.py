@@ -244,10 +244,10 @@ def test_the_watch_finds_a_seat_under_another_name_and_a_seat_without_names(watc
     # the wording of Catan Express answers before it named its seats: "accepted 0, 1; refused 2"
     i18n.format_message("en", "Answers: accepted {accepted}; refused {refused}.",
                         {"accepted": [0, 1], "refused": [2]}, NAMES[:3])
-    i18n.translate("ja", "ce.ev.robbed", {"seat": 1, "victim_seat": 2}, None)  # no names: "#2"
-    i18n.translate("en", "ce.ev.discarded", {"seat": 0, "count": 4}, NAMES[:3])  # a count: fine
+    i18n.translate("ja", "catan_express.ev.robbed", {"seat": 1, "victim_seat": 2}, None)  # no names: "#2"
+    i18n.translate("en", "catan_express.ev.discarded", {"seat": 0, "count": 4}, NAMES[:3])  # a count: fine
     assert {name for name, _ in watch.offences} == {"accepted", "refused", "seat", "victim_seat"}
-    i18n.translate("en", "ce.ev.robber_moved", {"seat": 0}, NAMES[:3])  # no {at}
+    i18n.translate("en", "catan_express.ev.robber_moved", {"seat": 0}, NAMES[:3])  # no {at}
     assert list(watch.unfilled.values()) == ["Ann Seatname moved the robber to {at}."]
 
 

@@ -17,14 +17,14 @@ def test_not_your_turn_names_the_players_waited_on():
 
 
 def test_nested_and_bilingual_parameters():
-    route = {"key": "ttr.route", "params": {"a": {"en": "Atlanta", "ja": "アトランタ"},
+    route = {"key": "ticket_to_ride.route", "params": {"a": {"en": "Atlanta", "ja": "アトランタ"},
                                             "b": {"en": "Miami", "ja": "マイアミ"},
-                                            "color": {"key": "ttr.color.blue"}, "length": 5}}
+                                            "color": {"key": "ticket_to_ride.color.blue"}, "length": 5}}
     params = {"seat": 0, "route": route, "points": 10,
-              "payment": {"key": "ttr.pay.plain", "params": {"count": 5, "color": {"key": "ttr.color.blue"}}}}
-    assert translate("en", "ttr.ev.claimed", params, NAMES) == \
+              "payment": {"key": "ticket_to_ride.pay.plain", "params": {"count": 5, "color": {"key": "ticket_to_ride.color.blue"}}}}
+    assert translate("en", "ticket_to_ride.ev.claimed", params, NAMES) == \
         "山田太郎 claimed Atlanta–Miami (5 blue) with 5 blue for 10 points."
-    assert "アトランタ–マイアミ（青5）" in translate("ja", "ttr.ev.claimed", params, NAMES)
+    assert "アトランタ–マイアミ（青5）" in translate("ja", "ticket_to_ride.ev.claimed", params, NAMES)
 
 
 def test_unknown_language_key_and_placeholder_never_crash():

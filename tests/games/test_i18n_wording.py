@@ -43,18 +43,18 @@ def test_english_event_text_has_no_internal_line_numbers():
 
 
 @pytest.mark.parametrize("key, count, params, one, two", [
-    ("ttr.ev.claimed", "points", {"seat": 0, "route": "A–B", "payment": "2 red"}, "for 1 point.", "for 2 points."),
-    ("ttr.ev.final_round", "trains", {"seat": 0}, "has 1 train left", "has 2 trains left"),
+    ("ticket_to_ride.ev.claimed", "points", {"seat": 0, "route": "A–B", "payment": "2 red"}, "for 1 point.", "for 2 points."),
+    ("ticket_to_ride.ev.final_round", "trains", {"seat": 0}, "has 1 train left", "has 2 trains left"),
     ("discord.claim.intro", "count", {}, "claim 1 route now", "claim 2 routes now"),
-    ("sf.ev.exchanged", "count", {"seat": 0}, "exchanged 1 city card.", "exchanged 2 city cards."),
-    ("gt.choice.tile_detail", "count", {}, "1 place,", "2 places,"),
-    ("render.trains_left", "count", {}, "1 train left", "2 trains left"),
-    ("discord.sf.place.toward", "count", {"city": "Denver"}, "1 more space to Denver", "2 more spaces to Denver"),
-    ("error.ttr.keep_more", "keep_min", {}, "at least 1 ticket.", "at least 2 tickets."),
-    ("discord.gt.more", "count", {}, "1 more placement did", "2 more placements did"),
-    ("ce_render.winner", "count", {"seats": [0]}, "Ann wins!", "share the win!"),
-    ("render.steam.final.stats", "delivered", {"level": 2, "income": 3}, "1 cube delivered", "2 cubes delivered"),
-    ("discord.steam.player.engine", "delivered", {"level": 2}, "1 cube delivered", "2 cubes delivered"),
+    ("santa_fe.ev.exchanged", "count", {"seat": 0}, "exchanged 1 city card.", "exchanged 2 city cards."),
+    ("ginga.choice.tile_detail", "count", {}, "1 place,", "2 places,"),
+    ("ticket_to_ride.render.trains_left", "count", {}, "1 train left", "2 trains left"),
+    ("santa_fe.discord.place.toward", "count", {"city": "Denver"}, "1 more space to Denver", "2 more spaces to Denver"),
+    ("ticket_to_ride.error.keep_more", "keep_min", {}, "at least 1 ticket.", "at least 2 tickets."),
+    ("ginga.discord.more", "count", {}, "1 more placement did", "2 more placements did"),
+    ("catan_express.render.winner", "count", {"seats": [0]}, "Ann wins!", "share the win!"),
+    ("steam.render.final.stats", "delivered", {"level": 2, "income": 3}, "1 cube delivered", "2 cubes delivered"),
+    ("steam.discord.player.engine", "delivered", {"level": 2}, "1 cube delivered", "2 cubes delivered"),
     ("steam.choice.cube", "count", {"colour": "red", "hex": "B5"}, "red cube at B5", "red cube at B5 (one of 2)"),
 ])
 def test_english_counts_read_right_for_one_and_two(key, count, params, one, two):
@@ -103,17 +103,17 @@ def test_japanese_text_uses_full_width_brackets_and_colons():
 
 # numbers a player counts, each followed by its counter (開拓地2 · 都市3 read as labels)
 COUNTED = [
-    ("ce_render.final.stats", {"settlements": 2, "cities": 3, "knights": 1, "towers": 2}),
-    ("ce_render.alt.seat", {"seat": 0, "points": 9, "cards": 4, "dev": 1, "knights": 2, "towers": 1}),
-    ("discord.ce.seat.pieces", {"settlements": 2, "cities": 3, "rails": 11, "ferries": 1}),
-    *[(f"ce_render.hand.left.{item}", {"left": 3}) for item in ("settlement", "city", "rail", "ferry")],
-    ("gt.render.breakdown", {"stations": 6, "loops": 12}),
-    ("gt.score.both", {"points": 18, "loop": 12, "stations": 6}),
-    ("sf.choice.railroad_detail", {"count": 3, "tiles": 12}),
-    ("discord.sf.status.deck", {"deck": 20, "doubles": 4}),
-    ("render.sf.spurs_left", {"count": 2}),
+    ("catan_express.render.final.stats", {"settlements": 2, "cities": 3, "knights": 1, "towers": 2}),
+    ("catan_express.render.alt.seat", {"seat": 0, "points": 9, "cards": 4, "dev": 1, "knights": 2, "towers": 1}),
+    ("catan_express.discord.seat.pieces", {"settlements": 2, "cities": 3, "rails": 11, "ferries": 1}),
+    *[(f"catan_express.render.hand.left.{item}", {"left": 3}) for item in ("settlement", "city", "rail", "ferry")],
+    ("ginga.render.breakdown", {"stations": 6, "loops": 12}),
+    ("ginga.score.both", {"points": 18, "loop": 12, "stations": 6}),
+    ("santa_fe.choice.railroad_detail", {"count": 3, "tiles": 12}),
+    ("santa_fe.discord.status.deck", {"deck": 20, "doubles": 4}),
+    ("santa_fe.render.spurs_left", {"count": 2}),
     ("discord.mine.title", {"count": 2}),
-    ("discord.ttr.status.decks", {"deck": 40, "discard": 6, "tickets": 20}),
+    ("ticket_to_ride.discord.status.decks", {"deck": 40, "discard": 6, "tickets": 20}),
 ]
 COUNTERS = "枚個本人点回件か所"
 
@@ -128,10 +128,10 @@ def test_japanese_numbers_carry_their_counters(key, params):
 def test_a_card_letter_is_the_first_character_of_its_colour_name():
     # a pink card read 桃 over the word ピンク in the same hand
     for colour in ("red", "orange", "yellow", "green", "blue", "pink", "white", "black", "locomotive"):
-        assert translate("ja", f"ttr.card_letter.{colour}") == translate("ja", f"ttr.color.{colour}")[0]
+        assert translate("ja", f"ticket_to_ride.card_letter.{colour}") == translate("ja", f"ticket_to_ride.color.{colour}")[0]
 
 
-@pytest.mark.parametrize("prefix", ["steam.ev.", "sf.ev."])
+@pytest.mark.parametrize("prefix", ["steam.ev.", "santa_fe.ev."])
 def test_japanese_log_lines_say_what_happened_in_the_past(prefix):
     # "…を支払います。" among "…を支払いました。": a log line was present tense
     catalog = {k: v for where, v in _strings("ja") for k in [where.split("/", 1)[1]] if k.startswith(prefix)}
@@ -149,7 +149,7 @@ def test_catan_express_trade_answers_read_well_however_they_fall(lang, nobody, e
     names = ["Ann", "Bob", "Cyd", "Dee"]
 
     def answers(yes, no):
-        return translate(lang, "ce.ev.answers", {"accepted_seats": yes, "refused_seats": no,
+        return translate(lang, "catan_express.ev.answers", {"accepted_seats": yes, "refused_seats": no,
                                                  "accepted_count": len(yes), "refused_count": len(no)}, names)
     assert answers([], [0, 1, 2]) == nobody
     assert answers([0, 1, 2], []) == everyone

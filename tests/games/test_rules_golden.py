@@ -13,7 +13,9 @@ tests/fixtures/rules_golden.json was made once by running this file with RAILYAR
 on the rules as they were before they were reshaped into games/core/referee.py's scaffolding;
 it is never rewritten to make a change pass (a change of behaviour is a bug here). It was
 rewritten once, for a rules fix: Year of Plenty refused outside a card's time (CE-B3), checked
-first to change nothing but the refusals of Year of Plenty moves.
+first to change nothing but the refusals of Year of Plenty moves; and once when every game's
+message keys took the game's name as their prefix, checked first to be the old digests with
+the old prefixes ("ce.", "gt.", "sf.", "ttr.") read as the new ones.
 """
 from __future__ import annotations
 

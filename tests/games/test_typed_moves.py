@@ -52,7 +52,7 @@ def test_a_game_without_a_vocabulary_reads_its_notation_only():
 
 
 def test_list_params_ending_in_lines_are_one_item_per_line():
-    lines = [{"key": "move.choice", "params": {"notation": "draw deck", "label": {"key": "ttr.act.draw_deck"}}},
+    lines = [{"key": "move.choice", "params": {"notation": "draw deck", "label": {"key": "ticket_to_ride.act.draw_deck"}}},
              {"key": "move.more", "params": {"count": 3}}]
     en = translate("en", "error.ambiguous_move", {"text": "draw", "moves_lines": lines})
     assert en.endswith(":\n• `draw deck` — Draw a card from the deck\n• … and 3 more (see /move)")
@@ -141,12 +141,12 @@ def test_a_wrong_text_gets_the_closest_legal_moves_of_that_seat():
 def test_text_like_no_legal_move_keeps_the_notations_own_error():
     s, seat = ttr_position(black=6)
     assert refused(TTR, s, seat, "fly to the moon").params == {"text": "fly to the moon"}
-    assert refused(TTR, s, seat, "claim Nowhere-Elsewhere red").code == "ttr.unknown_route"
+    assert refused(TTR, s, seat, "claim Nowhere-Elsewhere red").code == "ticket_to_ride.unknown_route"
     # Unreadable as typed, readable once the names are rewritten: the rewritten text's error,
     # quoting the words typed, not their rewriting.
     broke, seat = ttr_position()  # no cards: no claim to suggest
     err = refused(TTR, broke, seat, "claim シアトル-ニューヨーク 赤")
-    assert err.code == "ttr.unknown_route" and err.params["route"] == "シアトル-ニューヨーク"
+    assert err.code == "ticket_to_ride.unknown_route" and err.params["route"] == "シアトル-ニューヨーク"
     assert translate("ja", err.message_key, err.params) == "「シアトル-ニューヨーク」という路線はありません。"
 
 

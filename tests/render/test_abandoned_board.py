@@ -15,11 +15,11 @@ from render.kit.ended import ABANDONED_KEY, ABANDONED_SUB_KEY, abandoned, is_aba
 NAMES = ["Alice", "Bob", "Carol"]
 # each game's header while one seat is to move (test knowledge, not shared code)
 TURN_KEYS = {
-    "ticket_to_ride": ("render.turn_of",),
-    "ginga": ("gt.render.turn_of",),
-    "santa_fe": ("render.sf.track_of", "render.sf.draw_of", "render.sf.buy_of", "render.sf.engineer_of"),
-    "steam": ("render.steam.move.first_auction", "render.steam.move.actions"),
-    "catan_express": ("ce_render.move.setup", "ce_render.move.roll", "ce_render.move.main"),
+    "ticket_to_ride": ("ticket_to_ride.render.turn_of",),
+    "ginga": ("ginga.render.turn_of",),
+    "santa_fe": ("santa_fe.render.track_of", "santa_fe.render.draw_of", "santa_fe.render.buy_of", "santa_fe.render.engineer_of"),
+    "steam": ("steam.render.move.first_auction", "steam.render.move.actions"),
+    "catan_express": ("catan_express.render.move.setup", "catan_express.render.move.roll", "catan_express.render.move.main"),
 }
 
 

@@ -32,7 +32,7 @@ def test_phrases_name_players_and_use_real_plurals():
     en = " ".join([board_heading("en", "ticket_to_ride", 12, [0], NAMES),
                    scores_sentence("en", [(0, 30), (1, 1)], NAMES),
                    last_move_sentence("en", ["Bob drew a red card.", "Bob drew a locomotive."])])
-    title = translate("en", "game.ticket_to_ride.title")
+    title = translate("en", "ticket_to_ride.title")
     assert en == (f"Board of {title}, turn 12. Waiting for Alice. Scores: Alice 30 points, Bob 1 point. "
                   "Last move: Bob drew a red card; Bob drew a locomotive.")
     assert "(s)" not in en

@@ -24,7 +24,7 @@ def test_a_last_event_too_long_keeps_its_end_and_spare_room_goes_to_the_first():
 
 
 def test_public_lines_skip_private_events_and_say_a_dash_when_empty():
-    private = SimpleNamespace(to=0, key="render.game_over", params={})
+    private = SimpleNamespace(to=0, key="ticket_to_ride.render.game_over", params={})
     assert public_event_lines([private], [], "en", 20, 400, 5) == ["—"]
-    public = SimpleNamespace(to=None, key="render.game_over", params={})
+    public = SimpleNamespace(to=None, key="ticket_to_ride.render.game_over", params={})
     assert public_event_lines([private, public], [], "en", 20, 400, 5) == ["Game over"]

@@ -11,18 +11,18 @@ from render.kit.text import measure, wrap
 
 NAMES = ["山田太郎", "Bob 🚂"]
 CITY = {"en": "Kansas City", "ja": "カンザスシティ"}
-SECTION = {"key": "sf.section.double", "params": {"from": {"en": "Chicago", "ja": "シカゴ"},
+SECTION = {"key": "santa_fe.section.double", "params": {"from": {"en": "Chicago", "ja": "シカゴ"},
                                                   "to": {"en": "Omaha", "ja": "オマハ"}, "half": 2}}
 SENTENCES = [
-    ("sf.ev.placed_paid", {"seat": 0, "cost": 12, "rr": "UP", "section": SECTION, "space": 1, "spaces": 4}),
-    ("sf.ev.bonus_special", {"rr": "SF", "city": CITY, "seat": 1, "amount": 8}),
-    ("gt.ev.stations", {"seat": 0, "count": 12}),
-    ("ttr.ev.final_round", {"seat": 1, "trains": 2}),
-    ("error.gt.two_failures", {"failures": 10}),
-    ("ttr.ev.face_up_stuck", {"locos": 4}),
+    ("santa_fe.ev.placed_paid", {"seat": 0, "cost": 12, "rr": "UP", "section": SECTION, "space": 1, "spaces": 4}),
+    ("santa_fe.ev.bonus_special", {"rr": "SF", "city": CITY, "seat": 1, "amount": 8}),
+    ("ginga.ev.stations", {"seat": 0, "count": 12}),
+    ("ticket_to_ride.ev.final_round", {"seat": 1, "trains": 2}),
+    ("ginga.error.two_failures", {"failures": 10}),
+    ("ticket_to_ride.ev.face_up_stuck", {"locos": 4}),
     ("error.ambiguous_move", {"text": "place UP Chicago-Omaha", "moves_lines": ["place UP Chicago>Omaha",
                                                                               "place UP Chicago>Omaha/2"]}),
-    ("discord.rules.ginga", {}),
+    ("ginga.discord.rules", {}),
 ]
 SIZE = 18
 

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from games.core.errors import message_key_of
 from bot.sessions import CODES, NO_GAME_REASONS, NOT_ACTIVE_REASONS, UNDO_REASONS, SessionError
 from games.core.i18n import DATA_DIR, LANGUAGES, catalog, translate
 
@@ -18,7 +19,7 @@ CORE_KEYS_KEPT = ["error.not_active", "error.unparsable", "error.game_over", "er
 def test_every_code_and_key_has_a_message(lang: str) -> None:
     messages = catalog(lang)
     for code in CODES:
-        assert f"error.{code}" in messages, code
+        assert message_key_of(code) in messages, code
     for code, reasons in (("undo_not_allowed", UNDO_REASONS), ("no_game_here", NO_GAME_REASONS),
                           ("not_active_game", NOT_ACTIVE_REASONS)):
         for reason in reasons:

@@ -100,9 +100,9 @@ async def test_an_offer_nobody_answers_closes_as_refused_after_the_reminder_dela
     assert [o.version for o in closed] == [version + 1, version + 2]  # one after the other, nothing between
     first = closed[0].public_events[0]
     assert first.key == "session.lapsed_move" and first.params == {
-        "seat": others[0], "move": {"key": "ce.do.refuse", "params": {}}}
+        "seat": others[0], "move": {"key": "catan_express.do.refuse", "params": {}}}
     assert closed[0].post.notation == "answer"  # the log's public notation, as for any answer
-    assert closed[-1].public_events[-1].key == "ce.ev.answers"
+    assert closed[-1].public_events[-1].key == "catan_express.ev.answers"
     after = await state_of(store, begun.game_id)
     assert after.phase == "main" and after.offer is None and closed[-1].waiting == [offerer]
     assert closed[-1].mention_user_ids == [actor_for(begun, offerer).user_id]
@@ -148,7 +148,7 @@ async def test_picking_a_partner_closes_the_answers_and_the_lapse(
     await svc.act(CHANNEL, actor_for(begun, first), "accept")
     traded = await svc.act(CHANNEL, actor_for(begun, offerer), f"trade @{first + 1}")
     assert traded.waiting == [offerer] and actor_for(begun, second).user_id not in traded.mention_user_ids
-    assert [e.key for e in traded.public_events][:1] == ["ce.ev.answers_closed"]
+    assert [e.key for e in traded.public_events][:1] == ["catan_express.ev.answers_closed"]
     assert lapse_timer(await store.timers(begun.game_id)) is None
     clock.advance(30 * 24 * 3600)
     assert await svc.run_lapses() == []

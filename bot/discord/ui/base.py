@@ -42,10 +42,10 @@ class GameUI:
 
     # --- words ------------------------------------------------------------------------
     def title(self, lang: str) -> str:
-        return t(lang, f"game.{self.name}.title")
+        return t(lang, f"{self.name}.title")
 
     def rules(self, lang: str) -> str:
-        return t(lang, f"discord.rules.{self.name}")
+        return t(lang, f"{self.name}.discord.rules")
 
     def load_view(self, game: Any, data: Any) -> Any:
         if data is None or isinstance(data, game.view_model):

@@ -46,14 +46,14 @@ class SantaFeUI(GameUI):
         return self.board.city_label(c, lang)
 
     def city_value(self, c: int, lang: str) -> str:
-        return t(lang, "discord.sf.city_value", city=self.city(c, lang), value=self.board.values[c])
+        return t(lang, "santa_fe.discord.city_value", city=self.city(c, lang), value=self.board.values[c])
 
     def reached_by(self, view: Any, c: int, lang: str) -> str:
         mask = view.connected[c]
         codes = [self.board.railroads[r].code for r in range(len(self.board.railroads)) if mask >> r & 1]
         if not codes:
-            return t(lang, "discord.sf.not_reached")
-        return t(lang, "discord.sf.reached_by", railroads=" ".join(codes), points=self.board.values[c] * len(codes))
+            return t(lang, "santa_fe.discord.not_reached")
+        return t(lang, "santa_fe.discord.reached_by", railroads=" ".join(codes), points=self.board.values[c] * len(codes))
 
     def choice_text(self, card: int, spur: bool, spur_rr: int, lang: str) -> str:
         return event_text(lang, notation.choice_words(self.board, card, spur, spur_rr), None)
@@ -71,71 +71,71 @@ class SantaFeUI(GameUI):
         phase = view.phase
         lines: list[str] = []
         if phase == "over":
-            lines.append(t(lang, "discord.sf.status.over", reason={"key": f"sf.end.{view.end_reason or 'all_placed'}"}))
+            lines.append(t(lang, "santa_fe.discord.status.over", reason={"key": f"santa_fe.end.{view.end_reason or 'all_placed'}"}))
         elif phase == "engineer":
-            lines.append(t(lang, "discord.sf.status.engineer", {"seat": view.current}, names,
+            lines.append(t(lang, "santa_fe.discord.status.engineer", {"seat": view.current}, names,
                            price=board.rules.engineer_price))
         elif phase == "choose":
             waiting = [p.seat for p in view.players if not p.chosen]
             chosen = [p.seat for p in view.players if p.chosen]
-            lines.append(t(lang, "discord.sf.status.choose", {"seats": waiting}, names, round=view.round))
+            lines.append(t(lang, "santa_fe.discord.status.choose", {"seats": waiting}, names, round=view.round))
             if chosen:
-                lines.append("✅ " + t(lang, "discord.sf.status.chosen", {"seats": chosen}, names))
+                lines.append("✅ " + t(lang, "santa_fe.discord.status.chosen", {"seats": chosen}, names))
         elif phase == "track":
-            lines.append(t(lang, "discord.sf.status.track", {"seat": view.current}, names, round=view.round,
+            lines.append(t(lang, "santa_fe.discord.status.track", {"seat": view.current}, names, round=view.round,
                            turn=view.track_turn, left=view.left))
         elif phase == "exchange":
-            lines.append(t(lang, "discord.sf.status.exchange", {"seats": list(view.active)}, names,
+            lines.append(t(lang, "santa_fe.discord.status.exchange", {"seats": list(view.active)}, names,
                            round=view.round))
         elif phase == "draw":
-            lines.append(t(lang, "discord.sf.status.draw", {"seat": view.current}, names, round=view.round))
+            lines.append(t(lang, "santa_fe.discord.status.draw", {"seat": view.current}, names, round=view.round))
         elif phase == "buy":
-            lines.append(t(lang, "discord.sf.status.buy", {"seat": view.current}, names, round=view.round,
+            lines.append(t(lang, "santa_fe.discord.status.buy", {"seat": view.current}, names, round=view.round,
                            price=board.rules.track_price))
         if phase != "over":
-            lines.append(t(lang, "discord.sf.status.first", {"seat": view.first}, names))
-        lines.append(t(lang, "discord.sf.status.deck", deck=view.deck_size, doubles=view.double_pile))
+            lines.append(t(lang, "santa_fe.discord.status.first", {"seat": view.first}, names))
+        lines.append(t(lang, "santa_fe.discord.status.deck", deck=view.deck_size, doubles=view.double_pile))
         if view.options.advanced:
-            lines.append(t(lang, "discord.sf.status.engineers", count=view.engineers))
+            lines.append(t(lang, "santa_fe.discord.status.engineers", count=view.engineers))
         tiles = " · ".join(f"{self.rr_emoji(r)} {rr.code} {view.supply[r]}" for r, rr in enumerate(board.railroads))
-        lines.append(t(lang, "discord.sf.status.tiles", tiles=tiles))
+        lines.append(t(lang, "santa_fe.discord.status.tiles", tiles=tiles))
         spurs = " · ".join(f"{rr.code} {view.spurs[r]}" for r, rr in enumerate(board.railroads))
-        lines.append(t(lang, "discord.sf.status.spurs", spurs=spurs, price=self._spur_price(view)))
+        lines.append(t(lang, "santa_fe.discord.status.spurs", spurs=spurs, price=self._spur_price(view)))
         fields = []
         for p in view.players:
             marker = "👉 " if p.seat in view.active else ""
             name = marker + self._name(p.seat, names)
             if p.seat == view.first and phase != "over":
                 name += " 🚩"
-            value = [t(lang, "discord.sf.player.money", money=p.money, score=p.score)]
+            value = [t(lang, "santa_fe.discord.player.money", money=p.money, score=p.score)]
             spur = self.board.railroads[p.spur].code if p.spur >= 0 else "—"
-            value.append(t(lang, "discord.sf.player.hand", cards=p.hand_size, doubles=p.doubles, spur=spur))
+            value.append(t(lang, "santa_fe.discord.player.hand", cards=p.hand_size, doubles=p.doubles, spur=spur))
             if p.engineer:
-                value.append("👷 " + t(lang, "discord.sf.player.engineer"))
+                value.append("👷 " + t(lang, "santa_fe.discord.player.engineer"))
             if any(p.bought):
                 bought = " · ".join(f"{board.railroads[r].code} {k}" for r, k in enumerate(p.bought) if k)
-                value.append(t(lang, "discord.sf.player.bought", tiles=bought))
+                value.append(t(lang, "santa_fe.discord.player.bought", tiles=bought))
             if phase == "choose":
-                value.append("✅ " + t(lang, "discord.sf.player.chosen") if p.chosen
-                             else "⏳ " + t(lang, "discord.sf.player.choosing"))
+                value.append("✅ " + t(lang, "santa_fe.discord.player.chosen") if p.chosen
+                             else "⏳ " + t(lang, "santa_fe.discord.player.choosing"))
             elif p.revealed is not None:
                 spur_rr = p.spur_active if p.revealed.spur else -1
-                value.append("🂠 " + t(lang, "discord.sf.player.this_round",
+                value.append("🂠 " + t(lang, "santa_fe.discord.player.this_round",
                                       choice=self.choice_text(p.revealed.card, p.revealed.spur, spur_rr, lang)))
             if p.played:
-                cards = [{"key": "discord.sf.played_card",  # a list: joined the reader's way (、 in Japanese)
+                cards = [{"key": "santa_fe.discord.played_card",  # a list: joined the reader's way (、 in Japanese)
                           "params": {"city": self.city(c, lang), "value": board.values[c],
                                      "railroads": bin(view.connected[c]).count("1")}} for c in p.played]
-                value.append(t(lang, "discord.sf.player.played", cards=cards))
+                value.append(t(lang, "santa_fe.discord.player.played", cards=cards))
             else:
-                value.append(t(lang, "discord.sf.player.played", cards="—"))
+                value.append(t(lang, "santa_fe.discord.player.played", cards="—"))
             fields.append((name, "\n".join(value)))
         return "\n".join(lines), fields
 
     def waiting_hint(self, view: Any, lang: str) -> str:
         phase = getattr(view, "phase", None)
         if phase in ("choose", "track", "exchange", "draw", "buy", "engineer"):
-            return t(lang, f"discord.sf.hint.{phase}")
+            return t(lang, f"santa_fe.discord.hint.{phase}")
         return t(lang, "discord.hint.your_turn")
 
     # --- private ----------------------------------------------------------------------
@@ -146,25 +146,25 @@ class SantaFeUI(GameUI):
         for c in me.hand or []:
             lines.append(f"🂠 {self.city_value(c, lang)} — {self.reached_by(view, c, lang)}")
         if not me.hand:
-            lines.append(t(lang, "discord.sf.hand.no_cards"))
-        extras = [t(lang, "discord.sf.hand.money", money=me.money),
-                  t(lang, "discord.sf.hand.doubles", count=me.doubles)]
+            lines.append(t(lang, "santa_fe.discord.hand.no_cards"))
+        extras = [t(lang, "santa_fe.discord.hand.money", money=me.money),
+                  t(lang, "santa_fe.discord.hand.doubles", count=me.doubles)]
         if me.spur >= 0:
-            extras.append(t(lang, "discord.sf.hand.spur", rr=self.rr_name(me.spur, lang)))
+            extras.append(t(lang, "santa_fe.discord.hand.spur", rr=self.rr_name(me.spur, lang)))
         if me.engineer:
-            extras.append("👷 " + t(lang, "discord.sf.player.engineer"))
+            extras.append("👷 " + t(lang, "santa_fe.discord.player.engineer"))
         lines.append(" · ".join(extras))
         if me.spur_active >= 0 and not me.spur_used and view.phase == "track":
-            lines.append("🔀 " + t(lang, "discord.sf.hand.spur_active", rr=self.rr_name(me.spur_active, lang)))
+            lines.append("🔀 " + t(lang, "santa_fe.discord.hand.spur_active", rr=self.rr_name(me.spur_active, lang)))
         if me.choice is not None:
             spur_rr = me.spur if me.choice.spur else -1
-            lines.append("🔒 " + t(lang, "discord.sf.hand.your_choice",
+            lines.append("🔒 " + t(lang, "santa_fe.discord.hand.your_choice",
                                   choice=self.choice_text(me.choice.card, me.choice.spur, spur_rr, lang)))
         if pv.prompt is not None:
             lines.append("👉 " + event_text(lang, pv.prompt, pv.names))
         elif view.phase == "choose" and me.chosen:
             waiting = [p.seat for p in view.players if not p.chosen]
-            lines.append(t(lang, "discord.sf.hand.wait_reveal", {"seats": waiting}, pv.names))
+            lines.append(t(lang, "santa_fe.discord.hand.wait_reveal", {"seats": waiting}, pv.names))
         elif view.phase != "over":
             lines.append(t(lang, "discord.hand.not_your_turn"))
         return "\n".join(lines)

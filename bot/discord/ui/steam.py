@@ -44,37 +44,37 @@ class SteamUI(GameUI):
         if tile is None:
             return "—"
         text = f"{TILES.get(tile, '')} {t(lang, f'steam.tile.{tile}')}".strip()
-        return t(lang, "discord.steam.declined", tile=text) if declined else text
+        return t(lang, "steam.discord.declined", tile=text) if declined else text
 
     def _phase_line(self, view: Any, names: Sequence[str], lang: str) -> str:
         state = view.state
         if state.phase == "over":
-            return t(lang, "discord.steam.status.over", turns=state.turn)
+            return t(lang, "steam.discord.status.over", turns=state.turn)
         waiting = list(view.active)
         who = {"seats": waiting} if waiting else {"seats": []}
         if state.phase == "deliver" and state.pending:
             seat, points = state.pending[0]
-            return t(lang, "discord.steam.status.score", {"seat": seat}, names, points=points, turn=state.turn,
+            return t(lang, "steam.discord.status.score", {"seat": seat}, names, points=points, turn=state.turn,
                      turns=state.turns)
         phase = {"key": f"steam.phase.{state.phase}"}
         if state.phase == "deliver":
-            phase = {"key": "discord.steam.deliver_round", "params": {"round": state.deliver_round}}
-        return t(lang, "discord.steam.status.turn", who, names, turn=state.turn, turns=state.turns, phase=phase)
+            phase = {"key": "steam.discord.deliver_round", "params": {"round": state.deliver_round}}
+        return t(lang, "steam.discord.status.turn", who, names, turn=state.turn, turns=state.turns, phase=phase)
 
     # --- public -----------------------------------------------------------------------
     def summary(self, view: Any, names: Sequence[str], lang: str) -> tuple[str, list[tuple[str, str]]]:
         state = view.state
         m = board_map(state)
         lines = [self._phase_line(view, names, lang)]
-        mode = "discord.steam.mode.standard" if state.options.standard else "discord.steam.mode.basic"
-        lines.append(t(lang, "discord.steam.status.map", map=dict(m.title), mode={"key": mode}))
+        mode = "steam.discord.mode.standard" if state.options.standard else "steam.discord.mode.basic"
+        lines.append(t(lang, "steam.discord.status.map", map=dict(m.title), mode={"key": mode}))
         if state.phase != "over" and state.order:
             order = " → ".join(self._name(s, names) for s in state.order)
-            lines.append(t(lang, "discord.steam.status.order", order=order))
+            lines.append(t(lang, "steam.discord.status.order", order=order))
         if state.last_route_places:
-            lines.append("📦 " + t(lang, "discord.steam.status.last_delivery", route="→".join(state.last_route_places)))
+            lines.append("📦 " + t(lang, "steam.discord.status.last_delivery", route="→".join(state.last_route_places)))
         left = sum(1 for s in state.supply if any(s))
-        lines.append(t(lang, "discord.steam.status.supply", spaces=left, growth=state.growth_left))
+        lines.append(t(lang, "steam.discord.status.supply", spaces=left, growth=state.growth_left))
         fields = []
         seats = list(state.order) + [i for i in range(state.n) if i not in state.order]
         for seat in seats:
@@ -82,11 +82,11 @@ class SteamUI(GameUI):
             marker = "👉 " if seat in view.active else ""
             name = clip(marker + self._name(seat, names), 256)
             if p.bankrupt:
-                fields.append((name, "💀 " + t(lang, "discord.steam.player.bankrupt")))
+                fields.append((name, "💀 " + t(lang, "steam.discord.player.bankrupt")))
                 continue
-            value = [t(lang, "discord.steam.player.money", cash=p.cash, income=p.income, points=p.points),
-                     t(lang, "discord.steam.player.engine", level=p.locomotive, delivered=p.delivered),
-                     t(lang, "discord.steam.player.tile", tile=self.tile_text(p.action, p.declined, lang))]
+            value = [t(lang, "steam.discord.player.money", cash=p.cash, income=p.income, points=p.points),
+                     t(lang, "steam.discord.player.engine", level=p.locomotive, delivered=p.delivered),
+                     t(lang, "steam.discord.player.tile", tile=self.tile_text(p.action, p.declined, lang))]
             fields.append((name, "\n".join(value)))
         return "\n".join(lines), fields
 
@@ -95,9 +95,9 @@ class SteamUI(GameUI):
         if state is None:
             return t(lang, "discord.hint.your_turn")
         if state.phase == "deliver" and state.pending:
-            return t(lang, "discord.steam.hint.score")
+            return t(lang, "steam.discord.hint.score")
         if state.phase in PHASES and state.phase != "over":
-            return t(lang, f"discord.steam.hint.{state.phase}")
+            return t(lang, f"steam.discord.hint.{state.phase}")
         return t(lang, "discord.hint.your_turn")
 
     # --- private ----------------------------------------------------------------------
@@ -105,14 +105,14 @@ class SteamUI(GameUI):
         view = pv.view
         state = view.state
         p = state.players[pv.seat]
-        lines = [t(lang, "discord.steam.player.money", cash=p.cash, income=p.income, points=p.points),
-                 t(lang, "discord.steam.player.engine", level=p.locomotive, delivered=p.delivered),
-                 t(lang, "discord.steam.player.tile", tile=self.tile_text(p.action, p.declined, lang))]
+        lines = [t(lang, "steam.discord.player.money", cash=p.cash, income=p.income, points=p.points),
+                 t(lang, "steam.discord.player.engine", level=p.locomotive, delivered=p.delivered),
+                 t(lang, "steam.discord.player.tile", tile=self.tile_text(p.action, p.declined, lang))]
         if state.phase == "build" and pv.active:
-            lines.append(t(lang, "discord.steam.hand.placed", placed=state.placed))
+            lines.append(t(lang, "steam.discord.hand.placed", placed=state.placed))
         if state.phase == "deliver" and not state.pending and pv.active:
             cubes = [f"{CUBES[c]} {n}" for c, n in zip(COLOURS, _cubes_total(state)) if n]
-            lines.append(t(lang, "discord.steam.hand.cubes", cubes=" · ".join(cubes) or "—"))
+            lines.append(t(lang, "steam.discord.hand.cubes", cubes=" · ".join(cubes) or "—"))
         if pv.prompt is not None:
             lines.append("👉 " + event_text(lang, pv.prompt, pv.names))
         elif state.phase != "over":

@@ -34,23 +34,23 @@ class TicketToRideUI(GameUI):
     def summary(self, view: Any, names: Sequence[str], lang: str) -> tuple[str, list[tuple[str, str]]]:
         lines = []
         if view.phase == "choose":
-            lines.append(t(lang, "discord.ttr.status.choosing", {"seats": list(view.active)}, names))
+            lines.append(t(lang, "ticket_to_ride.discord.status.choosing", {"seats": list(view.active)}, names))
         elif view.phase == "play":
-            lines.append(t(lang, "discord.ttr.status.turn", {"turn": view.turn + 1, "seat": view.current}, names))
+            lines.append(t(lang, "ticket_to_ride.discord.status.turn", {"turn": view.turn + 1, "seat": view.current}, names))
             if view.final_round and view.turns_left is not None:
-                lines.append("⚠️ " + t(lang, "discord.ttr.status.final_round", turns=view.turns_left))
+                lines.append("⚠️ " + t(lang, "ticket_to_ride.discord.status.final_round", turns=view.turns_left))
         else:
-            lines.append(t(lang, "discord.ttr.status.over"))
-        lines.append(t(lang, "discord.ttr.status.decks", deck=view.deck_size, discard=view.discard_size,
+            lines.append(t(lang, "ticket_to_ride.discord.status.over"))
+        lines.append(t(lang, "ticket_to_ride.discord.status.decks", deck=view.deck_size, discard=view.discard_size,
                        tickets=view.ticket_deck_size))
         fields = []
         for p in view.players:
             marker = "👉 " if p.seat in view.active else ""
             name = clip(marker + (names[p.seat] if p.seat < len(names) else f"#{p.seat + 1}"), 256)
-            value = t(lang, "discord.ttr.player", trains=p.trains, cards=p.card_count,
+            value = t(lang, "ticket_to_ride.discord.player", trains=p.trains, cards=p.card_count,
                       tickets=p.ticket_count, points=p.route_points, routes=p.routes_claimed)
             if p.choosing:
-                value += "\n" + t(lang, "discord.ttr.player_choosing", count=p.choosing)
+                value += "\n" + t(lang, "ticket_to_ride.discord.player_choosing", count=p.choosing)
             fields.append((name, value))
         return "\n".join(lines), fields
 
@@ -58,10 +58,10 @@ class TicketToRideUI(GameUI):
         if view is None:
             return t(lang, "discord.hint.your_turn")
         if view.phase == "choose":
-            return t(lang, "discord.ttr.hint.choose")
+            return t(lang, "ticket_to_ride.discord.hint.choose")
         if view.drew_one:
-            return t(lang, "discord.ttr.hint.second")
-        return t(lang, "discord.ttr.hint.turn")
+            return t(lang, "ticket_to_ride.discord.hint.second")
+        return t(lang, "ticket_to_ride.discord.hint.turn")
 
     # --- private ----------------------------------------------------------------------
     def ticket_text(self, ticket: Any, lang: str) -> str:
@@ -72,7 +72,7 @@ class TicketToRideUI(GameUI):
         lines: list[str] = []
         cards = [f"{EMOJI.get(c, '')} {t(lang, f'ttr.color.{c}')} ×{n}" for c, n in (me.hand or {}).items() if n]
         lines.append(f"**{t(lang, 'discord.ttr.hand.cards')}** " +
-                     (" · ".join(cards) if cards else t(lang, "discord.ttr.hand.no_cards")))
+                     (" · ".join(cards) if cards else t(lang, "ticket_to_ride.discord.hand.no_cards")))
         lines.append(f"**{t(lang, 'discord.ttr.hand.trains')}** {me.trains}")
         if me.tickets:
             lines.append(f"**{t(lang, 'discord.ttr.hand.tickets')}**")

@@ -60,49 +60,49 @@ def refusal(state: CatanState, seat: int, a: Build) -> IllegalAction | None:
     """Why the seat may not build this now, the first rule in the way; None if it may."""
     phase = state.phase
     if phase not in ("main", "special", "setup"):
-        return IllegalAction("ce.roll_first" if phase == "roll" else "ce.not_now")
+        return IllegalAction("catan_express.roll_first" if phase == "roll" else "catan_express.not_now")
     if state.moving:
-        return IllegalAction("ce.moving_no_build")
+        return IllegalAction("catan_express.moving_no_build")
     d = dv(state)
     geo = d.geo
     what, at = a.what, a.at
     if what in ("settlement", "city"):
         if not at.isdigit() or int(at) not in geo.neighbours:
-            return IllegalAction("ce.unknown_point", text=at)
+            return IllegalAction("catan_express.unknown_point", text=at)
         pt = int(at)
         if what == "city":
             b = state.buildings.get(pt)
             if b is None or b.seat != seat or b.kind != "settlement":
-                return IllegalAction("ce.city_needs_settlement")
+                return IllegalAction("catan_express.city_needs_settlement")
             if not touched(state, pt):
-                return IllegalAction("ce.city_needs_rail")
+                return IllegalAction("catan_express.city_needs_rail")
             if d.used(seat)["city"] >= city_cap(state):
-                return IllegalAction("ce.city_cap", count=city_cap(state))
+                return IllegalAction("catan_express.city_cap", count=city_cap(state))
         else:
             if pt in state.buildings:
-                return IllegalAction("ce.point_taken")
+                return IllegalAction("catan_express.point_taken")
             if any(n in state.buildings for n in geo.neighbours[pt]):
-                return IllegalAction("ce.distance_rule")
+                return IllegalAction("catan_express.distance_rule")
             if touched(state, pt):
-                return IllegalAction("ce.settlement_touched")
+                return IllegalAction("catan_express.settlement_touched")
         if phase == "setup":  # CE-B6: a settlement on a free spot, in its turn of the setup
-            return None if what == "settlement" and not state.setup_rail else IllegalAction("ce.not_now")
+            return None if what == "settlement" and not state.setup_rail else IllegalAction("catan_express.not_now")
         if pieces_left(state, seat, what) <= 0:
-            return IllegalAction("ce.no_pieces_left", what={"key": f"ce.piece.{what}"})
+            return IllegalAction("catan_express.no_pieces_left", what={"key": f"catan_express.piece.{what}"})
         return None if covers(state.players[seat].hand, COST[what]) else short(state, seat, economy.cost(what))
     if geo.kind.get(at) != what:
-        return IllegalAction("ce.unknown_piece", text=at)
+        return IllegalAction("catan_express.unknown_piece", text=at)
     if phase == "setup":  # CE-3: the free rail from the second settlement
         if state.setup_rail and what == "rail" and at in geo.at.get(str(state.players[seat].start), ()):
             return None
-        return IllegalAction("ce.setup_rail_from_second")
+        return IllegalAction("catan_express.setup_rail_from_second")
     owners = state.pieces.get(at)
     if owners and seat in owners:
-        return IllegalAction("ce.piece_yours")
+        return IllegalAction("catan_express.piece_yours")
     if not any(pt in d.network(seat) for pt in geo.ends[at]):
-        return IllegalAction("ce.piece_not_connected")
+        return IllegalAction("catan_express.piece_not_connected")
     if pieces_left(state, seat, what) <= 0:
-        return IllegalAction("ce.no_pieces_left", what={"key": f"ce.piece.{what}"})
+        return IllegalAction("catan_express.no_pieces_left", what={"key": f"catan_express.piece.{what}"})
     free = state.free_pieces > 0 and phase == "main"
     if covers(state.players[seat].hand, with_fees(NOTHING if free else COST[what], len(set(owners)) if owners else 0)):
         return None
@@ -131,8 +131,8 @@ def _place(s: CatanState, seat: int, a: Build, events: list[Event], geo: Geo) ->
         s.pieces = {**s.pieces, a.at: s.pieces.get(a.at, []) + [seat]}
         chips(s, seat, a.at, events, geo)
         if parallel:
-            events.append(ev("built_parallel", seat=seat, what={"key": f"ce.piece.{a.what}"}, at=a.at))
-    events.insert(0, ev("built", seat=seat, what={"key": f"ce.piece.{a.what}"}, at=a.at))
+            events.append(ev("built_parallel", seat=seat, what={"key": f"catan_express.piece.{a.what}"}, at=a.at))
+    events.insert(0, ev("built", seat=seat, what={"key": f"catan_express.piece.{a.what}"}, at=a.at))
     s.last_build = [a.at]
 
 

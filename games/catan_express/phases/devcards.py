@@ -50,7 +50,7 @@ def _plenty_due(state: CatanState) -> int:
 
 def buy_refusal(state: CatanState, seat: int, a: Buy) -> IllegalAction | None:
     if not state.deck:
-        return IllegalAction("ce.deck_empty")
+        return IllegalAction("catan_express.deck_empty")
     if state.phase not in ("main", "special"):
         return elsewhere(state)
     if (state.phase == "special" or not state.moving) and covers(state.players[seat].hand, COST["development_card"]):
@@ -81,8 +81,8 @@ def plenty_refusal(state: CatanState, seat: int, a: Plenty) -> IllegalAction | N
             return None
         if state.phase in ("main", "roll"):
             if cards.total != due:
-                return IllegalAction("ce.plenty_count", count=due)
-            return IllegalAction("ce.bank_short", resources=economy.lacking(Hand(tuple(state.bank)), cards))
+                return IllegalAction("catan_express.plenty_count", count=due)
+            return IllegalAction("catan_express.bank_short", resources=economy.lacking(Hand(tuple(state.bank)), cards))
     return card_refusal(state, seat, DevCard.YEAR_OF_PLENTY) or elsewhere(state)
 
 

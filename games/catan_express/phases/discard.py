@@ -21,10 +21,10 @@ def refusal(state: CatanState, seat: int, a: Discard) -> IllegalAction | None:
         return elsewhere(state)
     cards = Hand(a.cards)
     if cards.total != state.discards[seat]:
-        return IllegalAction("ce.discard_count", count=state.discards[seat])
+        return IllegalAction("catan_express.discard_count", count=state.discards[seat])
     if covers(state.players[seat].hand, cards.counts):
         return None
-    return IllegalAction("ce.not_held")
+    return IllegalAction("catan_express.not_held")
 
 
 def discard(game: Any, s: CatanState, seat: int, a: Discard, events: list[Event]) -> bool:

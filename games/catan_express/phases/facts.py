@@ -20,7 +20,7 @@ from games.catan_express.models import CatanState, event
 
 
 def ev(key: str, to: tuple[int, ...] | None = None, **params: Any) -> Event:
-    return event(f"ce.ev.{key}", params, to)
+    return event(f"catan_express.ev.{key}", params, to)
 
 
 def board(state: CatanState) -> Board:
@@ -137,14 +137,14 @@ def is_main(state: CatanState) -> bool:
 
 def elsewhere(state: CatanState) -> IllegalAction:
     """The reason for a move the phase has no place for."""
-    return IllegalAction("ce.roll_first" if state.phase == "roll" else "ce.not_now")
+    return IllegalAction("catan_express.roll_first" if state.phase == "roll" else "catan_express.not_now")
 
 
 def short(state: CatanState, seat: int, price: Hand) -> IllegalAction:
     """A refusal that names the price and the cards missing from the seat's hand."""
     hand = Hand(tuple(state.players[seat].hand))
     lacking = Hand(tuple(max(0, a - b) for a, b in zip(price.counts, hand.counts)))
-    return IllegalAction("ce.cannot_afford", cost=price.param(), short=lacking.param())
+    return IllegalAction("catan_express.cannot_afford", cost=price.param(), short=lacking.param())
 
 
 def one(i: int, n: int) -> tuple[int, int, int, int, int]:

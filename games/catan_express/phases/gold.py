@@ -26,10 +26,10 @@ def refusal(state: CatanState, seat: int, a: Gold) -> IllegalAction | None:
     owed = due(state)
     cards = Hand(a.cards)
     if cards.total != owed:
-        return IllegalAction("ce.gold_count", count=owed)
+        return IllegalAction("catan_express.gold_count", count=owed)
     if owed > 0 and covers(state.bank, cards.counts):
         return None
-    return IllegalAction("ce.bank_short", resources=economy.lacking(Hand(tuple(state.bank)), cards))
+    return IllegalAction("catan_express.bank_short", resources=economy.lacking(Hand(tuple(state.bank)), cards))
 
 
 def take(game: Any, s: CatanState, seat: int, a: Gold, events: list[Event]) -> bool:

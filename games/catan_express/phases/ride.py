@@ -65,15 +65,15 @@ def refusal(state: CatanState, seat: int, a: Ride) -> IllegalAction | None:
     """A single step as the menus list it (`legs`), or a ride along any legal path; refused,
     the first leg the rules stop at says why (a missing line, a toll, CE-11)."""
     if not state.race:
-        return IllegalAction("ce.race_not_started")
+        return IllegalAction("catan_express.race_not_started")
     if not may_ride(state, seat):
-        return IllegalAction("ce.ride_illegal")
+        return IllegalAction("catan_express.ride_illegal")
     if len(a.legs) == 1 and _leg_allowed(state, seat, a.legs[0]):
         return None
     problem = walk(state.fork(), seat, a, [], dry=True)
     if problem is None and len(a.legs) > 1:
         return None
-    return problem or IllegalAction("ce.ride_illegal")
+    return problem or IllegalAction("catan_express.ride_illegal")
 
 
 def _leg_allowed(state: CatanState, seat: int, leg: Leg) -> bool:
@@ -113,27 +113,27 @@ def walk(s: CatanState, seat: int, a: Ride, events: list[Event], dry: bool) -> I
         s.last_ride = [p.loco]
     for i, leg in enumerate(a.legs):
         if s.move_left <= 0:
-            return IllegalAction("ce.ride_ends_early")
+            return IllegalAction("catan_express.ride_ends_early")
         at = str(p.loco)
         pieces = [x for x in geo.between.get(frozenset((at, leg.to)), ()) if s.pieces.get(x)]
         if not pieces:
-            return IllegalAction("ce.ride_no_line", at=at, to=leg.to)
+            return IllegalAction("catan_express.ride_no_line", at=at, to=leg.to)
         piece = pieces[0]
         kind = geo.kind[piece]
         if transfer_stop(s) and s.moved_on is not None and kind != s.moved_on:
             # CE-11: the locomotive would change between rail and ferry here: its move
             # ended on arriving (a move keeps to the kind it started on).
-            return IllegalAction("ce.ride_transfer", at=at)
+            return IllegalAction("catan_express.ride_transfer", at=at)
         owners = s.pieces[piece]
         if seat in owners:
             if leg.payee is not None:
-                return IllegalAction("ce.ride_own_line")
+                return IllegalAction("catan_express.ride_own_line")
         else:
             if leg.payee is None or leg.payee not in owners or leg.resource is None:
-                return IllegalAction("ce.ride_toll_owner", to=leg.to)
+                return IllegalAction("catan_express.ride_toll_owner", to=leg.to)
             fare = Hand.of({leg.resource: 1})
             if not Hand(tuple(p.hand)).covers(fare):
-                return IllegalAction("ce.ride_cannot_pay")
+                return IllegalAction("catan_express.ride_cannot_pay")
             out = economy.give(holdings(s), seat, leg.payee, fare, reason="fare")
             store(s, out.holdings)
             if not dry:
@@ -148,7 +148,7 @@ def walk(s: CatanState, seat: int, a: Ride, events: list[Event], dry: bool) -> I
             if not dry:
                 events.append(ev("tower", seat=seat, at=leg.to, count=len(p.towers), of=len(s.stops)))
         if s.move_left <= 0 and i < len(a.legs) - 1:
-            return IllegalAction("ce.ride_ends_early")
+            return IllegalAction("catan_express.ride_ends_early")
     if dry:
         return None
     events.insert(0, ev("rode", seat=seat, route=list(s.last_ride)))

@@ -56,18 +56,18 @@ def refusal(state: CatanState, seat: int, a: Robber) -> IllegalAction | None:
     if a.hex not in land_label_set(state.map_id, state.options.layout, state.seed):
         # Only a land hex's label as printed: the notation writes those, and a label written
         # otherwise ("c3") would be stored as typed and then match no hex when it produces.
-        return IllegalAction("ce.robber_on_land", hex=a.hex)
+        return IllegalAction("catan_express.robber_on_land", hex=a.hex)
     if a.hex == state.robber:
-        return IllegalAction("ce.robber_must_move")
+        return IllegalAction("catan_express.robber_must_move")
     victims = _victims(state.players, seat, dv(state).by_hex().get(a.hex, ()))
     when = card_time(state) and can_play(state, seat, DevCard.KNIGHT) if knight else phase == "robber"
     if when and (a.victim in victims if victims else a.victim is None):
         return None
     if a.victim is None:
-        return IllegalAction("ce.robber_must_rob", seats=list(victims))
+        return IllegalAction("catan_express.robber_must_rob", seats=list(victims))
     if victims:
-        return IllegalAction("ce.cannot_rob", victim_seat=a.victim)
-    return IllegalAction("ce.nobody_to_rob", hex=a.hex)
+        return IllegalAction("catan_express.cannot_rob", victim_seat=a.victim)
+    return IllegalAction("catan_express.nobody_to_rob", hex=a.hex)
 
 
 def move(game: Any, s: CatanState, seat: int, a: Robber, events: list[Event]) -> bool:

@@ -31,7 +31,7 @@ def refusal(state: CatanState, seat: int, a: Roll) -> IllegalAction | None:
     if state.phase == "roll":
         return None
     rolled = state.dice and seat == state.current and state.phase in ("main", "gold", "discard", "robber")
-    return IllegalAction("ce.already_rolled" if rolled else "ce.not_now")
+    return IllegalAction("catan_express.already_rolled" if rolled else "catan_express.not_now")
 
 
 def roll(game: Any, s: CatanState, seat: int, a: Roll, events: list[Event]) -> bool:

@@ -37,7 +37,7 @@ def place(game: Any, s: CatanState, seat: int, a: Build, events: list[Event]) ->
     if a.what == "settlement":
         pt = int(a.at)
         s.buildings = {**s.buildings, pt: building(seat, "settlement")}
-        events.append(ev("built", seat=seat, what={"key": "ce.piece.settlement"}, at=a.at))
+        events.append(ev("built", seat=seat, what={"key": "catan_express.piece.settlement"}, at=a.at))
         s.last_build = [a.at]
         if s.setup_pos < s.n:
             _next(s)
@@ -67,7 +67,7 @@ def place(game: Any, s: CatanState, seat: int, a: Build, events: list[Event]) ->
     p_events = len(events)
     s.pieces = {**s.pieces, a.at: s.pieces.get(a.at, []) + [seat]}
     chips(s, seat, a.at, events, geo)
-    events.insert(p_events, ev("built_free", seat=seat, what={"key": "ce.piece.rail"}, at=a.at))
+    events.insert(p_events, ev("built_free", seat=seat, what={"key": "catan_express.piece.rail"}, at=a.at))
     s.last_build = s.last_build + [a.at]
     s.setup_rail = False
     _next(s)

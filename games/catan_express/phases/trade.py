@@ -56,17 +56,17 @@ def offer_problem(state: CatanState, seat: int, give: Any, get: Any) -> IllegalA
     never one resource on both sides (that would be a gift of the difference), only cards
     one holds, and of each resource no more than there are in the game."""
     if min(give) < 0 or min(get) < 0 or not any(give) or not any(get):
-        return IllegalAction("ce.trade_gift")
+        return IllegalAction("catan_express.trade_gift")
     both = [r for r, g, w in zip(RESOURCES, give, get) if g and w]
     if both:
-        return IllegalAction("ce.trade_same_resource", resources=[economy.resource_param(r) for r in both])
+        return IllegalAction("catan_express.trade_same_resource", resources=[economy.resource_param(r) for r in both])
     hand = state.players[seat].hand
     if not covers(hand, give):
-        return IllegalAction("ce.not_held", short=economy.cards_param([max(0, g - h) for g, h in zip(give, hand)]))
+        return IllegalAction("catan_express.not_held", short=economy.cards_param([max(0, g - h) for g, h in zip(give, hand)]))
     most = offer_ask_most(state)
     for i, w in enumerate(get):
         if w > most:
-            return IllegalAction("ce.offer_more_than_exist", cards=economy.cards_param(one(i, most)))
+            return IllegalAction("catan_express.offer_more_than_exist", cards=economy.cards_param(one(i, most)))
     return None
 
 
@@ -98,7 +98,7 @@ def offer_refusal(state: CatanState, seat: int, a: Propose) -> IllegalAction | N
     if not is_main(state):
         return elsewhere(state)
     if state.offers_made >= MAX_OFFERS:
-        return IllegalAction("ce.offer_limit", count=MAX_OFFERS)
+        return IllegalAction("catan_express.offer_limit", count=MAX_OFFERS)
     return offer_problem(state, seat, a.give, a.get)
 
 
@@ -107,7 +107,7 @@ def answer_refusal(state: CatanState, seat: int, a: Answer) -> IllegalAction | N
         return elsewhere(state)
     if not a.accept or covers(state.players[seat].hand, state.offer.get):
         return None
-    return IllegalAction("ce.cannot_accept", cards=Hand(tuple(state.offer.get)).param())
+    return IllegalAction("catan_express.cannot_accept", cards=Hand(tuple(state.offer.get)).param())
 
 
 def partner_refusal(state: CatanState, seat: int, a: Partner) -> IllegalAction | None:
@@ -115,7 +115,7 @@ def partner_refusal(state: CatanState, seat: int, a: Partner) -> IllegalAction |
         return elsewhere(state)
     if a.seat is None or a.seat in acceptors(state):
         return None
-    return IllegalAction("ce.not_an_acceptor", partner_seat=a.seat)
+    return IllegalAction("catan_express.not_an_acceptor", partner_seat=a.seat)
 
 
 def trade_with_bank(game: Any, s: CatanState, seat: int, a: BankTrade, events: list[Event]) -> bool:

@@ -138,12 +138,12 @@ async def offer_by_chooser(tb: Table, plan: tuple[str, int, int, int]) -> Any:
     offerer = state.current
     user = tb.user_of[offerer]
     notation, give, count, want = plan
-    gave, wanted = label(f"ce.resource.{RESOURCES[give].value}"), label(f"ce.resource.{RESOURCES[want].value}")
+    gave, wanted = label(f"catan_express.resource.{RESOURCES[give].value}"), label(f"catan_express.resource.{RESOURCES[want].value}")
     post = h.last_post()
-    entry = next(e for e in offered(post) if e["label"] == label("ce.menu.offer"))
+    entry = next(e for e in offered(post) if e["label"] == label("catan_express.menu.offer"))
     opened = await press(h, post, entry, user)
     page = h.fake.message(opened.original.id)
-    assert page.ephemeral and label("ce.step.offer") in page.content, page.content
+    assert page.ephemeral and label("catan_express.step.offer") in page.content, page.content
     assert page.content.count(label("discord.choose.nothing")) == 2  # nothing given, nothing asked yet
     confirm, = group_ids(page, "cd")
     assert page.component(confirm).get("disabled"), "Confirm waits until both sides are picked"
@@ -151,13 +151,13 @@ async def offer_by_chooser(tb: Table, plan: tuple[str, int, int, int]) -> Any:
     select, = group_ids(page, "cg")
     options = page.component(select)["options"]
     hand = state.players[offerer].hand
-    assert sorted(o["label"] for o in options) == sorted(label(f"ce.resource.{r.value}")
+    assert sorted(o["label"] for o in options) == sorted(label(f"catan_express.resource.{r.value}")
                                                          for r, n in zip(RESOURCES, hand) for _ in range(n))
     assert page.component(select)["min_values"] == 1
     ticks = [o["value"] for o in options if o["label"] == gave][:count]
     page = h.fake.message((await h.select(page, select, ticks, user)).original.id)
-    shown = label("choice.counted", item={"key": f"ce.resource.{RESOURCES[give].value}"}, count=count)
-    assert label("ce.step.give") + " **" + shown + "**" in page.content, page.content
+    shown = label("choice.counted", item={"key": f"catan_express.resource.{RESOURCES[give].value}"}, count=count)
+    assert label("catan_express.step.give") + " **" + shown + "**" in page.content, page.content
     select, = group_ids(page, "cg")
     assert sum(1 for o in page.component(select)["options"] if o.get("default")) == count  # ticked stay ticked
     # what is asked: + / − buttons for the other resources (never the one given)
@@ -166,11 +166,11 @@ async def offer_by_chooser(tb: Table, plan: tuple[str, int, int, int]) -> Any:
     for _ in range(2):
         plus = button_labelled(page, "ct", label("discord.choose.add", item=wanted))
         page = h.fake.message((await h.click(page, plus, user)).original.id)
-    two = label("choice.counted", item={"key": f"ce.resource.{RESOURCES[want].value}"}, count=2)
-    assert label("ce.step.get") + " **" + two + "**" in page.content, page.content
+    two = label("choice.counted", item={"key": f"catan_express.resource.{RESOURCES[want].value}"}, count=2)
+    assert label("catan_express.step.get") + " **" + two + "**" in page.content, page.content
     minus = button_labelled(page, "ct", label("discord.choose.remove", item=wanted))
     page = h.fake.message((await h.click(page, minus, user)).original.id)
-    assert label("ce.step.get") + " **" + wanted + "**" in page.content, page.content
+    assert label("catan_express.step.get") + " **" + wanted + "**" in page.content, page.content
     assert await tb.state() == state, "composing an offer changes nothing until Confirm"
     confirm, = group_ids(page, "cd")
     assert not page.component(confirm).get("disabled")
@@ -178,7 +178,7 @@ async def offer_by_chooser(tb: Table, plan: tuple[str, int, int, int]) -> Any:
     # anyway (nothing asked): refused privately, and nothing changes
     head, tally = confirm.rsplit(":", 1)
     refused = await click_forged(h, page, confirm, head + ":" + "z" + tally[1:], user)
-    assert refused.ephemeral and label("error.choice.not_offered") in text_of(h, refused), text_of(h, refused)
+    assert refused.ephemeral and label("choice.error.not_offered") in text_of(h, refused), text_of(h, refused)
     refused = await click_forged(h, page, confirm, head + ":" + tally[:len(tally) - 5] + "00000", user)
     assert refused.ephemeral and text_of(h, refused).startswith("⚠️"), text_of(h, refused)
     assert await tb.state() == state
@@ -197,10 +197,10 @@ async def roll_by_button(tb: Table) -> None:
     user = tb.user_of[seat]
     post = h.last_post()
     # the post says whose roll it is and how to roll, and its embed names the phase
-    assert label("discord.ce.hint.roll") in post.content, post.content
+    assert label("catan_express.discord.hint.roll") in post.content, post.content
     embed = post.embeds[0]
-    assert label("discord.ce.status.roll", "en", tb.names, seat=seat, turn=state.turn) in embed["description"]
-    roll = [e for e in offered(post) if e["label"] == label("ce.menu.roll")]
+    assert label("catan_express.discord.status.roll", "en", tb.names, seat=seat, turn=state.turn) in embed["description"]
+    roll = [e for e in offered(post) if e["label"] == label("catan_express.menu.roll")]
     assert len(roll) == 1 and roll[0]["kind"] == "button"
     assert post.component(roll[0]["custom_id"])["emoji"]["name"] == "🎲"
     version = await tb.version()
@@ -217,10 +217,10 @@ async def roll_by_button(tb: Table) -> None:
 
     done, steps = await click_through(h, post, user, "roll")
     assert text_of(h, done).startswith("✅"), text_of(h, done)
-    assert [s["step"] for s in steps] == ["ce.step.action"] and steps[0]["public"]
+    assert [s["step"] for s in steps] == ["catan_express.step.action"] and steps[0]["public"]
     rolled = await tb.state()
     assert len(rolled.dice) == 2 and rolled.phase != "roll"
-    dice = label("discord.ce.status.dice", dice=" + ".join(map(str, rolled.dice)), total=sum(rolled.dice))
+    dice = label("catan_express.discord.status.dice", dice=" + ".join(map(str, rolled.dice)), total=sum(rolled.dice))
     assert dice in h.last_post().embeds[0]["description"]
 
     # the same button again, as the old message still shows it: the board moved on
@@ -245,7 +245,7 @@ async def hands_are_private(tb: Table) -> None:
         assert shown.ephemeral and any(a.filename == "hand.png" for a in shown.attachments)
         text = text_of(h, shown)
         me = state.players[seat]
-        assert label("discord.ce.hand.resources", lang, count=sum(me.hand)) in text, text
+        assert label("catan_express.discord.hand.resources", lang, count=sum(me.hand)) in text, text
         mine = cards_line(me.hand, lang)
         assert mine and mine in text, (mine, text)
         for other, line in lines.items():
@@ -272,7 +272,7 @@ async def trade(tb: Table, plan: tuple[str, int, int, int], order: tuple[int, in
     post = h.last_post()
     # answering is secret: the post offers no answer, only a way into one's own menu
     assert offered(post) == [], post.custom_ids
-    assert label("discord.ce.hint.answer") in post.content
+    assert label("catan_express.discord.hint.answer") in post.content
     first, second = order
     menus = {}
     for i, seat in enumerate(order):
@@ -286,14 +286,14 @@ async def trade(tb: Table, plan: tuple[str, int, int, int], order: tuple[int, in
         lang = "ja" if tb.user_of[seat] == BOB else "en"
         entries = offered(menu)
         # both see their own accept / refuse at once, each menu keyed to its seat
-        assert sorted(e["label"] for e in entries) == sorted([label("ce.menu.accept", lang),
-                                                              label("ce.menu.refuse", lang)])
-        assert {e["check"] for e in entries} == {key_check(f"ce.answer.{asked.turn}.{asked.offers_made}.{seat}")}
+        assert sorted(e["label"] for e in entries) == sorted([label("catan_express.menu.accept", lang),
+                                                              label("catan_express.menu.refuse", lang)])
+        assert {e["check"] for e in entries} == {key_check(f"catan_express.answer.{asked.turn}.{asked.offers_made}.{seat}")}
         assert all(e["kind"] == "button" for e in entries)
 
     async def answer(seat: int, accept: bool) -> None:
         lang = "ja" if tb.user_of[seat] == BOB else "en"
-        word = label("ce.menu.accept" if accept else "ce.menu.refuse", lang)
+        word = label("catan_express.menu.accept" if accept else "catan_express.menu.refuse", lang)
         entry = next(e for e in offered(menus[seat]) if e["label"] == word)
         result = await press(h, menus[seat], entry, tb.user_of[seat], locale="ja" if lang == "ja" else "en-US")
         assert text_of(h, result).startswith("✅"), text_of(h, result)
@@ -303,9 +303,9 @@ async def trade(tb: Table, plan: tuple[str, int, int, int], order: tuple[int, in
     assert middle.phase == "answer" and middle.offer.answers == {first: answers[0]}
     # the public post says that the first has answered, not what
     field = next(f for f in h.last_post().embeds[0]["fields"] if f["name"].endswith(tb.names[first]))
-    assert label("discord.ce.seat.answered") in field["value"]
-    assert label("discord.ce.seat.accepted") not in field["value"]
-    assert label("discord.ce.seat.refused") not in field["value"]
+    assert label("catan_express.discord.seat.answered") in field["value"]
+    assert label("catan_express.discord.seat.accepted") not in field["value"]
+    assert label("catan_express.discord.seat.refused") not in field["value"]
     # the second's menu was drawn before the first answered, and still works (its key holds)
     assert max(e["version"] for e in offered(menus[second])) < await tb.version()
     await answer(second, answers[1])
@@ -316,7 +316,7 @@ async def trade(tb: Table, plan: tuple[str, int, int, int], order: tuple[int, in
         return
     assert after.phase == "pick" and partner in GAME.acceptors(after)
     done, steps = await click_through(h, h.last_post(), tb.user_of[offerer], f"trade @{partner + 1}")
-    assert text_of(h, done).startswith("✅") and [s["step"] for s in steps] == ["ce.step.partner"]
+    assert text_of(h, done).startswith("✅") and [s["step"] for s in steps] == ["catan_express.step.partner"]
     traded = await tb.state()
     assert traded.phase == "main"
     for seat, sign in ((offerer, 1), (partner, -1)):
@@ -336,7 +336,7 @@ async def discards_and_theft(tb: Table) -> None:
     seats = sorted(due)
     assert len(seats) >= 2
     post = h.last_post()
-    assert offered(post) == [] and label("discord.ce.hint.discard") in post.content
+    assert offered(post) == [] and label("catan_express.discord.hint.discard") in post.content
     # everyone opens their menu first, then they discard in the reverse order
     menus = {}
     for i, seat in enumerate(seats):
@@ -346,12 +346,12 @@ async def discards_and_theft(tb: Table) -> None:
         # the cards to give up: one select of the hand, a card an option (no more of a kind than
         # are due), exactly half of them
         select, = group_ids(page.original, "cg")
-        check = key_check(f"ce.discard.{state.turn}.{seat}")
+        check = key_check(f"catan_express.discard.{state.turn}.{seat}")
         assert select.split(":")[4] == check, select
         component = page.original.component(select)
         assert len(component["options"]) == sum(min(n, due[seat]) for n in state.players[seat].hand)
         assert component["min_values"] == component["max_values"] == due[seat]
-        assert component["placeholder"].startswith(label("ce.step.discard")), component["placeholder"]
+        assert component["placeholder"].startswith(label("catan_express.step.discard")), component["placeholder"]
     for n, seat in enumerate(reversed(seats)):
         now = await tb.state()
         legal = GAME.legal_actions(now, seat)
@@ -359,8 +359,8 @@ async def discards_and_theft(tb: Table) -> None:
         notation = GAME.format_action(action)
         group, = GAME.decision(now, seat).groups
         done = await h.pick_group(menus[seat], 0, group, group.counts_of(notation), tb.user_of[seat])
-        mine = label("ce.ev.discarded_cards", "en", tb.names, seat=seat,
-                     cards=[{"key": f"ce.cards.{r.value}", "params": {"count": k}}
+        mine = label("catan_express.ev.discarded_cards", "en", tb.names, seat=seat,
+                     cards=[{"key": f"catan_express.cards.{r.value}", "params": {"count": k}}
                             for r, k in zip(RESOURCES, action.cards) if k])
         assert "🔒 " + mine in text_of(h, done), text_of(h, done)
         tb.private.append(mine)
@@ -372,7 +372,7 @@ async def discards_and_theft(tb: Table) -> None:
             fields = {f["name"].removeprefix("👉 "): f["value"] for f in h.last_post().embeds[0]["fields"]}
             for waiting in seats:
                 owed = waiting in later.discards
-                assert (label("discord.ce.seat.discarding", count=due[waiting]) in fields[tb.names[waiting]]) == owed
+                assert (label("catan_express.discord.seat.discarding", count=due[waiting]) in fields[tb.names[waiting]]) == owed
     robbing = await tb.state()
     assert robbing.phase == "robber"
     thief = robbing.current
@@ -383,17 +383,17 @@ async def discards_and_theft(tb: Table) -> None:
     done, steps = await pick_through(h, h.last_post(), tb.user_of[thief], GAME.format_action(move))
     # the hex on its picture, then whom to rob (asked only when there is a choice of victims there)
     asked = [s["step"] for s in steps]
-    assert asked in (["ce.step.hex"], ["ce.step.hex", "ce.step.victim"]), asked
+    assert asked in (["catan_express.step.hex"], ["catan_express.step.hex", "catan_express.step.victim"]), asked
     assert steps[0]["pictured"]
     after = await tb.state()
     taken = [a - b for a, b in zip(victim_hand, after.players[move.victim].hand)]
     assert sum(taken) == 1
     resource = RESOURCES[taken.index(1)].value
-    stolen = label("ce.ev.robbed_card", "en", tb.names, seat=thief, victim_seat=move.victim,
-                   resource={"key": f"ce.resource.{resource}"})
+    stolen = label("catan_express.ev.robbed_card", "en", tb.names, seat=thief, victim_seat=move.victim,
+                   resource={"key": f"catan_express.resource.{resource}"})
     assert "🔒 " + stolen in text_of(h, done), text_of(h, done)  # the thief is told what they took
     tb.private.append(stolen)
-    robbed = label("ce.ev.robbed", "en", tb.names, seat=thief, victim_seat=move.victim)
+    robbed = label("catan_express.ev.robbed", "en", tb.names, seat=thief, victim_seat=move.victim)
     assert robbed in h.last_post().content, h.last_post().content
 
 
@@ -402,17 +402,17 @@ async def build_by_point(tb: Table, point: str) -> None:
     state = await tb.state()
     seat = state.current
     post = h.last_post()
-    assert label("discord.ce.hint.main") in post.content
+    assert label("catan_express.discord.hint.main") in post.content
     # the first step's "Build a settlement" carries the house emoji, as a button or an option
-    entry = next(e for e in offered(post) if e["label"] == label("ce.menu.settlement"))
+    entry = next(e for e in offered(post) if e["label"] == label("catan_express.menu.settlement"))
     component = post.component(entry["custom_id"])
     if entry["kind"] == "select":
         component = next(o for o in component["options"] if o["value"] == entry["value"])
     assert component["emoji"]["name"] == "🏠", component
     done, steps = await pick_through(h, post, tb.user_of[seat], f"build settlement {point}")
     assert text_of(h, done).startswith("✅"), text_of(h, done)
-    assert [s["step"] for s in steps] == ["ce.step.action", "ce.step.point"]
-    assert steps[0]["picked"]["label"] == label("ce.menu.settlement")
+    assert [s["step"] for s in steps] == ["catan_express.step.action", "catan_express.step.point"]
+    assert steps[0]["picked"]["label"] == label("catan_express.menu.settlement")
     # the point is picked by its number on the picture, and named by the land round it
     words = point_label(GAME, state, point)
     assert steps[1]["pictured"]
@@ -498,7 +498,7 @@ async def test_catan_express_on_discord(harness: Harness, fake, caplog) -> None:
         assert text not in public_text, text  # …and to nobody else
     for line in tb.hands:
         assert line in private_text and line not in public_text, line
-    assert label("discord.ce.hand.resources", count=0).split("(")[0] not in public_text
+    assert label("catan_express.discord.hand.resources", count=0).split("(")[0] not in public_text
     history = await h.slash(ALICE, "game log")
     logged = text_of(h, history) + json.dumps([m.embeds for m in history.messages], ensure_ascii=False)
     assert history.ephemeral or history.original is not None
@@ -530,10 +530,10 @@ async def test_a_japanese_game_speaks_japanese_in_public(harness: Harness, fake)
     names = list(status.names)
     post = h.last_post()
     description = post.embeds[0]["description"]
-    assert label("discord.ce.status.setup", "ja", names, seat=state.current, round=1,
-                 what={"key": "ce.piece.settlement"}) in description, description
-    assert label("discord.ce.race.not_yet", "ja", points=8) in description
-    assert label("discord.ce.hint.setup", "ja") in post.content, post.content
+    assert label("catan_express.discord.status.setup", "ja", names, seat=state.current, round=1,
+                 what={"key": "catan_express.piece.settlement"}) in description, description
+    assert label("catan_express.discord.race.not_yet", "ja", points=8) in description
+    assert label("catan_express.discord.hint.setup", "ja") in post.content, post.content
     fields = post.embeds[0]["fields"]
     assert len(fields) == 3 and all("点" in f["value"] for f in fields), fields
     # the first settlement is picked on the map: the post offers no intersections, only the
@@ -557,5 +557,5 @@ async def test_a_japanese_game_speaks_japanese_in_public(harness: Harness, fake)
     assert picture.description == translate("ja", "render.pick.alt", {"low": 1, "high": len(offered(page)),
                                                                        "count": len(offered(page))})
     points = [e for e in offered(page) if e["kind"] == "select"]
-    assert points and all(e["placeholder"].startswith(label("ce.step.point", "ja")) for e in points)
+    assert points and all(e["placeholder"].startswith(label("catan_express.step.point", "ja")) for e in points)
     h.fake.assert_clean()

@@ -69,10 +69,10 @@ async def test_a_player_sets_orders_and_the_game_moves_on_without_pinging_them(
     alice = next(s for s, u in users.items() if u == ALICE)
     game_id = await h.game_id()
 
-    text = await set_by_click(h, person, "ce.order.end_special", locale, lang)
-    assert "1. " + translate(lang, "ce.order.end_special") in text
-    text = await set_by_click(h, person, "ce.order.refuse_all", locale, lang)
-    assert "2. " + translate(lang, "ce.order.refuse_all") in text
+    text = await set_by_click(h, person, "catan_express.order.end_special", locale, lang)
+    assert "1. " + translate(lang, "catan_express.order.end_special") in text
+    text = await set_by_click(h, person, "catan_express.order.refuse_all", locale, lang)
+    assert "2. " + translate(lang, "catan_express.order.refuse_all") in text
     orders = ["end special", "refuse all"]
     assert await h.bot.store.standing_orders(game_id) == {seat: orders}
 
@@ -140,8 +140,8 @@ async def test_a_player_sets_orders_and_the_game_moves_on_without_pinging_them(
     names = list((await h.bot.service.status(str(CHANNEL))).names)
     said = "\n".join(p.content or "" for p in fake.messages(CHANNEL, ephemeral=False)
                      if p.author.id == fake.application_id)
-    answer_line = translate(lang, "session.order_move", {"seat": seat, "move": {"key": "ce.do.answer_public"}}, names)
-    end_line = translate(lang, "session.order_move", {"seat": seat, "move": {"key": "ce.do.end_special"}}, names)
+    answer_line = translate(lang, "session.order_move", {"seat": seat, "move": {"key": "catan_express.do.answer_public"}}, names)
+    end_line = translate(lang, "session.order_move", {"seat": seat, "move": {"key": "catan_express.do.end_special"}}, names)
     assert NAMES[person] in answer_line and answer_line in said and end_line in said, said[-3000:]
     if lang == "ja":
         assert "予約行動" in answer_line and "申し出に返事をする" in answer_line and "手番外建設を終える" in end_line
@@ -150,7 +150,7 @@ async def test_a_player_sets_orders_and_the_game_moves_on_without_pinging_them(
               if e.auto == "order"]
     assert any(answer_line in line for line in logged) and any(end_line in line for line in logged), logged
     for line in logged:  # which way the order answered is the player's own business
-        for secret in (translate(lang, "ce.do.refuse"), translate(lang, "ce.do.accept")):
+        for secret in (translate(lang, "catan_express.do.refuse"), translate(lang, "catan_express.do.accept")):
             assert secret not in line, line
     shown = await h.slash(person, "game log", locale=locale)
     assert "📋" in shown.original.embeds[0]["description"]
@@ -210,7 +210,7 @@ async def test_an_offer_nobody_answers_lapses_by_the_timer_loop(harness: Harness
     said = "\n".join(p.content or "" for p in fake.messages(CHANNEL, ephemeral=False)
                      if p.author.id == fake.application_id)
     for s in others:
-        line = translate("en", "session.lapsed_move", {"seat": s, "move": {"key": "ce.do.refuse"}}, names)
+        line = translate("en", "session.lapsed_move", {"seat": s, "move": {"key": "catan_express.do.refuse"}}, names)
         assert line in said, said[-2000:]
     shown = await h.slash(users[offerer], "game log")
     assert shown.original.embeds[0]["description"].count("⌛") == 2

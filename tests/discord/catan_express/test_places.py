@@ -165,7 +165,7 @@ async def refused_and_unchanged(h: Harness, click: Any, lang: str) -> None:
     the game is as it was."""
     before = await h.bot.service.status(str(CHANNEL))
     refused = await click()
-    assert refused.ephemeral and label("error.choice.not_offered", lang) in text_of(h, refused), text_of(h, refused)
+    assert refused.ephemeral and label("choice.error.not_offered", lang) in text_of(h, refused), text_of(h, refused)
     after = await h.bot.service.status(str(CHANNEL))
     assert after.version == before.version
 
@@ -254,7 +254,7 @@ async def test_six_on_the_islands_place_by_region_and_number(harness: Harness) -
         message = start.pop(user, None)
         if message is not None:
             rails_in_reply += 1
-            assert label("ce.ask.setup_rail", lang_of(locales[user]), round=2) in message.content, message.content
+            assert label("catan_express.ask.setup_rail", lang_of(locales[user]), round=2) in message.content, message.content
         done, steps = await pick_through(h, message or h.last_post(), user, notation, locale=locales[user])
         assert text_of(h, done).startswith("✅"), text_of(h, done)
         most_regions = max([most_regions] + [s["regions"] for s in steps])
@@ -270,7 +270,7 @@ async def test_six_on_the_islands_place_by_region_and_number(harness: Harness) -
             rails_asked += 1
     else:
         raise AssertionError("the setup did not end")
-    assert pictured == {"ce.step.point", "ce.step.centre"}, pictured
+    assert pictured == {"catan_express.step.point", "catan_express.step.centre"}, pictured
     assert langs_seen == {"en", "ja"}
     # the first settlements of six players: far more places than one picture holds
     assert forged >= 4 and most_regions >= 4, (forged, most_regions)

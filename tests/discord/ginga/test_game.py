@@ -111,7 +111,7 @@ async def test_full_game_of_galactic_railway(harness: Harness, fake) -> None:
         if notation == "stop":
             done, steps = await click_through(h, post, user, notation)
             assert len(steps) == 1 and steps[0]["public"] and steps[0]["picked"]["kind"] == "button"
-            assert steps[0]["picked"]["label"] == en("gt.act.stop", tiles=[f"T{t + 1}" for t in hand])
+            assert steps[0]["picked"]["label"] == en("ginga.act.stop", tiles=[f"T{t + 1}" for t in hand])
             used["stop_button"] += 1
         elif step % 3 == 2:
             done = await h.slash(user, "move", {"move": notation})
@@ -130,8 +130,8 @@ async def test_full_game_of_galactic_railway(harness: Harness, fake) -> None:
             # tile that fits in one place only is placed there by its first click)
             tile = notation.split()[1]
             expected = placements_of(state, seat, tile)
-            assert [s["step"] for s in steps] == ["gt.step.second" if state.step == "second" else "gt.step.tile",
-                                                  "gt.step.placement"][:1 if len(expected) == 1 else 2], steps
+            assert [s["step"] for s in steps] == ["ginga.step.second" if state.step == "second" else "ginga.step.tile",
+                                                  "ginga.step.placement"][:1 if len(expected) == 1 else 2], steps
             assert steps[0]["picked"]["label"].startswith(f"{tile} ")
             if state.step == "second":
                 used["second_step"] += 1
@@ -148,7 +148,7 @@ async def test_full_game_of_galactic_railway(harness: Harness, fake) -> None:
             assert steps[1]["picture"] is not None  # ... picked on a picture of the table
             if len(shown) > 5:
                 assert {e["kind"] for e in shown} == {"select"}
-                assert all(e["placeholder"].startswith(en("gt.step.placement")) for e in shown)
+                assert all(e["placeholder"].startswith(en("ginga.step.placement")) for e in shown)
                 used["placement_select"] += 1
             else:
                 assert {e["kind"] for e in shown} == {"button"}
@@ -329,7 +329,7 @@ async def test_many_placements_come_in_parts_of_the_table(harness: Harness, fake
     before = (await h.bot.service.status(str(CHANNEL))).version
     forged = re.sub(r":\d+$", ":99", parts[0])
     refused = await h.click_as_drawn(menu, forged, user)
-    assert refused.ephemeral and translate("en", "error.choice.not_offered") in text_of(h, refused)
+    assert refused.ephemeral and translate("en", "choice.error.not_offered") in text_of(h, refused)
     assert (await h.bot.service.status(str(CHANNEL))).version == before
     # the last part's last place is as reachable as the first
     menu = fake.message(menu.id)

@@ -44,7 +44,7 @@ def round_pattern() -> re.Pattern[str]:
     """The public "Round N: X is the first player" line, built from the catalog's wording."""
     from games.core.i18n import translate
 
-    text = translate("en", "sf.ev.round", {"round": "ROUNDNO", "seat": 0}, ["SEATNAME"])
+    text = translate("en", "santa_fe.ev.round", {"round": "ROUNDNO", "seat": 0}, ["SEATNAME"])
     head = text.split("SEATNAME")[0] + "SEATNAME" + text.split("SEATNAME")[1].split(".")[0]
     return re.compile(re.escape(head).replace("ROUNDNO", r"(\d+)").replace("SEATNAME", ".+"))
 
@@ -303,7 +303,7 @@ async def test_santa_fe_whole_game_through_discord(harness: Harness, fake, santa
             # "keep my hand" is an option of its own; the cards to give up are one multi-select
             # of the hand's cards, one option a card (two Denver cards: two Denver options), at
             # least one: the two can never be sent together
-            keep = [e for e in offered(menu) if e["label"] == label("sf.act.exchange_none")]
+            keep = [e for e in offered(menu) if e["label"] == label("santa_fe.act.exchange_none")]
             assert len(keep) == 1 and keep[0]["kind"] == "button" and keep[0]["check"] == check
             group_id = find_id(menu, rf"ry:{game_id}:\d+:cg:{check}::0")
             assert group_id, menu.custom_ids
@@ -325,7 +325,7 @@ async def test_santa_fe_whole_game_through_discord(harness: Harness, fake, santa
                 # privately, and nothing changes
                 after = await bot.service.rebuild(game_id)
                 version = (await bot.service.status(str(CHANNEL))).version
-                again = [e for e in offered(spare) if e["label"] == label("sf.act.exchange_none")]
+                again = [e for e in offered(spare) if e["label"] == label("santa_fe.act.exchange_none")]
                 await refused(await press(h, spare, again[0], user))
                 assert (await bot.service.rebuild(game_id)).players[seat] == after.players[seat]
                 assert (await bot.service.status(str(CHANNEL))).version == version
@@ -358,7 +358,7 @@ async def test_santa_fe_whole_game_through_discord(harness: Harness, fake, santa
                 used["draw_button"] += 1
             shown = steps[-1]["picked"]["label"]
             if action.what == "city":
-                assert shown == label("sf.choice.draw_city", count=len(state.deck)), shown
+                assert shown == label("santa_fe.choice.draw_city", count=len(state.deck)), shown
             elif action.what == "spur":
                 assert re.search(r"\(\$\d+\)$", shown), shown  # the price is on the button
             collect(done)
@@ -407,7 +407,7 @@ async def test_santa_fe_whole_game_through_discord(harness: Harness, fake, santa
                 start = previous
                 used["second_from_reply"] += 1
             done, steps = await click_through(h, start, user, notation)
-            assert steps[0]["step"] == "sf.step.railroad"
+            assert steps[0]["step"] == "santa_fe.step.railroad"
             code = board.railroads[action.rr].code
             railroad_label = steps[0]["picked"]["label"]
             # a railroad with a single placement makes it in one click: its label names it
@@ -415,7 +415,7 @@ async def test_santa_fe_whole_game_through_discord(harness: Harness, fake, santa
             assert head.endswith(f"({code})" if not action.spur else f"({code}) — new line with your spur")
             if len(steps) == 1:
                 assert then and "(space " in railroad_label, railroad_label
-            if steps[-1]["step"] in ("sf.step.section", "sf.step.end"):
+            if steps[-1]["step"] in ("santa_fe.step.section", "santa_fe.step.end"):
                 # the placement says where the tile goes and which space of the section it is
                 shown = steps[-1]["picked"]["label"]
                 if len(steps[-1]["places"]) > 1:  # picked on the map: the picture's number first
@@ -511,7 +511,7 @@ async def test_simultaneous_choice_and_refusals(harness: Harness, fake, santa_fe
     # round 1: an illegal /move (no double turn in the first round) is refused privately
     refused = await h.slash(ALICE, "move", {"move": "play double"})
     assert refused.ephemeral and refused.content.startswith("⚠️")
-    assert label("error.sf.first_round_city") in refused.content
+    assert label("santa_fe.error.first_round_city") in refused.content
 
     # both open their hands; Alice keeps a second one for later
     post = h.last_post()
@@ -627,9 +627,9 @@ async def test_advanced_game_engineer_pass_and_buying_track(harness: Harness, fa
         labels = [e["label"] for e in offered(post)]
 
         if state.phase == "engineer":
-            assert label("sf.act.engineer_no") in labels, labels
+            assert label("santa_fe.act.engineer_no") in labels, labels
             # the price is on the button
-            assert label("sf.choice.engineer_yes", price=board.rules.engineer_price) in labels, labels
+            assert label("santa_fe.choice.engineer_yes", price=board.rules.engineer_price) in labels, labels
             choice = "engineer yes" if not done["engineer"] else "engineer no"
             await tap(post, choice, user)
             done["engineer"] += choice == "engineer yes"
@@ -639,7 +639,7 @@ async def test_advanced_game_engineer_pass_and_buying_track(harness: Harness, fa
                 assert any("👷 engineer" in f["value"] for f in after["fields"])
             continue
         if state.phase == "track":
-            assert label("sf.act.pass") in labels, labels
+            assert label("santa_fe.act.pass") in labels, labels
             if not done["paid_label"]:
                 # the placements name their terrain cost (or that they are free): open each
                 # railroad that has several placements (one with a single placement would
@@ -667,7 +667,7 @@ async def test_advanced_game_engineer_pass_and_buying_track(harness: Harness, fa
         if state.phase == "buy":
             legal = [game.format_action(a) for a in game.legal_actions(state, seat)]
             buys = [n for n in legal if n != "buy none"]
-            assert label("sf.act.buy_none") in labels, labels
+            assert label("santa_fe.act.buy_none") in labels, labels
             if buys and not done["buy"]:
                 _, shown_label = await tap(post, buys[0], user)
                 assert re.search(rf"\(\${board.rules.track_price}\)$", shown_label), shown_label

@@ -148,7 +148,7 @@ async def test_steam_whole_game_through_discord(harness: Harness, fake, steam) -
             refused = await h.slash(BOB, "move", {"move": "build Z99 21 r0"}, locale="ja")
             assert refused.ephemeral
             # a hex beyond the map's edge is named as such, in the player's language
-            assert label("error.steam.unknown_hex", "ja", hex="Z99") in refused.content, refused.content
+            assert label("steam.error.unknown_hex", "ja", hex="Z99") in refused.content, refused.content
             used["japanese_error"] += 1
 
         done, shown = await click_through(h, post, user, notation)
@@ -217,7 +217,7 @@ async def test_the_status_embed_and_the_hand_speak_steam(harness: Harness, fake,
     post = h.last_post()
     embed = post.embeds[0]
     text = embed.get("description") or ""
-    assert label("discord.steam.mode.basic") in text, text
+    assert label("steam.discord.mode.basic") in text, text
     fields = embed.get("fields") or []
     assert len(fields) == 3 and all("$" in f["value"] for f in fields), fields
     # nothing in Steam is private (ST-15): no "Show my hand" on the post; /game hand says so
@@ -225,7 +225,7 @@ async def test_the_status_embed_and_the_hand_speak_steam(harness: Harness, fake,
     assert find_id(post, r"ry:\d+:\d+:hand") is None, post.custom_ids
     hand = await h.slash(BOB, "game hand", locale="ja")
     assert hand.ephemeral
-    assert hand.content.startswith("ℹ️ " + label("discord.hand.all_public", "ja", game=label("game.steam.title", "ja")))
+    assert hand.content.startswith("ℹ️ " + label("discord.hand.all_public", "ja", game=label("steam.title", "ja")))
     assert "機関車" in hand.content, hand.content
     rules = await h.slash(BOB, "game rules", {"game": "steam"}, locale="ja")
     text = rules.original.embeds[0]["description"]
@@ -360,7 +360,7 @@ async def test_places_are_picked_by_the_numbers_on_their_picture(harness: Harnes
     check = real.split(":")[4]
     for forged in (f"{head}:cr:{check}::99", f"{head}:cb:{check}::{len(first) + 5}"):
         refused = await click_forged(h, menu, real, forged, user, locale)
-        assert refused.ephemeral and label("error.choice.not_offered", lang) in text_of(h, refused), \
+        assert refused.ephemeral and label("choice.error.not_offered", lang) in text_of(h, refused), \
             text_of(h, refused)
     assert dump_db(h.db_path) == before
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from games.core.errors import message_key_of
 from games.core.errors import DataError, IllegalAction
 from games.core.hexgrid import Hex
 from games.core.i18n import catalog, translate
@@ -142,7 +143,7 @@ def test_player_counts_outside_three_to_six_are_refused(players):
     for start in (Holdings.start, deck_for):
         with pytest.raises(IllegalAction) as exc:
             start(players)
-        assert codes(exc) == "ce.bad_player_count"
+        assert codes(exc) == "catan_express.bad_player_count"
 
 
 # --- paying, with the parallel fee (CE-2) -------------------------------------------------
@@ -170,13 +171,13 @@ def test_without_a_brick_for_every_owner_there_is_no_parallel_build():
     h = holdings(a=Hand.of(lumber=1, wool=1, brick=1))
     with pytest.raises(IllegalAction) as exc:
         pay_build(h, A, "ferry", parallel_owners=[B, C])
-    assert codes(exc) == "ce.parallel_fee_short"
+    assert codes(exc) == "catan_express.parallel_fee_short"
     with pytest.raises(IllegalAction) as exc:
         pay_build(holdings(a=Hand.of(lumber=1, brick=3)), A, "ferry", parallel_owners=[B])
-    assert codes(exc) == "ce.cannot_afford"
+    assert codes(exc) == "catan_express.cannot_afford"
     with pytest.raises(IllegalAction) as exc:
         pay_build(holdings(a=Hand.of(lumber=1, ore=1, brick=1)), A, "rail", parallel_owners=[A])
-    assert codes(exc) == "ce.parallel_own_piece"
+    assert codes(exc) == "catan_express.parallel_own_piece"
 
 
 def test_road_building_waives_the_cost_but_not_the_owners_brick():
@@ -189,12 +190,12 @@ def test_road_building_waives_the_cost_but_not_the_owners_brick():
 def test_refusals_when_short_name_what_is_missing():
     with pytest.raises(IllegalAction) as exc:
         pay(holdings(a=Hand.of(grain=2, ore=1)), A, Hand.of(grain=2, ore=3), reason="city")
-    assert exc.value.code == "ce.cannot_afford"
+    assert exc.value.code == "catan_express.cannot_afford"
     assert translate("en", exc.value.message_key, exc.value.params) == \
         "That costs 2 grain, 3 ore; you are short of 2 ore."
     with pytest.raises(IllegalAction) as exc:
         give(holdings(a=Hand.of(ore=1)), A, A, Hand.of(ore=1), reason="fare")
-    assert codes(exc) == "ce.pay_self"
+    assert codes(exc) == "catan_express.pay_self"
 
 
 # --- production (CE-B1, CE-B4) ------------------------------------------------------------
@@ -231,7 +232,7 @@ def test_shortage_nobody_paid_when_several_are_owed_more_than_the_bank_has():
     out = distribute(h, {A: Hand.of(ore=2, grain=1), B: Hand.of(ore=3)})
     assert out.holdings.hand(A) == Hand.of(grain=1) and out.holdings.hand(B) == Hand()
     assert out.holdings.bank == Hand.of(ore=4, grain=2)
-    assert [e.key for e in out.events] == ["ce.ev.produced", "ce.ev.shortage"]
+    assert [e.key for e in out.events] == ["catan_express.ev.produced", "catan_express.ev.shortage"]
     assert translate("en", out.events[1].key, out.events[1].params, ["Ann", "Bob"]) == \
         "The bank has only 4 ore, not the 5 owed; nobody receives ore (Ann, Bob)."
 
@@ -240,14 +241,14 @@ def test_shortage_a_single_player_owed_takes_what_is_left():
     h = Holdings(Hand.of(ore=1), (Hand(),) * 3)
     out = distribute(h, {C: Hand.of(ore=2)})
     assert out.holdings.hand(C) == Hand.of(ore=1) and out.holdings.bank == Hand()
-    assert out.events[-1].key == "ce.ev.shortage_partial"
+    assert out.events[-1].key == "catan_express.ev.shortage_partial"
 
 
 def test_gold_is_chosen_from_what_the_bank_still_holds():
     h = Holdings(Hand.of(ore=1, wool=5), (Hand(),) * 3)
     out = take_gold(h, B, Hand.of(ore=1, wool=1), 2)
     assert out.holdings.hand(B) == Hand.of(ore=1, wool=1)
-    for picks, code in ((Hand.of(ore=2), "ce.bank_short"), (Hand.of(wool=1), "ce.gold_count")):
+    for picks, code in ((Hand.of(ore=2), "catan_express.bank_short"), (Hand.of(wool=1), "catan_express.gold_count")):
         with pytest.raises(IllegalAction) as exc:
             take_gold(h, B, picks, 2)
         assert codes(exc) == code
@@ -268,7 +269,7 @@ def test_a_discard_must_be_the_amount_due_from_cards_held():
     out = discard(h, A, Hand.of(lumber=3, ore=1), 4)
     assert out.holdings.hand(A) == Hand.of(lumber=2, ore=3) and out.holdings.bank == h.bank + Hand.of(lumber=3, ore=1)
     assert out.events[0].public and out.events[1].to == (A,)
-    for cards, code in ((Hand.of(lumber=3), "ce.discard_count"), (Hand.of(grain=4), "ce.not_held")):
+    for cards, code in ((Hand.of(lumber=3), "catan_express.discard_count"), (Hand.of(grain=4), "catan_express.not_held")):
         with pytest.raises(IllegalAction) as exc:
             discard(h, A, cards, 4)
         assert codes(exc) == code
@@ -293,7 +294,7 @@ def test_robbing_takes_one_seeded_random_card_from_a_neighbour_of_the_robber():
     for victim, at in ((A, H1), (D, H1), (C, H3)):  # oneself, no cards, no building there
         with pytest.raises(IllegalAction) as exc:
             rob(h, A, victim, at, buildings, SeededRng(0, 0))
-        assert codes(exc) == "ce.cannot_rob"
+        assert codes(exc) == "catan_express.cannot_rob"
 
 
 # --- trading (CE-B5) ----------------------------------------------------------------------
@@ -312,7 +313,7 @@ def test_bank_trade_ratios(harbours, ratios):
         assert out.holdings.hand(A) == h.hand(A) - Hand.of({r: ratio}) + Hand.of(grain=1)
         with pytest.raises(IllegalAction) as exc:
             bank_trade(h, A, Hand.of({r: ratio - 1}), Hand.of(grain=1), harbours)
-        assert codes(exc) == "ce.trade_ratio"
+        assert codes(exc) == "catan_express.trade_ratio"
 
 
 def test_bank_trade_in_several_lots_and_its_refusals():
@@ -320,10 +321,10 @@ def test_bank_trade_in_several_lots_and_its_refusals():
     out = bank_trade(h, A, Hand.of(lumber=8, ore=2), Hand.of(grain=2, wool=1), ("ore",))
     assert out.holdings.hand(A) == Hand.of(grain=2, wool=1)
     cases = [
-        (Hand.of(lumber=8), Hand.of(grain=1), "ce.trade_unbalanced"),
-        (Hand(), Hand.of(grain=1), "ce.trade_empty"),
-        (Hand.of(lumber=4), Hand.of(lumber=1), "ce.trade_same_resource"),
-        (Hand.of(brick=4), Hand.of(grain=1), "ce.cannot_afford"),
+        (Hand.of(lumber=8), Hand.of(grain=1), "catan_express.trade_unbalanced"),
+        (Hand(), Hand.of(grain=1), "catan_express.trade_empty"),
+        (Hand.of(lumber=4), Hand.of(lumber=1), "catan_express.trade_same_resource"),
+        (Hand.of(brick=4), Hand.of(grain=1), "catan_express.cannot_afford"),
     ]
     for give_, get, code in cases:
         with pytest.raises(IllegalAction) as exc:
@@ -332,7 +333,7 @@ def test_bank_trade_in_several_lots_and_its_refusals():
     empty_bank = Holdings(Hand.of(lumber=3), (Hand.of(ore=4), Hand()))
     with pytest.raises(IllegalAction) as exc:
         bank_trade(empty_bank, A, Hand.of(ore=4), Hand.of(grain=1))
-    assert codes(exc) == "ce.bank_short"
+    assert codes(exc) == "catan_express.bank_short"
 
 
 def test_player_trades_need_both_sides_to_give_and_to_hold_it():
@@ -341,12 +342,12 @@ def test_player_trades_need_both_sides_to_give_and_to_hold_it():
     assert out.holdings.hand(A) == Hand.of(wool=1) and out.holdings.hand(B) == Hand.of(ore=2, grain=1)
     assert out.holdings.bank == h.bank
     cases = [
-        (A, Hand.of(ore=1), B, Hand(), "ce.trade_gift"),
-        (A, Hand(), B, Hand.of(wool=1), "ce.trade_gift"),
-        (A, Hand.of(ore=1), A, Hand.of(ore=1), "ce.trade_self"),
-        (A, Hand.of(ore=1), B, Hand.of(ore=1), "ce.trade_same_resource"),
-        (A, Hand.of(ore=3), B, Hand.of(wool=1), "ce.cannot_afford"),
-        (A, Hand.of(ore=1), B, Hand.of(wool=2), "ce.partner_cannot_afford"),
+        (A, Hand.of(ore=1), B, Hand(), "catan_express.trade_gift"),
+        (A, Hand(), B, Hand.of(wool=1), "catan_express.trade_gift"),
+        (A, Hand.of(ore=1), A, Hand.of(ore=1), "catan_express.trade_self"),
+        (A, Hand.of(ore=1), B, Hand.of(ore=1), "catan_express.trade_same_resource"),
+        (A, Hand.of(ore=3), B, Hand.of(wool=1), "catan_express.cannot_afford"),
+        (A, Hand.of(ore=1), B, Hand.of(wool=2), "catan_express.partner_cannot_afford"),
     ]
     for seat, give_, partner, get, code in cases:
         with pytest.raises(IllegalAction) as exc:
@@ -362,43 +363,43 @@ def test_buying_pays_the_bank_and_a_victory_point_card_is_shown_at_once():
     first = buy(h, PlayerCards(A), deck)
     assert first.holdings.hand(A) == Hand.of(ore=1, wool=1, grain=1) and first.deck == (DevCard.KNIGHT,)
     assert first.cards.points == 1 and first.cards.in_hand == 0
-    assert [e.key for e in first.events] == ["ce.ev.paid", "ce.ev.vp_revealed"] and first.events[1].public
+    assert [e.key for e in first.events] == ["catan_express.ev.paid", "catan_express.ev.vp_revealed"] and first.events[1].public
     second = buy(first.holdings, first.cards, first.deck)
     assert second.cards.count(DevCard.KNIGHT) == 1 and second.deck == ()
-    drew = [e for e in second.events if e.key == "ce.ev.drew_card"]
+    drew = [e for e in second.events if e.key == "catan_express.ev.drew_card"]
     assert drew[0].to == (A,) and all(e.public for e in second.events if e is not drew[0])
     with pytest.raises(IllegalAction) as exc:
         buy(second.holdings, second.cards, second.deck)
-    assert codes(exc) == "ce.deck_empty" and second.holdings.hand(A) == Hand()
+    assert codes(exc) == "catan_express.deck_empty" and second.holdings.hand(A) == Hand()
     with pytest.raises(IllegalAction) as exc:
         buy(holdings(), PlayerCards(A), deck)
-    assert codes(exc) == "ce.cannot_afford"
+    assert codes(exc) == "catan_express.cannot_afford"
     with pytest.raises(IllegalAction) as exc:
         draw(())
-    assert codes(exc) == "ce.deck_empty"
+    assert codes(exc) == "catan_express.deck_empty"
 
 
 def test_one_card_a_turn_never_one_bought_this_turn():
     cards, _ = PlayerCards(A).receive(DevCard.KNIGHT)
     cards, _ = cards.receive(DevCard.MONOPOLY)
-    for card, code in ((DevCard.KNIGHT, "ce.card_bought_this_turn"), (DevCard.ROAD_BUILDING, "ce.card_not_held"),
-                       (DevCard.VICTORY_POINT, "ce.card_not_playable")):
+    for card, code in ((DevCard.KNIGHT, "catan_express.card_bought_this_turn"), (DevCard.ROAD_BUILDING, "catan_express.card_not_held"),
+                       (DevCard.VICTORY_POINT, "catan_express.card_not_playable")):
         with pytest.raises(IllegalAction) as exc:
             cards.play(card)
         assert codes(exc) == code
     cards = cards.end_turn()
     played, events = cards.play(DevCard.KNIGHT)
-    assert played.knights == 1 and played.in_hand == 1 and events[0].key == "ce.ev.played_card"
+    assert played.knights == 1 and played.in_hand == 1 and events[0].key == "catan_express.ev.played_card"
     with pytest.raises(IllegalAction) as exc:
         played.play(DevCard.MONOPOLY)
-    assert codes(exc) == "ce.card_already_played"
+    assert codes(exc) == "catan_express.card_already_played"
     assert played.end_turn().play(DevCard.MONOPOLY)[0].in_hand == 0
 
 
 def test_largest_army_goes_to_the_first_with_three_and_passes_only_to_strictly_more():
     assert largest_army(None, {A: 2, B: 2}, A) == (None, ())
     holder, events = largest_army(None, {A: 3, B: 2}, A)
-    assert holder == A and events[0].key == "ce.ev.largest_army" and events[0].params["points"] == 2
+    assert holder == A and events[0].key == "catan_express.ev.largest_army" and events[0].params["points"] == 2
     assert largest_army(A, {A: 3, B: 3}, B) == (A, ())
     assert largest_army(A, {A: 4, B: 3}, A) == (A, ())
     holder, events = largest_army(A, {A: 3, B: 4}, B)
@@ -417,7 +418,7 @@ def test_year_of_plenty_takes_two_within_the_banks_limits():
     h = holdings()
     assert year_of_plenty(h, A, Hand.of(ore=2)).holdings.hand(A) == Hand.of(ore=2)
     low = Holdings(Hand.of(ore=1, wool=3), (Hand(),) * 3)
-    for picks, code in ((Hand.of(ore=2), "ce.bank_short"), (Hand.of(wool=3), "ce.plenty_count")):
+    for picks, code in ((Hand.of(ore=2), "catan_express.bank_short"), (Hand.of(wool=3), "catan_express.plenty_count")):
         with pytest.raises(IllegalAction) as exc:
             year_of_plenty(low, A, picks)
         assert codes(exc) == code
@@ -529,8 +530,8 @@ def test_shortage_rule_property(bank, owed):
 
 def _keys_in(module) -> tuple[set[str], set[str]]:
     source = Path(module.__file__).read_text(encoding="utf-8")
-    errors = set(re.findall(r'(?:IllegalAction\(|_need\(.*?|_check_sides\(.*?)"(ce\.[a-z_]+)"', source))
-    events = {f"ce.ev.{k}" for k in re.findall(r'_ev\(\s*"([a-z_]+)"', source)}
+    errors = set(re.findall(r'(?:IllegalAction\(|_need\(.*?|_check_sides\(.*?)"(catan_express\.[a-z_]+)"', source))
+    events = {f"catan_express.ev.{k}" for k in re.findall(r'_ev\(\s*"([a-z_]+)"', source)}
     return errors, events
 
 
@@ -541,10 +542,10 @@ def test_every_code_and_event_is_in_both_catalogs():
         errors |= e
         events |= v
     assert len(errors) >= 20 and len(events) >= 18
-    keys = {f"error.{c}" for c in errors} | events
-    keys |= {f"ce.{group}.{r.value}" for group in ("resource", "cards") for r in Resource}
-    keys |= {f"ce.card.{k.value}" for k in DevCard}
-    keys |= {f"ce.reason.{k}" for k in ("settlement", "city", "development_card", "rail", "ferry", "parallel", "fare")}
+    keys = {message_key_of(c) for c in errors} | events
+    keys |= {f"catan_express.{group}.{r.value}" for group in ("resource", "cards") for r in Resource}
+    keys |= {f"catan_express.card.{k.value}" for k in DevCard}
+    keys |= {f"catan_express.reason.{k}" for k in ("settlement", "city", "development_card", "rail", "ferry", "parallel", "fare")}
     for lang in ("en", "ja"):
         assert sorted(k for k in keys if k not in catalog(lang)) == [], lang
 

@@ -303,7 +303,7 @@ def test_unknown_points_are_refused(text):
     g = rail_graph(beginner("standard"))
     with pytest.raises(IllegalAction) as exc:
         g.parse_point(text)
-    assert exc.value.code == "ce.unknown_point"
+    assert exc.value.code == "catan_express.unknown_point"
 
 
 def test_unknown_pieces_are_refused():
@@ -317,7 +317,7 @@ def test_unknown_pieces_are_refused():
                  "C3-D3", "1-1", "12"):
         with pytest.raises(IllegalAction) as exc:
             g.parse_piece(text)
-        assert exc.value.code in ("ce.unknown_piece", "ce.unknown_point")
+        assert exc.value.code in ("catan_express.unknown_piece", "catan_express.unknown_point")
 
 
 def test_error_codes_have_messages_in_both_languages():

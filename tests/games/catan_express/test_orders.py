@@ -138,8 +138,8 @@ def test_the_menu_of_orders_in_both_languages():
         "Accept any offer that gives me at least 1 ore and asks no more than 1 wool of me."
     assert words["ja", "accept 1ore for 1wool"] == "鉱石1枚以上を出し、求めるのが羊毛1枚以内の申し出は受ける。"
     assert "手番外建設" in words["ja", "end special"] and "申し出" in words["ja", "refuse all"]
-    for key in ("ce.order.step.kind", "ce.order.step.accept", "ce.order.step.get", "ce.order.step.give",
-                "ce.order.accept_kind"):
+    for key in ("catan_express.order.step.kind", "catan_express.order.step.accept", "catan_express.order.step.get", "catan_express.order.step.give",
+                "catan_express.order.accept_kind"):
         assert translate("ja", key, {}) != translate("en", key, {}) != key
     over = bot_steps(GAME, 3, 2, "builder")[-1].after
     assert GAME.order_choices(over, 0).empty

@@ -25,8 +25,8 @@ from render.kit.picking import OPTIONS_AT_MOST
 
 # step -> the kinds of place its options are (a rail's or ferry's intersection that leads to
 # one piece only places that piece: an edge)
-KINDS = {"ce.step.point": {"point", "edge"}, "ce.step.centre": {"edge"}, "ce.step.to": {"edge"},
-         "ce.step.hex": {"hex"}, "ce.step.next": {"route"}, "ce.step.stop": {"route"}}
+KINDS = {"catan_express.step.point": {"point", "edge"}, "catan_express.step.centre": {"edge"}, "catan_express.step.to": {"edge"},
+         "catan_express.step.hex": {"hex"}, "catan_express.step.next": {"route"}, "catan_express.step.stop": {"route"}}
 GAMES = [(3, "main", 1), (4, "main", 6), (5, "main", 3), (6, "main", 4), (6, "islands", 5), (6, "islands", 7)]
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from games.core.errors import message_key_of
 from games.core.errors import IllegalAction
 from games.core.i18n import catalog
 from games.catan_express.cards import KINDS
@@ -181,19 +182,19 @@ def _check_views(state) -> None:
 
 def _check_private_events(seat, action, result) -> None:
     for e in result.events:
-        if e.key == "ce.ev.robbed_card":
+        if e.key == "catan_express.ev.robbed_card":
             assert e.to == tuple(sorted((e.params["seat"], e.params["victim_seat"])))
-        if e.key == "ce.ev.robbed":
+        if e.key == "catan_express.ev.robbed":
             assert "resource" not in e.params
-        if e.key == "ce.ev.discarded_cards":
+        if e.key == "catan_express.ev.discarded_cards":
             assert e.to == (seat,)
-        if e.key == "ce.ev.discarded":
+        if e.key == "catan_express.ev.discarded":
             assert set(e.params) == {"seat", "count"} and e.to is None
-        if e.key == "ce.ev.drew_card":
+        if e.key == "catan_express.ev.drew_card":
             assert e.to == (seat,)
-        if e.key == "ce.ev.bought_card":
+        if e.key == "catan_express.ev.bought_card":
             assert "card" not in e.params and e.to is None
-        if e.key == "ce.ev.answered":
+        if e.key == "catan_express.ev.answered":
             assert set(e.params) == {"seat"}
         if e.to is not None and "seat" in e.params:
             assert e.params["seat"] in e.to
@@ -216,9 +217,9 @@ def test_no_view_shows_another_seats_cards(n, map_id, lineup):
             _check_views(result.state)
             kinds.update(e.key for e in result.events)
         play(n, seed, map_id, lineup, each=each, max_moves=MAX_MOVES)
-        if kinds["ce.ev.discarded_cards"] and kinds["ce.ev.robbed_card"]:
+        if kinds["catan_express.ev.discarded_cards"] and kinds["catan_express.ev.robbed_card"]:
             break
-    assert kinds["ce.ev.discarded_cards"] and kinds["ce.ev.robbed_card"], kinds
+    assert kinds["catan_express.ev.discarded_cards"] and kinds["catan_express.ev.robbed_card"], kinds
 
 
 def test_uniformly_random_games_keep_views_private():
@@ -340,16 +341,16 @@ def _codes_in_source() -> set[str]:
         text = path.read_text(encoding="utf-8")
         for first in re.findall(r'IllegalAction\(([^,)]*)', text):
             out |= set(re.findall(r'(?<!== )"([a-z_.]+)"', first))   # not a compared phase
-        out |= set(re.findall(r'(?:_need|_check_sides|_sides_refusal)\([^)]*?"(ce\.[a-z_]+)"', text))
+        out |= set(re.findall(r'(?:_need|_check_sides|_sides_refusal)\([^)]*?"(catan_express\.[a-z_]+)"', text))
     return out
 
 
 def test_every_refusal_in_the_code_is_in_both_catalogs():
     codes = _codes_in_source()
-    assert {"not_active", "unparsable", "ce.discard_count", "ce.card_bought_this_turn",
-            "ce.piece_not_connected", "ce.ride_illegal", "ce.city_cap"} <= codes
+    assert {"not_active", "unparsable", "catan_express.discard_count", "catan_express.card_bought_this_turn",
+            "catan_express.piece_not_connected", "catan_express.ride_illegal", "catan_express.city_cap"} <= codes
     for lang in LANGS:
-        assert sorted(c for c in codes if f"error.{c}" not in catalog(lang)) == [], lang
+        assert sorted(c for c in codes if message_key_of(c) not in catalog(lang)) == [], lang
 
 
 def test_every_refusal_met_in_play_is_in_both_catalogs():
@@ -384,4 +385,4 @@ def test_every_refusal_met_in_play_is_in_both_catalogs():
         play(n, 60 + n, m, tuple("random" if s == 0 else "builder" for s in range(n)), each=each)
     assert len(codes) >= 15, codes
     for lang in LANGS:
-        assert sorted(c for c in codes if f"error.{c}" not in catalog(lang)) == [], lang
+        assert sorted(c for c in codes if message_key_of(c) not in catalog(lang)) == [], lang

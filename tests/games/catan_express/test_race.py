@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from games.core.errors import message_key_of
 from games.core.i18n import catalog
 from games.catan_express.models import End, Leg, Ride
 from games.catan_express.rules import GAME
@@ -56,12 +57,12 @@ def test_the_race_starts_at_the_end_of_the_turn_that_reached_eight():
     t.play("build settlement 3")
     assert GAME.total(t.s, 2) == 8
     assert t.s.starter == 2 and not t.s.race and t.s.phase == "main"
-    assert find(t.s.last, "ce.ev.starter")[0].params == {"seat": 2, "points": 8}
+    assert find(t.s.last, "catan_express.ev.starter")[0].params == {"seat": 2, "points": 8}
     assert GAME.city_cap(t.s) == 2
     t.play("buy")                                 # the turn goes on as usual
     t.play("end")
     assert t.s.race and t.s.phase == "stops"
-    assert "ce.ev.race_begins" in [e.key for e in t.s.last]
+    assert "catan_express.ev.race_begins" in [e.key for e in t.s.last]
     assert GAME.city_cap(t.s) == 4
 
 
@@ -78,21 +79,21 @@ def test_stops_are_named_from_the_starter_clockwise_once_with_four():
     t.play("end")
     assert t.s.phase == "stops" and t.s.stop_queue == [2, 3, 0, 1]
     assert t.who() == 2 and sorted(t.legal()) == ["stop 13", "stop 17"]
-    assert t.refuse("stop 45") == "ce.not_now"   # its own start
-    assert t.refuse("stop 42") == "ce.not_now"   # not on its network
+    assert t.refuse("stop 45") == "catan_express.not_now"   # its own start
+    assert t.refuse("stop 42") == "catan_express.not_now"   # not on its network
     t.play("stop 13")
     assert t.who() == 3 and t.legal() == ["stop 42"]
     t.play("stop 42")
     assert t.who() == 0 and t.legal() == ["stop 17"]
-    assert t.refuse("stop 13") == "ce.not_now"   # named already
-    assert t.refuse("stop 35") == "ce.not_now"   # a locomotive's start
+    assert t.refuse("stop 13") == "catan_express.not_now"   # named already
+    assert t.refuse("stop 35") == "catan_express.not_now"   # a locomotive's start
     t.play("stop 17")
     # seat 1 reaches nothing it may name: passed over, and the race is on
     assert t.s.stops == [13, 42, 17]
-    assert [e.params["seat"] for e in find(t.s.last, "ce.ev.no_stop")] == [1]
-    assert find(t.s.last, "ce.ev.race_on")[0].params["stops"] == ["13", "42", "17"]
+    assert [e.params["seat"] for e in find(t.s.last, "catan_express.ev.no_stop")] == [1]
+    assert find(t.s.last, "catan_express.ev.race_on")[0].params["stops"] == ["13", "42", "17"]
     assert t.s.phase == "roll" and t.s.current == 3
-    named = [e.params["seat"] for e in find(t.events, "ce.ev.stop_named")]
+    named = [e.params["seat"] for e in find(t.events, "catan_express.ev.stop_named")]
     assert named == [2, 3, 0]
     # towers count = stops: nobody has won with fewer than all three
     assert all(len(t.p(s).towers) == 0 for s in range(4)) and len(t.s.stops) == 3
@@ -125,7 +126,7 @@ def test_three_players_name_stops_twice_round():
     while t.s.phase == "stops":
         t.play(t.legal()[0])
     assert len(t.s.stops) == 6 and len(set(t.s.stops)) == 6
-    assert [e.params["seat"] for e in find(t.events, "ce.ev.stop_named")] == [0, 1, 2, 0, 1, 2]
+    assert [e.params["seat"] for e in find(t.events, "catan_express.ev.stop_named")] == [0, 1, 2, 0, 1, 2]
 
 
 def test_three_players_with_one_place_name_one_stop():
@@ -134,7 +135,7 @@ def test_three_players_with_one_place_name_one_stop():
     assert t.who() == 0 and t.legal() == ["stop 13"]
     t.play("stop 13")
     assert t.s.stops == [13] and t.s.phase == "roll"
-    assert [e.params["seat"] for e in find(t.s.last, "ce.ev.no_stop")] == [1, 2, 0, 1, 2]
+    assert [e.params["seat"] for e in find(t.s.last, "catan_express.ev.no_stop")] == [1, 2, 0, 1, 2]
 
 
 # --- moving (CE-8, CE-9) ------------------------------------------------------------------
@@ -147,7 +148,7 @@ def test_a_roll_of_5_and_3_moves_up_to_5():
     for dice in ((5, 3), (3, 5)):
         t = racing([42], dice, {0: LONG})
         assert t.s.move_left == 5
-        assert t.refuse("ride C4 18 C3 14 D3 15") == "ce.ride_ends_early"   # 6 pieces
+        assert t.refuse("ride C4 18 C3 14 D3 15") == "catan_express.ride_ends_early"   # 6 pieces
         hand = t.hand(0)
         t.play("ride C4 18 C3 14 D3")
         assert t.p(0).loco == "D3" and t.hand(0) == hand                   # own pieces are free
@@ -160,7 +161,7 @@ def test_moving_is_step_by_step_and_ends_building():
     t.set_hand(0, lumber=1, ore=1)
     t.play("ride C4")
     assert t.s.moving and t.s.move_left == 3
-    assert t.refuse("build rail 24-C4") == "ce.moving_no_build"
+    assert t.refuse("build rail 24-C4") == "catan_express.moving_no_build"
     assert {x.split()[0] for x in t.legal()} == {"ride", "end"}
     t.play("ride 18")
     t.play("ride C3 14")
@@ -177,7 +178,7 @@ def test_unused_points_are_lost():
         t.end()
     t.roll(dice=(2, 1))
     assert t.who() == 0 and t.s.move_left == 2
-    assert t.refuse("ride C3 14 D3") == "ce.ride_ends_early"
+    assert t.refuse("ride C3 14 D3") == "catan_express.ride_ends_early"
 
 
 def test_others_lines_cost_one_card_to_an_owner_of_the_movers_choice():
@@ -191,8 +192,8 @@ def test_others_lines_cost_one_card_to_an_owner_of_the_movers_choice():
     t.play("ride C4")
     legs = set(t.legal())
     assert {"ride 18@2:wool", "ride 18@2:ore"} <= legs and "ride 18" not in legs
-    assert t.refuse("ride 18") == "ce.ride_toll_owner"              # others' piece, unpaid
-    assert t.refuse("ride 18@3:wool") == "ce.ride_toll_owner"       # seat 2 has no piece there
+    assert t.refuse("ride 18") == "catan_express.ride_toll_owner"              # others' piece, unpaid
+    assert t.refuse("ride 18@3:wool") == "catan_express.ride_toll_owner"       # seat 2 has no piece there
     t.play("ride 18@2:wool")
     assert t.hand(0) == cards(ore=1) and t.hand(1) == cards(wool=1)
     assert {"ride C3@2:ore", "ride C3@3:ore"} <= set(t.legal())
@@ -202,7 +203,7 @@ def test_others_lines_cost_one_card_to_an_owner_of_the_movers_choice():
     t.play("ride 13")
     assert t.p(0).loco == "13"
     assert not [x for x in t.legal() if x.startswith("ride B3")]
-    assert t.refuse("ride B3@2:ore") == "ce.ride_cannot_pay"
+    assert t.refuse("ride B3@2:ore") == "catan_express.ride_cannot_pay"
 
 
 def test_a_parallel_own_piece_is_free():
@@ -218,10 +219,10 @@ def test_a_tower_ends_the_move_and_scores():
     # CE-9: reaching one's own tower stops the locomotive at once; the tower is 1 VP.
     t = racing([13, 42], (6, 2), {0: ["24-C4", "24-C3", "13-C3", "13-C2"]})
     before = GAME.total(t.s, 0)
-    assert t.refuse("ride C4 24 C3 13 C2") == "ce.ride_ends_early"
+    assert t.refuse("ride C4 24 C3 13 C2") == "catan_express.ride_ends_early"
     t.play("ride C4 24 C3 13")
     assert t.p(0).towers == [13] and GAME.total(t.s, 0) == before + 1
-    assert find(t.s.last, "ce.ev.tower")[0].params == {"seat": 0, "at": "13", "count": 1, "of": 2}
+    assert find(t.s.last, "catan_express.ev.tower")[0].params == {"seat": 0, "at": "13", "count": 1, "of": 2}
     assert t.s.current == 1 and t.s.phase == "roll"
     assert GAME.view(t.s, None).seats[0].towers == 1
 
@@ -240,7 +241,7 @@ def test_the_last_tower_ends_the_game_with_fastest_driver():
     t.play("ride C4 24 C3 13")
     assert t.s.phase == "over" and t.p(0).fastest and t.s.race_winner == 0
     assert GAME.total(t.s, 0) == before + 2
-    assert {"ce.ev.race_won", "ce.ev.game_over"} <= {e.key for e in t.s.last}
+    assert {"catan_express.ev.race_won", "catan_express.ev.game_over"} <= {e.key for e in t.s.last}
     result = GAME.result(t.s)
     mine = next(p for p in result.players if p.seat == 0)
     lines = {line.category: line.points for line in mine.lines}
@@ -253,14 +254,14 @@ def test_a_finished_game_refuses_moves_in_words_a_player_can_read():
     t.play("ride C4 24 C3 13")
     assert t.s.phase == "over"
     code = t.refuse("roll", 1)
-    assert all(f"error.{code}" in catalog(lang) for lang in ("en", "ja")), code
+    assert all(message_key_of(code) in catalog(lang) for lang in ("en", "ja")), code
 
 
 def test_another_players_tower_does_not_stop_the_locomotive():
     # CE-9: only the mover's own towers; seat 1 has collected 13, seat 0 has not.
     t = racing([13, 42], (6, 2), {0: ["24-C4", "24-C3", "13-C3", "13-C2"]})
     t.edit(lambda s: s.players[1].towers.append(13))
-    assert t.refuse("ride C4 24 C3 13 C2") == "ce.ride_ends_early"
+    assert t.refuse("ride C4 24 C3 13 C2") == "catan_express.ride_ends_early"
 
 
 # --- the islands (CE-11) ------------------------------------------------------------------
@@ -296,12 +297,12 @@ def test_islands_a_move_ends_where_the_locomotive_changes_from_rail_to_ferry():
     t = _islands(True, RAIL_THEN_FERRY, loco="6", dice=(6, 5))
     assert t.s.move_left == 6
     error = t.refusal("ride F2 1 2")
-    assert error.code == "ce.ride_transfer" and error.params == {"at": "1"}
+    assert error.code == "catan_express.ride_transfer" and error.params == {"at": "1"}
     t.play("ride F2 1")
     assert t.p(0).loco == "1" and t.s.moving and t.s.move_left == 4
     # at 1 the ferry is no longer offered, nor accepted; going on by rail still is
     assert "ride 2" not in t.legal() and "ride F2" in t.legal()
-    assert t.refusal("ride 2").code == "ce.ride_transfer"
+    assert t.refusal("ride 2").code == "catan_express.ride_transfer"
     check_decisions(GAME, t.s)
     # the bots keep to it too: the builder ends its move here, the random bot never changes
     assert GAME.bots()["builder"].choose(GAME, t.s, 0, random.Random(1)) == End()
@@ -335,7 +336,7 @@ def test_islands_no_route_to_a_stop_changes_between_rail_and_ferry(stop):
     assert GAME.ride_routes(t.s, 0) == []
     assert GAME.bots()["builder"].choose(GAME, t.s, 0, random.Random(1)) == Ride(legs=(Leg(to="F2"),))
     route = "ride F2 1 2" + (" 5" if stop == 5 else "")
-    assert t.refusal(route).code == "ce.ride_transfer"
+    assert t.refusal(route).code == "catan_express.ride_transfer"
     free = _islands(False, RAIL_THEN_FERRY, loco="6", dice=(6, 5), stop=stop)
     assert route in free.legal()
     free.play(route)
@@ -404,5 +405,5 @@ def test_a_race_nobody_can_finish_still_ends():
             t.end()
     assert t.s.phase == "over"
     result = GAME.result(t.s)
-    keys = {f"ce.reason.{result.reason}"} | {e.key for e in t.events}
+    keys = {f"catan_express.reason.{result.reason}"} | {e.key for e in t.events}
     assert all(k in catalog(lang) for k in keys for lang in ("en", "ja")), keys

@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from games.core.errors import message_key_of
 from games.core.errors import IllegalAction
 from games.core.i18n import translate
 from games.catan_express.bots import BOTS
@@ -44,7 +45,7 @@ def test_setup_runs_in_snake_order(n):
         t.play(text)
     assert placing == list(range(n)) + list(range(n))[::-1]
     assert t.s.phase == "roll" and t.s.current == 0 and t.s.turn == 1
-    rails = [e for e in t.events if e.key == "ce.ev.built_free"]
+    rails = [e for e in t.events if e.key == "catan_express.ev.built_free"]
     assert [e.params["seat"] for e in rails] == list(range(n))[::-1]
 
 
@@ -55,8 +56,8 @@ def test_setup_keeps_the_distance_rule():
     offered = {int(x.split()[-1]) for x in t.legal()}
     assert not offered & {13, 8, 9, 18}
     assert {12, 14, 19} <= offered
-    assert t.refuse("build settlement 9") == "ce.distance_rule"
-    assert t.refuse("build settlement 13") == "ce.point_taken"
+    assert t.refuse("build settlement 9") == "catan_express.distance_rule"
+    assert t.refuse("build settlement 13") == "catan_express.point_taken"
 
 
 def test_second_settlement_brings_one_card_per_producing_hex():
@@ -101,9 +102,9 @@ def test_free_rail_only_from_the_second_settlement_to_a_neighbouring_centre():
     t.play("build settlement 10")
     hand = t.hand(3)
     assert sorted(t.legal()) == ["build rail 10-D2", "build rail 10-D3", "build rail 10-E2"]
-    assert t.refuse("build rail 42-E5") == "ce.setup_rail_from_second"   # from the first settlement
-    assert t.refuse("build rail 14-D3") == "ce.setup_rail_from_second"   # not from a settlement
-    assert t.refuse("build settlement 3") == "ce.not_now"
+    assert t.refuse("build rail 42-E5") == "catan_express.setup_rail_from_second"   # from the first settlement
+    assert t.refuse("build rail 14-D3") == "catan_express.setup_rail_from_second"   # not from a settlement
+    assert t.refuse("build settlement 3") == "catan_express.not_now"
     t.play("build rail 10-D3")
     assert t.hand(3) == hand                                            # free
     assert t.s.pieces == {"10-D3": [3]}
@@ -140,7 +141,7 @@ def test_seven_asks_everyone_over_seven_cards_to_discard_half():
     assert t.s.phase == "discard" and t.s.discards == {0: 4, 1: 4, 2: 5}
     assert GAME.active_players(t.s) == {0, 1, 2}
     assert t.s.bank == bank
-    assert find(t.events, "ce.ev.must_discard")[0].params["seats"] == [0, 1, 2]
+    assert find(t.events, "catan_express.ev.must_discard")[0].params["seats"] == [0, 1, 2]
 
 
 @pytest.mark.parametrize("order", list(itertools.permutations([0, 1, 2])))
@@ -179,9 +180,9 @@ def test_a_wrong_discard_is_refused_and_changes_nothing():
     # CE-B4: exactly half, from cards held; a seat that owes nothing is not asked.
     t = _seven()
     t.roll(7)
-    assert t.refuse("discard 3lumber", 0) == "ce.discard_count"
-    assert t.refuse("discard 4lumber+1ore", 0) == "ce.discard_count"
-    assert t.refuse("discard 4ore", 0) == "ce.not_held"     # the right count, but holds one ore
+    assert t.refuse("discard 3lumber", 0) == "catan_express.discard_count"
+    assert t.refuse("discard 4lumber+1ore", 0) == "catan_express.discard_count"
+    assert t.refuse("discard 4ore", 0) == "catan_express.not_held"     # the right count, but holds one ore
     assert t.refuse("discard 1lumber", 3) == "not_active"
     with pytest.raises(IllegalAction):
         GAME.apply(t.s, 0, Discard(cards=(0, 0, 0, 0, 0)))
@@ -192,13 +193,13 @@ def test_discarded_cards_are_told_only_to_the_discarder():
     t = _seven()
     t.roll(7)
     t.play(CHOSEN[2], 2)
-    private = find(t.s.last, "ce.ev.discarded_cards")
+    private = find(t.s.last, "catan_express.ev.discarded_cards")
     assert private and all(e.to == (2,) for e in private)
-    public = find(t.s.last, "ce.ev.discarded")
+    public = find(t.s.last, "catan_express.ev.discarded")
     assert public[0].to is None and public[0].params == {"seat": 2, "count": 5}
     for viewer in (None, 0, 1, 3):
-        assert not find(GAME.view(t.s, viewer).state.last, "ce.ev.discarded_cards")
-    assert find(GAME.view(t.s, 2).state.last, "ce.ev.discarded_cards")
+        assert not find(GAME.view(t.s, viewer).state.last, "catan_express.ev.discarded_cards")
+    assert find(GAME.view(t.s, 2).state.last, "catan_express.ev.discarded_cards")
 
 
 def _robber_turn() -> Table:
@@ -219,8 +220,8 @@ def test_robber_must_move_to_another_land_hex():
     t = _robber_turn()
     hexes = {x.split()[1] for x in t.legal()}
     assert hexes == set(t.geo.centres) - {"D4"}
-    assert t.refuse("robber D4") == "ce.robber_must_move"
-    assert t.refuse("robber A1") == "ce.robber_on_land"          # a sea hex
+    assert t.refuse("robber D4") == "catan_express.robber_must_move"
+    assert t.refuse("robber A1") == "catan_express.robber_on_land"          # a sea hex
 
 
 def test_robber_robs_only_a_seat_with_a_building_there_and_cards():
@@ -228,17 +229,17 @@ def test_robber_robs_only_a_seat_with_a_building_there_and_cards():
     # robbed; C2 touches only seat 0 (13); D2 touches seat 3 (10) and nobody else.
     t = _robber_turn()
     assert [x for x in t.legal() if x.startswith("robber C5")] == ["robber C5 @1"]
-    assert t.refuse("robber C5") == "ce.robber_must_rob"       # someone is there to rob
-    assert t.refuse("robber C5 @3") == "ce.cannot_rob"         # seat 2 holds nothing
-    assert t.refuse("robber E5 @2") == "ce.cannot_rob"         # the thief's own building
+    assert t.refuse("robber C5") == "catan_express.robber_must_rob"       # someone is there to rob
+    assert t.refuse("robber C5 @3") == "catan_express.cannot_rob"         # seat 2 holds nothing
+    assert t.refuse("robber E5 @2") == "catan_express.cannot_rob"         # the thief's own building
     t.play("robber C5 @1")
     assert t.hand(0) == cards(wool=1) and t.hand(1) == cards(lumber=1, wool=1)
     assert t.s.robber == "C5" and t.s.phase == "main"
-    private = find(t.s.last, "ce.ev.robbed_card")
-    assert private[0].to == (0, 1) and private[0].params["resource"] == {"key": "ce.resource.wool"}
-    assert "resource" not in find(t.s.last, "ce.ev.robbed")[0].params
+    private = find(t.s.last, "catan_express.ev.robbed_card")
+    assert private[0].to == (0, 1) and private[0].params["resource"] == {"key": "catan_express.resource.wool"}
+    assert "resource" not in find(t.s.last, "catan_express.ev.robbed")[0].params
     for viewer in (None, 2, 3):
-        assert not find(GAME.view(t.s, viewer).state.last, "ce.ev.robbed_card")
+        assert not find(GAME.view(t.s, viewer).state.last, "catan_express.ev.robbed_card")
 
 
 def test_robber_hex_produces_nothing():
@@ -267,7 +268,7 @@ def test_shortage_with_several_owed_pays_nobody():
     t.roll(10)
     assert t.hand(0) == cards(wool=1) and t.hand(2) == cards()
     assert t.s.bank[1] == 1
-    short = find(t.events, "ce.ev.shortage")[-1]
+    short = find(t.events, "catan_express.ev.shortage")[-1]
     assert short.params["seats"] == [0, 2] and short.params["count"] == 1
 
 
@@ -280,7 +281,7 @@ def test_shortage_with_one_owed_pays_what_is_left():
     t.set_bank(3, wool=1)
     t.roll(10)
     assert t.hand(0)[2] == 1 and t.s.bank[2] == 0
-    partial = find(t.events, "ce.ev.shortage_partial")[-1]
+    partial = find(t.events, "catan_express.ev.shortage_partial")[-1]
     assert partial.params["owed"] == 2 and partial.params["count"] == 1 and partial.params["seat"] == 0
 
 
@@ -295,7 +296,7 @@ def test_a_card_cannot_be_played_the_turn_it_is_bought():
     t.play("buy")
     assert t.hand(0) == cards()
     assert t.p(0).dev_new[4] == 1 and t.s.players[0].dev_cards == 1
-    assert t.refuse("monopoly ore") == "ce.card_bought_this_turn"
+    assert t.refuse("monopoly ore") == "catan_express.card_bought_this_turn"
     assert "monopoly ore" not in t.legal()
     for _ in range(4):
         t.end()
@@ -317,7 +318,7 @@ def test_victory_point_card_is_revealed_at_once():
     t.play("buy")
     assert t.p(0).vp_cards == 1 and sum(t.p(0).dev_new) == 0 and t.p(0).dev_cards == 0
     assert GAME.total(t.s, 0) == before + 1
-    shown = find(t.s.last, "ce.ev.vp_revealed")
+    shown = find(t.s.last, "catan_express.ev.vp_revealed")
     assert shown and shown[0].to is None
     other = GAME.view(t.s, 2)
     assert other.state.players[0].vp_cards == 1 and other.seats[0].points == before + 1
@@ -330,7 +331,7 @@ def test_one_card_per_turn():
     t.deal_dev(0, "year_of_plenty")
     t.to_main(8)
     t.play("monopoly grain")
-    assert t.refuse("plenty 2ore") == "ce.card_already_played"
+    assert t.refuse("plenty 2ore") == "catan_express.card_already_played"
     assert not [x for x in t.legal() if x.startswith("plenty")]
 
 
@@ -362,10 +363,10 @@ def test_any_progress_card_may_be_played_before_the_roll(card, move):
     if card == "monopoly":
         assert t.hand(1) == cards() and t.hand(0)[4] >= 2
     # still one card a turn: no other before the roll, nor after it
-    assert t.refuse("knight D2") == "ce.card_already_played"
+    assert t.refuse("knight D2") == "catan_express.card_already_played"
     assert [x for x in t.legal()] == ["roll"]
     t.to_main(8)
-    assert t.refuse("knight D2") == "ce.card_already_played"
+    assert t.refuse("knight D2") == "catan_express.card_already_played"
     if card == "road_building":
         # the two free pieces wait for the building after the roll (this turn only)
         assert t.s.free_pieces == 2
@@ -381,7 +382,7 @@ def test_a_card_bought_this_turn_is_not_played_before_the_next_roll_either():
     t.set_hand(0, wool=1, grain=1, ore=1)
     t.deck_top("year_of_plenty")
     t.play("buy")
-    assert t.refuse("plenty 1wool+1ore") == "ce.card_bought_this_turn"
+    assert t.refuse("plenty 1wool+1ore") == "catan_express.card_bought_this_turn"
     for _ in range(4):
         t.end()
         if t.who() != 0:
@@ -397,7 +398,7 @@ def test_year_of_plenty_waits_for_its_owners_turn_like_every_card():
     t.deal_dev(1, "year_of_plenty")
     assert t.s.current == 0 and 1 in GAME.active_players(t.s)
     assert not [x for x in t.legal(1) if x.startswith("plenty")]
-    assert t.refuse("plenty 1wool+1ore", seat=1) == "ce.not_now"
+    assert t.refuse("plenty 1wool+1ore", seat=1) == "catan_express.not_now"
     assert t.s.phase == "answer"
 
 
@@ -420,7 +421,7 @@ def test_largest_army_at_three_knights():
     t.to_main(8)
     t.play("knight C2")                     # C2 touches only seat 0's own 13: nobody to rob
     assert t.s.largest_army == 0 and GAME.total(t.s, 0) == before + 2
-    assert find(t.s.last, "ce.ev.largest_army")
+    assert find(t.s.last, "catan_express.ev.largest_army")
 
 
 def test_largest_army_passes_only_on_strictly_more():
@@ -444,7 +445,7 @@ def test_largest_army_passes_only_on_strictly_more():
     t.play("knight F4")
     assert t.p(1).knights == 4 and t.s.largest_army == 1
     assert GAME.points(t.s, 0)["largest_army"] == 0 and GAME.points(t.s, 1)["largest_army"] == 2
-    assert find(t.s.last, "ce.ev.largest_army_passed")[0].params["from_seat"] == 0
+    assert find(t.s.last, "catan_express.ev.largest_army_passed")[0].params["from_seat"] == 0
 
 
 def test_monopoly_takes_every_card_of_one_resource():
@@ -481,7 +482,7 @@ def test_road_building_gives_two_free_pieces_that_still_pay_the_parallel_brick()
     t.set_hand(0)
     t.play("roads")
     assert t.s.free_pieces == 2
-    assert t.refuse("build rail 18-C4") == "ce.cannot_afford"   # free, but the brick is owed
+    assert t.refuse("build rail 18-C4") == "catan_express.cannot_afford"   # free, but the brick is owed
     t.play("build rail 24-C4")
     assert t.hand(0) == cards() and t.s.free_pieces == 1
     t.set_hand(0, brick=1)
@@ -489,7 +490,7 @@ def test_road_building_gives_two_free_pieces_that_still_pay_the_parallel_brick()
     t.play("build rail 18-C4")
     assert t.hand(0) == cards() and t.hand(1) == cards(brick=1)
     assert t.s.free_pieces == 0 and t.s.pieces["18-C4"] == [1, 0]
-    assert t.refuse("build rail 30-C4") == "ce.cannot_afford"   # the third one is paid again
+    assert t.refuse("build rail 30-C4") == "catan_express.cannot_afford"   # the third one is paid again
     t.set_hand(0, lumber=1, ore=1)
     t.play("build rail 30-C4")
     assert t.hand(0) == cards()
@@ -503,7 +504,7 @@ def test_bank_trades_four_to_one_without_a_harbour():
     t.set_hand(0, lumber=4, brick=3)
     offered = {x for x in t.legal() if x.startswith("bank")}
     assert "bank 4lumber 1ore" in offered and not any(x.startswith("bank 3brick") for x in offered)
-    assert t.refuse("bank 3brick 1ore") == "ce.trade_ratio"
+    assert t.refuse("bank 3brick 1ore") == "catan_express.trade_ratio"
     t.play("bank 4lumber 1ore")
     assert t.hand(0) == cards(brick=3, ore=1)
 
@@ -522,7 +523,7 @@ def test_harbours_need_a_building_on_them():
     assert GAME.harbours(t.s, 2) == {"generic"}
     t.set_hand(2, brick=3, wool=2)
     assert "bank 3brick 1ore" in t.legal()
-    assert t.refuse("bank 2wool 1ore") == "ce.trade_ratio"
+    assert t.refuse("bank 2wool 1ore") == "catan_express.trade_ratio"
     t.put(1, 2)
     assert GAME.harbours(t.s, 2) == {"generic", "wool"}
     t.play("bank 2wool 1ore")
@@ -575,13 +576,13 @@ def test_an_offers_terms_are_refused_only_for_gifts_cards_not_held_or_more_than_
     t = seated()
     t.to_main(8)
     t.set_hand(0, ore=4, wool=1)
-    assert t.refuse("offer 5ore 1brick") == "ce.not_held"
-    assert t.refuse("offer 1ore+1wool 2ore") == "ce.trade_same_resource"   # a gift of the difference
+    assert t.refuse("offer 5ore 1brick") == "catan_express.not_held"
+    assert t.refuse("offer 1ore+1wool 2ore") == "catan_express.trade_same_resource"   # a gift of the difference
     err = t.refusal("offer 1ore 20brick")                                   # 19 brick in a 4-player game
-    assert err.code == "ce.offer_more_than_exist" and err.params["cards"] == Hand.of(brick=19).param()
+    assert err.code == "catan_express.offer_more_than_exist" and err.params["cards"] == Hand.of(brick=19).param()
     for lang in ("en", "ja"):
-        for code in ("ce.offer_more_than_exist", "ce.not_held", "ce.trade_same_resource", "ce.trade_gift"):
-            assert translate(lang, f"error.{code}") != f"error.{code}"
+        for code in ("catan_express.offer_more_than_exist", "catan_express.not_held", "catan_express.trade_same_resource", "catan_express.trade_gift"):
+            assert translate(lang, message_key_of(code)) != message_key_of(code)
     t.play("offer 4ore+1wool 19brick")                                    # any terms, however unlikely
 
 
@@ -615,7 +616,7 @@ def test_others_answer_an_offer_in_any_order(order):
 def test_a_seat_that_cannot_pay_cannot_accept():
     t = _offering()
     assert t.legal(3) == ["refuse"]
-    assert t.refuse("accept", 3) == "ce.cannot_accept"
+    assert t.refuse("accept", 3) == "catan_express.cannot_accept"
     assert sorted(t.legal(1)) == ["accept", "refuse"]
 
 
@@ -637,7 +638,7 @@ def test_answers_stay_hidden_from_the_other_answerers():
     t.play("accept", 1)
     shown = GAME.view(t.s, 3)
     assert shown.state.offer.answers == {1: True, 2: True, 3: False} and shown.accepted == [1, 2]
-    answers = find(t.s.last, "ce.ev.answers")[0].params
+    answers = find(t.s.last, "catan_express.ev.answers")[0].params
     assert answers == {"accepted_seats": [1, 2], "refused_seats": [3], "accepted_count": 2, "refused_count": 1}
 
 
@@ -646,8 +647,8 @@ def test_only_an_acceptor_can_be_picked():
     t.play("accept", 2)
     t.play("refuse", 1)
     t.play("refuse", 3)
-    assert t.refuse("trade @2") == "ce.not_an_acceptor"     # seat 1 refused
-    assert t.refuse("trade @4") == "ce.not_an_acceptor"
+    assert t.refuse("trade @2") == "catan_express.not_an_acceptor"     # seat 1 refused
+    assert t.refuse("trade @4") == "catan_express.not_an_acceptor"
     with pytest.raises(IllegalAction):
         GAME.apply(t.s, 0, Partner(seat=0))
     t.play("trade @3")
@@ -680,17 +681,17 @@ def test_the_offerer_may_pick_as_soon_as_one_has_accepted():
     t.play("accept", 2)
     assert GAME.active_players(t.s) == {0, 1} and t.s.phase == "answer"
     assert sorted(t.legal(0)) == ["trade @3", "withdraw"] and sorted(t.legal(1)) == ["accept", "refuse"]
-    assert t.refuse("trade @2", 0) == "ce.not_an_acceptor"   # seat 1 has not answered yet
-    assert t.refuse("accept", 0) == "ce.not_now" and t.refuse("trade @3", 1) == "ce.not_now"
+    assert t.refuse("trade @2", 0) == "catan_express.not_an_acceptor"   # seat 1 has not answered yet
+    assert t.refuse("accept", 0) == "catan_express.not_now" and t.refuse("trade @3", 1) == "catan_express.not_now"
     menu = GAME.decision(t.s, 0)
     assert not menu.secret and menu.key is None  # the offerer's menu grows with every acceptance
     prompt = GAME.prompt(t.s, 0)
-    assert prompt.key == "ce.ask.pick_early" and prompt.params == {"seats": [2], "waiting_seats": [1]}
+    assert prompt.key == "catan_express.ask.pick_early" and prompt.params == {"seats": [2], "waiting_seats": [1]}
     check_decisions(GAME, t.s)
     result = t.play("trade @3", 0)
-    closed, = find(result.events, "ce.ev.answers_closed")
+    closed, = find(result.events, "catan_express.ev.answers_closed")
     assert closed.params == {"accepted_seats": [2], "refused_seats": [3], "refused_count": 1, "open_seats": [1]}
-    assert find(result.events, "ce.ev.traded")
+    assert find(result.events, "catan_express.ev.traded")
     assert t.s.phase == "main" and t.s.offer is None and GAME.active_players(t.s) == {0}
     assert t.hand(0) == cards(lumber=1, brick=1, ore=1) and t.hand(2) == cards(lumber=1, ore=1, grain=1)
     assert t.refuse("accept", 1) == "not_active"   # the answer that did not come is closed
@@ -701,10 +702,10 @@ def test_an_offer_withdrawn_before_everyone_answered_closes_their_answers():
     t.play("accept", 1)
     hands = [t.hand(s) for s in range(4)]
     result = t.play("withdraw", 0)
-    assert find(result.events, "ce.ev.answers_closed")[0].params["open_seats"] == [2, 3]
-    assert find(result.events, "ce.ev.offer_withdrawn")
+    assert find(result.events, "catan_express.ev.answers_closed")[0].params["open_seats"] == [2, 3]
+    assert find(result.events, "catan_express.ev.offer_withdrawn")
     assert [t.hand(s) for s in range(4)] == hands and t.s.phase == "main" and GAME.active_players(t.s) == {0}
-    assert translate("en", "ce.ev.answers_closed", result.events[0].params, ["A", "B", "C", "D"]) == \
+    assert translate("en", "catan_express.ev.answers_closed", result.events[0].params, ["A", "B", "C", "D"]) == \
         "Accepted by B. The offer closed before C, D answered."
 
 
@@ -727,7 +728,7 @@ def test_an_answer_nobody_gives_lapses_as_a_refusal():
     t.play("offer 1brick 1grain")
     for seat in (1, 2, 3):
         t.play(GAME.format_action(GAME.lapse_action(t.s, seat)), seat)
-    assert t.s.phase == "main" and t.s.offer is None and find(t.s.last, "ce.ev.answers")[0].params["accepted_count"] == 0
+    assert t.s.phase == "main" and t.s.offer is None and find(t.s.last, "catan_express.ev.answers")[0].params["accepted_count"] == 0
 
 
 def test_an_offerer_waited_on_is_never_forced_and_times_out_by_withdrawing():
@@ -759,10 +760,10 @@ def test_five_players_get_a_special_building_phase():
     assert GAME.active_players(t.s) == {1}
     kinds = {a.kind for a in GAME.legal_actions(t.s, 1)}
     assert kinds <= {"build", "buy", "end"} and {"build", "buy", "end"} <= kinds
-    assert t.refuse("bank 4lumber 1ore") == "ce.not_now"
-    assert t.refuse("monopoly ore") == "ce.not_now"
-    assert t.refuse("offer 1lumber 1ore") == "ce.not_now"
-    assert t.refuse("roll") in ("ce.not_now", "ce.already_rolled")
+    assert t.refuse("bank 4lumber 1ore") == "catan_express.not_now"
+    assert t.refuse("monopoly ore") == "catan_express.not_now"
+    assert t.refuse("offer 1lumber 1ore") == "catan_express.not_now"
+    assert t.refuse("roll") in ("catan_express.not_now", "catan_express.already_rolled")
     spot = next(x for x in t.legal() if x.startswith("build settlement"))
     t.play(spot)
     t.play("buy")
@@ -792,7 +793,7 @@ def test_a_rail_costs_lumber_and_ore():
     t.play("build rail 18-C4")
     assert t.hand(0) == cards(wool=1) and t.s.bank == [bank[0] + 1, bank[1], bank[2], bank[3], bank[4] + 1]
     assert t.s.pieces["18-C4"] == [0]
-    assert t.refuse("build rail 24-C4") == "ce.cannot_afford"
+    assert t.refuse("build rail 24-C4") == "catan_express.cannot_afford"
 
 
 def test_a_ferry_costs_lumber_and_wool_and_runs_along_the_coast():
@@ -810,7 +811,7 @@ def test_a_ferry_costs_lumber_and_wool_and_runs_along_the_coast():
     assert "build ferry 49-52" in t.legal() and "build ferry 49-53" in t.legal()
     t.play("build ferry 49-53")
     assert t.hand(2) == cards() and t.s.pieces["49-53"] == [2]
-    assert t.refuse("build ferry 45-49") == "ce.unknown_piece"           # an inland edge
+    assert t.refuse("build ferry 45-49") == "catan_express.unknown_piece"           # an inland edge
 
 
 def test_a_piece_must_touch_the_builders_own_network():
@@ -818,8 +819,8 @@ def test_a_piece_must_touch_the_builders_own_network():
     t = seated()
     t.to_main(8)
     t.set_hand(0, lumber=3, ore=3)
-    assert t.refuse("build rail 13-C3") == "ce.piece_not_connected"      # own first settlement
-    assert t.refuse("build rail 14-D3") == "ce.piece_not_connected"      # seat 3's line at D3
+    assert t.refuse("build rail 13-C3") == "catan_express.piece_not_connected"      # own first settlement
+    assert t.refuse("build rail 14-D3") == "catan_express.piece_not_connected"      # seat 3's line at D3
     assert not [x for x in t.legal() if x in ("build rail 13-C3", "build rail 14-D3")]
     t.play("build rail 24-C4")
     t.play("build rail 24-C3")                                          # now C3 is reached
@@ -841,7 +842,7 @@ def test_a_parallel_piece_pays_a_brick_to_each_owner():
     t.play("build rail 18-C4")
     assert t.hand(0) == cards() and t.hand(1) == cards(brick=1) and t.hand(2) == cards(brick=1)
     assert t.s.pieces["18-C4"] == [1, 2, 0]
-    assert find(t.s.last, "ce.ev.built_parallel")
+    assert find(t.s.last, "catan_express.ev.built_parallel")
 
 
 def test_a_parallel_piece_without_the_brick_is_refused():
@@ -851,7 +852,7 @@ def test_a_parallel_piece_without_the_brick_is_refused():
     t.to_main(8)
     t.set_hand(0, lumber=1, ore=1, brick=1)                # one brick for two owners
     assert "build rail 18-C4" not in t.legal()
-    assert t.refuse("build rail 18-C4") == "ce.cannot_afford"
+    assert t.refuse("build rail 18-C4") == "catan_express.cannot_afford"
     assert "build rail 24-C4" in t.legal()
 
 
@@ -859,7 +860,7 @@ def test_no_second_piece_of_ones_own_on_a_spoke():
     t = seated()
     t.to_main(8)
     t.set_hand(0, lumber=2, ore=2, brick=2)
-    assert t.refuse("build rail 35-C4") == "ce.piece_yours"
+    assert t.refuse("build rail 35-C4") == "catan_express.piece_yours"
 
 
 # --- settlements and cities (CE-4) --------------------------------------------------------
@@ -871,9 +872,9 @@ def test_a_settlement_goes_anywhere_free_and_untouched():
     t.lay(1, ["43-E5"])
     t.to_main(8)
     t.set_hand(0, lumber=3, brick=3, wool=3, grain=3)
-    assert t.refuse("build settlement 43") == "ce.settlement_touched"   # seat 1's rail ends there
-    assert t.refuse("build settlement 37") == "ce.distance_rule"        # next to 32 and 42
-    assert t.refuse("build settlement 42") == "ce.point_taken"
+    assert t.refuse("build settlement 43") == "catan_express.settlement_touched"   # seat 1's rail ends there
+    assert t.refuse("build settlement 37") == "catan_express.distance_rule"        # next to 32 and 42
+    assert t.refuse("build settlement 42") == "catan_express.point_taken"
     offered = {int(x.split()[-1]) for x in t.legal() if x.startswith("build settlement")}
     assert 3 in offered and 43 not in offered and 37 not in offered
     t.play("build settlement 3")                                        # far from seat 0's lines
@@ -886,8 +887,8 @@ def test_a_city_needs_a_rail_or_ferry_at_the_settlement():
     t = seated()
     t.to_main(8)
     t.set_hand(0, grain=4, ore=6)
-    assert t.refuse("build city 13") == "ce.city_needs_rail"            # the first settlement
-    assert t.refuse("build city 20") == "ce.city_needs_settlement"      # seat 1's
+    assert t.refuse("build city 13") == "catan_express.city_needs_rail"            # the first settlement
+    assert t.refuse("build city 20") == "catan_express.city_needs_settlement"      # seat 1's
     assert "build city 35" in t.legal() and "build city 13" not in t.legal()
     t.lay(2, ["13-B3"])                                                 # someone else's rail
     assert "build city 13" in t.legal()
@@ -906,7 +907,7 @@ def test_two_cities_before_the_race_four_after():
     t.set_hand(0, grain=8, ore=12)
     t.play("build city 13")
     t.play("build city 35")
-    assert t.refuse("build city 3") == "ce.city_cap"
+    assert t.refuse("build city 3") == "catan_express.city_cap"
     assert not [x for x in t.legal() if x.startswith("build city")]
     t.edit(lambda s: (setattr(s, "race", True), setattr(s, "starter", 0)))
     t.play("build city 3")
@@ -925,7 +926,7 @@ def test_a_chip_for_the_first_touch_of_each_others_building():
     before = GAME.total(t.s, 1)
     t.play("build rail 42-E5")                 # seat 3's first settlement
     assert t.p(1).chips == ["touch:42"] and GAME.total(t.s, 1) == before + 1
-    assert find(t.s.last, "ce.ev.chip_touch")[0].params == {"seat": 1, "owner_seat": 3, "at": "42"}
+    assert find(t.s.last, "catan_express.ev.chip_touch")[0].params == {"seat": 1, "owner_seat": 3, "at": "42"}
     t.play("build rail 42-E6")                 # the same building again
     assert t.p(1).chips == ["touch:42"]
     t.play("build rail 37-E5")                 # nobody's building
@@ -943,12 +944,12 @@ def test_a_chip_for_the_first_join_of_two_networks_once_per_pair():
     t.set_hand(0, lumber=2, ore=2)
     t.play("build rail 42-D5")                 # touches 42 (seat 3) and meets seat 1's line at 42
     assert sorted(t.p(0).chips) == ["join:1", "touch:42"]
-    assert find(t.s.last, "ce.ev.chip_join")[0].params == {"seat": 0, "other_seat": 1}
+    assert find(t.s.last, "catan_express.ev.chip_join")[0].params == {"seat": 0, "other_seat": 1}
     t.end()
     t.to_main(8)
     t.set_hand(1, lumber=2, ore=2, brick=1)
     t.play("build rail 37-E5")                 # meets seat 0's line at 37: the pair has its chip
-    assert t.p(1).chips == ["touch:42"] and not find(t.s.last, "ce.ev.chip_join")
+    assert t.p(1).chips == ["touch:42"] and not find(t.s.last, "catan_express.ev.chip_join")
     t.play("build rail 42-D5")                 # beside seat 0's own piece: still no chip
     assert t.p(1).chips == ["touch:42"] and t.s.pieces["42-D5"] == [0, 1]
 
@@ -972,7 +973,7 @@ def test_ties_go_to_the_race_winner_first():
     assert [p.seat for p in result.players] == [3, 1, 2, 0]
     # what put each of them ahead of the next travels with the result
     assert [(x.above, x.below, x.key) for x in result.ties] == [
-        (3, 1, "ce.tie.race_winner"), (1, 2, "ce.tie.starter"), (2, 0, "ce.tie.clockwise")]
+        (3, 1, "catan_express.tie.race_winner"), (1, 2, "catan_express.tie.starter"), (2, 0, "catan_express.tie.clockwise")]
     assert result.ties[-1].words()["from_seat"] == 1
 
 
@@ -980,14 +981,14 @@ def test_ties_without_the_race_winner_go_to_the_starter_then_clockwise():
     t = _finished(race_winner=None, starter=2)
     result = GAME.result(t.s)
     assert [p.seat for p in result.players] == [2, 3, 0, 1]
-    assert [x.key for x in result.ties] == ["ce.tie.starter", "ce.tie.clockwise", "ce.tie.clockwise"]
+    assert [x.key for x in result.ties] == ["catan_express.tie.starter", "catan_express.tie.clockwise", "catan_express.tie.clockwise"]
 
 
 def test_ties_before_any_race_follow_the_turn_order():
     t = _finished(race_winner=None, starter=None)
     result = GAME.result(t.s)
     assert [p.seat for p in result.players] == [0, 1, 2, 3]
-    assert {x.key for x in result.ties} == {"ce.tie.seat_order"}
+    assert {x.key for x in result.ties} == {"catan_express.tie.seat_order"}
 
 
 def test_points_outrank_the_tie_breaks():
@@ -1024,23 +1025,23 @@ def test_moves_out_of_turn_are_refused():
 
 def test_moves_in_the_wrong_phase_are_refused():
     t = seated()
-    assert t.refuse("end") == "ce.roll_first"
-    assert t.refuse("build rail 18-C4") == "ce.roll_first"
+    assert t.refuse("end") == "catan_express.roll_first"
+    assert t.refuse("build rail 18-C4") == "catan_express.roll_first"
     t.to_main(8)
-    assert t.refuse("roll") == "ce.already_rolled"
-    assert t.refuse("accept") == "ce.not_now"
-    assert t.refuse("ride C4") == "ce.race_not_started"
-    assert t.refuse("stop 13") == "ce.not_now"
+    assert t.refuse("roll") == "catan_express.already_rolled"
+    assert t.refuse("accept") == "catan_express.not_now"
+    assert t.refuse("ride C4") == "catan_express.race_not_started"
+    assert t.refuse("stop 13") == "catan_express.not_now"
 
 
 def test_unknown_places_are_refused():
     t = seated()
     t.to_main(8)
     t.set_hand(0, lumber=3, brick=3, wool=3, grain=3, ore=3)
-    assert t.refuse("build settlement 99") == "ce.unknown_point"
-    assert t.refuse("build rail 35-Z9") == "ce.unknown_piece"
-    assert t.refuse("build rail 35-36") == "ce.unknown_piece"          # an edge is no spoke
-    assert t.refuse("build ferry 35-C4") == "ce.unknown_piece"
+    assert t.refuse("build settlement 99") == "catan_express.unknown_point"
+    assert t.refuse("build rail 35-Z9") == "catan_express.unknown_piece"
+    assert t.refuse("build rail 35-36") == "catan_express.unknown_piece"          # an edge is no spoke
+    assert t.refuse("build ferry 35-C4") == "catan_express.unknown_piece"
 
 
 # --- refusals that say what is wrong ------------------------------------------------------
@@ -1051,9 +1052,9 @@ def test_an_unaffordable_development_card_names_what_is_short():
     t.to_main(8)
     t.set_hand(0, ore=1)
     err = t.refusal("buy")
-    assert err.code == "ce.cannot_afford"
+    assert err.code == "catan_express.cannot_afford"
     assert err.params["short"] == Hand.of(wool=1, grain=1).param()
-    assert translate("en", f"error.{err.code}", err.params).endswith("short of 1 wool, 1 grain.")
+    assert translate("en", message_key_of(err.code), err.params).endswith("short of 1 wool, 1 grain.")
 
 
 def test_a_wrong_number_of_gold_cards_says_how_many():
@@ -1065,7 +1066,7 @@ def test_a_wrong_number_of_gold_cards_says_how_many():
     t.play("build rail 24-C4")
     t.play("build settlement 11")
     err = t.refusal("gold 2ore")
-    assert (err.code, err.params.get("count")) == ("ce.gold_count", 1)
+    assert (err.code, err.params.get("count")) == ("catan_express.gold_count", 1)
 
 
 def test_a_wrong_number_of_plenty_cards_says_how_many():
@@ -1074,4 +1075,4 @@ def test_a_wrong_number_of_plenty_cards_says_how_many():
     t.deal_dev(0, "year_of_plenty")
     t.to_main(8)
     err = t.refusal("plenty 3ore")
-    assert (err.code, err.params.get("count")) == ("ce.plenty_count", 2)
+    assert (err.code, err.params.get("count")) == ("catan_express.plenty_count", 2)

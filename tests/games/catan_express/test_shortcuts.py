@@ -285,5 +285,5 @@ def test_a_robber_label_written_otherwise_than_printed_is_refused_with_its_reaso
     move = next(a for a in GAME.legal_actions(state, seat) if a.kind == "robber")
     with pytest.raises(IllegalAction) as refused:
         GAME.apply(state, seat, Robber(hex=move.hex.lower(), victim=move.victim))
-    assert refused.value.code == "ce.robber_on_land"
+    assert refused.value.code == "catan_express.robber_on_land"
     GAME.apply(state, seat, move)  # the label as printed is fine

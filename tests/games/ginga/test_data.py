@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from games.core.errors import message_key_of
 from games.core.errors import DataError
 from games.core.i18n import catalog, translate
 from games.core.plural import Placeholder, Plural, parse_template
@@ -119,9 +120,9 @@ def _codes() -> set[str]:
 
 def test_every_error_code_of_the_game_has_a_message_in_both_languages():
     codes = _codes()
-    assert {"gt.two_failures", "gt.too_wide", "gt.no_success", "gt.cannot_stop"} <= codes
+    assert {"ginga.two_failures", "ginga.too_wide", "ginga.no_success", "ginga.cannot_stop"} <= codes
     for lang in ("en", "ja"):
-        missing = sorted(c for c in codes if f"error.{c}" not in catalog(lang))
+        missing = sorted(c for c in codes if message_key_of(c) not in catalog(lang))
         assert not missing, f"{lang} lacks {missing}"
 
 
@@ -147,9 +148,9 @@ def test_every_key_the_game_uses_has_a_message_and_the_same_placeholders():
     for folder in ("games/ginga", "render/ginga", "bot/discord/ui"):
         for path in Path(folder).glob("*.py"):
             text = path.read_text(encoding="utf-8")
-            keys |= set(re.findall(r'"((?:gt|discord\.gt)\.[a-z_.0-9]+)"', text))
+            keys |= set(re.findall(r'"((?:ginga|ginga\.discord)\.[a-z_.0-9]+)"', text))
     keys = {k for k in keys if not k.endswith(".")} - _codes()  # codes are checked above as error.<code>
-    keys |= {f"gt.render.direction.{k}" for k in range(4)} | {"game.ginga.title", "discord.rules.ginga"}
+    keys |= {f"ginga.render.direction.{k}" for k in range(4)} | {"ginga.title", "ginga.discord.rules"}
     assert len(keys) > 40
     en = json.loads(Path("data/ginga/messages.en.json").read_text(encoding="utf-8"))
     ja = json.loads(Path("data/ginga/messages.ja.json").read_text(encoding="utf-8"))
@@ -162,18 +163,18 @@ def test_every_key_the_game_uses_has_a_message_and_the_same_placeholders():
     for lang in ("en", "ja"):
         missing = sorted(k for k in keys if k not in catalog(lang))
         assert not missing, (lang, missing)
-    assert all(k.startswith(("gt.", "error.gt.", "game.ginga.")) for k in en)
-    assert all(k.startswith(("discord.gt.", "discord.rules.ginga")) for k in den)
+    assert all(k.startswith("ginga.") for k in en)
+    assert all(k.startswith("ginga.discord.") for k in den)
 
 
 def test_the_japanese_words_are_in_the_bundled_font():
     ja = json.loads(Path("data/ginga/messages.ja.json").read_text(encoding="utf-8"))
-    text = "".join(v for k, v in ja.items() if k.startswith(("gt.render", "gt.category", "game.")))
+    text = "".join(v for k, v in ja.items() if k.startswith(("ginga.render", "ginga.category", "game.")))
     text = "".join(piece for emoji, piece in segments(text) if not emoji)  # emoji come from the emoji font
     missing = {c for c in text if ord(c) not in coverage(False) and not c.isspace()}
     assert not missing and not {c for c in text if ord(c) not in coverage(True) and not c.isspace()}
 
 
 def test_the_title_reads_in_both_languages():
-    assert translate("en", "game.ginga.title") == "Galactic Railway"
-    assert translate("ja", "game.ginga.title") == "銀河鉄道 英楽園"
+    assert translate("en", "ginga.title") == "Galactic Railway"
+    assert translate("ja", "ginga.title") == "銀河鉄道 英楽園"

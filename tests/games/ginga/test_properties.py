@@ -103,7 +103,7 @@ def test_actions_that_are_not_legal_are_refused_without_change(seed, steps):
         try:
             GAME.apply(state, seat, action)
         except IllegalAction as exc:
-            assert exc.code.startswith(("gt.", "not_active")), exc.code
+            assert exc.code.startswith(("ginga.", "not_active")), exc.code
             tried += 1
         else:
             from games.ginga.tiles import tileset

@@ -88,7 +88,7 @@ def test_gt5_first_tile_anywhere_means_the_centre_in_any_direction():
     assert len(legal) == 8  # two tiles, four directions each
     with pytest.raises(IllegalAction) as err:
         GAME.apply(state, 0, place("T1", "C3", "right"))
-    assert err.value.code == "gt.first_at_centre"
+    assert err.value.code == "ginga.first_at_centre"
 
 
 def test_gt5_success_failure_and_neutral_edges():
@@ -116,7 +116,7 @@ def test_gt5_two_failures_are_refused_one_is_allowed():
     assert board.check(tiles[tid("T2")], *cell("H7"), 0) == (1, 2)
     with pytest.raises(IllegalAction) as err:
         GAME.apply(state, 0, place("T2", "H7", "right"))
-    assert err.value.code == "gt.two_failures" and err.value.params["failures"] == 2
+    assert err.value.code == "ginga.two_failures" and err.value.params["failures"] == 2
     assert place("T2", "H7", "right") not in GAME.legal_actions(state, 0)
     # T5 (0 2 3) there has track towards J7 too: two successes, one failure: allowed.
     assert board.check(tiles[tid("T5")], *cell("H7"), 0) == (2, 1)
@@ -133,16 +133,16 @@ def test_gt5_no_success_is_refused_and_other_refusals():
     # meets I8's track (failure): no success.
     with pytest.raises(IllegalAction) as err:
         GAME.apply(state, 0, place("T20", "H9", "right"))
-    assert err.value.code == "gt.no_success"
+    assert err.value.code == "ginga.no_success"
     with pytest.raises(IllegalAction) as err:
         GAME.apply(state, 0, place("T20", "A1", "right"))
-    assert err.value.code == "gt.too_wide"
+    assert err.value.code == "ginga.too_wide"
     with pytest.raises(IllegalAction) as err:
         GAME.apply(state, 0, place("T20", "E8", "down"))
-    assert err.value.code == "gt.not_touching"
+    assert err.value.code == "ginga.not_touching"
     with pytest.raises(IllegalAction) as err:
         GAME.apply(state, 0, place("T20", "I8", "down"))
-    assert err.value.code == "gt.cell_taken" and err.value.params["cell"] == "I8"
+    assert err.value.code == "ginga.cell_taken" and err.value.params["cell"] == "I8"
 
 
 def test_gt5_the_tiles_must_fit_in_eight_columns_a_ninth_is_refused():
@@ -158,7 +158,7 @@ def test_gt5_the_tiles_must_fit_in_eight_columns_a_ninth_is_refused():
     assert board_of_rows([("T31", "H8", "right")]).check(tileset().tiles[tid("T29")], *cell("G7"), 1) == (1, 0)
     with pytest.raises(IllegalAction) as err:
         GAME.apply(s, 0, place("T29", "G7", "down"))
-    assert err.value.code == "gt.too_wide" and err.value.params["columns"] == 9
+    assert err.value.code == "ginga.too_wide" and err.value.params["columns"] == 9
     legal = [a for a in GAME.legal_actions(s, 0) if isinstance(a, Place)]
     assert legal and all(min(a.x, second_cell(a.x, a.y, a.orient)[0]) >= cell("H8")[0] for a in legal)
 
@@ -170,7 +170,7 @@ def test_gt5_rows_are_limited_the_same_way():
     s = state.model_copy(update={"hands": [[tid("T29")], []], "current": 0, "step": "place"})
     with pytest.raises(IllegalAction) as err:
         GAME.apply(s, 0, place("T29", "H7", "up"))
-    assert err.value.code == "gt.too_tall" and err.value.params["rows"] == 10
+    assert err.value.code == "ginga.too_tall" and err.value.params["rows"] == 10
 
 
 # ----------------------------------------------------------------------------- GT-6 turns
@@ -179,7 +179,7 @@ def test_gt6_must_place_then_may_place_the_other_or_stop_then_refill_from_the_to
     assert not any(isinstance(a, Stop) for a in GAME.legal_actions(state, 0))
     with pytest.raises(IllegalAction) as err:
         GAME.apply(state, 0, Stop())
-    assert err.value.code == "gt.cannot_stop"
+    assert err.value.code == "ginga.cannot_stop"
     first = GAME.apply(state, 0, place("T21", "H8", "right"))
     s = first.state
     assert s.step == "second" and s.current == 0 and first.undoable
@@ -190,7 +190,7 @@ def test_gt6_must_place_then_may_place_the_other_or_stop_then_refill_from_the_to
     assert s2.hands[0] == [tid("T22"), tid("T5")]  # refilled from the top of the pile
     assert s2.pile[0] == tid("T6") and not stopped.undoable  # T6 came to light
     keys = [e.key for e in stopped.events]
-    assert keys == ["gt.ev.stopped", "gt.ev.refilled"]
+    assert keys == ["ginga.ev.stopped", "ginga.ev.refilled"]
 
 
 def test_gt6_second_placement_then_the_turn_ends():
@@ -236,15 +236,15 @@ def test_gt6_the_turn_ends_by_itself_when_the_other_tile_cannot_go_anywhere():
                 other = [t for t in state.hands[seat] if t != action.tile]
                 after = result.state.model_copy(update={"hands": [other] + [[]] * (state.n - 1), "current": 0})
                 assert not GAME.can_place(after, 0)  # the other tile had nowhere to go
-                assert "gt.ev.stopped" not in [e.key for e in result.events]
+                assert "ginga.ev.stopped" not in [e.key for e in result.events]
                 return
             state = result.state
     raise AssertionError("never seen")
 
 
 def test_gt6_a_player_who_cannot_place_passes_and_refills():
-    before, seat, action, result = _first_event("gt.ev.passed")
-    passes = [e for e in result.events if e.key == "gt.ev.passed"]
+    before, seat, action, result = _first_event("ginga.ev.passed")
+    passes = [e for e in result.events if e.key == "ginga.ev.passed"]
     after = result.state
     for e in passes:
         stuck = e.params["seat"]
@@ -277,12 +277,12 @@ def test_gt7_start_player_random_from_the_seed_or_chosen_by_the_host():
     assert state.start == 1 and state.current == 1
     with pytest.raises(IllegalAction) as err:
         GAME.setup(2, {"start_player": 3}, 1)
-    assert err.value.code == "gt.bad_start_player"
+    assert err.value.code == "ginga.bad_start_player"
     with pytest.raises(IllegalAction):
         GAME.setup(2, {"nonsense": 1}, 1)
     with pytest.raises(IllegalAction) as err:
         GAME.setup(5, None, 1)
-    assert err.value.code == "gt.bad_player_count"
+    assert err.value.code == "ginga.bad_player_count"
 
 
 def test_gt7_two_tiles_each_dealt_in_turn_order_from_the_start_player():
@@ -298,12 +298,12 @@ def test_gt7_two_tiles_each_dealt_in_turn_order_from_the_start_player():
 
 # ----------------------------------------------------------------------------- GT-8 the end
 def test_gt8_game_ends_when_everyone_passed_in_a_row_and_a_placement_resets_the_count():
-    before, seat, action, result = _first_event("gt.ev.game_over_end")
+    before, seat, action, result = _first_event("ginga.ev.game_over_end")
     s = result.state
     keys = [e.key for e in result.events]
-    assert keys[-1] == "gt.ev.game_over_end"
+    assert keys[-1] == "ginga.ev.game_over_end"
     # the turn began with a placement (which reset the count): then everyone passed
-    assert s.passes_in_row == s.n and keys.count("gt.ev.passed") == s.n
+    assert s.passes_in_row == s.n and keys.count("ginga.ev.passed") == s.n
     assert s.step == "over" and GAME.result(s) is not None and GAME.active_players(s) == frozenset()
     for p in range(s.n):
         assert not GAME.can_place(s.model_copy(update={"step": "place"}), p)
@@ -382,13 +382,13 @@ def test_gt12_highest_total_wins_and_equal_scores_share_the_place():
     ranks = {p.seat: p.rank for p in result.players}
     assert ranks == {0: 1, 1: 1, 2: 3}
     # the result says why seats 0 and 1 are level, in the game's own words
-    assert [(t.above, t.below, t.key, t.shared) for t in result.ties] == [(0, 1, "gt.tie.shared", True)]
+    assert [(t.above, t.below, t.key, t.shared) for t in result.ties] == [(0, 1, "ginga.tie.shared", True)]
     assert translate("en", result.ties[0].key, result.ties[0].words(), ["Ann", "Ben", "Cy"]) == (
         "Ann and Ben both have 7 points: they share the place.")
-    assert result.categories == ["stations", "loops"] and result.label_prefix == "gt"
+    assert result.categories == ["stations", "loops"] and result.label_prefix == "ginga"
     top = next(p for p in result.players if p.seat == 0)
     assert top.by_category() == {"stations": 3, "loops": 4} and top.total == 7
-    assert translate("en", "gt.category.loops") == "Loops"
+    assert translate("en", "ginga.category.loops") == "Loops"
 
 
 # ----------------------------------------------------------------------------- undo
@@ -413,8 +413,8 @@ def test_notation_round_trip_and_forgiving_parse():
     assert parse_action("place T3 at o15 up") == place("T3", "O15", "up")
     for word in ("stop", "Done", "pass"):
         assert parse_action(word) == Stop()
-    for bad, code in (("place T33 at H8 right", "gt.unknown_tile"), ("place T3 at H16 up", "gt.unknown_cell"),
-                      ("place T3 at Z4 up", "gt.unknown_cell"), ("hello", "unparsable"), ("", "unparsable"),
+    for bad, code in (("place T33 at H8 right", "ginga.unknown_tile"), ("place T3 at H16 up", "ginga.unknown_cell"),
+                      ("place T3 at Z4 up", "ginga.unknown_cell"), ("hello", "unparsable"), ("", "unparsable"),
                       ("place T3 at H8 sideways", "unparsable")):
         with pytest.raises(IllegalAction) as err:
             parse_action(bad)
@@ -435,10 +435,10 @@ def test_move_words_name_the_cells_and_the_points():
 
 def test_prompt_and_timeout_action():
     state = state_with(hands=[["T21", "T22"], ["T3", "T4"]])
-    assert GAME.prompt(state, 0).key == "gt.prompt.place" and GAME.prompt(state, 1) is None
+    assert GAME.prompt(state, 0).key == "ginga.prompt.place" and GAME.prompt(state, 1) is None
     assert isinstance(GAME.timeout_action(state, 0), Place)
     s = GAME.apply(state, 0, place("T21", "H8", "right")).state
-    assert GAME.prompt(s, 0).key == "gt.prompt.second"
+    assert GAME.prompt(s, 0).key == "ginga.prompt.second"
     assert GAME.timeout_action(s, 0) == Stop()
 
 
@@ -459,4 +459,4 @@ def test_wrong_turn_and_unknown_tiles_are_refused():
     assert err.value.code == "not_active"
     with pytest.raises(IllegalAction) as err:
         GAME.apply(state, 0, place("T3", "H8", "right"))
-    assert err.value.code == "gt.not_in_hand" and err.value.params["hand"] == ["T1", "T2"]
+    assert err.value.code == "ginga.not_in_hand" and err.value.params["hand"] == ["T1", "T2"]

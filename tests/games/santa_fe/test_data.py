@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from games.core.errors import message_key_of
 from games.core.errors import DataError
 from games.core.i18n import catalog
 from games.santa_fe.map import MAP_PATH, load_map, west
@@ -126,14 +127,14 @@ def test_every_sf_key_used_in_code_has_both_messages():
     keys, codes = set(), set()
     for path in Path("games/santa_fe").glob("*.py"):
         text = path.read_text(encoding="utf-8")
-        keys |= set(re.findall(r'"(sf\.(?:ev|act|prompt|choice|reveal|line|section|phase)[a-z_.]*)"', text))
+        keys |= set(re.findall(r'"(santa_fe\.(?:ev|act|prompt|choice|reveal|line|section|phase)[a-z_.]*)"', text))
         codes |= set(re.findall(r'IllegalAction\(\s*"([a-z_.]+)"', text))
-    keys |= {f"sf.ev.game_over_{r}" for r in ("all_placed", "blocked", "all_passed")}
-    keys |= {f"sf.prompt.{p}" for p in ("choose", "exchange", "draw", "buy", "engineer")}
-    keys |= {f"sf.act.draw_{w}" for w in ("city", "double", "engineer")}
-    keys |= {"sf.ev.placed_paid", "sf.ev.placed_spur_paid", "game.santa_fe.title", "sf.category.money",
-             "sf.category.cities"}
-    keys = (keys - codes) | {f"error.{c}" for c in codes}
+    keys |= {f"santa_fe.ev.game_over_{r}" for r in ("all_placed", "blocked", "all_passed")}
+    keys |= {f"santa_fe.prompt.{p}" for p in ("choose", "exchange", "draw", "buy", "engineer")}
+    keys |= {f"santa_fe.act.draw_{w}" for w in ("city", "double", "engineer")}
+    keys |= {"santa_fe.ev.placed_paid", "santa_fe.ev.placed_spur_paid", "santa_fe.title", "santa_fe.category.money",
+             "santa_fe.category.cities"}
+    keys = (keys - codes) | {message_key_of(c) for c in codes}
     assert len(keys) > 80
     for lang in ("en", "ja"):
         assert not sorted(k for k in keys if k not in catalog(lang)), lang

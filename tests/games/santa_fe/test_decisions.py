@@ -44,7 +44,7 @@ def test_a_held_spur_goes_with_every_card_and_says_so():
     picks = d.first_step()
     assert "double" in [p.value for p in picks]
     assert all(c.notation.endswith("+spur") for c in d.choices)
-    assert all(p.label.key == "sf.choice.with_spur" for p in picks)
+    assert all(p.label.key == "santa_fe.choice.with_spur" for p in picks)
     assert all(len(c.path) == 1 for c in d.choices)  # one pick: the spur is not a separate question
 
 
@@ -171,7 +171,7 @@ def test_a_placement_with_a_single_end_takes_the_fewest_picks():
     for choice in up:
         assert len(choice.path) == 2 and choice.path[1].step == decisions.SECTION
         assert d.walk([p.value for p in choice.path]).move == choice.notation
-        assert choice.path[1].label.key == "sf.choice.place"  # says the direction, not "either end"
+        assert choice.path[1].label.key == "santa_fe.choice.place"  # says the direction, not "either end"
     for choice in d.choices:  # a railroad with one placement: its pick is the move
         if sum(c.path[0].value == choice.path[0].value for c in d.choices) == 1:
             assert d.walk([choice.path[0].value]).move == choice.notation
@@ -189,7 +189,7 @@ def test_a_section_open_at_both_ends_asks_where_to_start():
     assert stop.step == decisions.END and {o.value for o in stop.options} == {"Milwaukee", "Minneapolis"}
     assert d.walk(["GN+spur", "Milwaukee-Minneapolis", "Minneapolis"]).move == "spur GN Minneapolis>Milwaukee"
     section_pick = next(o for o in d.walk(["GN+spur"]).options if o.value == "Milwaukee-Minneapolis")
-    assert section_pick.label.key == "sf.choice.section_ends"
+    assert section_pick.label.key == "santa_fe.choice.section_ends"
 
 
 def test_placement_labels_carry_terrain_costs_and_the_engineer_wording():
@@ -203,11 +203,11 @@ def test_placement_labels_carry_terrain_costs_and_the_engineer_wording():
             cost = BOARD.space_cost(sid, s.sec_built[sid], p, end)
             label = choice.path[-1].label
             if cost:
-                assert label.params["cost"]["key"] == "sf.choice.cost" and label.params["cost"]["params"]["cost"] == cost
+                assert label.params["cost"]["key"] == "santa_fe.choice.cost" and label.params["cost"]["params"]["cost"] == cost
             elif BOARD.river_at(sid, s.sec_built[sid], end):
-                assert label.params["cost"]["key"] == "sf.choice.river_free"
+                assert label.params["cost"]["key"] == "santa_fe.choice.river_free"
             else:
-                assert label.params["cost"]["key"] == "sf.choice.free"
+                assert label.params["cost"]["key"] == "santa_fe.choice.free"
     s.players[0].engineer = False
     basic = to_track(started(3), 0)
     assert all(c.path[-1].label.params.get("cost", "") == "" for c in GAME.decision(basic, 0).choices)

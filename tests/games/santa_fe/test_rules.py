@@ -31,16 +31,16 @@ def test_setup_advanced_and_host_chosen_first_player():
 
 
 def test_bad_player_count_and_options():
-    assert code_of(GAME.setup, 6, None, 1) == "sf.bad_player_count"
-    assert code_of(GAME.setup, 3, {"nonsense": 1}, 1) == "sf.bad_options"
-    assert code_of(GAME.setup, 3, {"first_player": 3}, 1) == "sf.bad_options"
+    assert code_of(GAME.setup, 6, None, 1) == "santa_fe.bad_player_count"
+    assert code_of(GAME.setup, 3, {"nonsense": 1}, 1) == "santa_fe.bad_options"
+    assert code_of(GAME.setup, 3, {"first_player": 3}, 1) == "santa_fe.bad_options"
 
 
 # ---------------------------------------------------------------- SF-2 the secret choice
 def test_first_round_requires_a_city_card():
     s = started()
     assert all(a.card >= 0 for a in GAME.legal_actions(s, 0))
-    assert code_of(GAME.apply, s, 0, Play(card=DOUBLE)) == "sf.first_round_city"
+    assert code_of(GAME.apply, s, 0, Play(card=DOUBLE)) == "santa_fe.first_round_city"
 
 
 def test_choice_is_secret_until_everyone_has_chosen():
@@ -49,7 +49,7 @@ def test_choice_is_secret_until_everyone_has_chosen():
     res = GAME.apply(s, 1, Play(card=card))
     s = res.state
     assert res.undoable  # nothing was revealed yet
-    assert [e.key for e in res.events if e.public] == ["sf.ev.chose"]
+    assert [e.key for e in res.events if e.public] == ["santa_fe.ev.chose"]
     assert GAME.public_notation(Play(card=card)) == "play (secret)"
     for viewer in (None, 0, 2):
         v = GAME.view(s, viewer)
@@ -61,7 +61,7 @@ def test_choice_is_secret_until_everyone_has_chosen():
     s = act(s, 2, GAME.format_action(GAME.legal_actions(s, 2)[0]))
     res = GAME.apply(s, 0, GAME.legal_actions(s, 0)[0])
     assert not res.undoable
-    reveal = next(e for e in res.events if e.key == "sf.ev.reveal")
+    reveal = next(e for e in res.events if e.key == "santa_fe.ev.reveal")
     assert len(reveal.params["choices"]) == 3 and reveal.public
     v = GAME.view(res.state, None)
     assert v.players[1].revealed == Choice(card=card) and card in v.players[1].played
@@ -75,8 +75,8 @@ def test_a_spur_must_be_played_the_round_after_it_was_drawn():
     s.spurs[RR["UP"]] -= 1
     assert all(a.spur for a in GAME.legal_actions(s, 0))
     c = s.players[0].hand[0]
-    assert code_of(GAME.apply, s, 0, Play(card=c)) == "sf.must_play_spur"
-    assert code_of(GAME.apply, s, 1, Play(card=s.players[1].hand[0], spur=True)) == "sf.no_spur"
+    assert code_of(GAME.apply, s, 0, Play(card=c)) == "santa_fe.must_play_spur"
+    assert code_of(GAME.apply, s, 1, Play(card=s.players[1].hand[0], spur=True)) == "santa_fe.no_spur"
     assert "play double+spur" in legal_texts(s, 0)
 
 
@@ -142,7 +142,7 @@ def test_draw_back_to_five_and_spur_cost_and_one_spur():
     s = act(s, 0, "draw spur UP")
     assert s.players[0].money == 1 and s.players[0].spur == RR["UP"] and s.spurs[RR["UP"]] == 1
     assert not any(a.what == "spur" for a in GAME.legal_actions(s, 0))  # at most one spur in hand
-    assert code_of(GAME.apply, s, 0, Draw(what="spur", rr=RR["SF"])) == "sf.one_spur"
+    assert code_of(GAME.apply, s, 0, Draw(what="spur", rr=RR["SF"])) == "santa_fe.one_spur"
     s = act(s, 0, "draw double")
     assert s.players[0].hand_size() == 5
     assert s.phase == "choose" and s.round == 2  # the others were full: the marker passed left
@@ -162,7 +162,7 @@ def test_spur_costs_two_in_the_advanced_game_and_needs_money():
     c = s2.players[0].hand.pop()
     s2.removed.append(c)
     assert not any(a.what == "spur" for a in GAME.legal_actions(s2, 0))
-    assert code_of(GAME.apply, s2, 0, Draw(what="spur", rr=0)) == "sf.cannot_afford"
+    assert code_of(GAME.apply, s2, 0, Draw(what="spur", rr=0)) == "santa_fe.cannot_afford"
 
 
 def test_two_draws_after_playing_two_cards_and_fewer_when_nothing_is_left():
@@ -195,7 +195,7 @@ def test_a_player_who_cannot_draw_draws_fewer():
     assert legal_texts(s, 0) == ["draw double"]
     res = GAME.apply(s, 0, Draw(what="double"))
     assert res.state.players[0].hand_size() == 3 and res.state.phase == "choose"
-    assert "sf.ev.cannot_draw" in [e.key for e in res.events]
+    assert "santa_fe.ev.cannot_draw" in [e.key for e in res.events]
 
 
 # ---------------------------------------------------------------- SF-5 double turn returns
@@ -224,7 +224,7 @@ def test_tiles_extend_line_heads_only():
     s = build(to_track(started(3), 0), "KP", "Kansas City>Wichita")
     texts = [t for t in legal_texts(s, 0) if " KP " in t]
     assert set(texts) == {"place KP Wichita>Oklahoma City", "place KP Wichita>Dodge City"}
-    assert code_of(act, s, 0, "place KP Kansas City>Omaha") == "sf.not_at_head"
+    assert code_of(act, s, 0, "place KP Kansas City>Omaha") == "santa_fe.not_at_head"
     s = act(s, 0, "place KP Wichita>Oklahoma City")
     s = act(s, 1, "place KP Wichita>Oklahoma City")  # the section goes on from its built end
     assert GAME.view(s, None).connected[city("Oklahoma City")] == 1 << RR["KP"]
@@ -239,14 +239,14 @@ def test_spur_starts_a_new_line_from_any_reached_city_at_most_three_lines():
     assert "spur KP Dodge City>Pueblo" in texts and not any(t.startswith("spur UP") for t in texts)
     s = act(s, 0, "spur KP Kansas City>Omaha")
     assert len(s.lines[RR["KP"]]) == 2 and s.players[0].spur_used
-    assert code_of(act, s, 1, "spur KP Wichita>Oklahoma City") == "sf.no_spur_for"
+    assert code_of(act, s, 1, "spur KP Wichita>Oklahoma City") == "santa_fe.no_spur_for"
     t = s.clone()
     t.lines[RR["KP"]].append((city("Kansas City"), -1, 0, 0))
     t.players[1].spur_active = RR["KP"]
     t.spurs[RR["KP"]] -= 1
     t.first, t.order_pos = 1, 0
     assert not any(x.startswith("spur") for x in legal_texts(t, 1))
-    assert code_of(act, t, 1, "spur KP Wichita>Oklahoma City") == "sf.max_lines"
+    assert code_of(act, t, 1, "spur KP Wichita>Oklahoma City") == "santa_fe.max_lines"
 
 
 # ---------------------------------------------------------------- SF-7 sections and double lines
@@ -254,7 +254,7 @@ def test_section_is_built_from_its_starting_end_only():
     s = build(to_track(started(3), 0), "SP", "New Orleans>Dallas")
     s = build(s, "SF", "Chicago>Kansas City", "Kansas City>Oklahoma City")
     s = act(s, 0, "place SP Dallas>Oklahoma City")
-    assert code_of(act, s, 1, "place SF Oklahoma City>Dallas") == "sf.section_taken"
+    assert code_of(act, s, 1, "place SF Oklahoma City>Dallas") == "santa_fe.section_taken"
     assert "place SF Oklahoma City>Dallas" not in legal_texts(s, 1)
 
 
@@ -262,7 +262,7 @@ def test_one_railroad_may_not_hold_both_lines_of_a_double():
     s = to_track(started(3), 0)
     s = act(s, 0, "place UP Chicago>Omaha")
     assert "place UP Chicago>Omaha/2" not in legal_texts(s, 1)
-    assert code_of(act, s, 1, "place UP Chicago>Omaha/2") == "sf.both_doubles"
+    assert code_of(act, s, 1, "place UP Chicago>Omaha/2") == "santa_fe.both_doubles"
     assert "place SF Chicago>Omaha/2" in legal_texts(s, 1)  # another railroad may
     s = act(s, 1, "place SF Chicago>Omaha/2")
     assert s.sec_rr[section("Chicago>Omaha/2")[0]] == RR["SF"]
@@ -272,7 +272,7 @@ def test_one_railroad_may_not_hold_both_lines_of_a_double():
 def test_basic_game_has_no_pass():
     s = to_track(started(3), 0)
     assert "pass" not in legal_texts(s, 0)
-    assert code_of(GAME.apply, s, 0, Pass()) == "sf.cannot_pass"
+    assert code_of(GAME.apply, s, 0, Pass()) == "santa_fe.cannot_pass"
 
 
 def test_a_line_may_dead_end_and_then_only_a_spur_grows_it():
@@ -308,7 +308,7 @@ def test_first_connection_and_special_city_bonuses():
     res = GAME.apply(s2, 1, GAME.parse_action("place SF Dallas>Houston"))
     assert res.state.players[1].money == 2 + 12  # doubled by the double turn
     keys = [e.key for e in res.events]
-    assert "sf.ev.bonus_city" in keys and "sf.ev.bonus_special" in keys
+    assert "santa_fe.ev.bonus_city" in keys and "santa_fe.ev.bonus_special" in keys
 
 
 def test_no_city_bonus_for_the_second_railroad_and_no_bonus_for_start_cities():
@@ -383,12 +383,12 @@ def test_score_is_money_plus_value_times_railroads_and_ties_go_to_sevens():
     assert p0.total == 2 + 14 and p1.total == 16  # 7×2 + $2 against 2×4 twice
     assert p0.rank == 1 and p1.rank == 2 and p0.stats["sevens"] == 1  # the tie goes to the 7-value card
     assert [(t.above, t.below, t.key, t.params["above"], t.params["below"]) for t in r.ties] == [
-        (0, 1, "sf.tie.sevens", 1, 0)]
+        (0, 1, "santa_fe.tie.sevens", 1, 0)]
     assert p0.by_category() == {"money": 2, "cities": 14}
     s.players[1].played = [omaha, omaha, sd]  # San Diego unconnected: 0 points, but a 7-value card
     shared = GAME.result(s)
     assert [p.rank for p in shared.players] == [1, 1]  # still tied: shared
-    assert [(t.key, t.shared) for t in shared.ties] == [("sf.tie.shared", True)]
+    assert [(t.key, t.shared) for t in shared.ties] == [("santa_fe.tie.shared", True)]
 
 
 # ---------------------------------------------------------------- SF-11 advanced game
@@ -453,7 +453,7 @@ def test_a_placement_that_cannot_be_paid_is_not_legal_and_passing():
     s = build(adv_track(), "KP", "Kansas City>Omaha", "Omaha>Denver")
     s.players[0].money = 1
     assert "place KP Denver>Salt Lake City" not in legal_texts(s, 0)
-    assert code_of(act, s, 0, "place KP Denver>Salt Lake City") == "sf.cannot_afford"
+    assert code_of(act, s, 0, "place KP Denver>Salt Lake City") == "santa_fe.cannot_afford"
     assert "pass" in legal_texts(s, 0)
     s2 = act(s, 0, "pass")
     assert GAME.active_players(s2) == {1}
@@ -512,7 +512,7 @@ def test_declining_own_tiles_counts_as_unable_to_place():
     s = act(s, 0, "decline")
     assert s.phase == "over" and s.end_reason == "blocked"
     u = to_track(started(2, buy_track=True), 0)
-    assert "decline" not in legal_texts(u, 0) and code_of(act, u, 0, "decline") == "sf.cannot_decline"
+    assert "decline" not in legal_texts(u, 0) and code_of(act, u, 0, "decline") == "santa_fe.cannot_decline"
 
 
 # ---------------------------------------------------------------- SF-13 public and private
@@ -530,7 +530,7 @@ def test_views_hide_hands_and_show_public_facts():
 # ---------------------------------------------------------------- wrong phase and notation
 def test_wrong_phase_and_wrong_turn():
     s = started(3)
-    assert code_of(act, s, 0, "draw city") == "sf.wrong_phase"
+    assert code_of(act, s, 0, "draw city") == "santa_fe.wrong_phase"
     t = to_track(s, 0)
     assert code_of(act, t, 1, "place UP Chicago>Omaha") == "not_active"
 
@@ -540,7 +540,7 @@ def test_wrong_phase_and_wrong_turn():
 def test_garbage_is_refused_with_a_code(text):
     with pytest.raises(IllegalAction) as err:
         GAME.parse_action(text)
-    assert err.value.code in ("unparsable", "sf.unknown_railroad", "sf.unknown_city", "sf.unknown_section")
+    assert err.value.code in ("unparsable", "santa_fe.unknown_railroad", "santa_fe.unknown_city", "santa_fe.unknown_section")
 
 
 def test_river_crossing_is_charged_where_the_river_is_whichever_end_builds():

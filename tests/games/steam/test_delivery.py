@@ -193,14 +193,14 @@ def test_other_refusals():
 
 
 def test_every_refusal_has_both_languages():
-    codes = [k for k in catalog("en") if k.startswith("error.steam.delivery.")]
+    codes = [k for k in catalog("en") if k.startswith("steam.error.delivery.")]
     assert len(codes) == 11
     for key in codes:
         assert key in catalog("ja")
         for lang in ("en", "ja"):
             text = translate(lang, key, {"count": 2, "locomotive": 1})
             assert text != key and "{" not in text and "(s)" not in text
-    text = translate("en", "error.steam.delivery.too_long", {"count": 2, "locomotive": 1})
+    text = translate("en", "steam.error.delivery.too_long", {"count": 2, "locomotive": 1})
     assert "uses 2 links;" in text and "at most 1 link." in text
 
 

@@ -403,7 +403,7 @@ def test_every_money_message_in_both_languages():
         "raised", "raised_points", "paid", "declined", "locomotive", "income", "bankrupt", "capital",
         "maintenance", "shortfall_points", "shortfall_income", "change", "bid", "passed",
         "free_pass", "won_position", "took_position", "pays_for_position")]
-    keys += ["error.steam." + k for k in (
+    keys += ["steam.error." + k for k in (
         "cannot_afford", "cannot_decline", "locomotive_max", "capital_negative", "income_floor",
         "bad_player_count", "not_your_bid", "bid_too_low", "bid_too_high")]
     for lang in ("en", "ja"):

@@ -291,7 +291,7 @@ def test_chooser_groups_by_hex_face_rotation():
 def test_messages_exist_in_both_languages():
     cats = [json.loads((ROOT / f"data/steam/messages.{lang}.json").read_text(encoding="utf-8")) for lang in ("en", "ja")]
     src = (ROOT / "games/steam/building.py").read_text(encoding="utf-8")
-    codes = {f"error.steam.build.{c}" for c in re.findall(r'_refuse\("(\w+)"', src)}
+    codes = {f"steam.error.build.{c}" for c in re.findall(r'_refuse\("(\w+)"', src)}
     codes |= {f"steam.ev.{c}" for c in re.findall(r'_ev\("(\w+)"', src)}
     assert codes and all(c in cat for cat in cats for c in codes)
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from games.core.errors import message_key_of
 from games.core.errors import DataError
 from games.core.i18n import DATA_DIR, catalog
 from games.ticket_to_ride.map import MAP_PATH, load_map, usa
@@ -75,9 +76,9 @@ def test_every_error_code_raised_in_games_has_a_message():
     codes = set()
     for path in Path("games").rglob("*.py"):
         codes |= set(re.findall(r'IllegalAction\(\s*"([a-z_.]+)"', path.read_text(encoding="utf-8")))
-    assert "ttr.route_taken" in codes
+    assert "ticket_to_ride.route_taken" in codes
     for lang in ("en", "ja"):
-        missing = sorted(c for c in codes if f"error.{c}" not in catalog(lang))
+        missing = sorted(c for c in codes if message_key_of(c) not in catalog(lang))
         assert not missing, f"{lang} lacks messages for {missing}"
 
 
@@ -85,8 +86,8 @@ def test_every_event_key_used_by_the_rules_has_a_message():
     keys = set()
     for path in Path("games/ticket_to_ride").glob("*.py"):
         text = path.read_text(encoding="utf-8")
-        keys |= set(re.findall(r'key="(ttr\.[a-z_.]+)"', text))
-        keys |= {f"ttr.ev.game_over_{r}" for r in ("end", "stalemate")}
+        keys |= set(re.findall(r'key="(ticket_to_ride\.[a-z_.]+)"', text))
+        keys |= {f"ticket_to_ride.ev.game_over_{r}" for r in ("end", "stalemate")}
     keys = {k for k in keys if not k.endswith("_")}
     assert len(keys) > 20
     for lang in ("en", "ja"):

@@ -22,7 +22,7 @@ def test_a_claim_with_several_payments_asks_how_to_pay():
     s = with_hand(started(), 0, blue=2, red=2, loco=1)
     rid = route("Kansas City-Omaha/1")
     stop = GAME.decision(s, 0).walk(["claim", str(rid)])
-    assert stop.move is None and stop.step == "ttr.step.payment"
+    assert stop.move is None and stop.step == "ticket_to_ride.step.payment"
     assert {o.value for o in stop.options} == {"blue", "red", "locomotive"}
 
 
@@ -75,7 +75,7 @@ def test_every_words_key_of_the_menus_exists_in_both_languages():
                 keys |= _keys(GAME.decision(state, seat))
             seat = rng.choice(sorted(GAME.active_players(state)))
             state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat))).state
-    assert {"ttr.step.action", "ttr.step.route", "ttr.step.payment", "ttr.step.keep"} <= keys
+    assert {"ticket_to_ride.step.action", "ticket_to_ride.step.route", "ticket_to_ride.step.payment", "ticket_to_ride.step.keep"} <= keys
     missing = [(lang, k) for lang in LANGUAGES for k in sorted(keys) if not has_key(lang, k)]
     assert not missing
 

@@ -10,7 +10,7 @@ from games.ticket_to_ride.rules import _legal_row_possible
 from tests.games.ticket_to_ride.helpers import COLORS, GAME, LOCO, started
 
 RED, BLUE, GREEN, YELLOW = (COLORS.index(c) for c in ("red", "blue", "green", "yellow"))
-RESET_KEYS = {"ttr.ev.face_up_reset", "ttr.ev.face_up_reset_many"}
+RESET_KEYS = {"ticket_to_ride.ev.face_up_reset", "ticket_to_ride.ev.face_up_reset_many"}
 
 
 def only_in_play(state: TTRState, *, row: list[int], deck: list[int], discard: list[int] = (),
@@ -54,7 +54,7 @@ def test_reset_repeats_until_the_row_is_legal_with_one_log_line(seed):
     assert r.state.face_up.count(LOCO) < 3
     keys = public_keys(r)
     assert sum(k in RESET_KEYS for k in keys) == 1, keys
-    assert "ttr.ev.reshuffled" not in keys, "reshuffles inside a reset belong to its one line"
+    assert "ticket_to_ride.ev.reshuffled" not in keys, "reshuffles inside a reset belong to its one line"
     assert len(r.state.last) <= 3
     GAME.check_invariants(r.state)
 
@@ -69,10 +69,10 @@ def test_a_row_no_deal_can_fix_stays_and_is_announced_once_then_reset_when_cards
                      hands={seat: {}, other: {YELLOW: 4}})
     assert not _legal_row_possible(s, GAME.board)
     r1 = GAME.apply(s, seat, DrawTickets())
-    assert public_keys(r1).count("ttr.ev.face_up_stuck") == 1
+    assert public_keys(r1).count("ticket_to_ride.ev.face_up_stuck") == 1
     assert r1.state.face_up == s.face_up
     r2 = GAME.apply(r1.state, seat, GAME.legal_actions(r1.state, seat)[0])  # keep tickets
-    assert "ttr.ev.face_up_stuck" not in public_keys(r2), "announced once, not after every action"
+    assert "ticket_to_ride.ev.face_up_stuck" not in public_keys(r2), "announced once, not after every action"
     assert r2.state.current == other
     claim = next(a for a in GAME.legal_actions(r2.state, other)
                  if isinstance(a, Claim) and a.locos == 0 and GAME.board.routes[a.route].length >= 3)
@@ -92,7 +92,7 @@ def test_empty_slots_are_refilled_once_a_claim_puts_cards_in_the_discard():
     length = GAME.board.routes[claim.route].length
     filled = sum(1 for c in r.state.face_up if c != EMPTY)
     assert filled == min(5, 2 + length), r.state.face_up
-    assert "ttr.ev.reshuffled" in public_keys(r)
+    assert "ticket_to_ride.ev.reshuffled" in public_keys(r)
     GAME.check_invariants(r.state)
 
 

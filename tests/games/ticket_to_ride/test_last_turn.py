@@ -28,7 +28,7 @@ def test_a_two_card_draw_keeps_both_cards(steps):
     assert seat2 == seat and isinstance(second, DrawCard)
     assert after.turn_cards == [first.source, second.source]
     keys = [e.key for e in after.turn_log]
-    assert len([k for k in keys if k in ("ttr.ev.drew_deck", "ttr.ev.drew_face_up")]) == 2
+    assert len([k for k in keys if k in ("ticket_to_ride.ev.drew_deck", "ticket_to_ride.ev.drew_face_up")]) == 2
     assert after.last != after.turn_log  # `last` has the second draw only; the turn has both
 
 
@@ -54,8 +54,8 @@ def test_a_ticket_turn_keeps_the_draw_and_the_keep(steps):
     offered = drawn.players[seat].offered
     kept = GAME.apply(drawn, seat, KeepTickets(ids=tuple(sorted(offered[:1])))).state
     keys = [e.key for e in kept.turn_log]
-    assert keys[:2] == ["ttr.ev.took_tickets", "ttr.ev.kept"]
-    assert [e.key for e in kept.last][0] == "ttr.ev.kept"
+    assert keys[:2] == ["ticket_to_ride.ev.took_tickets", "ticket_to_ride.ev.kept"]
+    assert [e.key for e in kept.last][0] == "ticket_to_ride.ev.kept"
 
 
 def test_history_has_every_turn_and_ends_with_the_totals(steps):

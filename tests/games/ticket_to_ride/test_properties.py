@@ -101,7 +101,7 @@ def test_illegal_actions_are_refused_without_change(seed, steps):
 def test_garbage_text_is_refused_with_a_code(text):
     with pytest.raises(IllegalAction) as err:
         GAME.parse_action(text)
-    assert err.value.code in {"unparsable", "ttr.unknown_color", "ttr.unknown_route", "ttr.ambiguous_route"}
+    assert err.value.code in {"unparsable", "ticket_to_ride.unknown_color", "ticket_to_ride.unknown_route", "ticket_to_ride.ambiguous_route"}
 
 
 def test_notation_accepts_either_city_order_aliases_and_case():

@@ -33,7 +33,7 @@ def test_setup_gives_each_player_trains_cards_and_three_tickets(n):
 def test_setup_refuses_bad_player_counts(n):
     with pytest.raises(IllegalAction) as err:
         GAME.setup(n, None, 1)
-    assert err.value.code == "bad_player_count"
+    assert err.value.code == "ticket_to_ride.bad_player_count"
 
 
 def test_setup_refuses_unknown_options():
@@ -50,9 +50,9 @@ def test_same_seed_same_game_other_seed_other_game():
 def test_initial_choice_in_any_order_and_keep_at_least_two():
     s = GAME.setup(3, None, 2)
     offered = s.players[2].offered
-    illegal(s, 2, KeepTickets(ids=(offered[0],)), "ttr.keep_more")
-    illegal(s, 2, KeepTickets(ids=(999, offered[0])), "ttr.ticket_not_offered")
-    illegal(s, 2, DrawCard(source="deck"), "ttr.must_keep_tickets")
+    illegal(s, 2, KeepTickets(ids=(offered[0],)), "ticket_to_ride.keep_more")
+    illegal(s, 2, KeepTickets(ids=(999, offered[0])), "ticket_to_ride.ticket_not_offered")
+    illegal(s, 2, DrawCard(source="deck"), "ticket_to_ride.must_keep_tickets")
     s = GAME.apply(s, 2, KeepTickets(ids=tuple(offered[:2]))).state  # seat 2 first: fine
     assert s.players[2].tickets == offered[:2] and s.ticket_deck[-1] == offered[2]
     assert GAME.active_players(s) == {0, 1}
@@ -71,7 +71,7 @@ def test_face_up_row_with_three_locomotives_is_dealt_again():
     s.deck.append(LOCO)  # taking a red card brings in a third locomotive
     discard_before = len(s.discard)
     r = GAME.apply(s, 0, DrawCard(source="red"))
-    assert "ttr.ev.face_up_reset" in [e.key for e in r.events]
+    assert "ticket_to_ride.ev.face_up_reset" in [e.key for e in r.events]
     assert r.state.face_up.count(LOCO) < 3
     assert len(r.state.discard) == discard_before + 5
     GAME.check_invariants(r.state)
@@ -90,7 +90,7 @@ def test_face_up_reset_stops_when_no_better_row_can_come():
     s.face_up = [s.deck.pop() for _ in range(5)]
     GAME.check_invariants(s)
     r = GAME.apply(s, 0, DrawCard(source="deck"))  # no crash, no endless reset
-    assert "ttr.ev.face_up_reset" not in [e.key for e in r.events]
+    assert "ticket_to_ride.ev.face_up_reset" not in [e.key for e in r.events]
     GAME.check_invariants(r.state)
 
 
@@ -99,8 +99,8 @@ def test_two_card_draw_keeps_the_turn_then_passes_it():
     s = started()
     r = GAME.apply(s, 0, DrawCard(source="deck"))
     assert r.state.drew_one and r.state.current == 0 and not r.undoable
-    assert [e.to for e in r.events if e.key == "ttr.ev.you_drew"] == [(0,)]
-    illegal(r.state, 0, DrawTickets(), "ttr.must_draw_second")
+    assert [e.to for e in r.events if e.key == "ticket_to_ride.ev.you_drew"] == [(0,)]
+    illegal(r.state, 0, DrawTickets(), "ticket_to_ride.must_draw_second")
     r2 = GAME.apply(r.state, 0, DrawCard(source="deck"))
     assert not r2.state.drew_one and r2.state.current == 1
     assert sum(r2.state.players[0].hand) == sum(s.players[0].hand) + 2
@@ -120,7 +120,7 @@ def test_second_card_cannot_be_a_face_up_locomotive():
     s = GAME.apply(s, 0, DrawCard(source="deck")).state
     s.face_up[2], s.deck[-1] = LOCO, s.face_up[2]
     s = _fix_conservation(s)
-    illegal(s, 0, DrawCard(source="locomotive"), "ttr.second_face_up_locomotive")
+    illegal(s, 0, DrawCard(source="locomotive"), "ticket_to_ride.second_face_up_locomotive")
     assert DrawCard(source="locomotive") not in GAME.legal_actions(s, 0)
 
 
@@ -136,7 +136,7 @@ def test_empty_deck_is_reshuffled_from_the_discard():
     s = started()
     s.discard, s.deck = s.deck, []
     r = GAME.apply(s, 0, DrawCard(source="deck"))
-    assert "ttr.ev.reshuffled" in [e.key for e in r.events]
+    assert "ticket_to_ride.ev.reshuffled" in [e.key for e in r.events]
     assert r.state.discard == [] and r.state.draws == s.draws + 1
     GAME.check_invariants(r.state)
 
@@ -156,15 +156,15 @@ def test_turn_ends_when_no_second_card_exists():
     s.face_up[0] = RED
     GAME.check_invariants(s)
     r = GAME.apply(s, 0, DrawCard(source="red"))
-    assert "ttr.ev.no_second_card" in [e.key for e in r.events]
+    assert "ticket_to_ride.ev.no_second_card" in [e.key for e in r.events]
     assert r.state.current == 1
 
 
 def test_drawing_a_card_that_is_not_face_up():
     s = started()
     missing = next(c for c in COLORS if COLORS.index(c) not in s.face_up)
-    illegal(s, 0, DrawCard(source=missing), "ttr.not_face_up")
-    illegal(s, 0, DrawCard(source="purple-ish"), "ttr.unknown_color")
+    illegal(s, 0, DrawCard(source=missing), "ticket_to_ride.not_face_up")
+    illegal(s, 0, DrawCard(source="purple-ish"), "ticket_to_ride.unknown_color")
 
 
 # --- TTR-4 claiming ---------------------------------------------------------------------
@@ -181,11 +181,11 @@ def test_claim_colored_route_pays_and_scores():
 def test_claim_refusals():
     s = with_hand(started(), 0, blue=3, red=5, loco=1)
     rid = route("Atlanta-Miami")
-    illegal(s, 0, Claim(route=rid, color="red", locos=0), "ttr.wrong_color")
-    illegal(s, 0, Claim(route=rid, color="blue", locos=0), "ttr.not_enough_cards")
-    illegal(s, 0, Claim(route=rid, color="blue", locos=5), "ttr.wrong_card_count")
-    illegal(s, 0, Claim(route=rid, color="locomotive", locos=5), "ttr.not_enough_cards")
-    illegal(s, 0, Claim(route=500, color="blue", locos=0), "ttr.unknown_route")
+    illegal(s, 0, Claim(route=rid, color="red", locos=0), "ticket_to_ride.wrong_color")
+    illegal(s, 0, Claim(route=rid, color="blue", locos=0), "ticket_to_ride.not_enough_cards")
+    illegal(s, 0, Claim(route=rid, color="blue", locos=5), "ticket_to_ride.wrong_card_count")
+    illegal(s, 0, Claim(route=rid, color="locomotive", locos=5), "ticket_to_ride.not_enough_cards")
+    illegal(s, 0, Claim(route=500, color="blue", locos=0), "ticket_to_ride.unknown_route")
     illegal(s, 1, Claim(route=rid, color="blue", locos=0), "not_active")
 
 
@@ -202,12 +202,12 @@ def test_gray_route_takes_any_single_colour_not_a_mix():
 def test_claim_needs_enough_trains():
     s = with_hand(started(), 0, blue=5)
     s.players[0].trains = 4
-    illegal(s, 0, Claim(route=route("Atlanta-Miami"), color="blue", locos=0), "ttr.not_enough_trains")
+    illegal(s, 0, Claim(route=route("Atlanta-Miami"), color="blue", locos=0), "ticket_to_ride.not_enough_trains")
 
 
 def test_claimed_route_cannot_be_claimed_again():
     s = claim_for(with_hand(started(), 0, blue=5), 1, "Atlanta-Miami")
-    err = illegal(s, 0, Claim(route=route("Atlanta-Miami"), color="blue", locos=0), "ttr.route_taken")
+    err = illegal(s, 0, Claim(route=route("Atlanta-Miami"), color="blue", locos=0), "ticket_to_ride.route_taken")
     assert err.params["owner_seat"] == 1
 
 
@@ -222,7 +222,7 @@ def test_legal_claims_cover_every_payment():
 @pytest.mark.parametrize("n", [2, 3])
 def test_double_route_closes_with_two_or_three_players(n):
     s = claim_for(with_hand(started(n), 0, orange=4, yellow=4), 1, "Atlanta-New Orleans/orange")
-    illegal(s, 0, Claim(route=route("Atlanta-New Orleans/yellow"), color="yellow", locos=0), "ttr.double_closed")
+    illegal(s, 0, Claim(route=route("Atlanta-New Orleans/yellow"), color="yellow", locos=0), "ticket_to_ride.double_closed")
 
 
 @pytest.mark.parametrize("n", [4, 5])
@@ -234,7 +234,7 @@ def test_double_route_both_halves_with_four_or_five_players(n):
 
 def test_no_player_claims_both_halves():
     s = claim_for(with_hand(started(5), 0, yellow=4), 0, "Atlanta-New Orleans/orange")
-    illegal(s, 0, Claim(route=route("Atlanta-New Orleans/yellow"), color="yellow", locos=0), "ttr.both_halves")
+    illegal(s, 0, Claim(route=route("Atlanta-New Orleans/yellow"), color="yellow", locos=0), "ticket_to_ride.both_halves")
 
 
 # --- TTR-6 tickets ----------------------------------------------------------------------
@@ -243,7 +243,7 @@ def test_drawing_tickets_keep_one_return_rest_to_the_bottom():
     r = GAME.apply(s, 0, DrawTickets())
     offered = r.state.players[0].offered
     assert len(offered) == 3 and not r.undoable and r.state.current == 0
-    assert [e.to for e in r.events if e.key == "ttr.ev.offered"] == [(0,)]
+    assert [e.to for e in r.events if e.key == "ticket_to_ride.ev.offered"] == [(0,)]
     r2 = GAME.apply(r.state, 0, KeepTickets(ids=(offered[1],)))
     assert r2.state.ticket_deck[-2:] == [offered[0], offered[2]]
     assert r2.state.current == 1
@@ -257,7 +257,7 @@ def test_fewer_tickets_when_the_deck_runs_low_and_none_when_empty():
     assert len(r.state.players[0].offered) == 2
     s.players[1].tickets += s.ticket_deck
     s.ticket_deck = []
-    illegal(s, 0, DrawTickets(), "ttr.no_tickets_left")
+    illegal(s, 0, DrawTickets(), "ticket_to_ride.no_tickets_left")
     assert DrawTickets() not in GAME.legal_actions(s, 0)
 
 
@@ -281,7 +281,7 @@ def test_player_with_nothing_to_do_passes():
     assert GAME.legal_actions(s, 0) == [Pass()]
     r = GAME.apply(s, 0, Pass())
     assert r.state.current == 1
-    illegal(r.state, 1, Pass(), "ttr.cannot_pass")
+    illegal(r.state, 1, Pass(), "ticket_to_ride.cannot_pass")
 
 
 def test_everyone_passing_ends_the_game():
@@ -294,7 +294,7 @@ def test_everyone_passing_ends_the_game():
     assert r.state.phase == "play"
     r = GAME.apply(r.state, 1, Pass())
     assert r.state.phase == "over" and r.state.end_reason == "stalemate"
-    assert "ttr.ev.game_over_stalemate" in [e.key for e in r.events]
+    assert "ticket_to_ride.ev.game_over_stalemate" in [e.key for e in r.events]
     assert GAME.result(r.state) is not None
 
 
@@ -305,7 +305,7 @@ def test_final_round_gives_everyone_one_more_turn_trigger_player_included():
     s.current = 1
     r = GAME.apply(s, 1, Claim(route=route("Atlanta-Miami"), color="blue", locos=0))
     assert r.state.final_turns == 3 and r.state.triggered_by == 1
-    assert "ttr.ev.final_round" in [e.key for e in r.events]
+    assert "ticket_to_ride.ev.final_round" in [e.key for e in r.events]
     s = r.state
     order = []
     while s.phase != "over":
@@ -378,7 +378,7 @@ def test_ties_broken_by_completed_tickets_then_longest_bonus_else_shared():
     # seat 0 has 4 + 4 = 8 (+10 longest: 4 vs seat 1's longest 3? no: seat 1 has a 2+1 chain)
     if by_seat[0].total == by_seat[1].total:
         assert by_seat[0].rank < by_seat[1].rank
-        assert (res.ties[0].above, res.ties[0].below, res.ties[0].key) == (0, 1, "ttr.tie.completed")
+        assert (res.ties[0].above, res.ties[0].below, res.ties[0].key) == (0, 1, "ticket_to_ride.tie.completed")
         assert (res.ties[0].params["above"], res.ties[0].params["below"]) == (1, 0)
     assert res.players[0].seat == 0
 
@@ -394,7 +394,7 @@ def test_a_tie_on_points_names_the_rule_that_broke_it():
     res = GAME.result(_ended(s))
     assert [(p.seat, p.total, p.rank) for p in res.players] == [(0, 18, 1), (1, 18, 2)]
     (tie,) = res.ties
-    assert (tie.above, tie.below, tie.key, tie.shared) == (0, 1, "ttr.tie.completed", False)
+    assert (tie.above, tie.below, tie.key, tie.shared) == (0, 1, "ticket_to_ride.tie.completed", False)
     assert (tie.params["above"], tie.params["below"], tie.params["points"]) == (1, 0, 18)
 
 
@@ -406,7 +406,7 @@ def test_full_tie_shares_the_place():
     s = claim_for(s, 1, "Atlanta-Raleigh/2")
     res = GAME.result(_ended(s))
     assert [p.rank for p in res.players] == [1, 1]
-    assert [(t.above, t.below, t.key, t.shared) for t in res.ties] == [(0, 1, "ttr.tie.shared", True)]
+    assert [(t.above, t.below, t.key, t.shared) for t in res.ties] == [(0, 1, "ticket_to_ride.tie.shared", True)]
 
 
 def test_final_breakdown_lists_every_ticket_and_longest_path():

@@ -97,7 +97,7 @@ def test_the_places_of_a_game_are_legible_at_400(players: int, map_id: str, seed
         state = GAME.apply(state, seat, BOTS[lineup[seat]].choose(GAME, state, seat, rng)).state
         moves += 1
     steps = {step for _, step, _ in done}
-    assert {"ce.step.point", "ce.step.centre", "ce.step.hex", "ce.step.next"} <= steps, steps
+    assert {"catan_express.step.point", "catan_express.step.centre", "catan_express.step.hex", "catan_express.step.next"} <= steps, steps
 
 
 def test_the_map_of_a_pick_picture_prints_no_numbers_of_places() -> None:

@@ -191,30 +191,30 @@ def test_a_hand_shows_all_it_knows_in_words(lang):
         render_hand(GAME.view(s, 0), HAND_NAMES, lang)
     drawn = {t for _, t in sizes.drawn}
     view = GAME.view(s, 0)
-    wanted = {HAND_NAMES[0], translate(lang, "ce_render.hand.points", {"points": view.seats[0].points}),
-              translate(lang, "ce_render.hand.resources", {"count": sum(p.hand)}),
-              translate(lang, "ce_render.hand.development", {"count": 8}),
-              translate(lang, "ce_render.hand.dev_note"), "4", "1"}
-    wanted |= {translate(lang, f"ce.resource.{r}") for r in ("lumber", "brick", "wool", "grain", "ore")}
+    wanted = {HAND_NAMES[0], translate(lang, "catan_express.render.hand.points", {"points": view.seats[0].points}),
+              translate(lang, "catan_express.render.hand.resources", {"count": sum(p.hand)}),
+              translate(lang, "catan_express.render.hand.development", {"count": 8}),
+              translate(lang, "catan_express.render.hand.dev_note"), "4", "1"}
+    wanted |= {translate(lang, f"catan_express.resource.{r}") for r in ("lumber", "brick", "wool", "grain", "ore")}
     for kind, playable, new in (("knight", 2, 0), ("victory_point", 0, 1), ("road_building", 1, 1),
                                 ("monopoly", 3, 0)):
-        wanted |= {translate(lang, f"ce.card.{kind}"), translate(lang, "ce_render.hand.dev_playable",
+        wanted |= {translate(lang, f"catan_express.card.{kind}"), translate(lang, "catan_express.render.hand.dev_playable",
                                                                  {"playable": playable})}
         if new:
-            wanted.add(translate(lang, "ce_render.hand.dev_bought", {"new": new}))
-    assert translate(lang, "ce.card.year_of_plenty") not in drawn  # none held: no row
+            wanted.add(translate(lang, "catan_express.render.hand.dev_bought", {"new": new}))
+    assert translate(lang, "catan_express.card.year_of_plenty") not in drawn  # none held: no row
     per = components().pieces_per_player
     built = {"settlement": view.seats[0].settlements, "city": view.seats[0].cities, "rail": view.seats[0].rails,
              "ferry": view.seats[0].ferries}
     for item in ("settlement", "city", "rail", "ferry"):
-        wanted.add(translate(lang, f"ce_render.hand.left.{item}", {"left": per[item] - built[item]}))
-    wanted.add(translate(lang, "ce_render.item.development_card"))
+        wanted.add(translate(lang, f"catan_express.render.hand.left.{item}", {"left": per[item] - built[item]}))
+    wanted.add(translate(lang, "catan_express.render.item.development_card"))
     for item in ("settlement", "city", "rail", "ferry", "development_card"):
-        wanted |= {translate(lang, f"ce.cards.{r.value}", {"count": n}) for r, n in components().cost(item).items()}
+        wanted |= {translate(lang, f"catan_express.cards.{r.value}", {"count": n}) for r, n in components().cost(item).items()}
     assert wanted - drawn == set()
     # a stat's label is drawn whole, on one line or (a long term) two
     for key in ("knights", "vp_cards", "chips", "towers"):
-        label = translate(lang, f"ce_render.hand.stat.{key}")
+        label = translate(lang, f"catan_express.render.hand.stat.{key}")
         assert label in drawn or any(a + b == label for a in drawn for b in drawn), label
 
 
@@ -452,7 +452,7 @@ def test_alt_text_says_what_the_images_show(four, lang):
     for seat in range(4):
         assert NAMES[seat] in text
     summaries = view.seats
-    assert translate(lang, "ce_render.alt.seat", {"seat": 0, "points": summaries[0].points,
+    assert translate(lang, "catan_express.render.alt.seat", {"seat": 0, "points": summaries[0].points,
                                                   "cards": summaries[0].cards, "dev": summaries[0].dev_cards,
                                                   "knights": summaries[0].knights,
                                                   "towers": summaries[0].towers}, NAMES[:4]) in text
@@ -468,7 +468,7 @@ def test_alt_text_says_what_the_images_show(four, lang):
     assert NAMES[seat] in hand_text and str(sum(hand)) in hand_text
     for i, res in enumerate(("lumber", "brick", "wool", "grain", "ore")):
         if hand[i]:
-            assert translate(lang, f"ce.cards.{res}", {"count": hand[i]}) in hand_text
+            assert translate(lang, f"catan_express.cards.{res}", {"count": hand[i]}) in hand_text
 
     final_view = GAME.view(four[-1], None)
     final_text = describe_final(final_view, NAMES[:4], lang)
@@ -482,10 +482,10 @@ def test_catalogs_have_the_same_keys_in_both_languages():
     folder = ROOT / "data" / "catan_express" / "render"
     en = json.loads((folder / "messages.en.json").read_text(encoding="utf-8"))
     ja = json.loads((folder / "messages.ja.json").read_text(encoding="utf-8"))
-    assert set(en) == set(ja) and all(k.startswith("ce_render.") for k in en)
+    assert set(en) == set(ja) and all(k.startswith("catan_express.render.") for k in en)
     phases = CatanState.model_fields["phase"].annotation.__args__
-    assert {f"ce_render.phase.{p}" for p in phases} <= set(en)
-    assert {f"ce_render.move.{p}" for p in phases} <= set(en)
+    assert {f"catan_express.render.phase.{p}" for p in phases} <= set(en)
+    assert {f"catan_express.render.move.{p}" for p in phases} <= set(en)
 
 
 # --- harbour labels: whole, in water, clear of every piece ---------------------------------------

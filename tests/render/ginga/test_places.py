@@ -103,4 +103,4 @@ def test_a_tile_the_menu_splits_into_parts_has_no_numbers_in_the_hand():
         hand_mod.render_hand(view, NAMES[:2])
     badges = [text for size, text in sizes.drawn if text.isdigit() and size != placements.NAME_SIZE]
     assert badges == ["1", "2"]  # the legend's two badges; the rest are row names
-    assert translate("en", "gt.render.numbers_parts").split(":")[0].split()[-1] in " ".join(t for _, t in sizes.drawn)
+    assert translate("en", "ginga.render.numbers_parts").split(":")[0].split()[-1] in " ".join(t for _, t in sizes.drawn)

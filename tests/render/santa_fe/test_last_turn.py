@@ -46,7 +46,7 @@ def test_a_double_turn_keeps_both_tiles_and_both_events(states):
     s = doubles[0]
     view = GAME.view(s, None)
     assert len(last_tile_spaces(view)) == 2
-    assert sum(e.key.startswith("sf.ev.placed") for e in view.turn_events) == 2
+    assert sum(e.key.startswith("santa_fe.ev.placed") for e in view.turn_events) == 2
     assert view.turn_seat == s.turn_key[0]
 
 
@@ -165,7 +165,7 @@ def test_alt_text_names_the_waited_on_player_the_scores_and_the_last_move(states
     assert NAMES[view.current] in text
     for p in view.players:
         assert f"${p.money}" in text and str(p.score) in text
-    last = [e for e in view.turn_events if e.key.startswith("sf.ev.placed")][-1]
+    last = [e for e in view.turn_events if e.key.startswith("santa_fe.ev.placed")][-1]
     assert translate(lang, last.key, last.params, NAMES) in text
     final = describe_final(GAME.view(states[-1], None), NAMES, lang)
     assert len(final) <= 1024 and all(n in final for n in NAMES)

@@ -43,7 +43,7 @@ def steps(request):
 def _cost_in(label) -> int:
     """The cost a placement's label states (0: free, or the basic game)."""
     cost = label.params.get("cost")
-    if isinstance(cost, dict) and cost.get("key") == "sf.choice.cost":
+    if isinstance(cost, dict) and cost.get("key") == "santa_fe.choice.cost":
         return cost["params"]["cost"]
     return 0
 
@@ -57,7 +57,7 @@ def test_every_section_option_is_located_on_its_next_space(steps):
         most = max(most, len(marks))
         placed = [o for o in step.options if o.place is not None]
         assert all(o.place.kind == "section" for o in placed)
-        assert len(placed) == len(step.options) or step.options[0].step == "sf.step.railroad"
+        assert len(placed) == len(step.options) or step.options[0].step == "santa_fe.step.railroad"
         for option, mark in zip(placed, marks):
             sid = BOARD.section_by_code[option.place.at[0].lower()]
             spaces = layout.sections[sid].spaces
@@ -84,7 +84,7 @@ def test_the_end_step_numbers_each_end_of_one_section(steps):
     layout = board_layout()
     ends = 0
     for state, seat, view, step in steps:
-        if step.options[0].step != "sf.step.end":
+        if step.options[0].step != "santa_fe.step.end":
             continue
         marks = check_located("santa_fe", view, step.options)
         (code,) = {o.place.at[0] for o in step.options}

@@ -181,11 +181,11 @@ def test_a_routes_caption_says_what_each_owner_scores(lang: str) -> None:
             expected = []
             for owner in label["owners"]:
                 if owner["key"] == "steam.choice.you_points":
-                    expected.append(translate(lang, "render.steam.pick.you", owner["params"]))
+                    expected.append(translate(lang, "steam.render.pick.you", owner["params"]))
                 elif owner["key"] == "steam.choice.owner_points":
-                    expected.append(translate(lang, "render.steam.pick.owner", owner["params"], NAMES))
+                    expected.append(translate(lang, "steam.render.pick.owner", owner["params"], NAMES))
                 else:
-                    expected.append(translate(lang, "render.steam.pick.unowned", owner["params"]))
+                    expected.append(translate(lang, "steam.render.pick.unowned", owner["params"]))
             sep = "、" if lang == "ja" else ", "
             assert caption(view, NAMES, lang, choice.path[-1].place) == sep.join(expected), choice.notation
             seen += 1

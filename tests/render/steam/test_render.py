@@ -325,7 +325,7 @@ def test_alt_text_says_what_the_images_show(lang):
     final = RENDERER.describe_final(GAME.view(states[-1], None), names, lang)
     for text in (board, hand, final):
         assert 0 < len(text) <= 1024
-        assert "render.steam." not in text
+        assert "steam.render." not in text
     assert all(name in board for name in names)
     assert names[0] in hand
     cash = f"${state.players[0].cash}"
@@ -341,4 +341,4 @@ def test_catalogs_have_the_same_keys_in_both_languages():
     en = json.loads((ROOT / "data" / "steam" / "render" / "messages.en.json").read_text(encoding="utf-8"))
     ja = json.loads((ROOT / "data" / "steam" / "render" / "messages.ja.json").read_text(encoding="utf-8"))
     assert set(en) == set(ja)
-    assert all(key.startswith("render.steam.") for key in en)
+    assert all(key.startswith("steam.render.") for key in en)

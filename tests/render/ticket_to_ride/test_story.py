@@ -150,7 +150,7 @@ def test_board_alt_text_says_whose_turn_the_scores_and_the_last_turn(claimed, la
     assert NAMES[view.current] in text
     for p in view.players:
         assert f"{NAMES[p.seat]} {p.route_points}" in text
-    claim = next(e for e in view.turn_log if e.key == "ttr.ev.claimed")
+    claim = next(e for e in view.turn_log if e.key == "ticket_to_ride.ev.claimed")
     assert translate(lang, claim.key, claim.params, NAMES) in text
 
 
@@ -162,7 +162,7 @@ def test_hand_and_final_alt_text(states, claimed, lang):
     assert 0 < len(hand) <= 1024 and NAMES[seat] in hand
     for colour, count in view.players[seat].hand.items():
         if count:
-            assert translate(lang, f"ttr.color.{colour}") in hand
+            assert translate(lang, f"ticket_to_ride.color.{colour}") in hand
     end = GAME.view(states[-1], None)
     final = RENDERER.describe_final(end, NAMES, lang)
     assert 0 < len(final) <= 1024
@@ -194,7 +194,7 @@ def test_final_image_tells_the_story(states):
         mark = "✓" if t.completed else "×"
         points = t.points if t.completed else -t.points
         assert any(x.startswith(mark) and x.endswith(style.signed(points)) for x in texts), t
-    assert translate("en", "ttr.render.score_over_time") in texts  # the chart
+    assert translate("en", "ticket_to_ride.render.score_over_time") in texts  # the chart
     # the longest path is ringed on the small map: without it the image differs
     players = [p.model_copy(update={"longest_routes": []}) for p in view.players]
     plain = render_final(view.model_copy(update={"players": players}), NAMES, "en")
