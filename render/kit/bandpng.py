@@ -24,7 +24,7 @@ from collections import OrderedDict
 from PIL import Image
 
 BAND_ROWS = 32
-LEVEL = 5
+LEVEL = 5  # zlib's, as render.kit.encode.COMPRESS_LEVEL for whole images
 WINDOW = 32768  # deflate's reach back: the dictionary a band is compressed with
 CACHE_BYTES = 24 * 2**20  # compressed bands kept (a board's are 40-150 KiB: well over a hundred boards)
 
