@@ -16,18 +16,20 @@ reduced to a 256-colour palette first. For a 1800x1000 board that halves the enc
 (quantise ~14 ms + encode ~7 ms, against ~38 ms for RGB at zlib level 1) and the file size,
 with no visible difference (mean error under 2/255 per channel). A board marked with
 `render.kit.encode.drawn_on` maps onto the palette kept with its static layer instead of
-being quantised afresh (render.kit.encode.few_colours).
+being quantised afresh (render.kit.encode.few_colours), and its PNG is written from bands
+compressed once and kept (render.kit.bandpng).
 """
 from __future__ import annotations
 
 import importlib
+import time
 from functools import lru_cache
 from typing import Any, Protocol, Sequence
 
 from PIL import Image
 
 from games.catalog import entries
-from render.kit.encode import few_colours, to_png
+from render.kit.encode import palette_png_of, to_png
 from render.kit.images import Places
 
 # name -> "module:attribute"
@@ -98,10 +100,16 @@ class GameRenderer:
     def final(self, view: Any, names: Sequence[str], lang: str = "en") -> bytes:
         return self.encode(self.final_image(view, names, lang))
 
-    def encode(self, img: Image.Image) -> bytes:
+    def encode(self, img: Image.Image, times: dict[str, float] | None = None) -> bytes:
+        """PNG bytes of img; `times`, if given, gets the seconds of its "colours" and "png" steps added."""
         if getattr(self._images, "palette_png", False) and img.mode == "RGB":
-            img = few_colours(img, self._images)  # a board maps onto its layer's palette (render.kit.encode)
-        return to_png(img)
+            # a board maps onto its layer's palette (render.kit.encode)
+            return palette_png_of(img, self._images, times)
+        started = time.perf_counter()
+        data = to_png(img)
+        if times is not None:
+            times["png"] = times.get("png", 0.0) + time.perf_counter() - started
+        return data
 
     def __repr__(self) -> str:
         return f"GameRenderer({self.name!r})"

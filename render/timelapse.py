@@ -5,6 +5,8 @@ options, seed and the moves in force, undone ones left out) through its rules an
 public board before the first move and after every turn, then encodes the frames with
 render/kit/animate.py. A turn is a run of moves by one seat (two card draws, a placement and
 its second tile), so a frame shows what a player saw change when the game came back to them.
+A game of more turns than the animation shows (render.kit.animate.MAX_FRAMES) is shown at
+evenly spread turns, and only those positions are drawn.
 
 The bot attaches the result to a game's final post and `railyard demo` writes it beside the
 other images; both run it off the event loop.
@@ -26,7 +28,7 @@ class Timelapse:
     data: bytes
     filename: str
     description: str  # alt text
-    frames: int  # frames in the file (fewer than turns + 1 only when some were dropped for size)
+    frames: int  # frames in the file (fewer than turns + 1 in a very long game, or when some were dropped for size)
     turns: int
     seconds: float
 

@@ -4,8 +4,10 @@ noisy; compare figures within one run).
 1. One move end to end through the sessions service in the late game: load the game from
    SQLite, validate and apply the move, commit action + snapshot + outbox in one
    transaction, render the board and encode the PNG. p50 / p95 over the second half of
-   several games (every seat is a "person", so each move takes the act() path).
-2. Render + encode alone for the last late-game board.
+   several games (every seat is a "person", so each move takes the act() path), then the
+   same moves split: the sessions service's act() (load, validate, apply, commit), drawing
+   the board, and encoding it (its 256 colours, then the PNG).
+2. Render + encode alone for the last late-game board, split the same way.
 3. Random full games per second (rules only, random bots, 4 players or the most allowed).
 4. Whatever the game adds: a game may define `benchmarks() -> list[str]` (e.g. its hardest
    scoring positions) and those lines are printed too.
@@ -98,6 +100,7 @@ async def run_bench(game_name: str = "ticket_to_ride", games: int = 200, moves: 
 
     # 1. end-to-end moves in the late game ------------------------------------------
     samples: list[float] = []
+    split: dict[str, list[float]] = {part: [] for part in MOVE_PARTS}
     apply_only: list[float] = []
     seed = 1
     late_view = None
@@ -115,6 +118,7 @@ async def run_bench(game_name: str = "ticket_to_ride", games: int = 200, moves: 
                 by_user = {p.user_id: p for p in people}
                 state = await service.rebuild(outcome.game_id)
                 times: list[float] = []
+                parts: list[dict[str, float]] = []
                 views = []
                 while outcome.status == "active":
                     seat = min(outcome.waiting)
@@ -123,31 +127,47 @@ async def run_bench(game_name: str = "ticket_to_ride", games: int = 200, moves: 
                     text = game.format_action(action)
                     t0 = time.perf_counter()
                     outcome = await service.act(channel, actor, text)
-                    renderer.board(outcome.view, outcome.names, "en")
+                    t_act = time.perf_counter()
+                    img = renderer.board_image(outcome.view, outcome.names, "en")
+                    t_draw = time.perf_counter()
+                    encoded: dict[str, float] = {}
+                    renderer.encode(img, encoded)
                     times.append(time.perf_counter() - t0)
+                    parts.append({"act": t_act - t0, "draw": t_draw - t_act, **encoded})
                     views.append(outcome.view)
                     t1 = time.perf_counter()
                     state = game.apply(state, seat, action).state  # follow along for the bot
                     apply_only.append(time.perf_counter() - t1)
                 half = len(times) // 2
                 samples.extend(times[half:])
+                for move in parts[half:]:
+                    for part in MOVE_PARTS:
+                        split[part].append(move.get(part, 0.0))
                 late_view = views[-2] if len(views) > 1 else views[-1]
                 seed += 1
     print(f"  move end to end (load, validate, apply, commit, render, encode), late game, n={len(samples)}:")
     print(f"      p50 {percentile(samples, 0.5) * 1000:6.1f} ms   p95 {percentile(samples, 0.95) * 1000:6.1f} ms"
-          f"   max {max(samples) * 1000:6.1f} ms   (target p95 ≤ 60 ms)")
+          f"   max {max(samples) * 1000:6.1f} ms   (target p95 ≤ 30 ms)")
+    print(f"      split, p50 / p95 ms: {_split_line(split)}")
     print(f"  rules apply alone: p50 {percentile(apply_only, 0.5) * 1e6:6.0f} µs")
 
     # 2. render + encode alone -------------------------------------------------------
     names = [f"P{i}" for i in range(players)]
     renderer.board(late_view, names, "en")  # static layer cached, as in a running bot
     times = []
+    alone: dict[str, list[float]] = {part: [] for part in MOVE_PARTS if part != "act"}
     for _ in range(30):
         t0 = time.perf_counter()
-        png = renderer.board(late_view, names, "en")
+        img = renderer.board_image(late_view, names, "en")
+        t1 = time.perf_counter()
+        encoded = {}
+        png = renderer.encode(img, encoded)
         times.append(time.perf_counter() - t0)
+        for part, seconds in {"draw": t1 - t0, **encoded}.items():
+            alone[part].append(seconds)
     print(f"  render + encode late-game board: p50 {percentile(times, 0.5) * 1000:6.1f} ms"
           f"   p95 {percentile(times, 0.95) * 1000:6.1f} ms   PNG {len(png) / 1024:.0f} KiB")
+    print(f"      split, p50 / p95 ms: {_split_line(alone)}")
 
     # 3. random full games per second ------------------------------------------------
     bot = game.bots()["random"]
@@ -176,6 +196,17 @@ async def run_bench(game_name: str = "ticket_to_ride", games: int = 200, moves: 
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"  peak memory (RSS): {peak:.0f} MiB")
     return 0
+
+
+# a move's parts, as the bench splits it: the sessions service's act() (load, validate, apply,
+# commit), drawing the board, mapping it onto 256 colours, writing the PNG
+MOVE_PARTS = ("act", "draw", "colours", "png")
+_PART_NAMES = {"act": "load+validate+apply+commit", "draw": "draw", "colours": "colours", "png": "PNG"}
+
+
+def _split_line(split: dict[str, list[float]]) -> str:
+    return "   ".join(f"{_PART_NAMES[part]} {percentile(values, 0.5) * 1000:.1f} / {percentile(values, 0.95) * 1000:.1f}"
+                      for part, values in split.items() if values)
 
 
 def timelapse_line(game_name: str, games: int) -> str:

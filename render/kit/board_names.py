@@ -179,9 +179,10 @@ class Placer:
         # moving name that finds no spot clear of the other moving names (an earlier one took the
         # last) chooses first on a second try.
         for key, spots in names:
-            home = spots.cells[0]
-            crowded = taken.crop(spots.area).crop(home).histogram()[NAME_CELL]  # too near a name that stays
-            if moving.crop(spots.area).crop(home).getbbox() is None and not crowded:
+            area, home = spots.area, spots.cells[0]
+            home = (area[0] + home[0], area[1] + home[1], area[0] + home[2], area[1] + home[3])
+            crowded = taken.crop(home).histogram()[NAME_CELL]  # too near a name that stays
+            if moving.crop(home).getbbox() is None and not crowded:
                 out[key] = spots.boxes[0]
                 paint.rectangle(cells(grow(spots.boxes[0], gap), self.scale), fill=NAME_CELL)
         movers = [(key, spots) for key, spots in names if key not in out]

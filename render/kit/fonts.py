@@ -5,8 +5,11 @@ or broken file raises FontMissing naming the path, instead of Pillow's bare OSEr
 """
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from PIL import ImageFont
 
@@ -24,8 +27,46 @@ def _path(name: str, directory: Path | None = None) -> Path:
     return (directory or FONT_DIR) / name
 
 
-def _open(path: Path, size: int) -> ImageFont.FreeTypeFont:
+MASKS_KEPT = 1024  # per font (a size and weight): a board's labels, numbers and names, several times over
+
+
+class KeptMasks(ImageFont.FreeTypeFont):
+    """A text font that keeps the glyph masks it renders. A board draws the same names, labels
+    and numbers at the same places move after move, and rendering them (FreeType) was the
+    largest part of drawing its panels; a mask kept is the very bitmap FreeType gave for the
+    same text, size, stroke, anchor and sub-pixel start, so the pixels drawn are the same."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._masks: OrderedDict[tuple, tuple[Any, tuple[int, int]]] = OrderedDict()
+        self._lock = threading.Lock()  # boards are drawn in threads too (render/pool.py)
+
+    def getmask2(self, text: Any, mode: str = "", direction: str | None = None, features: list[str] | None = None,
+                 language: str | None = None, stroke_width: float = 0, anchor: str | None = None, ink: int = 0,
+                 start: tuple[float, float] | None = None, *args: Any, **kwargs: Any) -> tuple[Any, tuple[int, int]]:
+        if mode == "RGBA" or args:  # colour glyphs are painted in place by the caller: never shared
+            return super().getmask2(text, mode, direction, features, language, stroke_width, anchor, ink, start,
+                                    *args, **kwargs)
+        key = (text, mode, direction, tuple(features or ()), language, stroke_width, anchor, ink, start,
+               tuple(sorted(kwargs.items())))
+        with self._lock:
+            found = self._masks.get(key)
+            if found is not None:
+                self._masks.move_to_end(key)
+                return found
+        found = super().getmask2(text, mode, direction, features, language, stroke_width, anchor, ink, start,
+                                 **kwargs)
+        with self._lock:
+            self._masks[key] = found
+            if len(self._masks) > MASKS_KEPT:
+                self._masks.popitem(last=False)
+        return found
+
+
+def _open(path: Path, size: int, keep_masks: bool = False) -> ImageFont.FreeTypeFont:
     try:
+        if keep_masks:
+            return KeptMasks(str(path), size)
         return ImageFont.truetype(str(path), size)
     except OSError as exc:
         raise FontMissing(f"font file {path} is missing or unreadable ({exc}); "
@@ -34,7 +75,7 @@ def _open(path: Path, size: int) -> ImageFont.FreeTypeFont:
 
 @lru_cache(maxsize=128)
 def font(size: int, bold: bool = False, directory: Path | None = None) -> ImageFont.FreeTypeFont:
-    return _open(_path(BOLD if bold else REGULAR, directory), size)
+    return _open(_path(BOLD if bold else REGULAR, directory), size, keep_masks=True)
 
 
 @lru_cache(maxsize=2)

@@ -10,7 +10,7 @@ from PIL import Image
 
 from games import registry
 from games.replay import GameRecord
-from render.kit.animate import HOLD_LAST_MS, MAX_WIDTH, animate, scaled, thinned
+from render.kit.animate import FRAME_MS_MIN, HOLD_LAST_MS, MAX_FRAMES, MAX_WIDTH, PLAY_SECONDS, animate, scaled, spread, thinned
 from render.timelapse import timelapse, turn_ends
 
 COLOURS = [(200, 30, 30), (30, 160, 60), (40, 60, 200), (240, 200, 0), (20, 20, 20), (150, 60, 170)]
@@ -63,6 +63,24 @@ def test_over_budget_it_drops_frames_but_keeps_the_first_and_the_last():
     assert full.frames == 9 and small.frames < 9
     assert len(small.data) < len(full.data)
     assert thinned(list(range(9))) == [0, 2, 4, 6, 8] and thinned(list(range(8))) == [0, 2, 4, 6, 7]
+
+
+def test_a_very_long_game_shows_evenly_spread_turns_each_drawn_once():
+    drawn: list[int] = []
+
+    def frame(i: int) -> Image.Image:
+        drawn.append(i)
+        return _solid(i, (64, 48))
+
+    count = 2 * MAX_FRAMES + 37
+    made = animate(count, frame)
+    assert made.frames == MAX_FRAMES and len(_frames(made.data)) == MAX_FRAMES
+    assert drawn == sorted(set(drawn)) and drawn[0] == 0 and drawn[-1] == count - 1
+    gaps = {b - a for a, b in zip(drawn, drawn[1:])}
+    assert gaps <= {2, 3}  # evenly spread: no run of turns left out
+    durations = [d for _, d in _frames(made.data)][:-1]
+    assert set(durations) == {FRAME_MS_MIN} and sum(durations) <= PLAY_SECONDS * 1000
+    assert spread(5, MAX_FRAMES) == [0, 1, 2, 3, 4] and spread(10, 4) == [0, 3, 6, 9]
 
 
 def test_wide_boards_are_brought_down_to_a_legible_width():

@@ -1,0 +1,131 @@
+"""Palette PNGs written from compressed bands that are kept from one board to the next.
+
+Deflating a board's 1-2 million palette indices was the largest part of a move's picture, yet
+a move changes a board in a few places. So the rows of a palette image are cut into bands of
+BAND_ROWS rows, and each band is deflated on its own (raw deflate ended by a sync flush: it
+starts on a byte boundary and refers to nothing before it). Compressed bands are kept, keyed
+by their bytes (a digest), so a band drawn before, on this board or any other, costs a digest
+and a look-up. A PNG is then the bands' compressed bytes one after another inside one zlib
+stream: the zlib header, the bands, an empty final block, and the Adler-32 of the whole,
+combined from the bands' own checksums. Every row is written with filter type 0 (none), as
+Pillow writes palette images, so the PNG decodes to exactly the indices and palette given.
+
+Bands compressed on their own lose what the one before would have offered as matches; the
+measured cost and the level chosen are in render/kit/encode.py.
+"""
+from __future__ import annotations
+
+import hashlib
+import struct
+import threading
+import zlib
+from collections import OrderedDict
+
+from PIL import Image
+
+BAND_ROWS = 32
+LEVEL = 5  # zlib's, as render.kit.encode.COMPRESS_LEVEL for whole images
+WINDOW = 32768  # deflate's reach back: the dictionary a band is compressed with
+CACHE_BYTES = 24 * 2**20  # compressed bands kept (a board's are 40-150 KiB: well over a hundred boards)
+
+_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_ZLIB_HEADER = b"\x78\x9c"
+_FINAL_BLOCK = b"\x03\x00"  # a final, empty block of fixed codes
+_ADLER_BASE = 65521
+
+
+class _Bands:
+    """Compressed bands by digest, least recently used dropped first past CACHE_BYTES."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.size = 0
+        self._items: OrderedDict[bytes, tuple[bytes, int]] = OrderedDict()
+        self._lock = threading.Lock()  # render threads share it (render/pool.py, workers=0)
+
+    def get(self, key: bytes) -> tuple[bytes, int] | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: bytes, value: tuple[bytes, int]) -> None:
+        with self._lock:
+            if key in self._items:
+                return
+            self._items[key] = value
+            self.size += len(value[0])
+            while self.size > self.limit and self._items:
+                _, (data, _) = self._items.popitem(last=False)
+                self.size -= len(data)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self.size = 0
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+BANDS = _Bands(CACHE_BYTES)
+
+
+def palette_png(img: Image.Image) -> bytes:
+    """PNG bytes of a "P" image (8-bit indices, no transparency), from the kept bands."""
+    if img.mode != "P":
+        raise ValueError(f"a palette image is needed, not {img.mode}")
+    width, height = img.size
+    indices = memoryview(img.tobytes())
+    step = width * BAND_ROWS
+    parts: list[bytes] = [_ZLIB_HEADER]
+    adler = 1
+    before = b""  # the band before: its digest, and its rows as written (the dictionary for this one)
+    before_rows: bytes | None = None
+    for start in range(0, len(indices), step):
+        band = indices[start:start + step]
+        digest = hashlib.sha256(band).digest()
+        key = before + digest
+        found = BANDS.get(key)
+        rows = None
+        if found is None:
+            rows = _rows(band, width)
+            if start:
+                if before_rows is None:
+                    before_rows = _rows(indices[start - step:start], width)
+                packer = zlib.compressobj(LEVEL, zlib.DEFLATED, -15, zdict=before_rows[-WINDOW:])
+            else:
+                packer = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
+            found = (packer.compress(rows) + packer.flush(zlib.Z_SYNC_FLUSH), zlib.adler32(rows))
+            BANDS.put(key, found)
+        parts.append(found[0])
+        adler = _adler_combine(adler, found[1], len(band) + len(band) // width)
+        before, before_rows = digest, rows
+    parts.append(_FINAL_BLOCK)
+    parts.append(struct.pack(">I", adler))
+    palette = img.im.getpalette("RGB")
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit indices, no interlace
+    return b"".join((_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", palette),
+                     _chunk(b"IDAT", b"".join(parts)), _chunk(b"IEND", b"")))
+
+
+def _rows(band: memoryview, width: int) -> bytes:
+    """A band's rows as a PNG stores them: each behind its filter type, 0 (none)."""
+    return b"".join(b"\0" + band[i:i + width] for i in range(0, len(band), width))
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
+
+
+def _adler_combine(first: int, second: int, second_length: int) -> int:
+    """The Adler-32 of two byte strings one after the other, from theirs (zlib's adler32_combine)."""
+    rem = second_length % _ADLER_BASE
+    sum1 = first & 0xFFFF
+    sum2 = (rem * sum1) % _ADLER_BASE
+    sum1 += (second & 0xFFFF) + _ADLER_BASE - 1
+    sum2 += (first >> 16) + (second >> 16) + _ADLER_BASE - rem
+    sum1 %= _ADLER_BASE
+    sum2 %= _ADLER_BASE
+    return (sum2 << 16) | sum1

@@ -1,0 +1,81 @@
+"""Palette PNGs written from kept compressed bands (render.kit.bandpng): whatever was kept from
+earlier images, the file decodes to exactly the indices and palette it was given."""
+from __future__ import annotations
+
+import io
+import random
+import zlib
+
+import pytest
+from PIL import Image, ImageDraw
+
+from render.kit import bandpng
+from render.kit.bandpng import BANDS, palette_png
+
+
+def _palette_image(size: tuple[int, int], seed: int) -> Image.Image:
+    """A flat-coloured picture with some noise, in 256 colours."""
+    rng = random.Random(seed)
+    img = Image.new("RGB", size, (230, 220, 200))
+    d = ImageDraw.Draw(img)
+    for _ in range(40):
+        x, y = rng.randrange(size[0]), rng.randrange(size[1])
+        d.ellipse((x, y, x + rng.randrange(5, 120), y + rng.randrange(5, 80)),
+                  fill=(rng.randrange(256), rng.randrange(256), rng.randrange(256)))
+    return img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def _decoded(data: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    return img
+
+
+@pytest.mark.parametrize("size", [(1400, 1236), (300, 170), (1, 1), (997, 64), (2000, 31)])
+def test_the_file_decodes_to_the_indices_and_palette_given(size):
+    img = _palette_image(size, seed=size[0])
+    out = _decoded(palette_png(img))
+    assert out.mode == "P" and out.size == size
+    assert out.tobytes() == img.tobytes()
+    assert out.getpalette() == img.getpalette()
+    assert out.convert("RGB").tobytes() == img.convert("RGB").tobytes()
+
+
+def test_a_changed_image_reuses_the_bands_it_shares_and_still_decodes_exactly():
+    first = _palette_image((1200, 900), seed=1)
+    palette_png(first)
+    kept = len(BANDS)
+    second = first.copy()
+    ImageDraw.Draw(second).rectangle((100, 400, 300, 430), fill=7)  # one band or two change
+    data = palette_png(second)
+    assert len(BANDS) - kept <= 3  # the changed bands and the one after each (its dictionary changed)
+    assert _decoded(data).tobytes() == second.tobytes()
+    BANDS.clear()  # written again from nothing: the same file
+    assert palette_png(second) == data
+
+
+def test_the_checksum_is_the_whole_streams_and_pillow_agrees_on_every_pixel():
+    img = _palette_image((640, 480), seed=3)
+    data = palette_png(img)
+    start = data.index(b"IDAT") + 4
+    length = int.from_bytes(data[start - 8:start - 4], "big")
+    stream = data[start:start + length]
+    rows = zlib.decompress(stream)  # checks the Adler-32 combined from the bands'
+    assert len(rows) == (640 + 1) * 480 and all(rows[y * 641] == 0 for y in range(480))
+    pillow = io.BytesIO()
+    img.save(pillow, "PNG")
+    assert _decoded(pillow.getvalue()).tobytes() == _decoded(data).tobytes()
+
+
+def test_kept_bands_stay_within_their_budget(monkeypatch):
+    monkeypatch.setattr(BANDS, "limit", 20_000)
+    BANDS.clear()
+    for seed in range(6):
+        palette_png(_palette_image((800, 400), seed=seed))
+        assert BANDS.size <= 20_000
+    BANDS.clear()
+
+
+def test_only_palette_images_are_written():
+    with pytest.raises(ValueError):
+        bandpng.palette_png(Image.new("RGB", (4, 4)))
