@@ -9,8 +9,8 @@ noisy; compare figures within one run).
    the board, and encoding it (its 256 colours, then the PNG).
 2. Render + encode alone for the last late-game board, split the same way.
 3. Random full games per second (rules only, random bots, 4 players or the most allowed).
-4. Whatever the game adds: a game may define `benchmarks() -> list[str]` (e.g. its hardest
-   scoring positions) and those lines are printed too.
+4. Whatever the game adds: its own lines from tools/games (tools.games.BENCH_LINES: Steam's
+   delivery search, Catan Express's menus, Galactic Railway's hardest loop scoring).
 5. The final post's timelapse: drawing and encoding time and bytes for the longest of a few
    full games at the most players (`--timelapse-games`).
 
@@ -84,6 +84,7 @@ from typing import Any
 
 from games import registry
 from games.core.stats import percentile
+from tools.games import bench_lines
 
 
 async def run_bench(game_name: str = "ticket_to_ride", games: int = 200, moves: int = 200,
@@ -185,9 +186,9 @@ async def run_bench(game_name: str = "ticket_to_ride", games: int = 200, moves: 
           f" {actions / games:.0f} actions a game; target ≥ 50 games/s)")
 
     # 4. the game's own figures ------------------------------------------------------
-    extra = getattr(game, "benchmarks", None)
-    if callable(extra):
-        for line in extra():
+    extra = bench_lines(game_name)
+    if extra is not None:
+        for line in extra(game):
             print(f"  {line}")
 
     # 5. the timelapse of the final post, for the longest of a few full games ----------

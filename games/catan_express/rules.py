@@ -51,7 +51,6 @@ from games.core.referee import ANY_PHASE, Handlers, Referee
 from games.core.vocabulary import Vocabulary
 from games.catan_express import cards as deckmod
 from games.catan_express import decisions, notation, orders
-from games.catan_express.benchmarks import benchmark_lines
 from games.catan_express.bots import BOTS
 from games.catan_express.components import RESOURCES, DevCard, Resource, components
 from games.catan_express.economy import Holdings
@@ -432,10 +431,6 @@ class CatanExpress(Referee[CatanState, Any, CatanView]):
     def bots(self) -> dict[str, Any]:
         return BOTS
 
-    def benchmarks(self) -> list[str]:
-        """Catan Express's own bench figures (railyard bench catan_express): random games per
-        second, the builder's decision times, apply and view late in the game."""
-        return benchmark_lines(self)
 
 
 

@@ -25,7 +25,6 @@ from games.core.protocol import Event, Result
 from games.core.referee import ANY_PHASE, Handlers, Referee
 from games.core.rng import SeededRng
 from games.ginga import decisions, notation, scoring
-from games.ginga.bench import benchmark_lines
 from games.ginga.board import CENTRE, SIZE, Board, Placed, board_of, cell_name, second_cell
 from games.ginga.models import (
     Frame,
@@ -342,8 +341,6 @@ class GalacticRailway(Referee[GTState, Any, GTView]):
 
         return BOTS
 
-    def benchmarks(self) -> list[str]:
-        return benchmark_lines(self)
 
     def check_invariants(self, state: GTState) -> None:
         """32 tiles, each exactly once (pile, hands, table); hands of at most two; no cell

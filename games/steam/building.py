@@ -31,7 +31,7 @@ Why the listing does not simply try every candidate
     loop check follows only the links the new track meets (`_closes`); the static part (which
     faces and rotations a hex takes, the upgrades of a placed face) is worked out once per map.
     `_legal_builds_by_trying` keeps the try-everything listing as the reference the tests hold
-    the fast one to (`python -m games.steam.build_bench` prints the timings).
+    the fast one to (`python -m tools.games.steam.build_bench` prints the timings).
 """
 from __future__ import annotations
 

@@ -38,7 +38,7 @@ How the search stays fast
     (a breadth-first distance bound), or when the mover can no longer catch up with the
     largest other owner's count. The last link is looked for only among links into cities.
     `Network` turns places and links into small integers once per board state. On the dense
-    Northeast network of games/steam/delivery_bench.py (76 links, every colour on every city)
+    Northeast network of tools/games/steam/delivery_bench.py (76 links, every colour on every city)
     all of one player's deliveries at locomotive 6 take about 15-30 ms.
 
 Notation

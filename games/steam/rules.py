@@ -27,7 +27,6 @@ from games.core.protocol import ApplyResult, Game, PlayerResult, Result, ScoreLi
 from games.core.rng import SeededRng
 from games.core.vocabulary import Vocabulary
 from games.steam import decisions, economy, notation, orders
-from games.steam.benchmarks import benchmark_lines
 from games.steam.bots import BOTS
 from games.steam.auction import BasicAuction, StandardAuction, order_by_tiles
 from games.steam.board import (board_map, city_colours, complete_links, cubes_by_city, network, put_rails, rails_of,
@@ -757,10 +756,6 @@ class Steam(Game[SteamState, Any, SteamView]):
     def bots(self) -> dict[str, Any]:
         return BOTS
 
-    def benchmarks(self) -> list[str]:
-        """Steam's own bench figures (railyard bench steam): the delivery search's worst case at
-        locomotive 6 on a full board, and the builder bot's decision times."""
-        return benchmark_lines(self)
 
     # ------------------------------------------------------------------ conservation
     def check_invariants(self, state: SteamState) -> None:

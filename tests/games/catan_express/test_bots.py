@@ -11,7 +11,7 @@ import pytest
 from games.catan_express.bots import BOTS, PIPS, RandomBot, facts
 from games.catan_express.models import Answer, Offer, Robber
 from games.catan_express.rules import GAME
-from games.catan_express.simulate import play
+from tools.games.catan_express.simulate import play
 
 MOVE_CAP = 20_000  # far above any game seen; a game still going then is stuck
 

@@ -1,11 +1,11 @@
-"""`python -m games.catan_express.versus` without catanatron: it says how to make the throwaway
+"""`python -m tools.games.catan_express.versus` without catanatron: it says how to make the throwaway
 venv catanatron runs in, and stops (catanatron is never a dependency of Railyard)."""
 from __future__ import annotations
 
 import importlib.util
 import sys
 
-from games.catan_express import versus
+from tools.games.catan_express import versus
 
 
 def test_an_interpreter_without_catanatron_gets_the_venv_recipe(capsys):

@@ -14,7 +14,7 @@ from games.steam.delivery import (
     notation, parse_route,
 )
 from games.steam.components import components
-from games.steam.delivery_bench import dense_network, setup_cubes, worst_case_report
+from tools.games.steam.delivery_bench import dense_network, setup_cubes, worst_case_report
 from games.steam.maps import Colour, steam_map
 
 R, B, Y, P, G = Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.PURPLE, Colour.GRAY

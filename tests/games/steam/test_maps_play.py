@@ -3,14 +3,14 @@ and standard, builder lineups with a random seat in every fourth game — all en
 of cube (gray included, which only new cities take) gets delivered, Urbanize and City Growth get
 used, links and routes of several lengths occur, and builders rarely go bankrupt.
 
-`python -m games.steam.simulate --games 300` prints the full distributions."""
+`python -m tools.games.steam.simulate --games 300` prints the full distributions."""
 from __future__ import annotations
 
 import pytest
 
 from games.steam.maps import MAP_IDS
 from games.steam.models import COLOURS
-from games.steam.simulate import report, simulate
+from tools.games.steam.simulate import report, simulate
 
 pytestmark = pytest.mark.slow  # many whole bot games
 

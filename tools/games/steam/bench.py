@@ -1,6 +1,6 @@
-"""Steam's own lines for `railyard bench steam` (tools/bench.py prints what `benchmarks()` returns).
+"""Steam's own lines for `railyard bench steam` (tools/bench.py prints what `benchmark_lines` returns).
 
-1. The worst case of the delivery search at locomotive 6: games/steam/delivery_bench.py's dense
+1. The worst case of the delivery search at locomotive 6: tools/games/steam/delivery_bench.py's dense
    network on each map (every place linked to every place a short run of track reaches), per
    cube, per player with a cube of every colour on every city, and per player with the cubes of
    a game's start.
@@ -16,7 +16,7 @@ import time
 from collections import defaultdict
 
 from games.core.stats import percentile
-from games.steam.delivery_bench import worst_case_report
+from tools.games.steam.delivery_bench import worst_case_report
 from games.steam.maps import MAP_IDS
 
 

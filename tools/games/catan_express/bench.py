@@ -1,5 +1,5 @@
 """Catan Express's own lines for `railyard bench catan_express` (tools/bench.py prints what
-`benchmarks()` returns).
+`benchmark_lines` returns).
 
 1. Random full games, 4 players, rules only: every move is `legal_actions` (the whole menu,
    offers included), a random pick by kind, and `apply` — the way other engines are timed with

@@ -7,7 +7,7 @@ largest where the loop graph is large, dense and full of cycles, so the figures 
   tiles (which tile where, which way round, and the domino tiling itself) to maximise that
   work — dense boards of four- and five-exit tiles with many overlapping loops. They need not
   be reachable in play (a superset of real positions is only harder). Regenerate with
-  `python -m games.ginga.bench --search SEEDS ITERATIONS`.
+  `python -m tools.games.ginga.bench --search SEEDS ITERATIONS`.
 * The complete 8×8 grid: every cell joined to every neighbour. No tile set can build it (there
   are not enough exits), but any real board's DP states are a subset of its states, so it
   bounds every position from above.
@@ -194,7 +194,7 @@ def search(seed: int, iterations: int) -> tuple[int, str]:
     return best, spec_of(pair, tiles, turned)
 
 
-if __name__ == "__main__":  # python -m games.ginga.bench [--search SEEDS ITERATIONS]
+if __name__ == "__main__":  # python -m tools.games.ginga.bench [--search SEEDS ITERATIONS]
     if len(sys.argv) >= 2 and sys.argv[1] == "--search":
         seeds = int(sys.argv[2]) if len(sys.argv) > 2 else 4
         iterations = int(sys.argv[3]) if len(sys.argv) > 3 else 3000

@@ -9,7 +9,7 @@ incomplete links, town tiles and crossings.
 the listed builds, each on a fresh copy of the rails (nothing remembered from an earlier call,
 as after a real move), and prints p50/p95 in milliseconds, wall clock and CPU:
 
-    python -m games.steam.build_bench
+    python -m tools.games.steam.build_bench
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Catan Express's rules engine against catanatron's, actions per second, in one run.
 
-    python -m games.catan_express.versus --python /tmp/catanatron-venv/bin/python [--games 20 --rounds 3]
+    python -m tools.games.catan_express.versus --python /tmp/catanatron-venv/bin/python [--games 20 --rounds 3]
 
 Random full games with 4 random players on both engines: catanatron's `Game` with four
 `RandomPlayer`s (each draws among its legal actions), and ours timed two ways
@@ -32,7 +32,7 @@ import sys
 import time
 from typing import Any
 
-from games.catan_express.benchmarks import random_games
+from tools.games.catan_express.bench import random_games
 
 VENV_HINT = """{python} cannot import catanatron. Make the throwaway venv it runs in (never a
 dependency of Railyard):
@@ -156,7 +156,7 @@ def _rounds(other: Catanatron, games: int, rounds: int, turn: int, out: Any) -> 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.catan_express.versus",
+    parser = argparse.ArgumentParser(prog="python -m tools.games.catan_express.versus",
                                      description="Catan Express against catanatron, actions per second.")
     parser.add_argument("--python", required=True, help="an interpreter that can import catanatron")
     parser.add_argument("--games", type=int, default=20, help="games per engine per round")

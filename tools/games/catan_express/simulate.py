@@ -1,6 +1,6 @@
 """Catan Express bot games in bulk: does the game play out, with every seat count and map?
 
-`python -m games.catan_express.simulate --games 50` plays that many games for each player count
+`python -m tools.games.catan_express.simulate --games 50` plays that many games for each player count
 3 to 6 on each of the main and islands maps — builder bots in every seat, and every fourth game
 one random bot among them (`--random`: random bots in every seat) — checks the engine's
 invariants after every move, and prints the distributions: turns, moves, the winner's points,
@@ -11,16 +11,15 @@ stops named, races won against games that ended without stops, chips, towers and
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
-import random
 import statistics
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 from games.catan_express.rules import GAME
+from tools.simulate import Seating, lineup_for, play_out, run, shares, spread
 
 MAPS = ("main", "islands")
 # A game still going after this many moves is one whose race cannot end: every seat that lacks
@@ -64,57 +63,35 @@ class Summary:
         return Counter(g.lineup[g.winner] for g in self.games)
 
 
-def lineup_for(index: int, players: int, all_random: bool = False) -> tuple[str, ...]:
-    """Builders everywhere; every fourth game one seat (which one varies) plays randomly."""
-    if all_random:
-        return ("random",) * players
-    seats = ["builder"] * players
-    if index % 4 == 3:
-        seats[(index // 4) % players] = "random"
-    return tuple(seats)
-
-
 def play(map_id: str, players: int, seed: int, lineup: tuple[str, ...], check: bool = True) -> GameStats:
     """One whole game; with `check`, the engine's invariants after every move."""
-    bots = GAME.bots()
-    rng = random.Random(seed)
-    started = time.perf_counter()
-    state = GAME.setup(players, {"map": map_id}, seed)
-    moves = bank = traded = offers = 0
-    while state.phase != "over" and moves < MOVE_CAP:
-        seat = min(GAME.active_players(state))
-        action = bots[lineup[seat]].choose(GAME, state, seat, rng)
+    trades = Counter()
+
+    def watch(_state: Any, _seat: int, action: Any, _result: Any) -> None:
         kind = action.kind
-        if kind == "bank":
-            bank += 1
-        elif kind == "offer":
-            offers += 1
+        if kind == "bank" or kind == "offer":
+            trades[kind] += 1
         elif kind == "partner" and action.seat is not None:
-            traded += 1
-        state = GAME.apply(state, seat, action).state
-        if check:
-            GAME.check_invariants(state)
-        moves += 1
-    if state.phase != "over":
+            trades["closed"] += 1
+
+    played = play_out(GAME, Seating(players, {"map": map_id}, seed, lineup), watch=watch, check=check,
+                      move_cap=MOVE_CAP)
+    state = played.state
+    if played.finished:
+        result = GAME.result(state)
+        assert result is not None
+        winner, winner_points, reason = result.players[0].seat, result.players[0].total, result.reason or ""
+    else:
         # A race nobody can finish (see STUCK): counted apart, ranked by points as they stand.
-        ranking = GAME.ranking(state)
-        return GameStats(
-            map=map_id, players=players, lineup=lineup, winner=ranking[0],
-            winner_points=GAME.total(state, ranking[0]), points=[GAME.total(state, s) for s in range(players)],
-            reason=STUCK, stops=len(state.stops), towers=[len(p.towers) for p in state.players],
-            chips=[len(p.chips) for p in state.players], bank_trades=bank, player_trades=traded, offers=offers,
-            knights=sum(p.knights for p in state.players), moves=moves, turns=state.turn,
-            seconds=time.perf_counter() - started)
-    result = GAME.result(state)
-    assert result is not None
-    first = result.players[0]
+        winner = GAME.ranking(state)[0]
+        winner_points, reason = GAME.total(state, winner), STUCK
     return GameStats(
-        map=map_id, players=players, lineup=lineup, winner=first.seat, winner_points=first.total,
-        points=[GAME.total(state, s) for s in range(players)], reason=result.reason or "",
+        map=map_id, players=players, lineup=lineup, winner=winner, winner_points=winner_points,
+        points=[GAME.total(state, s) for s in range(players)], reason=reason,
         stops=len(state.stops), towers=[len(p.towers) for p in state.players],
-        chips=[len(p.chips) for p in state.players], bank_trades=bank, player_trades=traded, offers=offers,
-        knights=sum(p.knights for p in state.players), moves=moves, turns=state.turn,
-        seconds=time.perf_counter() - started)
+        chips=[len(p.chips) for p in state.players], bank_trades=trades["bank"], player_trades=trades["closed"],
+        offers=trades["offer"], knights=sum(p.knights for p in state.players), moves=played.moves,
+        turns=state.turn, seconds=played.seconds)
 
 
 def _job(args: tuple) -> GameStats:
@@ -133,26 +110,7 @@ def plan(games: int, maps: tuple[str, ...] = MAPS, players: tuple[int, ...] = PL
 
 def simulate(games: int, maps: tuple[str, ...] = MAPS, players: tuple[int, ...] = PLAYERS, first_seed: int = 1,
              jobs: int = 1, all_random: bool = False, check: bool = True) -> Summary:
-    work = plan(games, maps, players, first_seed, all_random, check)
-    if jobs <= 1:
-        return Summary([_job(w) for w in work])
-    # Fresh interpreters, not forks: the caller may be a threaded process (a test run with an
-    # event loop), and a fork copies its threads' state half-way.
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        return Summary(list(pool.map(_job, work, chunksize=2)))
-
-
-def _dist(values: list[int] | list[float]) -> str:
-    if not values:
-        return "-"
-    q = statistics.quantiles(values, n=10) if len(values) > 1 else [values[0]] * 9
-    return (f"mean {statistics.mean(values):.1f}, p10 {q[0]:.0f}, median {statistics.median(values):.0f},"
-            f" p90 {q[-1]:.0f}, range {min(values)}–{max(values)}")
-
-
-def _counts(counter: Counter) -> str:
-    total = sum(counter.values()) or 1
-    return "  ".join(f"{k}: {v} ({100 * v / total:.0f}%)" for k, v in sorted(counter.items()))
+    return Summary(run(_job, plan(games, maps, players, first_seed, all_random, check), jobs))
 
 
 def report(summary: Summary) -> list[str]:
@@ -164,15 +122,15 @@ def report(summary: Summary) -> list[str]:
                 continue
             gs = s.games
             lines.append(f"{map_id}, {n} players: {len(gs)} games")
-            lines.append(f"  turns: {_dist([g.turns for g in gs])}")
-            lines.append(f"  moves: {_dist([g.moves for g in gs])}")
-            lines.append(f"  winner's points: {_dist([g.winner_points for g in gs])};"
-                         f" all seats: {_dist([x for g in gs for x in g.points])}")
-            lines.append(f"  stops named: {_counts(Counter(g.stops for g in gs))}")
-            lines.append(f"  ended: {_counts(Counter(g.reason for g in gs))}")
-            lines.append(f"  chips per seat: {_dist([x for g in gs for x in g.chips])};"
-                         f" towers per seat: {_dist([x for g in gs for x in g.towers])}")
-            lines.append(f"  per game: bank trades {_dist([g.bank_trades for g in gs])}; offers"
+            lines.append(f"  turns: {spread([g.turns for g in gs])}")
+            lines.append(f"  moves: {spread([g.moves for g in gs])}")
+            lines.append(f"  winner's points: {spread([g.winner_points for g in gs])};"
+                         f" all seats: {spread([x for g in gs for x in g.points])}")
+            lines.append(f"  stops named: {shares(Counter(g.stops for g in gs))}")
+            lines.append(f"  ended: {shares(Counter(g.reason for g in gs))}")
+            lines.append(f"  chips per seat: {spread([x for g in gs for x in g.chips])};"
+                         f" towers per seat: {spread([x for g in gs for x in g.towers])}")
+            lines.append(f"  per game: bank trades {spread([g.bank_trades for g in gs])}; offers"
                          f" {statistics.mean(g.offers for g in gs):.1f}, closed {statistics.mean(g.player_trades for g in gs):.1f};"
                          f" knights {statistics.mean(g.knights for g in gs):.1f}")
             mixed = [g for g in gs if len(set(g.lineup)) > 1]
@@ -185,7 +143,7 @@ def report(summary: Summary) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.catan_express.simulate", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.games.catan_express.simulate", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=50, help="games per player count and map")
     parser.add_argument("--map", choices=MAPS, action="append", help="only this map (repeatable)")
     parser.add_argument("--players", type=int, choices=PLAYERS, action="append", help="only this count (repeatable)")

@@ -1,6 +1,6 @@
 """Steam bot games in bulk: does each map play (ST-M3)?
 
-`python -m games.steam.simulate --games 300` plays that many games on each map — builder bots
+`python -m tools.games.steam.simulate --games 300` plays that many games on each map — builder bots
 in every seat, and every fourth game one random bot among them — cycling through 3, 4 and 5
 players and the basic and standard games, and prints the distributions: cubes delivered per
 colour (gray goes only to new cities from Urbanize), how often Urbanize and City Growth were
@@ -11,18 +11,18 @@ used, tiles per completed link, links per delivery route, final scores, bankrupt
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
-import random
 import statistics
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 from games.steam.board import runs
 from games.steam.maps import MAP_IDS
 from games.steam.models import COLOURS, Deliver
+from games.steam.rules import GAME
+from tools.simulate import Seating, lineup_for, play_out, run, shares
 
 
 @dataclass
@@ -78,35 +78,18 @@ class Summary:
         return sum(g.bankrupt for g in self.games)
 
 
-def lineup_for(index: int, players: int) -> tuple[str, ...]:
-    """Builders everywhere; every fourth game one seat (which one varies) plays randomly."""
-    seats = ["builder"] * players
-    if index % 4 == 3:
-        seats[(index // 4) % players] = "random"
-    return tuple(seats)
-
-
 def play(map_id: str, players: int, standard: bool, seed: int, lineup: tuple[str, ...],
          check: bool = False) -> GameStats:
     """One whole game; with `check`, conservation is checked after every move."""
-    from games.steam.rules import GAME
-
-    bots = GAME.bots()
-    rng = random.Random(seed)
-    started = time.perf_counter()
-    state = GAME.setup(players, {"map": map_id, "standard": standard}, seed)
     route_links: list[int] = []
-    moves = 0
-    while state.phase != "over":
-        seat = GAME.current(state)
-        action = bots[lineup[seat]].choose(GAME, state, seat, rng)
-        done = GAME.apply(state, seat, action)
+
+    def watch(_state: Any, _seat: int, action: Any, done: Any) -> None:
         if isinstance(action, Deliver):
             route_links.extend(e.params["links"] for e in done.events if e.key == "steam.ev.delivered")
-        state = done.state
-        if check:
-            GAME.check_invariants(state)
-        moves += 1
+
+    played = play_out(GAME, Seating(players, {"map": map_id, "standard": standard}, seed, lineup),
+                      watch=watch, check=check)
+    state = played.state
     result = GAME.result(state)
     assert result is not None
     link_tiles = [len({h for h, _ in run.segments}) for run in runs(state).values() if run.complete]
@@ -116,8 +99,8 @@ def play(map_id: str, players: int, standard: bool, seed: int, lineup: tuple[str
         urbanized=list(state.new_cities.values()), growths=len(state.grown),
         link_tiles=link_tiles, route_links=route_links,
         scores=[p.total for p in result.players if not p.stats.get("bankrupt")],
-        bankrupt=sum(p.bankrupt for p in state.players), moves=moves, turns=state.turn,
-        seconds=time.perf_counter() - started)
+        bankrupt=sum(p.bankrupt for p in state.players), moves=played.moves, turns=state.turn,
+        seconds=played.seconds)
 
 
 def _job(args: tuple) -> GameStats:
@@ -137,18 +120,7 @@ def plan(games: int, maps: tuple[str, ...] = MAP_IDS, first_seed: int = 1, check
 
 def simulate(games: int, maps: tuple[str, ...] = MAP_IDS, first_seed: int = 1, jobs: int = 1,
              check: bool = False) -> Summary:
-    work = plan(games, maps, first_seed, check)
-    if jobs <= 1:
-        return Summary([_job(w) for w in work])
-    # Fresh interpreters, not forks: the caller may be a threaded process (a test run with an
-    # event loop and its child watcher), and a fork copies its threads' state half-way.
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        return Summary(list(pool.map(_job, work, chunksize=4)))
-
-
-def _dist(counter: Counter) -> str:
-    total = sum(counter.values()) or 1
-    return "  ".join(f"{k}: {v} ({100 * v / total:.0f}%)" for k, v in sorted(counter.items()))
+    return Summary(run(_job, plan(games, maps, first_seed, check), jobs, chunksize=4))
 
 
 def report(summary: Summary) -> list[str]:
@@ -159,27 +131,27 @@ def report(summary: Summary) -> list[str]:
         scores = [x for g in s.games for x in g.scores]
         winners = [max(g.scores) for g in s.games if g.scores]
         lines.append(f"{map_id}: {n} games")
-        lines.append(f"  cubes delivered by colour: {_dist(s.delivered)}")
+        lines.append(f"  cubes delivered by colour: {shares(s.delivered)}")
         lines.append("  games with a delivery of each colour: "
                      + "  ".join(f"{c} {sum(1 for g in s.games if g.delivered[c])}" for c in COLOURS))
         lines.append(f"  Urbanize used {sum(s.urbanized.values())} times ({sum(1 for g in s.games if g.urbanized)}"
-                     f" games), new cities by colour: {_dist(s.urbanized)}")
+                     f" games), new cities by colour: {shares(s.urbanized)}")
         lines.append(f"  City Growth used {s.growths} times ({sum(1 for g in s.games if g.growths)} games)")
-        lines.append(f"  tiles per completed link: {_dist(s.link_tiles)}")
-        lines.append(f"  links per delivery: {_dist(s.route_links)}")
+        lines.append(f"  tiles per completed link: {shares(s.link_tiles)}")
+        lines.append(f"  links per delivery: {shares(s.route_links)}")
         if scores:
             lines.append(f"  final scores: mean {statistics.mean(scores):.1f}, median {statistics.median(scores)},"
                          f" range {min(scores)}–{max(scores)}; winners' mean {statistics.mean(winners):.1f}")
         lines.append(f"  bankruptcies: {s.bankruptcies} in {sum(1 for g in s.games if g.bankrupt)} games")
         moves = [g.moves for g in s.games]
         lines.append(f"  moves a game: mean {statistics.mean(moves):.0f}, range {min(moves)}–{max(moves)};"
-                     f" turns: {_dist(Counter(g.turns for g in s.games))}")
+                     f" turns: {shares(Counter(g.turns for g in s.games))}")
         lines.append(f"  seconds a game: mean {statistics.mean(g.seconds for g in s.games):.2f}")
     return lines
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.steam.simulate", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.games.steam.simulate", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=300, help="games per map")
     parser.add_argument("--map", choices=MAP_IDS, action="append", help="only this map (repeatable)")
     parser.add_argument("--seed", type=int, default=1, help="first seed")
