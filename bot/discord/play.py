@@ -8,7 +8,8 @@ offered), and the next private choice if there is one.
 from __future__ import annotations
 
 import logging
-from typing import Sequence
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
 
 import discord
 
@@ -20,10 +21,10 @@ from bot.discord.replies import Reply, answer
 from bot.discord.text import CONTENT_MAX, clip, event_text, join_lines, lang_of, t
 from bot.discord.ui import base as ui_base
 from bot.discord.ui.components import button, make_view
-from bot.sessions import Actor, GameInfo, Outcome, PrivateView, SessionError
+from bot.sessions import Actor, ClickResult, GameInfo, MenuMove, MenuWalk, Outcome, PrivateView, SessionError
 from games import registry
 from games.core import IllegalAction
-from games.core.choices import Amount, Decision
+from games.core.choices import Amount, Decision, Stop
 
 
 log = logging.getLogger("railyard.discord.play")
@@ -46,10 +47,53 @@ def channel_key(interaction: discord.Interaction) -> str:
     return str(interaction.channel_id)
 
 
+# ------------------------------------------------------------------------------ one call a click
+async def click(interaction: discord.Interaction, *, game_id: int | None = None, menu: MenuWalk | None = None,
+                move: str | None = None, expected_version: int | None = None) -> ClickResult:
+    """What a click or a typed move asks of the sessions service, in one call that reads the
+    game once and writes it at most once (SessionService.click): nothing here reads it again.
+    A component of a game that is no longer the channel's open one is stale ("that game has
+    ended"). A move made is handed on to be posted (and the bots to move after it)."""
+    bot = bot_of(interaction)
+    try:
+        result = await bot.service.click(channel_key(interaction), actor_of(interaction), game_id=game_id,
+                                         menu=menu, move=move, expected_version=expected_version)
+    except SessionError as exc:
+        if game_id is not None and exc.code == "no_game_here":
+            raise StaleClick(ended=True) from None
+        raise
+    if result.outcome is not None:
+        bot.after_commit(result.outcome)
+    return result
+
+
+def menu_walk(ref: ids.ComponentId, lead: Callable[[PrivateView, Decision, chooser.Ref], MenuMove | None]) -> MenuWalk:
+    """The clicker's own menu as the service reads it, checked against the one the component
+    was drawn from; then `lead` says where the click leads in it (a move, or None to show)."""
+    def walk(pv: PrivateView) -> MenuMove | None:
+        if not pv.active or pv.decision is None:
+            if ref.version != pv.version:
+                raise StaleClick()  # drawn when the clicker still had a choice to make
+            raise IllegalAction("not_active", waiting=pv.waiting)
+        cref = chooser.Ref.parse(ref.arg)
+        chooser.verify(cref, pv.decision, ref.version, pv.version)
+        return lead(pv, pv.decision, cref)
+
+    return walk
+
+
+def menu_move(cref: chooser.Ref, notation: str) -> MenuMove:
+    """A move completed in a menu: a version-checked menu plays against the version it was
+    drawn for; a keyed one does not (others may have moved; its key proved the menu unchanged)."""
+    return MenuMove(notation=notation, bound=cref.check == "v")
+
+
 # ------------------------------------------------------------------------------ moves
-async def confirm_move(bot: Host, interaction: discord.Interaction, outcome: Outcome,
-                       lang: str) -> Reply:
-    """The private "done" reply after this player's move."""
+async def confirm_move(result: ClickResult, lang: str) -> Reply:
+    """The private "done" reply after this player's move, with their next private choice
+    when the game still waits on them (from the state the move committed)."""
+    outcome = result.outcome
+    assert outcome is not None
     names = outcome.names
     lines = ["✅ " + t(lang, "discord.move.done", notation=outcome.notation or "")]
     lines += [event_text(lang, e, names) for e in outcome.public_events]
@@ -59,19 +103,15 @@ async def confirm_move(bot: Host, interaction: discord.Interaction, outcome: Out
         key = "discord.orders.cancelled_by_move" if not outcome.orders_kept else "discord.orders.some_cancelled_by_move"
         lines.append("📋 " + t(lang, key, kept=outcome.orders_kept))
     reply = Reply()
-    if outcome.status == "active" and outcome.seat in outcome.waiting:
+    pv = result.after
+    if pv is not None and pv.decision is not None:
         # still this player's move: offer the next private choice (e.g. keep tickets) here
-        try:
-            pv = await bot.service.private_view(channel_key(interaction), str(interaction.user.id))
-        except SessionError:
-            pv = None
-        if pv is not None and pv.game_id == outcome.game_id and pv.decision is not None:
-            shown = await menu_shown(pv, pv.decision, lang)
-            if shown.rows and pv.prompt is not None:
-                lines.append("👉 " + event_text(lang, pv.prompt, pv.names))
-            lines += shown.lines
-            reply.view = make_view(shown.rows)
-            attach(reply, shown.filename, shown.picture)
+        shown = await menu_shown(pv, pv.decision, lang)
+        if shown.rows and pv.prompt is not None:
+            lines.append("👉 " + event_text(lang, pv.prompt, pv.names))
+        lines += shown.lines
+        reply.view = make_view(shown.rows)
+        attach(reply, shown.filename, shown.picture)
     reply.content = join_lines(lines, CONTENT_MAX)
     return reply
 
@@ -92,14 +132,9 @@ async def menu_shown(pv: PrivateView, decision: Decision, lang: str) -> picking.
 
 async def play(interaction: discord.Interaction, notation: str, *, expected_version: int | None = None,
                game_id: int | None = None) -> Reply:
-    bot = bot_of(interaction)
-    lang = lang_of(interaction)
-    channel_id = channel_key(interaction)
-    if game_id is not None:
-        await require_game(bot, channel_id, game_id)
-    outcome = await bot.service.act(channel_id, actor_of(interaction), notation, expected_version)
-    bot.after_commit(outcome)
-    return await confirm_move(bot, interaction, outcome, lang)
+    """A move given by its notation (typed, or a number asked for), and the reply to it."""
+    result = await click(interaction, game_id=game_id, move=notation, expected_version=expected_version)
+    return await confirm_move(result, lang_of(interaction))
 
 
 async def require_game(bot: Host, channel_id: str, game_id: int) -> GameInfo:
@@ -125,10 +160,10 @@ async def hand_reply(interaction: discord.Interaction, game_id: int | None = Non
     bot = bot_of(interaction)
     lang = lang_of(interaction)
     if game_id is not None:
-        await require_game(bot, channel_key(interaction), game_id)
-    pv = await bot.service.private_view(channel_key(interaction), str(interaction.user.id))
-    if game_id is not None and pv.game_id != game_id:
-        raise StaleClick(ended=True)
+        pv = (await click(interaction, game_id=game_id)).view
+        assert pv is not None
+    else:
+        pv = await bot.service.private_view(channel_key(interaction), str(interaction.user.id))
     ui = ui_base.get(pv.game)
     image = await render_picture(pv.game, "hand", pv.view, pv.names, lang)
     lines = []
@@ -149,55 +184,61 @@ async def hand_reply(interaction: discord.Interaction, game_id: int | None = Non
 
 
 # ------------------------------------------------------------------------------ the chooser
-async def _menu_for(interaction: discord.Interaction, ref: ids.ComponentId) -> tuple[PrivateView, Decision, chooser.Ref]:
-    """The clicker's own menu now, checked against the one the component was drawn from."""
-    bot = bot_of(interaction)
-    await require_game(bot, channel_key(interaction), ref.game_id)  # an ended game's post: "ended"
-    pv = await bot.service.private_view(channel_key(interaction), str(interaction.user.id))
-    if pv.game_id != ref.game_id:
-        raise StaleClick(ended=True)
-    if not pv.active or pv.decision is None:
-        if ref.version != pv.version:
-            raise StaleClick()  # drawn when the clicker still had a choice to make
-        status = await bot.service.status(channel_key(interaction))
-        raise IllegalAction("not_active", waiting=status.waiting)
-    cref = chooser.Ref.parse(ref.arg)
-    chooser.verify(cref, pv.decision, ref.version, pv.version)
-    return pv, pv.decision, cref
+@dataclass
+class _Led:
+    """Where a click that made no move led in the menu, kept by its `lead` to draw it."""
 
-
-def _expected(cref: chooser.Ref, ref: ids.ComponentId) -> int | None:
-    """A version-checked menu plays against the version it was drawn for; a keyed one does
-    not (others may have moved; its key proved the menu unchanged)."""
-    return ref.version if cref.check == "v" else None
+    stop: Stop | None = None  # None: "open my menu" (everything the decision offers)
+    path: list[int] = field(default_factory=list)
+    page: int = 0
+    region: int | None = None
+    counts: list[int] | None = None  # a group's picks so far
+    amount: Amount | None = None  # the amount a modal asks for
+    cref: chooser.Ref | None = None
 
 
 async def choose_reply(interaction: discord.Interaction, ref: ids.ComponentId, values: Sequence[str]) -> Reply:
     """A pick in a menu (`cb`, `cs`, `cp`): play the move it completes, or show the next step."""
     lang = lang_of(interaction)
-    pv, decision, cref = await _menu_for(interaction, ref)
-    region = None
-    if ref.verb == "cr":  # a region of a step's place options: the same stop, another picture
-        path, page, region = list(cref.path), 0, cref.n
-    else:
-        path, page = chooser.path_and_page(cref, values, picked=ref.verb == "cs", paging=ref.verb == "cp")
-    if cref.check == "o":  # "open my menu": everything the decision offers, privately
+    led = _Led()
+
+    def lead(pv: PrivateView, decision: Decision, cref: chooser.Ref) -> MenuMove | None:
+        region = None
+        if ref.verb == "cr":  # a region of a step's place options: the same stop, another picture
+            path, page, region = list(cref.path), 0, cref.n
+        else:
+            path, page = chooser.path_and_page(cref, values, picked=ref.verb == "cs", paging=ref.verb == "cp")
+        if cref.check == "o":  # "open my menu": everything the decision offers, privately
+            led.stop = None
+            return None
+        stop = chooser.walk(decision, path)
+        if stop.move is not None:
+            if region is not None:  # a region button names no option
+                raise IllegalAction("choice.not_offered")
+            return menu_move(cref, stop.move)
+        led.stop, led.path, led.page, led.region = stop, path, page, region
+        return None
+
+    result = await click(interaction, game_id=ref.game_id, menu=menu_walk(ref, lead))
+    if result.outcome is not None:
+        return await confirm_move(result, lang)
+    pv = result.view
+    assert pv is not None and pv.decision is not None
+    decision = pv.decision
+    if led.stop is None:
         shown = await menu_shown(pv, decision, lang)
         lines = ["👉 " + event_text(lang, pv.prompt, pv.names)] if pv.prompt is not None else []
         reply = Reply(content=join_lines(lines + shown.lines, CONTENT_MAX) or t(lang, "discord.choose.title"),
                       view=make_view(shown.rows))
         attach(reply, shown.filename, shown.picture)
         return reply
-    stop = chooser.walk(decision, path)
-    if stop.move is not None:
-        if region is not None:  # a region button names no option
-            raise IllegalAction("choice.not_offered")
-        return await play(interaction, stop.move, expected_version=_expected(cref, ref), game_id=ref.game_id)
+    stop = led.stop
     if stop.group is not None:
         return _group_page(pv, decision, stop.group, None, lang, chooser.picked_text(decision, stop, lang, pv.names))
     check = chooser.check_of(decision)
-    shown = await picking.stop_shown(pv.game, pv.game_id, pv.version, check, path, pv.view, pv.names,
-                                     stop.options, stop.step, ui_base.get(pv.game), lang, page=page, region=region)
+    shown = await picking.stop_shown(pv.game, pv.game_id, pv.version, check, led.path, pv.view, pv.names,
+                                     stop.options, stop.step, ui_base.get(pv.game), lang, page=led.page,
+                                     region=led.region)
     lines = chooser.picked_text(decision, stop, lang, pv.names) + ["👉 " + t(lang, stop.step or "choice.step.move")]
     reply = Reply(content=join_lines(lines + shown.lines, CONTENT_MAX), view=make_view(shown.rows))
     attach(reply, shown.filename, shown.picture)
@@ -207,13 +248,23 @@ async def choose_reply(interaction: discord.Interaction, ref: ids.ComponentId, v
 async def group_reply(interaction: discord.Interaction, ref: ids.ComponentId, values: Sequence[str]) -> Reply:
     """A click in a group (`cg` select, `ct` + / − / Start over, `cd` Confirm): the move it
     makes (the rules check the bounds again), or the group shown with the picks so far."""
-    pv, decision, cref = await _menu_for(interaction, ref)
-    picked = chooser.group_pick(decision, cref, values, select=ref.verb == "cg", done=ref.verb == "cd")
-    if picked.move is not None:
-        return await play(interaction, picked.move, expected_version=_expected(cref, ref), game_id=ref.game_id)
-    n = cref.n or 0
     lang = lang_of(interaction)
-    return _group_page(pv, decision, n, picked.counts, lang, chooser.group_heading(decision, n, lang, pv.names))
+    led = _Led()
+
+    def lead(pv: PrivateView, decision: Decision, cref: chooser.Ref) -> MenuMove | None:
+        picked = chooser.group_pick(decision, cref, values, select=ref.verb == "cg", done=ref.verb == "cd")
+        if picked.move is not None:
+            return menu_move(cref, picked.move)
+        led.counts, led.cref = picked.counts, cref
+        return None
+
+    result = await click(interaction, game_id=ref.game_id, menu=menu_walk(ref, lead))
+    if result.outcome is not None:
+        return await confirm_move(result, lang)
+    pv = result.view
+    assert pv is not None and pv.decision is not None and led.cref is not None
+    n = led.cref.n or 0
+    return _group_page(pv, pv.decision, n, led.counts, lang, chooser.group_heading(pv.decision, n, lang, pv.names))
 
 
 def _group_page(pv: PrivateView, decision: Decision, n: int, counts: Sequence[int] | None, lang: str,
@@ -243,25 +294,34 @@ class AmountModal(discord.ui.Modal):
             if not text.lstrip("-").isdigit():
                 raise IllegalAction("choice.amount_range", min=self.amount.min, max=self.amount.max)
             notation = self.amount.notation(int(text))
-            await answer(interaction, play(interaction, notation, expected_version=_expected(self.cref, self.ref),
-                                           game_id=self.ref.game_id))
+            expected = self.ref.version if self.cref.check == "v" else None
+            await answer(interaction, play(interaction, notation, expected_version=expected, game_id=self.ref.game_id))
         except Exception as exc:  # noqa: BLE001 - the one handler answers every error
             await report_error(interaction, exc)
 
 
 async def quick_amount_reply(interaction: discord.Interaction, ref: ids.ComponentId) -> Reply:
     """A quick amount (`cq`: the minimum bid, +1, +2, +5): its move, made at once."""
-    pv, decision, cref = await _menu_for(interaction, ref)
-    return await play(interaction, chooser.quick_notation(decision, cref), expected_version=_expected(cref, ref),
-                      game_id=ref.game_id)
+    def lead(pv: PrivateView, decision: Decision, cref: chooser.Ref) -> MenuMove | None:
+        return menu_move(cref, chooser.quick_notation(decision, cref))
+
+    return await confirm_move(await click(interaction, game_id=ref.game_id, menu=menu_walk(ref, lead)),
+                              lang_of(interaction))
 
 
 async def amount_modal(interaction: discord.Interaction, ref: ids.ComponentId) -> None:
     """An amount (`ca`): open the modal that asks for it (a modal must be the first answer)."""
-    pv, decision, cref = await _menu_for(interaction, ref)
-    if cref.n is None or not 0 <= cref.n < len(decision.amounts):
-        raise IllegalAction("choice.not_offered")
-    await interaction.response.send_modal(AmountModal(ref, cref, decision.amounts[cref.n], lang_of(interaction)))
+    led = _Led()
+
+    def lead(pv: PrivateView, decision: Decision, cref: chooser.Ref) -> MenuMove | None:
+        if cref.n is None or not 0 <= cref.n < len(decision.amounts):
+            raise IllegalAction("choice.not_offered")
+        led.amount, led.cref = decision.amounts[cref.n], cref
+        return None
+
+    await click(interaction, game_id=ref.game_id, menu=menu_walk(ref, lead))
+    assert led.amount is not None and led.cref is not None
+    await interaction.response.send_modal(AmountModal(ref, led.cref, led.amount, lang_of(interaction)))
 
 
 # ------------------------------------------------------------------------------ lobby

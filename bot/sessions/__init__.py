@@ -2,9 +2,12 @@
 from bot.sessions.errors import CODES, NO_GAME_REASONS, NOT_ACTIVE_REASONS, UNDO_REASONS, SessionError
 from bot.sessions.models import (
     Actor,
+    ClickResult,
     GameInfo,
     HistoryEntry,
     LegalMove,
+    MenuMove,
+    MenuWalk,
     OrdersInfo,
     Outcome,
     PrivateView,
@@ -19,8 +22,8 @@ from bot.sessions.service import SessionService
 from bot.sessions.settings import REMINDER_CAP_SECONDS, GameSettings, QuietHours
 
 __all__ = [
-    "Actor", "CODES", "GameInfo", "GameSettings", "HistoryEntry", "LegalMove", "NO_GAME_REASONS",
-    "NOT_ACTIVE_REASONS", "OrdersInfo", "Outcome",
+    "Actor", "CODES", "ClickResult", "GameInfo", "GameSettings", "HistoryEntry", "LegalMove", "MenuMove",
+    "MenuWalk", "NO_GAME_REASONS", "NOT_ACTIVE_REASONS", "OrdersInfo", "Outcome",
     "PrivateView", "PublicMenu", "QuietHours", "REMINDER_CAP_SECONDS", "Reminder", "SeatInfo",
     "SessionError", "SessionService", "StandingOrder", "StatusInfo", "UNDO_REASONS", "WaitingGame",
 ]

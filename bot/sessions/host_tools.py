@@ -5,7 +5,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.sessions.core import ServiceCore, no_open_game
+from bot.sessions.commit import Commit
+from bot.sessions.core import Core, no_open_game
+from bot.sessions.lobby import Lobby
 from bot.sessions.errors import SessionError
 from bot.sessions.models import (
     Actor,
@@ -20,7 +22,14 @@ from games.core import Event
 from games.core.i18n import language_for
 
 
-class HostTools(ServiceCore):
+class HostTools:
+    """Abandon, kick or replace, settings; and a user's preferences."""
+
+    def __init__(self, core: Core, commit: Commit, lobby: Lobby) -> None:
+        self.core = core
+        self.commit = commit
+        self.lobby = lobby
+
     # ==================================================================================
     # host / manager tools
     # ==================================================================================
@@ -28,8 +37,8 @@ class HostTools(ServiceCore):
     async def abandon(self, channel_id: str, actor: Actor) -> GameInfo:
         """End the channel's game without a result. Works on a corrupt game too (it only
         needs the game's row), so a damaged game can always be cleared away."""
-        now = self.clock()
-        async with self.store.write() as tx:
+        now = self.core.clock()
+        async with self.core.store.write() as tx:
             row = await tx.open_game(channel_id)
             if row is None:
                 raise await no_open_game(tx, channel_id)
@@ -40,12 +49,12 @@ class HostTools(ServiceCore):
             await tx.delete_timers(row.id)
             await tx.clear_standing_orders(row.id)
             if row.status == "active":
-                await self._post_abandoned(tx, row, seats, version, Event(key="session.abandoned",
+                await self.commit.post_abandoned(tx, row, seats, version, Event(key="session.abandoned",
                                                                           params={"by": actor.name}), now)
             new = await tx.get_game(row.id)
             assert new is not None
             try:
-                return self._info(self._load(new, seats, with_state=False))
+                return self.core.info(self.core.load(new, seats, with_state=False))
             except SessionError:
                 # corrupt options/settings: still report the abandonment
                 return GameInfo(
@@ -67,13 +76,13 @@ class HostTools(ServiceCore):
     ) -> Outcome:
         """Host or manager: remove a player. In a lobby the seat is freed; in a running game
         a bot (`replace_with_bot`, default the game's first bot) takes the seat over."""
-        now = self.clock()
-        async with self.store.write() as tx:
+        now = self.core.clock()
+        async with self.core.store.write() as tx:
             row = await tx.open_game(channel_id)
             if row is None:
                 raise await no_open_game(tx, channel_id)
-            ld = self._load(row, await tx.seats(row.id))
-            self._require_host(ld, actor)
+            ld = self.core.load(row, await tx.seats(row.id))
+            self.core.require_host(ld, actor)
             if isinstance(seat_or_user, int):
                 if not 0 <= seat_or_user < len(ld.seats):
                     raise SessionError("no_such_seat", number=seat_or_user + 1)
@@ -86,7 +95,7 @@ class HostTools(ServiceCore):
             target = ld.seats[seat]
             event = Event(key="session.kicked", params={"seat": seat})
             if row.status == "lobby":
-                await self._remove_from_lobby(tx, ld, seat, now)
+                await self.lobby.remove_from_lobby(tx, ld, seat, now)
                 new = await tx.get_game(row.id)
                 seats = await tx.seats(row.id)
                 assert new is not None
@@ -100,7 +109,7 @@ class HostTools(ServiceCore):
                 )
             if target.bot:
                 raise SessionError("already_a_bot", seat=seat)
-            available = self._bot_names(ld.game)
+            available = self.core.bot_names(ld.game)
             bot = replace_with_bot or (available[0] if available else None)
             if bot is None or bot not in available:
                 raise SessionError("unknown_bot", bot=replace_with_bot or "", available=available)
@@ -114,16 +123,16 @@ class HostTools(ServiceCore):
                 humans = sorted((s for s in seats if s.user_id), key=lambda s: s.joined)
                 if humans:
                     host = humans[0].user_id
-            return await self._commit(tx, ld, ld.state, kind="kick", now=now, seat=seat,
+            return await self.commit.commit(tx, ld, ld.state, kind="kick", now=now, seat=seat,
                                       events=[event], seats=seats, host_user_id=host)
 
     @retries_conflicts
     async def settings(self, channel_id: str, actor: Actor, **changes: Any) -> GameSettings:
         """Change reminder / deadline / quiet-hour settings (host or manager)."""
-        now = self.clock()
-        async with self.store.write() as tx:
-            ld = await self._open_in_tx(tx, channel_id)
-            self._require_host(ld, actor)
+        now = self.core.clock()
+        async with self.core.store.write() as tx:
+            ld = await self.core.open_in_tx(tx, channel_id)
+            self.core.require_host(ld, actor)
             known = GameSettings.model_fields
             for name, value in changes.items():
                 # the auto-start size is the lobby's promise to whoever joined: not changed later
@@ -137,20 +146,20 @@ class HostTools(ServiceCore):
                 name = str(loc[0])
                 raise SessionError("bad_setting", setting=name,
                                    value=str(changes.get(name, err.get("input")))) from None
-            if new.deadline_action == "bot" and not self._bot_names(ld.game):
+            if new.deadline_action == "bot" and not self.core.bot_names(ld.game):
                 raise SessionError("bad_setting", setting="deadline_action", value="bot")
             await tx.update_game(ld.row.id, ld.row.version, now,
                                  settings_json=new.model_dump(mode="json"))
             if ld.row.status == "active":
-                await self._reset_timers(tx, ld.row.id, new, now)
+                await self.commit.reset_timers(tx, ld.row.id, new, now)
             return new
 
     async def user_prefs(self, user_id: str) -> UserPrefs:
-        return await self.store.get_prefs(user_id)
+        return await self.core.store.get_prefs(user_id)
 
     async def set_user_prefs(self, user_id: str, *, dm_reminders: bool | None = None,
                              locale: str | None = None) -> UserPrefs:
-        return await self.store.set_prefs(
+        return await self.core.store.set_prefs(
             user_id, dm_reminders=dm_reminders,
             locale=language_for(locale) if locale is not None else None,
         )

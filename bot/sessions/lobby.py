@@ -6,7 +6,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.sessions.core import ServiceCore, _Loaded, log
+from bot.sessions.commit import Commit
+from bot.sessions.core import Core, Loaded, log
 from bot.sessions.errors import SessionError
 from bot.sessions.models import (
     Actor,
@@ -21,7 +22,13 @@ from games.core.i18n import language_for
 from games.core.rng import derive
 
 
-class LobbyService(ServiceCore):
+class Lobby:
+    """Open a game, join, leave, seat bots, start."""
+
+    def __init__(self, core: Core, commit: Commit) -> None:
+        self.core = core
+        self.commit = commit
+
     # ==================================================================================
     # lobby
     # ==================================================================================
@@ -55,26 +62,26 @@ class LobbyService(ServiceCore):
         if autostart_players is not None and not game.min_players <= autostart_players <= game.max_players:
             raise SessionError("bad_option", option="players", value=str(autostart_players))
         settings = GameSettings(autostart_players=autostart_players)
-        now = self.clock()
-        async with self.store.write() as tx:
+        now = self.core.clock()
+        async with self.core.store.write() as tx:
             if await tx.open_game(channel_id) is not None:
                 raise SessionError("game_already_here")
             try:
                 game_id = await tx.insert_game(
                     game=game_name, guild_id=guild_id, channel_id=channel_id,
                     host_user_id=host.user_id, locale=language_for(locale), options=opts,
-                    settings=settings.model_dump(mode="json"), seed=self._new_seed(), now=now,
+                    settings=settings.model_dump(mode="json"), seed=self.core.new_seed(), now=now,
                 )
             except ChannelBusy:
                 raise SessionError("game_already_here") from None
             await tx.add_seat(game_id, 0, user_id=host.user_id, bot=None, display_name=host.name)
-            return await self._info_in_tx(tx, game_id)
+            return await self.core.info_in_tx(tx, game_id)
 
     @retries_conflicts
     async def join(self, channel_id: str, actor: Actor) -> GameInfo:
-        now = self.clock()
-        async with self.store.write() as tx:
-            ld = await self._open_in_tx(tx, channel_id)
+        now = self.core.clock()
+        async with self.core.store.write() as tx:
+            ld = await self.core.open_in_tx(tx, channel_id)
             if ld.row.status != "lobby":
                 raise SessionError("not_lobby")
             if ld.seat_of(actor.user_id) is not None:
@@ -83,26 +90,26 @@ class LobbyService(ServiceCore):
             await tx.add_seat(ld.row.id, len(ld.seats), user_id=actor.user_id, bot=None,
                               display_name=actor.name)
             await tx.update_game(ld.row.id, ld.row.version, now)
-            return await self._info_in_tx(tx, ld.row.id)
+            return await self.core.info_in_tx(tx, ld.row.id)
 
     @retries_conflicts
     async def leave(self, channel_id: str, actor: Actor) -> GameInfo:
         """Leave a lobby. If the host leaves, the earliest other human becomes host; with no
         human left the lobby is closed (status 'abandoned')."""
-        now = self.clock()
-        async with self.store.write() as tx:
-            ld = await self._open_in_tx(tx, channel_id)
+        now = self.core.clock()
+        async with self.core.store.write() as tx:
+            ld = await self.core.open_in_tx(tx, channel_id)
             if ld.row.status != "lobby":
                 raise SessionError("not_lobby")
             seat = ld.seat_of(actor.user_id)
             if seat is None:
                 raise SessionError("not_in_game")
-            await self._remove_from_lobby(tx, ld, seat, now)
-            return await self._info_in_tx(tx, ld.row.id)
+            await self.remove_from_lobby(tx, ld, seat, now)
+            return await self.core.info_in_tx(tx, ld.row.id)
 
-    async def _remove_from_lobby(self, tx: Tx, ld: _Loaded, seat: int, now: float) -> None:
+    async def remove_from_lobby(self, tx: Tx, ld: Loaded, seat: int, now: float) -> None:
         leaving = ld.seats[seat]
-        rest = self._renumber([s for s in ld.seats if s.seat != seat])
+        rest = self.core.renumber([s for s in ld.seats if s.seat != seat])
         await tx.replace_seats(ld.row.id, rest)
         fields: dict[str, Any] = {}
         if leaving.user_id is not None and leaving.user_id == ld.row.host_user_id:
@@ -115,18 +122,18 @@ class LobbyService(ServiceCore):
 
     async def _open_lobby_as_host(self, tx, channel_id: str, actor: Actor):
         """The channel's game, for a change only its host may make and only in the lobby."""
-        ld = await self._open_in_tx(tx, channel_id)
-        self._require_host(ld, actor)
+        ld = await self.core.open_in_tx(tx, channel_id)
+        self.core.require_host(ld, actor)
         if ld.row.status != "lobby":
             raise SessionError("not_lobby")
         return ld
 
     @retries_conflicts
     async def add_bot(self, channel_id: str, actor: Actor, bot_name: str | None = None) -> GameInfo:
-        now = self.clock()
-        async with self.store.write() as tx:
+        now = self.core.clock()
+        async with self.core.store.write() as tx:
             ld = await self._open_lobby_as_host(tx, channel_id, actor)
-            available = self._bot_names(ld.game)
+            available = self.core.bot_names(ld.game)
             name = bot_name or (available[0] if available else None)
             if name is None or name not in available:
                 raise SessionError("unknown_bot", bot=bot_name or "", available=available)
@@ -138,25 +145,25 @@ class LobbyService(ServiceCore):
             await tx.add_seat(ld.row.id, len(ld.seats), user_id=None, bot=name,
                               display_name=f"Bot {number}")
             await tx.update_game(ld.row.id, ld.row.version, now)
-            return await self._info_in_tx(tx, ld.row.id)
+            return await self.core.info_in_tx(tx, ld.row.id)
 
     @retries_conflicts
     async def remove_bot(self, channel_id: str, actor: Actor, seat: int) -> GameInfo:
-        now = self.clock()
-        async with self.store.write() as tx:
+        now = self.core.clock()
+        async with self.core.store.write() as tx:
             ld = await self._open_lobby_as_host(tx, channel_id, actor)
             if not 0 <= seat < len(ld.seats):
                 raise SessionError("no_such_seat", number=seat + 1)
             if not ld.seats[seat].bot:
                 raise SessionError("not_a_bot_seat", seat=seat)
-            await self._remove_from_lobby(tx, ld, seat, now)
-            return await self._info_in_tx(tx, ld.row.id)
+            await self.remove_from_lobby(tx, ld, seat, now)
+            return await self.core.info_in_tx(tx, ld.row.id)
 
     @retries_conflicts
     async def start(self, channel_id: str, actor: Actor) -> Outcome:
         """Shuffle the seats with the game's seed, set the game up and post the first turn."""
-        now = self.clock()
-        async with self.store.write() as tx:
+        now = self.core.clock()
+        async with self.core.store.write() as tx:
             ld = await self._open_lobby_as_host(tx, channel_id, actor)
             return await self._start_in_tx(tx, ld, now)
 
@@ -165,18 +172,18 @@ class LobbyService(ServiceCore):
         """Start the channel's lobby on its host's behalf when it was opened for a number of
         seats (`create(autostart_players=...)`) and they are all taken; else None. The count
         is the one stored with the lobby, never one a caller passes in."""
-        now = self.clock()
-        async with self.store.write() as tx:
+        now = self.core.clock()
+        async with self.core.store.write() as tx:
             row = await tx.open_game(channel_id)
             if row is None or row.status != "lobby":
                 return None
-            ld = self._load(row, await tx.seats(row.id), with_state=False)
+            ld = self.core.load(row, await tx.seats(row.id), with_state=False)
             target = ld.settings.autostart_players
             if target is None or len(ld.seats) < target:
                 return None
             return await self._start_in_tx(tx, ld, now)
 
-    async def _start_in_tx(self, tx: Tx, ld: _Loaded, now: float) -> Outcome:
+    async def _start_in_tx(self, tx: Tx, ld: Loaded, now: float) -> Outcome:
         n = len(ld.seats)
         if n < ld.game.min_players:
             raise SessionError("not_enough_players", min=ld.game.min_players, have=n)
@@ -190,11 +197,11 @@ class LobbyService(ServiceCore):
         first = _first_player(ld.game, state)
         if first is not None:  # the seats were just shuffled: nobody can guess who begins
             events.append(Event(key="session.first_player", params={"seat": first}))
-        return await self._commit(tx, ld, state, kind="start", now=now, events=events,
+        return await self.commit.commit(tx, ld, state, kind="start", now=now, events=events,
                                   seats=seats)
 
-    def _require_free_seat(self, ld: _Loaded) -> None:
-        seats = self._lobby_seats(ld)
+    def _require_free_seat(self, ld: Loaded) -> None:
+        seats = self.core.lobby_seats(ld)
         if len(ld.seats) >= seats:
             raise SessionError("lobby_full", max=seats)
 

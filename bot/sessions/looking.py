@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from bot.sessions.core import ServiceCore, _public, _public_menu, not_running
+from bot.sessions.core import Core, Loaded, not_running, public_menu, public_notation
 from bot.sessions.errors import SessionError
 from bot.sessions.models import (
     GameInfo,
@@ -18,19 +18,45 @@ from games import registry
 from games.core import Event, Game
 
 
-class LookingService(ServiceCore):
+def seat_view(ld: Loaded, seat: int, *, legal: bool = True) -> PrivateView:
+    """What `seat` may see of the loaded game (its hand, its secret choices) and, while the
+    game waits on it, its menu; with `legal`, every move open to it with its words too (what
+    autocomplete lists: the one costly part, left out where nothing lists them)."""
+    game, state = ld.game, ld.state
+    waiting = sorted(game.active_players(state)) if ld.row.status == "active" else []
+    active = seat in waiting
+    moves: list[LegalMove] = []
+    if active and legal:
+        for action in game.legal_actions(state, seat):
+            moves.append(LegalMove(notation=game.format_action(action),
+                                   label=game.describe_action(state, seat, action)))
+    return PrivateView(
+        game_id=ld.row.id, channel_id=ld.row.channel_id, game=ld.row.game, seat=seat,
+        version=ld.row.version, status=ld.row.status, names=ld.names, active=active, waiting=waiting,
+        view=game.view(state, seat),
+        prompt=game.prompt(state, seat) if active else None, legal=moves,
+        decision=game.decision(state, seat) if active else None,
+    )
+
+
+class Looking:
+    """The lobby, the status, a seat's private view, the history, the games waiting on a user."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+
     # ==================================================================================
     # looking
     # ==================================================================================
     async def lobby(self, channel_id: str) -> GameInfo:
-        async with self.store.read() as tx:
-            ld = await self._open_in_tx(tx, channel_id)
-        return self._info(ld)
+        async with self.core.store.read() as tx:
+            ld = await self.core.open_in_tx(tx, channel_id)
+        return self.core.info(ld)
 
     async def status(self, channel_id: str) -> StatusInfo:
         """The channel's open game, or its most recent one when none is open."""
-        ld, _ = await self._read_channel(channel_id, include_closed=True)
-        info = self._info(ld)
+        ld, _ = await self.core.read_channel(channel_id, include_closed=True)
+        info = self.core.info(ld)
         if ld.state is None:
             return StatusInfo(info=info, names=ld.names, version=ld.row.version)
         game = ld.game
@@ -41,37 +67,24 @@ class LookingService(ServiceCore):
             waiting_user_ids=[ld.seats[s].user_id for s in waiting
                               if s < len(ld.seats) and ld.seats[s].user_id],
             view=game.view(ld.state, None), result=result, last_move_at=ld.row.last_move_at,
-            menu=_public_menu(game, ld.state, waiting),
+            menu=public_menu(game, ld.state, waiting),
         )
 
     async def private_view(self, channel_id: str, user_id: str) -> PrivateView:
         """What this user's seat may see (hand, secret choices), with the moves open to it:
         in the channel's game under way, or in its last one if that was played to the end
         (the final hand). A lobby, an abandoned game or a lobby that closed has no hand."""
-        ld, _ = await self._read_channel(channel_id, include_closed=True)
+        ld, _ = await self.core.read_channel(channel_id, include_closed=True)
         if ld.row.status not in ("active", "finished") or ld.state is None:
             raise not_running(ld.row)
         seat = ld.seat_of(user_id)
         if seat is None:
             raise SessionError("not_in_game")
-        game, state = ld.game, ld.state
-        active = ld.row.status == "active" and seat in game.active_players(state)
-        legal: list[LegalMove] = []
-        if active:
-            for action in game.legal_actions(state, seat):
-                legal.append(LegalMove(notation=game.format_action(action),
-                                       label=game.describe_action(state, seat, action)))
-        return PrivateView(
-            game_id=ld.row.id, channel_id=ld.row.channel_id, game=ld.row.game, seat=seat,
-            version=ld.row.version, status=ld.row.status, names=ld.names, active=active,
-            view=game.view(state, seat),
-            prompt=game.prompt(state, seat) if active else None, legal=legal,
-            decision=game.decision(state, seat) if active else None,
-        )
+        return seat_view(ld, seat)
 
     async def history(self, channel_id: str) -> list[HistoryEntry]:
         """The move log of the channel's game (open, else most recent), public events only."""
-        async with self.store.read() as tx:
+        async with self.core.store.read() as tx:
             row = await tx.open_game(channel_id) or await tx.latest_game(channel_id)
             if row is None:
                 raise SessionError("no_game_here")
@@ -96,20 +109,20 @@ class LookingService(ServiceCore):
             entries.append(HistoryEntry(
                 seq=a.seq, kind=a.kind, seat=a.seat,
                 name=names[a.seat] if 0 <= a.seat < len(names) else f"#{a.seat + 1}",
-                notation=_public(game, a.notation), events=events, undone=a.seq in undone, auto=a.auto,
+                notation=public_notation(game, a.notation), events=events, undone=a.seq in undone, auto=a.auto,
                 created_at=a.created_at,
             ))
         return entries
 
     async def games_waiting_on(self, user_id: str, guild_id: str | None = None) -> list[WaitingGame]:
         """Active games (in this guild, if given) that wait on this user now."""
-        async with self.store.read() as tx:
+        async with self.core.store.read() as tx:
             rows = await tx.games_of_user(user_id, guild_id, ("active",))
             seat_rows = {row.id: await tx.seats(row.id) for row in rows}
         waiting: list[WaitingGame] = []
         for row in rows:
             try:
-                ld = self._load(row, seat_rows[row.id])
+                ld = self.core.load(row, seat_rows[row.id])
                 active = ld.game.active_players(ld.state)
             except SessionError:
                 continue  # a corrupt game is reported when someone opens it, not here

@@ -1,7 +1,7 @@
 """What the sessions service takes and returns. All Discord-free and JSON-serialisable."""
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 from pydantic.dataclasses import dataclass
@@ -126,10 +126,49 @@ class PrivateView(BaseModel):
     status: Literal["active", "finished"]  # a game under way, or the final hand of one played out
     names: list[str]
     active: bool  # the game waits on this seat now
+    waiting: list[int] = Field(default_factory=list)  # the seats the game waits on now
     view: SerializeAsAny[BaseModel]
     prompt: Event | None = None
     legal: list[LegalMove] = Field(default_factory=list)
     decision: Decision | None = None  # the seat's menu while the game waits on it
+
+
+@dataclass(frozen=True)
+class MenuMove:
+    """The move a click in a seat's menu completes (see MenuWalk). `bound`: the menu goes
+    stale with any move (it was drawn for one version of the game), so the move is made on
+    the version that was read or not at all; else (a menu with a key of its own, which others'
+    moves leave as it is) a race lost to another move is tried again on the new board."""
+
+    notation: str
+    bound: bool = True
+
+
+class MenuWalk(Protocol):
+    """An adapter's reading of a click in a seat's menu, asked by `SessionService.click` with
+    the clicker's view as just read (its `decision`, `version`, `active`, `waiting`): the move
+    the click completes, or None when it only leads further into the menu (the adapter keeps
+    where, to draw it). It raises the adapter's own refusals (a stale or forged click) and
+    IllegalAction for a pick not on offer; nothing is written then."""
+
+    def __call__(self, view: PrivateView) -> MenuMove | None: ...
+
+
+class ClickResult(BaseModel):
+    """What one click or typed move came to (`SessionService.click`): read in one transaction,
+    and written in at most one.
+
+    `view`: the clicker's view as read, which the menu was walked on (None for a move given
+    by notation, which needs none). `outcome`: the move made, if the click made one.
+    `after`: the clicker's view once the move is committed, from the state it committed, when
+    the game still waits on them (the next step of a turn of several); None otherwise. Views
+    here carry no `legal` list (autocomplete's, from `private_view`)."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    view: PrivateView | None = None
+    outcome: Outcome | None = None
+    after: PrivateView | None = None
 
 
 class PublicMenu(BaseModel):

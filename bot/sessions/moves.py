@@ -1,29 +1,94 @@
-"""Moves: a person's move, the bots' moves, undo within the rules of fairness, replay."""
+"""Moves: a person's click or move, the bots' and forced moves, undo within the rules of
+fairness, replay."""
 from __future__ import annotations
 
 import random
 from typing import Any
 
-
+from bot.sessions.commit import Commit
 from bot.sessions.core import (
-    ServiceCore, _Loaded, _RETRIES, _bots_waited_on, _corrupt, _forced_moves, _move_words, _public, log, not_running,
+    RETRIES, Core, Loaded, corrupt, forced_moves, log, move_words, not_running, public_notation,
 )
 from bot.sessions.errors import SessionError
-from bot.sessions.models import (
-    Actor,
-    Outcome,
-)
+from bot.sessions.looking import seat_view
+from bot.sessions.models import Actor, ClickResult, MenuWalk, Outcome
+from bot.sessions.movers import Movers
 from bot.store import ActionRow, StaleVersion, retries_conflicts
 from games.core import Event, IllegalAction
 from games.replay import GameRecord, scores
 from games.core.rng import derive
 
 
-class MoveService(ServiceCore):
+class Moves:
+    """A person's move, the bots' and forced moves, undo, and the game's record."""
+
+    def __init__(self, core: Core, commit: Commit, movers: Movers) -> None:
+        self.core = core
+        self.commit = commit
+        self.movers = movers
+
     # ==================================================================================
     # moves
     # ==================================================================================
     @retries_conflicts
+    async def click(
+        self,
+        channel_id: str,
+        actor: Actor,
+        *,
+        game_id: int | None = None,
+        menu: MenuWalk | None = None,
+        move: Any = None,
+        expected_version: int | None = None,
+        show_after: bool = True,
+    ) -> ClickResult:
+        """One interaction of a player with the channel's game, in one read of the game and at
+        most one write: a pick in their menu (`menu` reads it against the menu as it is now),
+        a move given by its notation (`move`: typed, or a number asked for), or neither (their
+        view, to show their hand).
+
+        `game_id`: the game the clicked component was drawn for; when the channel's open game
+        is another one (or none), the click belongs to a game that is over: no_game_here.
+        With `expected_version` (a component that carries the version it was drawn for) a
+        changed board gives stale_version, as does a race lost at the commit by a move the
+        menu made `bound`; otherwise a lost race is tried again on the new board, with the
+        same move. The move is committed with the changes it causes (standing orders it
+        cancels, state, log, timers, outbox) in one transaction guarded by the version read;
+        `show_after` adds the clicker's next view, from the state committed."""
+        attempt, notation, bound, walked = 0, move, expected_version is not None, None
+        while True:
+            ld, _ = await self.core.read_channel(channel_id)
+            if game_id is not None and ld.row.id != game_id:
+                raise SessionError("no_game_here")
+            if ld.row.status != "active":
+                raise not_running(ld.row)
+            seat = ld.seat_of(actor.user_id)
+            if seat is None:
+                raise SessionError("not_in_game")
+            if notation is None:
+                walked = seat_view(ld, seat, legal=False)
+                picked = menu(walked) if menu is not None else None
+                if picked is None:
+                    return ClickResult(view=walked)
+                # a race lost below is tried again with this move, which the rules check again
+                notation, bound = picked.notation, picked.bound
+            if expected_version is not None and expected_version != ld.row.version:
+                raise SessionError("stale_version", version=ld.row.version)
+            try:
+                outcome, state = await self._move(ld, seat, actor, notation)
+            except StaleVersion as exc:
+                attempt += 1
+                if bound or attempt >= RETRIES:
+                    raise SessionError("stale_version", version=exc.current) from None
+                continue
+            after = None
+            if show_after and outcome.status == "active" and seat in outcome.waiting:
+                row = ld.row.model_copy(update={"version": outcome.version, "status": outcome.status})
+                moved = Loaded(row=row, seats=ld.seats, game=ld.game, settings=ld.settings, options=ld.options,
+                               state=state)
+                after = seat_view(moved, seat, legal=False)
+            return ClickResult(view=walked, outcome=outcome, after=after)
+
     async def act(
         self,
         channel_id: str,
@@ -31,49 +96,43 @@ class MoveService(ServiceCore):
         notation_or_action: Any,
         expected_version: int | None = None,
     ) -> Outcome:
-        """Play one action for the actor's seat. With `expected_version` (a button that
-        carries the version it was drawn for) a changed board gives stale_version; without
-        it (a typed move) a lost race is retried against the new board."""
-        attempts = 1 if expected_version is not None else _RETRIES
-        for attempt in range(attempts):
-            ld, _ = await self._read_channel(channel_id)
-            if ld.row.status != "active":
-                raise not_running(ld.row)
-            seat = ld.seat_of(actor.user_id)
-            if seat is None:
-                raise SessionError("not_in_game")
-            if expected_version is not None and expected_version != ld.row.version:
-                raise SessionError("stale_version", version=ld.row.version)
-            game, state = ld.game, ld.state
-            active = game.active_players(state)
-            if seat not in active:
-                raise IllegalAction("not_active", waiting=sorted(active))
-            action = self._parse(game, notation_or_action, state, seat)
-            applied = game.apply(state, seat, action)
-            notation = game.format_action(action)
-            now = self.clock()
-            try:
-                async with self.store.write() as tx:
-                    # a move of one's own cancels the orders the game says it replaces
-                    orders = (await tx.standing_orders(ld.row.id)).get(seat, [])
-                    kept = self._orders_kept(ld, seat, orders, action) if orders else []
-                    if kept != orders:
-                        await tx.set_standing_orders(ld.row.id, seat, kept, now)
-                    outcome = await self._commit(
-                        tx, ld, applied.state, kind="move", now=now, seat=seat, notation=notation,
-                        events=applied.events, undoable=applied.undoable,
-                        actor_user_id=actor.user_id,
-                    )
-                    outcome.orders_cancelled = len(kept) < len(orders)
-                    outcome.orders_kept = len(kept)
-                    return outcome
-            except StaleVersion as exc:
-                if attempt + 1 >= attempts:
-                    raise SessionError("stale_version", version=exc.current) from None
-        raise AssertionError("unreachable")
+        """Play one action for the actor's seat (`click` with a move, for callers that show
+        nothing after it: the CLI, the bench, bots acting for a person)."""
+        if notation_or_action is None:
+            raise IllegalAction("unparsable", text=str(notation_or_action))
+        result = await self.click(channel_id, actor, move=notation_or_action, expected_version=expected_version,
+                                  show_after=False)
+        assert result.outcome is not None
+        return result.outcome
+
+    async def _move(self, ld: Loaded, seat: int, actor: Actor, notation_or_action: Any) -> tuple[Outcome, Any]:
+        """Apply the seat's move to the loaded game and commit it (StaleVersion if the game
+        moved on since it was read): the outcome and the state it committed."""
+        game, state = ld.game, ld.state
+        active = game.active_players(state)
+        if seat not in active:
+            raise IllegalAction("not_active", waiting=sorted(active))
+        action = self.core.parse(game, notation_or_action, state, seat)
+        applied = game.apply(state, seat, action)
+        notation = game.format_action(action)
+        now = self.core.clock()
+        async with self.core.store.write() as tx:
+            # a move of one's own cancels the orders the game says it replaces
+            orders = (await tx.standing_orders(ld.row.id)).get(seat, [])
+            kept = self._orders_kept(ld, seat, orders, action) if orders else []
+            if kept != orders:
+                await tx.set_standing_orders(ld.row.id, seat, kept, now)
+            outcome = await self.commit.commit(
+                tx, ld, applied.state, kind="move", now=now, seat=seat, notation=notation,
+                events=applied.events, undoable=applied.undoable,
+                actor_user_id=actor.user_id,
+            )
+        outcome.orders_cancelled = len(kept) < len(orders)
+        outcome.orders_kept = len(kept)
+        return outcome, applied.state
 
     @staticmethod
-    def _orders_kept(ld: _Loaded, seat: int, orders: list[str], action: Any) -> list[str]:
+    def _orders_kept(ld: Loaded, seat: int, orders: list[str], action: Any) -> list[str]:
         """The seat's standing orders that stand after its own `action` (Game.orders_after_own_move):
         only orders it had, in their order. A failure in the game's code cancels them all, as a
         move of one's own did before games could keep any."""
@@ -88,8 +147,8 @@ class MoveService(ServiceCore):
     @retries_conflicts
     async def step_bot(self, game_id: int) -> Outcome | None:
         """If a bot seat is active, let it move (the lowest such seat); else None."""
-        for _ in range(_RETRIES):
-            ld, _ = await self._read_id(game_id)
+        for _ in range(RETRIES):
+            ld, _ = await self.core.read_id(game_id)
             if ld.row.status != "active":
                 return None
             active = ld.game.active_players(ld.state)
@@ -97,11 +156,11 @@ class MoveService(ServiceCore):
             if not bot_seats:
                 return None
             seat = bot_seats[0]
-            action, applied = self._bot_move(ld, seat, ld.seats[seat].bot, salt="bot")
-            now = self.clock()
+            action, applied = self.bot_move(ld, seat, ld.seats[seat].bot, salt="bot")
+            now = self.core.clock()
             try:
-                async with self.store.write() as tx:
-                    return await self._commit(
+                async with self.core.store.write() as tx:
+                    return await self.commit.commit(
                         tx, ld, applied.state, kind="move", now=now, seat=seat,
                         notation=ld.game.format_action(action), events=applied.events,
                         undoable=applied.undoable, actor_user_id=None, auto="bot",
@@ -110,11 +169,11 @@ class MoveService(ServiceCore):
                 continue  # someone else moved: look again
         return None
 
-    def _bot_move(self, ld: _Loaded, seat: int, bot_name: str | None, salt: str) -> tuple[Any, Any]:
+    def bot_move(self, ld: Loaded, seat: int, bot_name: str | None, salt: str) -> tuple[Any, Any]:
         """A bot's choice for `seat`, falling back to the game's timeout action if the bot
         picks something the rules refuse (a bot bug must not stall the game)."""
         game, state, row = ld.game, ld.state, ld.row
-        bot = self._bot(ld, bot_name)
+        bot = self.core.bot(ld, bot_name)
         rng = random.Random(derive(row.seed, row.version, f"{salt}:{seat}"))
         try:
             action = bot.choose(game, state, seat, rng)
@@ -129,20 +188,20 @@ class MoveService(ServiceCore):
     async def step_forced(self, game_id: int) -> Outcome | None:
         """If a waited-on person's move is forced (Game.forced_action), make it (the lowest such
         seat), announced with `session.forced_move` and logged with auto="forced"; else None."""
-        for _ in range(_RETRIES):
-            ld, _ = await self._read_id(game_id)
+        for _ in range(RETRIES):
+            ld, _ = await self.core.read_id(game_id)
             if ld.row.status != "active":
                 return None
-            forced = _forced_moves(ld.game, ld.state, sorted(ld.game.active_players(ld.state)), ld.seats)
+            forced = forced_moves(ld.game, ld.state, sorted(ld.game.active_players(ld.state)), ld.seats)
             if not forced:
                 return None
             seat, action = next(iter(forced.items()))
             applied = ld.game.apply(ld.state, seat, action)
-            event = Event(key="session.forced_move", params={"seat": seat, "move": _move_words(ld, seat, action)})
-            now = self.clock()
+            event = Event(key="session.forced_move", params={"seat": seat, "move": move_words(ld, seat, action)})
+            now = self.core.clock()
             try:
-                async with self.store.write() as tx:
-                    return await self._commit(
+                async with self.core.store.write() as tx:
+                    return await self.commit.commit(
                         tx, ld, applied.state, kind="move", now=now, seat=seat,
                         notation=ld.game.format_action(action), events=[event, *applied.events],
                         undoable=False, actor_user_id=None, auto="forced",
@@ -151,44 +210,11 @@ class MoveService(ServiceCore):
                 continue  # someone moved meanwhile: look again
         return None
 
-    async def step_automatic(self, game_id: int) -> Outcome | None:
-        """One automatic move: a bot's, else a forced one (and a standing order's:
-        bot/sessions/orders.py)."""
-        return await self.step_bot(game_id) or await self.step_forced(game_id)
-
-    async def run_bots(self, game_id: int, limit: int = 10_000) -> list[Outcome]:
-        """Let bots and standing orders move until a person is needed, the game ends, or
-        `limit` moves. Each move's commit keeps the game's 'bots' timer as it should be
-        (`_schedule_bots`); when nothing automatic is left to move, the timer goes."""
-        outcomes: list[Outcome] = []
-        while len(outcomes) < limit:
-            outcome = await self.step_automatic(game_id)
-            if outcome is None:
-                await self._settle_bots(game_id)
-                break
-            outcomes.append(outcome)
-        return outcomes
-
-    @retries_conflicts
-    async def _settle_bots(self, game_id: int) -> None:
-        """Nothing automatic moved: drop the game's 'bots' timer, looking again in the same
-        transaction. A change made since that has a bot or an order move next is left alone:
-        it wrote its own timer, held by the process that made it, which moves them."""
-        async with self.store.write() as tx:
-            row = await tx.get_game(game_id)
-            if row is not None and row.status == "active":
-                ld = self._load(row, await tx.seats(game_id))
-                waiting = sorted(ld.game.active_players(ld.state))
-                if _bots_waited_on(ld.seats, waiting) or await self._automatic_movers(tx, ld, ld.state, waiting,
-                                                                                      ld.seats):
-                    return
-            await tx.delete_timers(game_id, "bots")
-
     # ==================================================================================
     # undo and replay
     # ==================================================================================
     @staticmethod
-    def _effective(ld: _Loaded, actions: list[ActionRow]) -> list[ActionRow]:
+    def _effective(ld: Loaded, actions: list[ActionRow]) -> list[ActionRow]:
         """The moves still in force: every undo takes back the move it names, which must be
         the last one in force."""
         stack: list[ActionRow] = []
@@ -198,24 +224,24 @@ class MoveService(ServiceCore):
             elif stack and a.undoes_seq == stack[-1].seq:
                 stack.pop()
             else:
-                raise _corrupt(ld.row, f"undo #{a.seq} does not take back the last move")
+                raise corrupt(ld.row, f"undo #{a.seq} does not take back the last move")
         return stack
 
-    def _replay(self, ld: _Loaded, moves: list[ActionRow]) -> Any:
+    def _replay(self, ld: Loaded, moves: list[ActionRow]) -> Any:
         game = ld.game
         try:
             state = game.setup(len(ld.seats), ld.options, ld.row.seed)
             for move in moves:
                 state = game.apply(state, move.seat, game.parse_action(move.notation)).state
         except Exception as exc:  # noqa: BLE001 - any failure means the log is unusable
-            raise _corrupt(ld.row, "the action log does not replay", exc) from None
+            raise corrupt(ld.row, "the action log does not replay", exc) from None
         return state
 
     @retries_conflicts
     async def undo(self, channel_id: str, actor: Actor) -> Outcome:
         """Take back the actor's own last move, if nothing happened since and it revealed
         nothing hidden. The state is rebuilt from the seed and the remaining log."""
-        ld, actions = await self._read_channel(channel_id, with_actions=True)
+        ld, actions = await self.core.read_channel(channel_id, with_actions=True)
         if ld.row.status != "active":
             raise not_running(ld.row)
         seat = ld.seat_of(actor.user_id)
@@ -237,11 +263,12 @@ class MoveService(ServiceCore):
         if not last.undoable:
             raise SessionError("undo_not_allowed", reason="hidden_info_revealed")
         state = self._replay(ld, moves[:-1])
-        now = self.clock()
-        events = [Event(key="session.undone", params={"seat": seat, "notation": _public(ld.game, last.notation)})]
+        now = self.core.clock()
+        words = public_notation(ld.game, last.notation)
+        events = [Event(key="session.undone", params={"seat": seat, "notation": words})]
         try:
-            async with self.store.write() as tx:
-                return await self._commit(
+            async with self.core.store.write() as tx:
+                return await self.commit.commit(
                     tx, ld, state, kind="undo", now=now, seat=seat, notation=last.notation,
                     events=events, undoable=False, actor_user_id=actor.user_id,
                     undoes_seq=last.seq,
@@ -251,14 +278,14 @@ class MoveService(ServiceCore):
 
     async def current_state(self, game_id: int) -> Any:
         """The stored snapshot as a state (for a bot or tool acting on a person's behalf)."""
-        ld, _ = await self._read_id(game_id)
+        ld, _ = await self.core.read_id(game_id)
         if ld.state is None:
             raise SessionError("not_active_game")
         return ld.state
 
     async def rebuild(self, game_id: int) -> Any:
         """The state replayed from the seed and the moves in force (not the snapshot)."""
-        ld, actions = await self._read_id(game_id, with_actions=True)
+        ld, actions = await self.core.read_id(game_id, with_actions=True)
         if ld.state is None:
             raise SessionError("not_active_game")
         return self._replay(ld, self._effective(ld, actions))
@@ -266,7 +293,7 @@ class MoveService(ServiceCore):
     async def record(self, game_id: int) -> GameRecord:
         """The game as a replayable record (games/replay.py): its seed, options, seat
         count and the moves in force, undone ones left out (a timelapse is drawn from it)."""
-        ld, actions = await self._read_id(game_id, with_actions=True)
+        ld, actions = await self.core.read_id(game_id, with_actions=True)
         if ld.state is None:
             raise SessionError("not_active_game")
         moves = self._effective(ld, actions)
@@ -278,7 +305,7 @@ class MoveService(ServiceCore):
         replay`): its id and record, with the seats' names and, if it was played out, the
         result. Only once the game is over: the seed and the moves of a running game would
         tell a player the deck's order and the others' hands."""
-        ld, actions = await self._read_channel(channel_id, include_closed=True, with_actions=True)
+        ld, actions = await self.core.read_channel(channel_id, include_closed=True, with_actions=True)
         if ld.row.status in ("lobby", "active"):
             raise SessionError("export_not_over")
         if ld.state is None:  # a lobby closed before it started: there are no moves

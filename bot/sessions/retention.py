@@ -15,7 +15,8 @@ a lobby that someone joins or starts in that moment is left alone, and a lobby i
 """
 from __future__ import annotations
 
-from bot.sessions.core import ServiceCore, log
+from bot.sessions.commit import Commit
+from bot.sessions.core import Core, log
 from bot.store import StaleVersion, retries_conflicts
 from games.core import Event
 
@@ -23,12 +24,18 @@ DAY = 24 * 3600.0
 SWEEP_BATCH = 100  # lobbies closed per call; the caller calls again while it returns a full batch
 
 
-class RetentionService(ServiceCore):
+class Retention:
+    """Idle lobbies closed, closed games' leftovers let go of."""
+
+    def __init__(self, core: Core, commit: Commit) -> None:
+        self.core = core
+        self.commit = commit
+
     async def expire_lobbies(self, idle_days: float, limit: int = SWEEP_BATCH) -> list[int]:
         """Close the lobbies idle for `idle_days`; return their ids."""
-        now = self.clock()
+        now = self.core.clock()
         before = now - idle_days * DAY
-        async with self.store.read() as tx:
+        async with self.core.store.read() as tx:
             candidates = await tx.idle_lobbies(before, limit)
         closed: list[int] = []
         for game_id in candidates:
@@ -44,14 +51,14 @@ class RetentionService(ServiceCore):
 
     @retries_conflicts
     async def _expire_lobby(self, game_id: int, before: float, idle_days: float, now: float) -> bool:
-        async with self.store.write() as tx:
+        async with self.core.store.write() as tx:
             row = await tx.get_game(game_id)
             if row is None or row.status != "lobby" or row.updated_at >= before:
                 return False
             seats = await tx.seats(game_id)
             version = await tx.update_game(game_id, row.version, now, status="abandoned")
             await tx.delete_timers(game_id)
-            await self._post_abandoned(tx, row, seats, version, Event(
+            await self.commit.post_abandoned(tx, row, seats, version, Event(
                 key="session.lobby_expired", params={"days": round(idle_days)}), now)
         return True
 
@@ -61,12 +68,12 @@ class RetentionService(ServiceCore):
         (one batch; returns how many games). The log reads the same afterwards: `/game log`,
         `/game export` and replays see no difference; a finished Ticket to Ride game takes a
         fraction of the space (`railyard bench --sizes`)."""
-        now = self.clock()
-        async with self.store.write() as tx:
+        now = self.core.clock()
+        async with self.core.store.write() as tx:
             return await tx.archive_actions(now - keep_seconds, now)
 
     @retries_conflicts
     async def forget_live_boards(self, keep_seconds: float) -> int:
         """Delete the live boards of games closed more than `keep_seconds` ago (one batch)."""
-        async with self.store.write() as tx:
-            return await tx.forget_live_boards(self.clock() - keep_seconds)
+        async with self.core.store.write() as tx:
+            return await tx.forget_live_boards(self.core.clock() - keep_seconds)

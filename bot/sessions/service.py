@@ -1,22 +1,92 @@
 """The sessions service: lobby, moves, undo, bots, timers — everything but Discord.
 
-One object for the callers (the Discord adapter, the CLI, the bench), assembled from parts
-that each do one job: bot/sessions/core.py (loading, the one commit of a change),
-lobby.py, moves.py (moves, bots, undo), host_tools.py, looking.py (status, private views,
-history), orders.py (standing orders, and the loop of automatic moves), timers.py
-(reminders, deadlines) and retention.py (idle lobbies closed, closed games' leftovers dropped).
+One object for the callers (the Discord adapter, the CLI, the bench), made of parts that each
+do one job and are given the parts they use when they are made:
+
+    core        Core        bot/sessions/core.py: the store, the clock, loading a game
+    movers      Movers      movers.py: who moves without being asked (forced moves, standing orders)
+    commit      Commit      commit.py: the one commit of a change to a running game (core, movers)
+    lobbies     Lobby       lobby.py: open, join, leave, seat bots, start (core, commit)
+    moves       Moves       moves.py: a click or a move, bots' and forced moves, undo, records (core, commit, movers)
+    orders      Orders      orders.py: standing orders, and the moves they make (core, commit, movers)
+    automatic   Automatic   automatic.py: the automatic moves until a person is needed (core, moves, orders, movers)
+    host        HostTools   host_tools.py: abandon, kick, settings, preferences (core, commit, lobbies)
+    looking     Looking     looking.py: status, private views, history (core)
+    timers      Timers      timers.py: reminders, deadlines, lapses, the bots' timers (core, commit, movers, moves)
+    retention   Retention   retention.py: idle lobbies closed, closed games' leftovers dropped (core, commit)
+
+The service's own methods are the parts' public methods, bound here under the names the
+callers use.
 """
 from __future__ import annotations
 
+import time
+from typing import Callable
+
+from bot.sessions.automatic import Automatic
+from bot.sessions.commit import Commit
+from bot.sessions.core import Core
 from bot.sessions.host_tools import HostTools
-from bot.sessions.lobby import LobbyService
-from bot.sessions.looking import LookingService
-from bot.sessions.retention import RetentionService
-from bot.sessions.timers import TimerService
+from bot.sessions.lobby import Lobby
+from bot.sessions.looking import Looking
+from bot.sessions.movers import Movers
+from bot.sessions.moves import Moves
+from bot.sessions.orders import Orders
+from bot.sessions.retention import Retention
+from bot.sessions.timers import Timers
+from bot.store import CLAIM_LEASE, StoreBackend
 
 
-class SessionService(LobbyService, TimerService, HostTools, LookingService, RetentionService):
+class SessionService:
     """Railyard's application core (see the parts for what each method does)."""
+
+    def __init__(
+        self,
+        store: StoreBackend,
+        clock: Callable[[], float] = time.time,
+        *,
+        new_seed: Callable[[], int] | None = None,
+        lease: float = CLAIM_LEASE,
+    ) -> None:
+        core = self.core = Core(store, clock, new_seed=new_seed, lease=lease)
+        self.store, self.clock, self.deliveries = core.store, core.clock, core.deliveries
+        movers = self.movers = Movers(core)
+        commit = self.commit = Commit(core, movers)
+        lobbies = self.lobbies = Lobby(core, commit)
+        moves = self.moves = Moves(core, commit, movers)
+        orders = self.orders = Orders(core, commit, movers)
+        automatic = self.automatic = Automatic(core, moves, orders, movers)
+        host = self.host = HostTools(core, commit, lobbies)
+        looking = self.looking = Looking(core)
+        timers = self.timers = Timers(core, commit, movers, moves)
+        retention = self.retention = Retention(core, commit)
+
+        # the lobby
+        self.create, self.join, self.leave = lobbies.create, lobbies.join, lobbies.leave
+        self.add_bot, self.remove_bot = lobbies.add_bot, lobbies.remove_bot
+        self.start, self.autostart = lobbies.start, lobbies.autostart
+        # moves
+        self.click, self.act, self.undo = moves.click, moves.act, moves.undo
+        self.step_bot, self.step_forced = moves.step_bot, moves.step_forced
+        self.current_state, self.rebuild = moves.current_state, moves.rebuild
+        self.record, self.export = moves.record, moves.export
+        self.run_bots, self.step_automatic = automatic.run_bots, automatic.step_automatic
+        # standing orders
+        self.orders_of, self.set_order = orders.orders_of, orders.set_order
+        self.cancel_order, self.clear_orders = orders.cancel_order, orders.clear_orders
+        self.step_order = orders.step_order
+        # the host's tools, a user's preferences
+        self.abandon, self.kick, self.settings = host.abandon, host.kick, host.settings
+        self.user_prefs, self.set_user_prefs = host.user_prefs, host.set_user_prefs
+        # looking
+        self.lobby, self.status, self.private_view = looking.lobby, looking.status, looking.private_view
+        self.history, self.games_waiting_on = looking.history, looking.games_waiting_on
+        # timers
+        self.due_reminders, self.run_deadlines = timers.due_reminders, timers.run_deadlines
+        self.run_lapses, self.due_bots = timers.run_lapses, timers.due_bots
+        # retention
+        self.expire_lobbies, self.archive_logs = retention.expire_lobbies, retention.archive_logs
+        self.forget_live_boards = retention.forget_live_boards
 
 
 __all__ = ["SessionService"]

@@ -12,13 +12,13 @@ transaction that checks the claim as well as the game's version: a process that 
 its lease (paused, not killed) while another one took the deadline over and fired it writes
 nothing when it wakes up, even if the game then waits on the same seat again.
 
-A 'bots' timer is due when a bot or a standing order moves next (ServiceCore._schedule_bots):
+A 'bots' timer is due when a bot or a standing order moves next (Commit.schedule_bots):
 the process that made that change holds it and moves them at once; `due_bots` hands the
 others' to this process once their holder's lease has run out (it died first).
 
 A 'lapse' timer runs while the game waits on answers that lapse when nobody gives them
 (Game.lapse_action: a trade offer's answers, which then count as refusals), due the game's
-reminder delay after the first of them was waited on (ServiceCore._schedule_lapse). When it
+reminder delay after the first of them was waited on (Commit.schedule_lapse). When it
 fires (`run_lapses`) every such answer still missing is made as the rules say, each announced
 with `session.lapsed_move` and logged with auto="lapsed", all in one transaction that checks
 the claim and the game's version. A seat whose answer lapses is never reminded of it: the
@@ -40,9 +40,12 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from bot.sessions.core import _Loaded, _lapsing, has_lapses, log
+from bot.sessions.commit import Commit
+from bot.sessions.core import Core, Loaded, has_lapses, lapsing_answers, log
 from bot.sessions.delivery import TAKEOVER_LIMIT, notice_payload
 from bot.sessions.errors import SessionError
+from bot.sessions.movers import Movers
+from bot.sessions.moves import Moves
 from bot.sessions.posting import ReminderPost
 from bot.sessions.models import (
     Outcome,
@@ -51,23 +54,31 @@ from bot.sessions.models import (
 from bot.sessions.settings import REMINDER_CAP_SECONDS, GameSettings
 from bot.store import StaleVersion, TimerRow, retries_conflicts
 from games.core import Event, IllegalAction
-from bot.sessions.orders import OrderService
 
 
 class _NotHeld(Exception):
     """The timer being fired is no longer this process's (rescheduled, or taken over)."""
 
 
-class TimerService(OrderService):
+class Timers:
+    """Reminders, deadlines, lapses and the bots' timers of the games, fired by whichever
+    process claims them."""
+
+    def __init__(self, core: Core, commit: Commit, movers: Movers, moves: Moves) -> None:
+        self.core = core
+        self.commit = commit
+        self.movers = movers
+        self.moves = moves
+
     # ==================================================================================
     # timers
     # ==================================================================================
     async def _claim(self, kind: str, lease: float | None) -> tuple[list[TimerRow], float, str]:
         """Claim the due timers of `kind` for this process; give up the ones that outlived
         their holders. Returns the others, the time of the sweep and this process's id."""
-        now = self.clock()
-        owner = self.deliveries.owner
-        claimed = await self.store.claim_timers(kind, owner, now, lease or self.deliveries.lease)
+        now = self.core.clock()
+        owner = self.core.deliveries.owner
+        claimed = await self.core.store.claim_timers(kind, owner, now, lease or self.core.deliveries.lease)
         timers: list[TimerRow] = []
         for timer in claimed:
             if timer.takeovers < TAKEOVER_LIMIT:
@@ -97,7 +108,7 @@ class TimerService(OrderService):
 
     @retries_conflicts
     async def _fire_reminder(self, game_id: int, now: float, owner: str) -> Reminder | None:
-        async with self.store.write() as tx:
+        async with self.core.store.write() as tx:
             # the game before its timer, as a move locks them (PostgreSQL: no deadlock)
             row = await tx.get_game(game_id)
             timer = await tx.hold_timer(game_id, "reminder", owner)
@@ -113,7 +124,7 @@ class TimerService(OrderService):
                 await tx.delete_timers(game_id)
                 return None
             try:
-                ld = self._load(row, await tx.seats(game_id))
+                ld = self.core.load(row, await tx.seats(game_id))
                 active = sorted(ld.game.active_players(ld.state))
             except SessionError:
                 await tx.set_timer(game_id, "reminder", now + REMINDER_CAP_SECONDS, timer.attempt)
@@ -122,9 +133,9 @@ class TimerService(OrderService):
             if quiet is not None and quiet.contains(now):
                 await tx.set_timer(game_id, "reminder", quiet.end_after(now), timer.attempt)
                 return None
-            movers = await self._automatic_movers(tx, ld, ld.state, active, ld.seats)
+            movers = await self.movers.automatic(tx, ld, ld.state, active, ld.seats)
             # an answer that lapses is not reminded of: its 'lapse' timer closes it instead
-            lapsing = _lapsing(ld.game, ld.state, active, ld.seats, movers) if has_lapses(ld.game) else {}
+            lapsing = lapsing_answers(ld.game, ld.state, active, ld.seats, movers) if has_lapses(ld.game) else {}
             humans = [s for s in active if s < len(ld.seats) and ld.seats[s].user_id and s not in movers
                       and s not in lapsing]
             if not humans:  # only bots or orders to wait on: run_bots is the cure, not a ping
@@ -158,7 +169,7 @@ class TimerService(OrderService):
         seconds): play one timeout move (or the first bot's choice, per settings) for each
         human seat it waits on. Each move is announced with a public 'session.timeout_move'
         event first in its events."""
-        lease = lease or self.deliveries.lease
+        lease = lease or self.core.deliveries.lease
         timers, now, owner = await self._claim("deadline", lease)
         outcomes: list[Outcome] = []
         for timer in timers:
@@ -176,7 +187,7 @@ class TimerService(OrderService):
                           drop: bool = False) -> None:
         """Finish firing a timer this process still holds: reschedule it to `due_at`, delete
         it (`drop`), or else give it back as it is (a deadline firing rescheduled it already)."""
-        async with self.store.write() as tx:
+        async with self.core.store.write() as tx:
             if await tx.hold_timer(game_id, kind, owner) is None:
                 return
             if drop:
@@ -189,7 +200,7 @@ class TimerService(OrderService):
     async def _fire_deadline(self, game_id: int, now: float, owner: str, lease: float) -> list[Outcome]:
         # a first look, to do nothing for a deadline already reset (a move ends the claim) or
         # taken over; what counts is the check in each move's own transaction
-        async with self.store.read() as tx:
+        async with self.core.store.read() as tx:
             timer = await tx.get_timer(game_id, "deadline")
             row = await tx.get_game(game_id)
         if timer is None or timer.claimed_by != owner:
@@ -200,7 +211,7 @@ class TimerService(OrderService):
         if row.status != "active":
             await self._end_firing(game_id, "deadline", owner, drop=True)
             return []
-        ld, _ = await self._read_id(game_id)
+        ld, _ = await self.core.read_id(game_id)
         active = sorted(ld.game.active_players(ld.state))
         late = [s for s in active if s < len(ld.seats) and ld.seats[s].user_id]
         outcomes: list[Outcome] = []
@@ -230,17 +241,17 @@ class TimerService(OrderService):
         """The deadline's move for one late seat, if the game still waits on it and no bot or
         standing order moves for it; committed only while this process holds the deadline
         (else _NotHeld), which it then keeps for the next late seat."""
-        ld, _ = await self._read_id(game_id)
+        ld, _ = await self.core.read_id(game_id)
         if ld.row.status != "active" or seat not in ld.game.active_players(ld.state):
             return None
         if ld.seats[seat].bot:
             return None  # kicked meanwhile: the bot plays it (run_bots)
-        async with self.store.read() as tx:
-            if seat in await self._automatic_movers(tx, ld, ld.state, [seat], ld.seats):
+        async with self.core.store.read() as tx:
+            if seat in await self.movers.automatic(tx, ld, ld.state, [seat], ld.seats):
                 return None  # the rules or the seat's standing orders make its move (run_bots)
         if ld.settings.deadline_action == "bot":
-            bot_names = self._bot_names(ld.game)
-            action, applied = self._bot_move(ld, seat, bot_names[0] if bot_names else None, salt="deadline")
+            bot_names = self.core.bot_names(ld.game)
+            action, applied = self.moves.bot_move(ld, seat, bot_names[0] if bot_names else None, salt="deadline")
         else:
             try:
                 action = ld.game.timeout_action(ld.state, seat)
@@ -250,12 +261,12 @@ class TimerService(OrderService):
                 return None
         events = [Event(key="session.timeout_move",
                         params={"seat": seat, "notation": ld.game.public_notation(action)}), *applied.events]
-        async with self.store.write() as tx:
+        async with self.core.store.write() as tx:
             await tx.get_game(game_id)  # the game before its timer, as a move locks them
             if await tx.hold_timer(game_id, "deadline", owner) is None:
                 raise _NotHeld
-            now = self.clock()
-            outcome = await self._commit(
+            now = self.core.clock()
+            outcome = await self.commit.commit(
                 tx, ld, applied.state, kind="move", now=now, seat=seat,
                 notation=ld.game.format_action(action), events=events, undoable=False,
                 actor_user_id=None, auto="deadline",
@@ -287,7 +298,7 @@ class TimerService(OrderService):
 
     @retries_conflicts
     async def _fire_lapse(self, game_id: int, now: float, owner: str) -> list[Outcome]:
-        async with self.store.write() as tx:
+        async with self.core.store.write() as tx:
             row = await tx.get_game(game_id)  # the game before its timer, as a move locks them
             timer = await tx.hold_timer(game_id, "lapse", owner)
             if timer is None:
@@ -299,7 +310,7 @@ class TimerService(OrderService):
             if row is None or row.status != "active":
                 await tx.delete_timers(game_id, "lapse")
                 return []
-            ld = self._load(row, await tx.seats(game_id))
+            ld = self.core.load(row, await tx.seats(game_id))
             quiet = ld.settings.quiet_hours
             if quiet is not None and quiet.contains(now):
                 await tx.set_timer(game_id, "lapse", quiet.end_after(now))
@@ -308,8 +319,8 @@ class TimerService(OrderService):
             outcomes: list[Outcome] = []
             while True:
                 waiting = sorted(game.active_players(ld.state))
-                movers = await self._automatic_movers(tx, ld, ld.state, waiting, ld.seats)
-                lapsing = _lapsing(game, ld.state, waiting, ld.seats, movers)
+                movers = await self.movers.automatic(tx, ld, ld.state, waiting, ld.seats)
+                lapsing = lapsing_answers(game, ld.state, waiting, ld.seats, movers)
                 if not lapsing:
                     break
                 seat, action = next(iter(lapsing.items()))
@@ -317,14 +328,14 @@ class TimerService(OrderService):
                 # The rules fix a lapsed answer from public facts (Game.lapse_action): its words
                 # may be told as they are.
                 words = game.describe_action(ld.state, seat, action).model_dump(mode="json", exclude={"to"})
-                outcome = await self._commit(
+                outcome = await self.commit.commit(
                     tx, ld, applied.state, kind="move", now=now, seat=seat, notation=game.format_action(action),
                     events=[Event(key="session.lapsed_move", params={"seat": seat, "move": words}),
                             *applied.events],
                     undoable=False, actor_user_id=None, auto="lapsed",
                 )
                 outcomes.append(outcome)
-                ld = _Loaded(row=row.model_copy(update={"version": outcome.version, "status": outcome.status}),
+                ld = Loaded(row=row.model_copy(update={"version": outcome.version, "status": outcome.status}),
                              seats=ld.seats, game=game, settings=ld.settings, options=ld.options, state=applied.state)
                 if outcome.status != "active":
                     break
@@ -351,7 +362,7 @@ class TimerService(OrderService):
         """See the module's docstring: a reminder dropped, a deadline or the bots left
         undone with the host told."""
         game_id, kind = timer.game_id, timer.kind
-        async with self.store.write() as tx:
+        async with self.core.store.write() as tx:
             row = await tx.get_game(game_id)  # the game before its timer, as a move locks them
             if await tx.hold_timer(game_id, kind, owner) is None:
                 return  # rescheduled by a move meanwhile: a new timer, not this one

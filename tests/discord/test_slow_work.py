@@ -31,7 +31,7 @@ async def test_slow_moves_and_clicks_are_deferred(harness: Harness, fake, monkey
     assert "Bob" in fake.message(lobby.id).embeds[0]["fields"][0]["value"]
     await h.click(lobby, None, ALICE, label="Start")
 
-    monkeypatch.setattr(service, "act", slowed(service.act))
+    monkeypatch.setattr(service, "click", slowed(service.click))
     choices = await h.autocomplete(ALICE, "move", focused="move", value="keep")
     moved = await h.slash(ALICE, "move", {"move": choices[0]["value"]})
     assert moved.callback_type == 5 and moved.ephemeral and moved.ack_latency < 3.0

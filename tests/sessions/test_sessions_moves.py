@@ -215,7 +215,7 @@ async def test_two_processes_same_move_same_version_exactly_one_applies(
 
         barrier = asyncio.Barrier(2)
         for svc in (a, b):  # both read the board before either writes: a real race
-            original = svc._read_channel
+            original = svc.core.read_channel
 
             async def read_then_wait(*args, _original=original, _first=[True], **kwargs):
                 result = await _original(*args, **kwargs)
@@ -224,7 +224,7 @@ async def test_two_processes_same_move_same_version_exactly_one_applies(
                     await barrier.wait()
                 return result
 
-            svc._read_channel = read_then_wait  # type: ignore[method-assign]
+            svc.core.read_channel = read_then_wait  # type: ignore[method-assign]
 
         results = await asyncio.gather(
             a.act("chan-1", mover, "pass", expected_version=out.version),
@@ -251,7 +251,7 @@ async def test_typed_moves_without_a_version_are_retried_after_a_lost_race(
         start = await start_game(svc=a)
         barrier = asyncio.Barrier(2)
         for svc in (a, b):
-            original = svc._read_channel
+            original = svc.core.read_channel
 
             async def read_then_wait(*args, _original=original, _first=[True], **kwargs):
                 result = await _original(*args, **kwargs)
@@ -260,7 +260,7 @@ async def test_typed_moves_without_a_version_are_retried_after_a_lost_race(
                     await barrier.wait()
                 return result
 
-            svc._read_channel = read_then_wait  # type: ignore[method-assign]
+            svc.core.read_channel = read_then_wait  # type: ignore[method-assign]
         # both seats choose at the same time: different moves, both must land
         r0, r1 = await asyncio.gather(
             a.act("chan-1", actor_for(start, 0), "open red"),

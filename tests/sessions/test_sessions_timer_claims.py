@@ -61,14 +61,14 @@ async def test_a_holder_paused_past_its_lease_does_not_apply_the_deadline_a_seco
         clock.advance(HOUR)
 
         reached, resume = asyncio.Event(), asyncio.Event()
-        read_game = holder._read_id
+        read_game = holder.core.read_id
 
         async def paused(*args, **kwargs):
             reached.set()
             await resume.wait()
             return await read_game(*args, **kwargs)
 
-        holder._read_id = paused  # type: ignore[method-assign]
+        holder.core.read_id = paused  # type: ignore[method-assign]
         firing = asyncio.create_task(holder.run_deadlines(lease=LEASE))
         await asyncio.wait_for(reached.wait(), 30)
         deadline = await _timer(other_store, start.game_id, "deadline")

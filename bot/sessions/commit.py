@@ -1,0 +1,147 @@
+"""The one place a change to a running game is committed, and the timers a change decides.
+
+`Commit.commit` writes one change (a start, a move, an undo, a kick) in the caller's write
+transaction, guarded by the version the caller read: the new snapshot, the action log row,
+the game's timers, the outbox row that posts it; and returns the Outcome. Who is pinged
+depends on who moves without being asked (bot/sessions/movers.py): a seat whose move the
+rules force, or whose standing orders move, is not pinged, and its move is due work.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from bot.sessions.core import (
+    Core, Loaded, bots_waited_on, dump_events, has_lapses, lapsing_answers, public_menu, public_notation, split_events,
+)
+from bot.sessions.models import Outcome
+from bot.sessions.movers import Movers
+from bot.sessions.posting import AbandonedPost, GamePost
+from bot.sessions.settings import GameSettings
+from bot.store import GameRow, SeatRow, Tx
+from games.core import Event
+
+
+class Commit:
+    """Writes changes to running games (see the module's docstring)."""
+
+    def __init__(self, core: Core, movers: Movers) -> None:
+        self.core = core
+        self.movers = movers
+
+    async def reset_timers(self, tx: Tx, game_id: int, settings: GameSettings, now: float) -> None:
+        await tx.set_timer(game_id, "reminder", now + settings.reminder_interval(0), attempt=0)
+        if settings.deadline_hours:
+            await tx.set_timer(game_id, "deadline", now + settings.deadline_hours * 3600.0)
+        else:
+            await tx.delete_timers(game_id, "deadline")
+
+    async def schedule_bots(self, tx: Tx, game_id: int, due: bool, now: float) -> None:
+        """The game's 'bots' timer, in the transaction of the change that decides it: due now
+        when a bot or a standing order moves next, held by this process, which moves them
+        (the caller's `run_bots`); none otherwise. Should this process die before they have
+        moved, its lease runs out and another process's sweep takes the timer over
+        (`due_bots`), so a game never waits on its bots for a process to restart."""
+        if due:
+            await tx.set_timer(game_id, "bots", now, holder=self.core.deliveries.owner,
+                               held_until=now + self.core.deliveries.lease)
+        else:
+            await tx.delete_timers(game_id, "bots")
+
+
+    @staticmethod
+    async def post_abandoned(tx: Tx, row: GameRow, seats: list[SeatRow], version: int, event: Event,
+                              now: float) -> None:
+        """The outbox row that tells a game's channel it was closed without a result (by its
+        host, or a lobby nobody started) and takes the buttons off its live board."""
+        post = AbandonedPost(game_id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, game=row.game,
+                             version=version, locale=row.locale, names=[s.display_name for s in seats],
+                             events=[event])
+        await tx.add_outbox(row.id, "abandoned", post.model_dump(mode="json"), now)
+
+    async def commit(
+        self,
+        tx: Tx,
+        ld: Loaded,
+        new_state: Any,
+        *,
+        kind: str,
+        now: float,
+        seat: int | None = None,
+        notation: str | None = None,
+        events: list[Event] | None = None,
+        undoable: bool = False,
+        actor_user_id: str | None = None,
+        auto: str | None = None,
+        undoes_seq: int | None = None,
+        seats: list[SeatRow] | None = None,
+        host_user_id: str | None = None,
+    ) -> Outcome:
+        """Write one change in the caller's write transaction; raise StaleVersion if the game
+        moved on since `ld` was read. `kind`: start / move / undo / kick."""
+        game, row = ld.game, ld.row
+        seats = seats if seats is not None else ld.seats
+        events = list(events or [])
+        result = game.result(new_state)
+        status = "finished" if result is not None else "active"
+        fields: dict[str, Any] = {"snapshot": game.dump_state(new_state), "status": status}
+        if kind in ("start", "move", "undo"):
+            fields["last_move_at"] = now
+        if host_user_id is not None:
+            fields["host_user_id"] = host_user_id
+        version = await tx.update_game(row.id, row.version, now, **fields)
+
+        public, private = split_events(events)
+        seq: int | None = None
+        if kind in ("move", "undo"):
+            assert seat is not None and notation is not None
+            seq = await tx.append_action(
+                row.id, seat=seat, kind=kind, notation=notation, events=dump_events(public),
+                undoable=undoable, actor_user_id=actor_user_id, now=now, auto=auto,
+                undoes_seq=undoes_seq,
+            )
+        if status == "finished":
+            await tx.delete_timers(row.id)
+            await tx.clear_standing_orders(row.id)
+            waiting: list[int] = []
+        else:
+            await self.reset_timers(tx, row.id, ld.settings, now)
+            waiting = sorted(game.active_players(new_state))
+        # a seat whose standing orders will move is not pinged: run_bots makes its move
+        movers = await self.movers.automatic(tx, ld, new_state, waiting, seats, tidy=True) if waiting else frozenset()
+        mention = [seats[s].user_id for s in waiting
+                   if s < len(seats) and seats[s].user_id and s not in movers]
+        bots_next = bots_waited_on(seats, waiting) or bool(movers)
+        if status != "finished":
+            await self.schedule_bots(tx, row.id, bots_next, now)
+            if has_lapses(game):
+                await self.schedule_lapse(tx, ld, bool(lapsing_answers(game, new_state, waiting, seats, movers)), now)
+        view = game.view(new_state, None)
+        menu = public_menu(game, new_state, waiting)
+        names = [s.display_name for s in seats]
+        post = GamePost(
+            game_id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, game=row.game,
+            version=version, kind=kind, locale=row.locale, names=names, seat=seat,
+            notation=public_notation(ld.game, notation) if notation else notation, auto=auto,
+            events=public, waiting=waiting, mention_user_ids=mention,
+            view=view.model_dump(mode="json"), menu=menu, finished=status == "finished", result=result,
+        )
+        payload = post.model_dump(mode="json")
+        outbox_id = await tx.add_outbox(row.id, kind, payload, now)
+        return Outcome(
+            game_id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, game=row.game,
+            version=version, status=status, locale=row.locale, names=names,
+            seat_user_ids=[s.user_id for s in seats], kind=kind, seat=seat, notation=notation,
+            auto=auto, seq=seq, public_events=public, private_events=private, waiting=waiting,
+            mention_user_ids=mention, bots_next=bots_next, orders_next=bool(movers), view=view,
+            result=result, outbox_id=outbox_id, post=post,
+        )
+
+    async def schedule_lapse(self, tx: Tx, ld: Loaded, lapsing: bool, now: float) -> None:
+        """The game's 'lapse' timer, in the transaction of the change that decides it: while
+        the game waits on answers that lapse (Game.lapse_action), one timer due the game's
+        reminder delay after the first of them was waited on (an answer given meanwhile does
+        not put it off: the offer is as old as it is); none otherwise."""
+        if not lapsing:
+            await tx.delete_timers(ld.row.id, "lapse")
+        elif await tx.get_timer(ld.row.id, "lapse") is None:
+            await tx.set_timer(ld.row.id, "lapse", now + ld.settings.reminder_interval(0))
