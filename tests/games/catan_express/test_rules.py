@@ -1059,7 +1059,7 @@ def test_an_unaffordable_development_card_names_what_is_short():
 
 def test_a_wrong_number_of_gold_cards_says_how_many():
     # CE-B1: one gold river next to a settlement gives one card; asking for two is refused
-    # with the count owed (the catalog's "error.ce.gold_count").
+    # with the count owed (the catalog's "catan_express.error.gold_count").
     t = Table(3, seed=2)
     for point in (13, 42, 35, 24):
         t.play(f"build settlement {point}")
@@ -1070,7 +1070,7 @@ def test_a_wrong_number_of_gold_cards_says_how_many():
 
 
 def test_a_wrong_number_of_plenty_cards_says_how_many():
-    # CE-B3: Year of Plenty takes two cards (the catalog's "error.ce.plenty_count").
+    # CE-B3: Year of Plenty takes two cards (the catalog's "catan_express.error.plenty_count").
     t = seated()
     t.deal_dev(0, "year_of_plenty")
     t.to_main(8)
