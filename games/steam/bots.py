@@ -5,9 +5,9 @@ Why they propose their own builds
     Listing every legal build (`GAME.placements`) tries every face and rotation on every hex
     where track could go and costs a few hundred milliseconds on a busy board. A bot needs one
     build, so both bots propose a handful — the builder the next tile of its best planned link,
-    the random bot a few random faces where track could go — and let `building.apply_build`, the
-    same judge the rules use, accept or refuse each. Whatever a bot returns is therefore legal,
-    and a decision stays within a few milliseconds.
+    the random bot a few random faces where track could go — and let the rules' own judgement
+    (`building.build_cost_if_legal`, as the legal build listing makes it) accept or refuse each.
+    Whatever a bot returns is therefore legal, and a decision stays within a few milliseconds.
 
 How the builder plans a link
     A link is worth the cubes it lets someone carry: for a new link from city A to city B, the
@@ -31,11 +31,10 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from games.core.errors import IllegalAction
 from games.core.hexgrid import Hex, opposite
 from games.steam import delivery
 from games.steam.board import board_map, city_colours, cubes_by_city, rails_of, runs, stock_of
-from games.steam.building import Build, BuildTurn, Kind, apply_build
+from games.steam.building import Build, BuildTurn, Kind, build_cost_if_legal
 from games.steam.components import components
 from games.steam.legality import buildable, open_sides, placements, upgrades_on
 from games.steam.models import (COLOURS, Bid, Capital, Deliver, Done, Grow, Pass, Place, Score, SteamState, Take,
@@ -239,10 +238,7 @@ def build_turn(state: SteamState, seat: int) -> BuildTurn:
 
 def try_build(f: Facts, bt: BuildTurn, build: Build) -> int | None:
     """The build's cost if the rules accept it now, else None."""
-    try:
-        return apply_build(f.m, f.rails, f.stock, bt, build, tileset()).cost
-    except IllegalAction:
-        return None
+    return build_cost_if_legal(f.m, f.rails, f.stock, bt, build, tileset())
 
 
 def turns_left(state: SteamState) -> int:

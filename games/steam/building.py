@@ -468,6 +468,94 @@ def legal_builds(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, tiles: 
     return out
 
 
+def build_cost_if_legal(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, build: Build,
+                        tiles: TileSet | None = None) -> int | None:
+    """What `apply_build` would charge for `build`, or None where it would refuse it, for a bot
+    that tries many builds to make one.
+
+    A build of the kind `legal_builds` considers (a listed hex, a distinct rotation) is judged
+    as the listing judges it: from the one view of the board, without retracing it — the
+    listing is held to what trying `apply_build` gives (tests/games/test_steam_track.py). Any
+    other build (an equivalent rotation, a hex the listing never offers, a board that already
+    holds a ring or a loop, urbanizing) is tried with `apply_build` itself."""
+    tiles = tiles or tileset()
+    known = _listed_cost(m, rails, stock, bt, build, tiles)
+    if known is not _UNLISTED:
+        return known
+    try:
+        return apply_build(m, rails, stock, bt, build, tiles).cost
+    except IllegalAction:
+        return None
+
+
+_UNLISTED = object()
+
+
+def _listed_cost(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, build: Build, tiles: TileSet):
+    """The cost of `build` if `legal_builds` lists it, None if the listing would consider it and
+    leave it out, `_UNLISTED` if the listing never considers such a build."""
+    if build.kind is Kind.URBANIZE:
+        return _UNLISTED
+    if bt.placed >= bt.limit:
+        return None
+    v = _view(m, rails, tiles, bt.seat)
+    if not v.sound:
+        return _UNLISTED
+    shapes = _shapes(m, tiles)
+    h = build.hex
+    if build.kind is Kind.BUILD:
+        if h not in _candidates(m, rails, tiles):
+            return _UNLISTED
+        shape = shapes.find_on(h, build.face, build.rotation)
+        if shape is None:
+            return _UNLISTED
+        face, _, segs, town, cost = shape
+        if stock.available(face) and _judge(v, h, segs, town, True) is None and not _closes(v, h, segs):
+            return cost
+        return None
+    old = rails.tile_at.get(h)
+    if old is None:
+        return _UNLISTED
+    back = stock.give_back(old.pairing)
+    if build.kind is Kind.UPGRADE:
+        shape = shapes.find_upgrade(h, old.face, old.rotation, build.face, build.rotation)
+        if shape is None:
+            return _UNLISTED
+        face, _, segs, town, cost = shape
+        if back.available(face) and _judge(v, h, segs, town, False) is None and not _closes(v, h, segs):
+            return cost
+        return None
+    if shapes.find_on(h, build.face, build.rotation) is None:
+        return _UNLISTED
+    runs = runs_by_id(m, rails, tiles)
+    if h not in _open_end_hexes(m, rails, tiles) or tiles.faces[old.face].town:
+        return None
+    for b in _redirects(v, rails, runs, shapes, back, bt.seat, h, old, tiles):
+        if b.face == build.face and b.rotation == build.rotation:
+            return b.cost
+    return None
+
+
+def _candidates(m: SteamMap, rails: Rails, tiles: TileSet) -> frozenset[Hex]:
+    """`_candidate_hexes`, remembered on the rails."""
+    memo = rails.__dict__.setdefault("_memo", {})
+    key = ("candidates", id(m), id(tiles))
+    if key not in memo:
+        memo[key] = frozenset(_candidate_hexes(m, rails, tiles))
+    return memo[key]
+
+
+def _open_end_hexes(m: SteamMap, rails: Rails, tiles: TileSet) -> frozenset[Hex]:
+    """The hexes where an incomplete link ends in the open (where a redirect may go), remembered
+    on the rails."""
+    memo = rails.__dict__.setdefault("_memo", {})
+    key = ("open_end_hexes", id(m), id(tiles))
+    if key not in memo:
+        memo[key] = frozenset(e[0] for run in runs_by_id(m, rails, tiles).values() if not run.complete
+                              for e in run.open_ends if e)
+    return memo[key]
+
+
 def _redirects(v: _View, rails: Rails, runs: dict[int, Run], shapes: "_Shapes", back: Stock,
                seat: int, h: Hex, old: PlacedTile, tiles: TileSet) -> list[Build]:
     """The legal redirects of the tile on `h` (ST-5), judged as `_redirect` judges them. With
@@ -511,6 +599,7 @@ class _Shapes:
         self._on: dict[Hex, list[_Shape]] = {}
         self._single: dict[Hex, list[tuple[str, int, Tracks]]] = {}
         self._up: dict[tuple[Hex, str, int], list[_Shape]] = {}
+        self._found: dict[tuple, _Shape | None] = {}
 
     def tracks(self, face: str, rotation: int) -> Tracks:
         return face_tracks(self.tiles, face, rotation)
@@ -521,6 +610,21 @@ class _Shapes:
             self._on[h] = [(p.face, p.rotation, self.tracks(p.face, p.rotation), self.tiles.faces[p.face].town, p.cost)
                            for p in placements(self.m, h, self.tiles)]
         return self._on[h]
+
+    def find_on(self, h: Hex, face: str, rotation: int) -> _Shape | None:
+        """The shape of `face` turned `rotation` among those `h` may take, if it is one."""
+        key = (h, face, rotation)
+        if key not in self._found:
+            self._found[key] = next((sh for sh in self.on(h) if sh[0] == face and sh[1] == rotation), None)
+        return self._found[key]
+
+    def find_upgrade(self, h: Hex, old: str, old_rotation: int, face: str, rotation: int) -> _Shape | None:
+        """The upgrade of `old`/`old_rotation` on `h` to `face` turned `rotation`, if it is one."""
+        key = (h, old, old_rotation, face, rotation)
+        if key not in self._found:
+            self._found[key] = next((sh for sh in self.upgrades(h, old, old_rotation)
+                                     if sh[0] == face and sh[1] == rotation), None)
+        return self._found[key]
 
     def single(self, h: Hex) -> list[tuple[str, int, Tracks]]:
         """The plain one-track faces `h` may take: what a redirect may put there."""
