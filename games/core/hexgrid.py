@@ -53,6 +53,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 
 class Orientation(StrEnum):
@@ -62,10 +63,12 @@ class Orientation(StrEnum):
     FLAT = "flat"
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Hex:
-    """One hex in axial coordinates. Frozen and ordered: usable as a dict key, sortable into
-    a stable order (by q, then r) for deterministic iteration in the rules."""
+class Hex(NamedTuple):
+    """One hex in axial coordinates. Immutable and ordered: usable as a dict key, sortable into
+    a stable order (by q, then r) for deterministic iteration in the rules.
+
+    A tuple underneath (hash, equality and order are those of (q, r), computed in C): rules
+    look hexes up in dicts and sets far more than they do anything else with them."""
 
     q: int
     r: int
@@ -86,8 +89,9 @@ class Hex:
 
     def neighbor(self, direction: int) -> Hex:
         """The hex across side `direction` (any integer; taken modulo 6)."""
-        step = DIRECTIONS[direction % 6]
-        return Hex(self.q + step.q, self.r + step.r)
+        dq, dr = DIRECTIONS[direction % 6]
+        q, r = self
+        return _new_hex(Hex, (q + dq, r + dr))
 
     def neighbors(self) -> tuple[Hex, ...]:
         """The six neighbours, in direction order 0..5."""
@@ -142,6 +146,7 @@ class Hex:
         return tuple(self.corner(i) for i in range(6))
 
 
+_new_hex = tuple.__new__
 ORIGIN = Hex(0, 0)
 # The step across side d; see the module docstring for what each is on screen.
 DIRECTIONS: tuple[Hex, ...] = (Hex(1, 0), Hex(0, 1), Hex(-1, 1), Hex(-1, 0), Hex(0, -1), Hex(1, -1))

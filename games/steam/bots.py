@@ -135,10 +135,12 @@ class Plan:
 @dataclass(frozen=True)
 class Ground:
     """The static map as the path search wants it: each buildable hex's cost for a two-exit
-    tile and its open sides with the hex across each."""
+    tile and its open sides with the hex across each (and, for the search, that hex's cost if
+    it is buildable and the side track enters it by)."""
 
     cost: dict[Hex, int]
     exits: dict[Hex, tuple[tuple[int, Hex], ...]]
+    steps: dict[Hex, tuple[tuple[int, Hex, int | None, int], ...]]
     regions: dict[Any, frozenset[Hex]]
 
     def region(self, starts: tuple[tuple[Hex, int], ...], limit: int) -> frozenset[Hex]:
@@ -174,7 +176,8 @@ def ground(f: Facts) -> Ground:
             cost[h] = 2 * c.exit + (c.town if space.town else 0) + (c.river if space.river else 0) \
                 + (c.hills if space.terrain.value == "hills" else 0)
             exits[h] = tuple((x, h.neighbor(x)) for x in sorted(open_sides(f.m, h)))
-        g = _GROUND[f.m.id] = Ground(cost, exits, {})
+        steps = {h: tuple((x, n, cost.get(n), opposite(x)) for x, n in out) for h, out in exits.items()}
+        g = _GROUND[f.m.id] = Ground(cost, exits, steps, {})
     return g
 
 
@@ -185,14 +188,15 @@ def paths(f: Facts, starts: tuple[tuple[Hex, int], ...], origin: Hex | None, lim
     `origin`: city -> (cost, steps). Kept on the track it was asked of (the same question comes
     back for every seat and phase until somebody builds)."""
     g = ground(f)
-    # The answer depends only on the track and new cities near the starts, so it is kept under
-    # those: a build elsewhere on the board leaves it valid.
-    region = g.region(starts, limit)
-    tiles = frozenset(h for h in f.rails.tile_at if h in region)
-    key = (f.m.id, starts, origin, limit, tiles, frozenset(h for h in f.rails.new_cities if h in region))
-    if key in _PATHS:
-        return _PATHS[key]
-    found: dict[Hex, tuple[int, tuple[Step, ...]]] = {}
+    # The answer depends only on the track on the hexes the search may enter (at most
+    # `limit` - 1 steps from a start) and the new cities it may reach (`limit` steps), so it is
+    # kept under those: a build elsewhere on the board leaves it valid.
+    key = (f.m.id, starts, origin, limit, g.region(starts, limit - 1).intersection(f.rails.tile_at),
+           g.region(starts, limit).intersection(f.rails.new_cities))
+    found = _PATHS.get(key)
+    if found is not None:
+        return found
+    found = {}
     heap: list[tuple[int, int, int, Hex, int, tuple[Step, ...]]] = []
     n = 0
     for h, entry in starts:
@@ -200,21 +204,24 @@ def paths(f: Facts, starts: tuple[tuple[Hex, int], ...], origin: Hex | None, lim
         n += 1
     heapq.heapify(heap)
     done: set[Hex] = set()
-    colour, tile_at = f.colour, f.rails.tile_at
+    colour, tile_at, steps = f.colour, f.rails.tile_at, g.steps
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        cost, length, _, h, entry, path = heapq.heappop(heap)
+        cost, length, _, h, entry, path = pop(heap)
         if h in done:
             continue
         done.add(h)
-        for x, nxt in g.exits[h]:
+        for x, nxt, step_cost, back in steps[h]:
             if x == entry:
                 continue
             if nxt in colour:
-                if nxt != origin and (nxt not in found or found[nxt][0] > cost):
-                    found[nxt] = (cost, path + ((h, entry, x),))
-            elif length < limit and nxt not in done and nxt in g.cost and nxt not in tile_at:
+                if nxt != origin:
+                    known = found.get(nxt)
+                    if known is None or known[0] > cost:
+                        found[nxt] = (cost, path + ((h, entry, x),))
+            elif length < limit and step_cost is not None and nxt not in done and nxt not in tile_at:
                 n += 1
-                heapq.heappush(heap, (cost + g.cost[nxt], length + 1, n, nxt, opposite(x), path + ((h, entry, x),)))
+                push(heap, (cost + step_cost, length + 1, n, nxt, back, path + ((h, entry, x),)))
     if len(_PATHS) > 20000:
         _PATHS.clear()
     _PATHS[key] = found

@@ -213,13 +213,14 @@ class Steam(Game[SteamState, Any, SteamView]):
         purse = self._purse(state, seat)
         out: list[Take] = []
         standard = state.options.standard
+        money = economy.available(purse)
         for tile in self.tiles_left(state):
             if tile == "locomotive" and p.locomotive >= components().locomotive["max"]:
                 continue
             if tile == "urbanize" and not self._urbanize_possible(state):
                 continue
             cost = 0 if standard else economy.action_cost(tile, p.locomotive)
-            if cost <= economy.available(purse):
+            if cost <= money:
                 out.append(Take(tile=tile))
             if not standard and tile in economy.DECLINABLE:
                 out.append(Take(tile=tile, decline=True))
@@ -282,7 +283,22 @@ class Steam(Game[SteamState, Any, SteamView]):
         can be (rulebook, building phase). Standard game: it may be forgone now (ST-12)."""
         if state.options.standard:
             return True
-        return not (self.urbanizations(state, seat) or self.growths(state, seat))
+        return not (self._urbanization_owed(state, seat) or self._growth_owed(state, seat))
+
+    def _urbanization_owed(self, state: SteamState, seat: int) -> bool:
+        """Whether `urbanizations` lists anything (without making the list)."""
+        if not self._action_pending(state, seat, "urbanize"):
+            return False
+        m = board_map(state)
+        return any(state.new_city_tiles.get(c, 0) > 0 for c in COLOURS) \
+            and any(m.label(h) not in state.new_cities for h in m.towns)
+
+    def _growth_owed(self, state: SteamState, seat: int) -> bool:
+        """Whether `growths` lists anything (without making the list)."""
+        if not self._action_pending(state, seat, "city_growth") or state.growth_left <= 0:
+            return False
+        m = board_map(state)
+        return any(any(sp) for sp in state.supply) and any(m.label(h) not in state.grown for h in m.cities)
 
     # --- delivering
     def deliveries(self, state: SteamState, seat: int) -> list:
