@@ -16,7 +16,7 @@ from games.steam.delivery import Link, Network
 from games.steam.maps import Colour, SteamMap, steam_map
 from games.steam.models import COLOURS, SteamState, StoredLink, StoredTile
 from games.steam.tiles import Stock, tileset
-from games.steam.track import LinkRecord, PlacedTile, Rails, Run, delivery_links, runs_by_id
+from games.steam.track import LinkRecord, PlacedTile, Rails, Run, delivery_links, memo, runs_by_id
 
 
 @lru_cache(maxsize=None)
@@ -81,12 +81,10 @@ def complete_links(state: SteamState) -> list[Link]:
 
 
 def network(state: SteamState) -> Network:
-    """The completed links as the route search wants them, built once per board (kept on the
-    state object beside the rails it was built from)."""
-    rails = rails_of(state)
-    if state._network is None or state._network[0] is not rails:
-        state._network = (rails, Network(complete_links(state)))
-    return state._network[1]
+    """The completed links as the route search wants them, built once per board (kept with the
+    rails it was built from, so every state holding those rails shares it)."""
+    m, rails, tiles = board_map(state), rails_of(state), tileset()
+    return memo(rails, "network", m, tiles, lambda: Network(delivery_links(m, rails, tiles)))
 
 
 def city_colours(state: SteamState) -> dict[Hex, Colour]:
@@ -100,8 +98,11 @@ def city_colours(state: SteamState) -> dict[Hex, Colour]:
 
 def cubes_by_city(state: SteamState) -> dict[Hex, dict[Colour, int]]:
     m = board_map(state)
-    return {m.hex_at(label): {Colour(COLOURS[i]): k for i, k in enumerate(counts) if k}
+    return {m.hex_at(label): {_COLOURS[i]: k for i, k in enumerate(counts) if k}
             for label, counts in state.cubes.items() if any(counts)}
+
+
+_COLOURS = tuple(Colour(c) for c in COLOURS)
 
 
 def place_name(state: SteamState, h: Hex, lang: str = "en") -> str:

@@ -60,12 +60,31 @@ class Facts:
         self.cubes: dict[Hex, list[int]] = {self.m.hex_at(k): v for k, v in state.cubes.items()}
         self.adj: dict[Hex, set[Hex]] = {}
         self._demand: dict[tuple[Hex, Hex], float] = {}
+        self._ends: dict[int, tuple[list[tuple[Hex, int]], list[tuple[Hex, int]]]] = {}
+        self.cities = list(self.colour)
         self.k = {h: COLOURS.index(c.value) for h, c in self.colour.items()}  # city hex -> colour index
         for run in self.runs.values():
             if run.complete:
                 a, b = run.ends
                 self.adj.setdefault(a, set()).add(b)
                 self.adj.setdefault(b, set()).add(a)
+
+    def open_ends(self, seat: int) -> tuple[list[tuple[Hex, int]], list[tuple[Hex, int]]]:
+        """The open ends of `seat`'s incomplete links and of every incomplete link, in link order."""
+        known = self._ends.get(seat)
+        if known is None:
+            own_ends: list[tuple[Hex, int]] = []
+            ends: list[tuple[Hex, int]] = []
+            record = self.rails.record
+            for lid, run in self.runs.items():
+                if run.complete:
+                    continue
+                for e in run.open_ends:
+                    ends.append(e)
+                    if record[lid].owner == seat:
+                        own_ends.append(e)
+            known = self._ends[seat] = (own_ends, ends)
+        return known
 
     def near(self, a: Hex, reach: int) -> tuple[Hex, ...]:
         """The other cities within `reach` hexes of city `a`."""
@@ -142,6 +161,21 @@ class Ground:
     exits: dict[Hex, tuple[tuple[int, Hex], ...]]
     steps: dict[Hex, tuple[tuple[int, Hex, int | None, int], ...]]
     regions: dict[Any, frozenset[Hex]]
+    starts_of: dict[Hex, tuple[tuple[Hex, int], ...]]
+
+    def starts(self, a: Hex) -> tuple[tuple[Hex, int], ...]:
+        """The buildable hexes beside the place `a` that track may enter from `a`, each with the
+        side it enters by, in side order (whether they are empty is the board's business)."""
+        out = self.starts_of.get(a)
+        if out is None:
+            found = []
+            for side in range(6):
+                h = a.neighbor(side)
+                back = opposite(side)
+                if h in self.exits and any(x == back for x, _ in self.exits[h]):
+                    found.append((h, back))
+            out = self.starts_of[a] = tuple(found)
+        return out
 
     def region(self, starts: tuple[tuple[Hex, int], ...], limit: int) -> frozenset[Hex]:
         """Every hex a search from `starts` may look at: within `limit` steps of a start."""
@@ -177,7 +211,7 @@ def ground(f: Facts) -> Ground:
                 + (c.hills if space.terrain.value == "hills" else 0)
             exits[h] = tuple((x, h.neighbor(x)) for x in sorted(open_sides(f.m, h)))
         steps = {h: tuple((x, n, cost.get(n), opposite(x)) for x, n in out) for h, out in exits.items()}
-        g = _GROUND[f.m.id] = Ground(cost, exits, steps, {})
+        g = _GROUND[f.m.id] = Ground(cost, exits, steps, {}, {})
     return g
 
 
@@ -389,12 +423,8 @@ class BuilderBot:
             # Only cities with something to carry to or from a city in reach start a link.
             if not any(f.demand(a, b) >= 1 for b in f.near(a, reach)):
                 continue
-            starts = []
-            for side in range(6):
-                h = a.neighbor(side)
-                back = opposite(side)
-                if f.empty(h) and any(x == back for x, _ in g.exits[h]):
-                    starts.append((h, back))
+            tile_at, colour = f.rails.tile_at, f.colour
+            starts = [(h, back) for h, back in g.starts(a) if h not in tile_at and h not in colour]
             if not starts:
                 continue
             for city, (cost, steps) in paths(f, tuple(starts), a).items():
@@ -674,14 +704,7 @@ def _random_build(f: Facts, seat: int, rng: random.Random) -> Build | None:
     or an open end (own open ends more often), an upgrade of any tile, or a redirect of the last
     tile of an incomplete link. The rules judge it afterwards."""
     ts = tileset()
-    own_ends, ends = [], []
-    for lid, run in f.runs.items():
-        if run.complete:
-            continue
-        for e in run.open_ends:
-            ends.append(e)
-            if f.rails.record[lid].owner == seat:
-                own_ends.append(e)
+    own_ends, ends = f.open_ends(seat)
     roll = rng.random()
     if roll < 0.1 and f.rails.tiles:
         h, t = rng.choice(f.rails.tiles)
@@ -701,8 +724,7 @@ def _random_build(f: Facts, seat: int, rng: random.Random) -> Build | None:
         h, side = rng.choice(own_ends)
         target = h.neighbor(side)
     else:
-        cities = list(f.colour)
-        c = rng.choice(cities)
+        c = rng.choice(f.cities)
         target = c.neighbor(rng.randrange(6))
     if not f.empty(target):
         return None

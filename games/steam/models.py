@@ -117,10 +117,9 @@ class SteamState(BaseModel):
     scores: list[list[int]] = Field(default_factory=list)   # each seat's victory points after each turn
     history: list[dict[str, Any]] = Field(default_factory=list)  # per game turn: statistics for tests and the final post
 
-    # Caches of what is derived from the fields (the parsed rails, the delivery network); never
+    # The parsed rails (what is derived from them is kept on the Rails value itself); never
     # stored, never compared: two states are equal when their fields are.
     _rails: Any = PrivateAttr(default=None)
-    _network: Any = PrivateAttr(default=None)
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and all(getattr(self, k) == getattr(other, k)
@@ -144,7 +143,6 @@ class SteamState(BaseModel):
         f["scores"] = [list(row) for row in self.scores]
         f["history"] = [dict(h) for h in self.history]
         new._rails = self._rails
-        new._network = None
         return new
 
     @property

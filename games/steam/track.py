@@ -163,7 +163,7 @@ def _walk(cities, index, seg: Segment, side: int, seen: set):
         seg = nxt
 
 
-def _memo(rails: Rails, what: str, m: SteamMap, tiles: TileSet, make):
+def memo(rails: Rails, what: str, m: SteamMap, tiles: TileSet, make):
     """Answers about one immutable Rails are computed once: the chooser asks them thousands
     of times of the same board."""
     memo = rails.__dict__.setdefault("_memo", {})
@@ -177,7 +177,7 @@ def trace(m: SteamMap, rails: Rails, tiles: TileSet | None = None) -> list[Run]:
     """Every link on the board, in a stable order (by its smallest segment). A ring of track
     with no end gets `None` ends; building never leaves one (ST-3)."""
     tiles = tiles or tileset()
-    return list(_memo(rails, "trace", m, tiles, lambda: _trace(m, rails, tiles)))
+    return list(memo(rails, "trace", m, tiles, lambda: _trace(m, rails, tiles)))
 
 
 def _trace(m: SteamMap, rails: Rails, tiles: TileSet) -> tuple[Run, ...]:
@@ -249,7 +249,7 @@ def share_geometry(src: Rails, dst: Rails, runs: bool = False) -> Rails:
 def runs_by_id(m: SteamMap, rails: Rails, tiles: TileSet | None = None) -> dict[int, Run]:
     """Each recorded link's traced run (rails as returned by `retrace`). Do not modify."""
     tiles = tiles or tileset()
-    return _memo(rails, "runs", m, tiles,
+    return memo(rails, "runs", m, tiles,
                  lambda: {rails.link_of[r.segments[0]]: r for r in trace(m, rails, tiles)})
 
 
