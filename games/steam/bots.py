@@ -29,7 +29,7 @@ from __future__ import annotations
 import heapq
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from games.core.hexgrid import Hex, opposite
 from games.steam import delivery
@@ -141,8 +141,7 @@ class Facts:
 Step = tuple[Hex, int, int]  # a hex, the side track enters by, the side it leaves by
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(NamedTuple):
     origin: Hex | None      # the place the link leaves from
     target: Hex             # the city it will reach
     steps: tuple[Step, ...]

@@ -422,14 +422,26 @@ def _redirect(m, rails: Rails, stock: Stock, bt: BuildTurn, build: Build, tiles:
 
 def _candidate_hexes(m: SteamMap, rails: Rails, tiles: TileSet) -> set[Hex]:
     """Empty buildable hexes next to a city or an open end: the only places a tile can go."""
-    out = set()
-    for c in (*m.cities, *rails.new_cities):
+    out = set(_beside_cities(m))
+    for c in rails.new_cities:
         out.update(c.neighbors())
     for run in runs_by_id(m, rails, tiles).values():
         for e in run.open_ends:
             if e is not None:
                 out.add(e[0].neighbor(e[1]))
     return {h for h in out if buildable(m.space(h)) and h not in rails.tile_at and h not in rails.new_cities}
+
+
+_BESIDE: dict[int, tuple[SteamMap, frozenset[Hex]]] = {}
+
+
+def _beside_cities(m: SteamMap) -> frozenset[Hex]:
+    """The buildable hexes next to a printed city (the entry holds the map, so its id cannot be
+    reused)."""
+    entry = _BESIDE.get(id(m))
+    if entry is None:
+        entry = _BESIDE[id(m)] = (m, frozenset(h for c in m.cities for h in c.neighbors() if buildable(m.space(h))))
+    return entry[1]
 
 
 def legal_builds(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, tiles: TileSet | None = None) -> list[Build]:

@@ -71,6 +71,21 @@ class StoredTile(BaseModel):
     pairing: int
 
 
+_set = object.__setattr__
+
+
+def _copy(model: BaseModel) -> Any:
+    """A shallow copy of a model, as `model_copy()` makes it, without the general case's
+    checks (the rules copy the state and every player on each move)."""
+    new = model.__class__.__new__(model.__class__)
+    _set(new, "__dict__", model.__dict__.copy())
+    _set(new, "__pydantic_extra__", None)
+    _set(new, "__pydantic_fields_set__", model.__pydantic_fields_set__.copy())
+    private = model.__pydantic_private__
+    _set(new, "__pydantic_private__", None if private is None else dict(private))
+    return new
+
+
 class SteamState(BaseModel):
     game: Literal["steam"] = "steam"
     n: int
@@ -128,13 +143,13 @@ class SteamState(BaseModel):
     __hash__ = None  # type: ignore[assignment]  # mutable, like every pydantic model
 
     def clone(self) -> "SteamState":
-        new = self.model_copy()
+        new = _copy(self)
         f = new.__dict__
         for name in ("order", "tiles", "links", "grown", "stock", "bag", "delivered", "step_order",
                      "built_hexes", "pending", "last", "turn_key", "turn_events", "last_builds", "last_route",
                      "last_route_places"):
             f[name] = list(f[name])
-        f["players"] = [p.model_copy() for p in self.players]
+        f["players"] = [_copy(p) for p in self.players]
         f["new_cities"] = dict(self.new_cities)
         f["new_city_tiles"] = dict(self.new_city_tiles)
         f["cubes"] = {k: list(v) for k, v in self.cubes.items()}
