@@ -39,6 +39,7 @@ from games.steam.components import components
 from games.steam.legality import buildable, open_sides, placements, upgrades_on
 from games.steam.models import (COLOURS, Bid, Capital, Deliver, Done, Grow, Pass, Place, Score, SteamState, Take,
                                 Upgrade, Urbanize)
+from games.steam.product import Chain
 from games.steam.tiles import tileset
 
 MAX_PATH = 4          # hexes of new track the builder plans for one link
@@ -673,7 +674,8 @@ class RandomSteamBot:
 
     def _build(self, game, state: SteamState, seat: int, rng: random.Random) -> Any:
         must = not game.may_finish_building(state, seat)
-        special = game.urbanizations(state, seat) + game.growths(state, seat)
+        # Every urbanization and growth, made only for the one picked (there can be hundreds).
+        special = Chain(game.urbanization_moves(state, seat), game.growth_moves(state, seat))
         if special and (must or rng.random() < 0.6):
             return rng.choice(special)
         bt = build_turn(state, seat)

@@ -91,15 +91,8 @@ def placements(m: SteamMap, h: Hex, tiles: TileSet, stock: Stock | None = None) 
 
 
 def _in_stock(static: tuple[Placement, ...], stock: Stock) -> list[Placement]:
-    left: dict[str, int] = {}
-    out = []
-    for p in static:
-        n = left.get(p.face)
-        if n is None:
-            n = left[p.face] = stock.available(p.face)
-        if n:
-            out.append(p)
-    return out
+    left = stock.by_face()
+    return [p for p in static if left[p.face]]
 
 
 def city_links(m: SteamMap, start: Hex) -> set[Hex]:

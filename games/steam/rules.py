@@ -41,6 +41,7 @@ from games.steam.income import income_track
 from games.steam.maps import Colour
 from games.steam.models import (ACTION_TILES, COLOURS, Bid, Capital, Deliver, Done, Grow, Pass, Place, PlayerState,
                                 Score, SteamAction, SteamOptions, SteamState, SteamView, Take, Upgrade, Urbanize)
+from games.steam.product import Product
 from games.steam.tiles import tileset
 from games.steam.track import lapse, unown_all
 
@@ -59,6 +60,14 @@ HANDLERS = {
 
 def _ev(key: str, **params: Any) -> Event:
     return Event(key=f"steam.ev.{key}", params=params)
+
+
+def _urbanize(town: str, colour: str, space: int) -> Urbanize:
+    return Urbanize(hex=town, colour=colour, space=space)
+
+
+def _grow(city: str, space: int) -> Grow:
+    return Grow(hex=city, space=space)
 
 
 def _check_delivery_step(s: SteamState, action: Any) -> None:
@@ -260,12 +269,16 @@ class Steam(Game[SteamState, Any, SteamView]):
         return full or [0]
 
     def urbanizations(self, state: SteamState, seat: int) -> list[Urbanize]:
+        return list(self.urbanization_moves(state, seat))
+
+    def urbanization_moves(self, state: SteamState, seat: int) -> Product:
+        """`urbanizations` as a sequence that makes a move only when it is looked at."""
         if not self._action_pending(state, seat, "urbanize"):
-            return []
+            return Product(_urbanize, ())
         m = board_map(state)
         colours = [c for c in COLOURS if state.new_city_tiles.get(c, 0) > 0]
         towns = sorted(m.label(h) for h in m.towns if m.label(h) not in state.new_cities)
-        return [Urbanize(hex=t, colour=c, space=s) for t in towns for c in colours for s in self.supply_spaces(state)]
+        return Product(_urbanize, (towns, colours, self.supply_spaces(state)))
 
     def growable(self, state: SteamState) -> list[str]:
         """Cities that may grow: printed cities without a growth marker (new cities carry one)."""
@@ -273,10 +286,14 @@ class Steam(Game[SteamState, Any, SteamView]):
         return sorted(m.label(h) for h in m.cities if m.label(h) not in state.grown)
 
     def growths(self, state: SteamState, seat: int) -> list[Grow]:
+        return list(self.growth_moves(state, seat))
+
+    def growth_moves(self, state: SteamState, seat: int) -> Product:
+        """`growths` as a sequence that makes a move only when it is looked at."""
         if not self._action_pending(state, seat, "city_growth") or state.growth_left <= 0:
-            return []
+            return Product(_grow, ())
         spaces = [s for s in self.supply_spaces(state) if s]
-        return [Grow(hex=c, space=s) for c in self.growable(state) for s in spaces]
+        return Product(_grow, (self.growable(state), spaces))
 
     def may_finish_building(self, state: SteamState, seat: int) -> bool:
         """Basic game: a City Growth or Urbanize taken and not declined must be carried out if it

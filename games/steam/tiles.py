@@ -217,6 +217,10 @@ class Stock:
         """How many unplaced tiles carry this face."""
         return _left_by_face(self.tiles, self.counts)[face_id]
 
+    def by_face(self) -> dict[str, int]:
+        """Unplaced tiles per face id. Do not modify."""
+        return _left_by_face(self.tiles, self.counts)
+
     def choose(self, face_id: str) -> int:
         """The pairing ST-T2 takes for this face: the one whose other face has the most copies
         left, ties to the first in the list; ValueError if no unplaced tile carries it."""
