@@ -422,26 +422,30 @@ def _redirect(m, rails: Rails, stock: Stock, bt: BuildTurn, build: Build, tiles:
 
 def _candidate_hexes(m: SteamMap, rails: Rails, tiles: TileSet) -> set[Hex]:
     """Empty buildable hexes next to a city or an open end: the only places a tile can go."""
-    out = set(_beside_cities(m))
+    beside, land = _buildable(m)
+    out = set(beside)
     for c in rails.new_cities:
         out.update(c.neighbors())
     for run in runs_by_id(m, rails, tiles).values():
         for e in run.open_ends:
             if e is not None:
                 out.add(e[0].neighbor(e[1]))
-    return {h for h in out if buildable(m.space(h)) and h not in rails.tile_at and h not in rails.new_cities}
+    out &= land
+    out.difference_update(rails.tile_at, rails.new_cities)
+    return out
 
 
-_BESIDE: dict[int, tuple[SteamMap, frozenset[Hex]]] = {}
+_BUILDABLE: dict[int, tuple[SteamMap, frozenset[Hex], frozenset[Hex]]] = {}
 
 
-def _beside_cities(m: SteamMap) -> frozenset[Hex]:
-    """The buildable hexes next to a printed city (the entry holds the map, so its id cannot be
-    reused)."""
-    entry = _BESIDE.get(id(m))
+def _buildable(m: SteamMap) -> tuple[frozenset[Hex], frozenset[Hex]]:
+    """The buildable hexes next to a printed city, and all buildable hexes, of a map (the entry
+    holds the map, so its id cannot be reused)."""
+    entry = _BUILDABLE.get(id(m))
     if entry is None:
-        entry = _BESIDE[id(m)] = (m, frozenset(h for c in m.cities for h in c.neighbors() if buildable(m.space(h))))
-    return entry[1]
+        land = frozenset(h for h, space in m.spaces.items() if buildable(space))
+        entry = _BUILDABLE[id(m)] = (m, frozenset(h for c in m.cities for h in c.neighbors() if h in land), land)
+    return entry[1], entry[2]
 
 
 def legal_builds(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, tiles: TileSet | None = None) -> list[Build]:

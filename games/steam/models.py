@@ -77,7 +77,7 @@ _set = object.__setattr__
 def _copy(model: BaseModel) -> Any:
     """A shallow copy of a model, as `model_copy()` makes it, without the general case's
     checks (the rules copy the state and every player on each move)."""
-    new = model.__class__.__new__(model.__class__)
+    new = object.__new__(model.__class__)
     _set(new, "__dict__", model.__dict__.copy())
     _set(new, "__pydantic_extra__", None)
     _set(new, "__pydantic_fields_set__", model.__pydantic_fields_set__.copy())
@@ -157,8 +157,7 @@ class SteamState(BaseModel):
         f["auction"] = dict(self.auction) if self.auction is not None else None
         f["scores"] = [list(row) for row in self.scores]
         f["history"] = [dict(h) for h in self.history]
-        new._rails = self._rails
-        return new
+        return new  # the parsed rails come along with the private attributes
 
     @property
     def in_game(self) -> list[int]:

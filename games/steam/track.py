@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import NamedTuple
 
 from games.core.hexgrid import Hex, opposite
 from games.steam.delivery import Link
@@ -51,25 +52,21 @@ class LinkRecord:
     extended: int = 0   # the last game turn the owner built on it (ST-4)
 
 
-@dataclass(frozen=True, slots=True)
-class Run:
+class Run(NamedTuple):
     """One traced link: its segments in order from `ends[0]`, and what each end reaches —
-    a place (Hex) or an open end (hex, side)."""
+    a place (Hex) or an open end (hex, side). `complete`, `places` and `open_ends` say the same
+    of the ends again, worked out once (`Run.of`): every rule and bot asks them of every link."""
 
     segments: tuple[Segment, ...]
     ends: tuple[Hex | OpenEnd, Hex | OpenEnd]
+    complete: bool
+    places: tuple[Hex, ...]
+    open_ends: tuple[OpenEnd, ...]
 
-    @property
-    def complete(self) -> bool:
-        return all(isinstance(e, Hex) for e in self.ends)
-
-    @property
-    def places(self) -> tuple[Hex, ...]:
-        return tuple(e for e in self.ends if isinstance(e, Hex))
-
-    @property
-    def open_ends(self) -> tuple[OpenEnd, ...]:
-        return tuple(e for e in self.ends if not isinstance(e, Hex))
+    @classmethod
+    def of(cls, segments: tuple[Segment, ...], ends: tuple[Hex | OpenEnd, Hex | OpenEnd]) -> "Run":
+        return cls(segments, ends, all(isinstance(e, Hex) for e in ends),
+                   tuple(e for e in ends if isinstance(e, Hex)), tuple(e for e in ends if not isinstance(e, Hex)))
 
 
 @dataclass(frozen=True)
@@ -200,7 +197,7 @@ def _trace(m: SteamMap, rails: Rails, tiles: TileSet) -> tuple[Run, ...]:
             back, end0 = _walk(cities, index, seg, a, seen)
         fwd, end1 = _walk(cities, index, seg, b, seen)
         segs = tuple(reversed(back)) + (seg,) + tuple(fwd)
-        runs.append(Run(segs, (end0, end1)))
+        runs.append(Run.of(segs, (end0, end1)))
     return tuple(runs)
 
 
