@@ -43,28 +43,35 @@ def rails_of(state: SteamState) -> Rails:
 def put_rails(state: SteamState, rails: Rails) -> None:
     """Store `rails` in `state` (both the JSON fields and the cache)."""
     m = board_map(state)
-    # The values come from a Rails (plain ints and strings of the right shapes), so the stored
-    # records are made without validating them again; a record that did not change is kept.
+    # A record that did not change is kept (most of them: a move changes a tile or two).
     kept_tiles = {(t.hex, t.face, t.rotation, t.pairing): t for t in state.tiles}
     tiles = []
     for h, t in rails.tiles:
         key = (m.label(h), t.face, t.rotation, t.pairing)
         tile = kept_tiles.get(key)
         if tile is None:
-            tile = StoredTile.model_construct(hex=key[0], face=t.face, rotation=t.rotation, pairing=t.pairing)
+            tile = StoredTile(hex=key[0], face=t.face, rotation=t.rotation, pairing=t.pairing)
         tiles.append(tile)
     kept_links = {(r.id, r.owner, r.extended, r.segments): r for r in state.links}
     links = []
     for r in sorted(rails.links, key=lambda r: r.id):
-        segments = tuple(sorted((m.label(h), tuple(s)) for h, s in r.segments))
+        segments = _labelled(state.options.map, r.segments)
         link = kept_links.get((r.id, r.owner, r.extended, segments))
         if link is None:
-            link = StoredLink.model_construct(id=r.id, owner=r.owner, extended=r.extended, segments=segments)
+            link = StoredLink(id=r.id, owner=r.owner, extended=r.extended, segments=segments)
         links.append(link)
     state.tiles = tiles
     state.links = links
     state.next_link = rails.next_id
     state._rails = rails
+
+
+@lru_cache(maxsize=4096)
+def _labelled(map_id: str, segments: frozenset) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """A link's segments as the state stores them (by label, sorted); a link keeps its segments
+    over many moves while the whole board is stored after each."""
+    m = map_of(map_id)
+    return tuple(sorted((m.label(h), tuple(s)) for h, s in segments))
 
 
 def stock_of(state: SteamState) -> Stock:

@@ -2,7 +2,8 @@
 
 A game is played by the bots from a seed; after every move the digest takes in the seat and
 the move's notation, the whole new state as JSON, the move's events, who may move next and
-every legal move of each of them in order (and the result at the end). A checkpoint is taken
+every legal move of each of them in order (and the result at the end); the state a move was
+applied to must be left as it was. A checkpoint is taken
 every CHECKPOINT moves so that a difference is found near where it starts.
 
 `python -m tests.games.steam_golden` prints the digests of GAMES as the module
@@ -72,7 +73,9 @@ def digests(game: GoldenGame) -> dict:
     while state.phase != "over":
         seat = GAME.current(state)
         action = GAME.bots()[game.lineup[seat % len(game.lineup)]].choose(GAME, state, seat, rng)
+        before = state.model_dump_json()
         done = GAME.apply(state, seat, action)
+        assert state.model_dump_json() == before, "apply changed the state it was given"
         state = done.state
         moves += 1
         h.update(_json([seat, GAME.format_action(action)]).encode())
