@@ -143,20 +143,20 @@ class SteamState(BaseModel):
     __hash__ = None  # type: ignore[assignment]  # mutable, like every pydantic model
 
     def clone(self) -> "SteamState":
+        """A copy the rules may change without touching this state. The rules change in place
+        only the containers copied here; every other field (order, tiles, links, stock, bag,
+        step order, auction, the latest events, builds and route) they only ever replace, so the
+        copy shares those until it does (tests/games/test_steam_golden.py checks that apply
+        leaves its input as it was)."""
         new = _copy(self)
         f = new.__dict__
-        for name in ("order", "tiles", "links", "grown", "stock", "bag", "delivered", "step_order",
-                     "built_hexes", "pending", "last", "turn_key", "turn_events", "last_builds", "last_route",
-                     "last_route_places"):
+        for name in ("grown", "delivered", "built_hexes", "pending", "turn_events", "scores", "history"):
             f[name] = list(f[name])
         f["players"] = [_copy(p) for p in self.players]
         f["new_cities"] = dict(self.new_cities)
         f["new_city_tiles"] = dict(self.new_city_tiles)
         f["cubes"] = {k: list(v) for k, v in self.cubes.items()}
         f["supply"] = [list(s) for s in self.supply]
-        f["auction"] = dict(self.auction) if self.auction is not None else None
-        f["scores"] = [list(row) for row in self.scores]
-        f["history"] = [dict(h) for h in self.history]
         return new  # the parsed rails come along with the private attributes
 
     @property
