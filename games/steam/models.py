@@ -145,9 +145,9 @@ class SteamState(BaseModel):
     def clone(self) -> "SteamState":
         """A copy the rules may change without touching this state. The rules change in place
         only the containers copied here; every other field (order, tiles, links, stock, bag,
-        step order, auction, the latest events, builds and route) they only ever replace, so the
-        copy shares those until it does (tests/games/test_steam_golden.py checks that apply
-        leaves its input as it was)."""
+        step order, auction, the latest events, builds and route, each city's and supply
+        space's cube counts) they only ever replace, so the copy shares those until it does
+        (tests/games/test_steam_golden.py checks that apply leaves its input as it was)."""
         new = _copy(self)
         f = new.__dict__
         for name in ("grown", "delivered", "built_hexes", "pending", "turn_events", "scores", "history"):
@@ -155,8 +155,8 @@ class SteamState(BaseModel):
         f["players"] = [_copy(p) for p in self.players]
         f["new_cities"] = dict(self.new_cities)
         f["new_city_tiles"] = dict(self.new_city_tiles)
-        f["cubes"] = {k: list(v) for k, v in self.cubes.items()}
-        f["supply"] = [list(s) for s in self.supply]
+        f["cubes"] = dict(self.cubes)
+        f["supply"] = list(self.supply)
         return new  # the parsed rails come along with the private attributes
 
     @property

@@ -596,7 +596,9 @@ class Steam(Game[SteamState, Any, SteamView]):
                         route)
         source = m.label(d.source)
         k = COLOURS.index(colour.value)
-        s.cubes[source][k] -= 1
+        left = list(s.cubes[source])  # a new row: the state's rows are shared with the one before
+        left[k] -= 1
+        s.cubes[source] = left
         s.delivered[k] += 1
         s.players[seat].delivered += 1
         s.last_route = list(d.links)
