@@ -53,6 +53,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import NamedTuple
 
 
@@ -94,8 +95,9 @@ class Hex(NamedTuple):
         return _new_hex(Hex, (q + dq, r + dr))
 
     def neighbors(self) -> tuple[Hex, ...]:
-        """The six neighbours, in direction order 0..5."""
-        return tuple(self.neighbor(d) for d in range(6))
+        """The six neighbours, in direction order 0..5 (remembered per hex: `h.neighbors()[d]`
+        is the cheap way to ask for many neighbours in a hot loop)."""
+        return _neighbors(self)
 
     def side_towards(self, other: Hex) -> int:
         """The side of this hex that `other` lies across; ValueError if they do not touch."""
@@ -147,6 +149,12 @@ class Hex(NamedTuple):
 
 
 _new_hex = tuple.__new__
+
+
+@lru_cache(maxsize=16384)
+def _neighbors(h: Hex) -> tuple[Hex, ...]:
+    return tuple(h.neighbor(d) for d in range(6))
+
 ORIGIN = Hex(0, 0)
 # The step across side d; see the module docstring for what each is on screen.
 DIRECTIONS: tuple[Hex, ...] = (Hex(1, 0), Hex(0, 1), Hex(-1, 1), Hex(-1, 0), Hex(0, -1), Hex(1, -1))

@@ -411,7 +411,7 @@ class BuilderBot:
                 continue
             origin = run.places[0] if run.places else None
             for h, side in run.open_ends:
-                nxt = h.neighbor(side)
+                nxt = h.neighbors()[side]
                 if not f.empty(nxt):
                     continue
                 for city, (cost, steps) in paths(f, ((nxt, opposite(side)),), origin).items():
@@ -723,10 +723,10 @@ def _random_build(f: Facts, seat: int, rng: random.Random) -> Build | None:
                 return Build(Kind.REDIRECT, h, u.face, u.rotation)
     if own_ends and rng.random() < 0.6:
         h, side = rng.choice(own_ends)
-        target = h.neighbor(side)
+        target = h.neighbors()[side]
     else:
         c = rng.choice(f.cities)
-        target = c.neighbor(rng.randrange(6))
+        target = c.neighbors()[rng.randrange(6)]
     if not f.empty(target):
         return None
     opts = placements(f.m, target, ts, f.stock)

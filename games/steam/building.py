@@ -142,7 +142,7 @@ class _View:
     sides: dict[Hex, tuple[_Side, ...]] = field(default_factory=dict)
 
     def reach(self, h: Hex, side: int) -> Reach:
-        n = h.neighbor(side)
+        n = h.neighbors()[side]
         if n in self.cities:
             return CITY
         key = (n, opposite(side))
@@ -247,7 +247,7 @@ def _closes(v: _View, h: Hex, segs: Sequence[tuple[int, ...]], entry: int | None
                 if side == entry:
                     end = start
                     break
-                n = h.neighbor(side)
+                n = h.neighbors()[side]
                 if n in v.cities:
                     end = n
                     break
@@ -256,7 +256,7 @@ def _closes(v: _View, h: Hex, segs: Sequence[tuple[int, ...]], entry: int | None
                     end = (h, side)
                     break
                 end = met[1]
-                if end is None or isinstance(end, Hex) or end[0].neighbor(end[1]) != h:
+                if end is None or isinstance(end, Hex) or end[0].neighbors()[end[1]] != h:
                     break
                 j = user.get(opposite(end[1]))
                 if j is None:
@@ -429,7 +429,7 @@ def _candidate_hexes(m: SteamMap, rails: Rails, tiles: TileSet) -> set[Hex]:
     for run in runs_by_id(m, rails, tiles).values():
         for e in run.open_ends:
             if e is not None:
-                out.add(e[0].neighbor(e[1]))
+                out.add(e[0].neighbors()[e[1]])
     out &= land
     out.difference_update(rails.tile_at, rails.new_cities)
     return out

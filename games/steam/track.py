@@ -144,7 +144,7 @@ def _walk(cities, index, seg: Segment, side: int, seen: set):
     path = []
     while True:
         h = seg[0]
-        n = h.neighbor(side)
+        n = h.neighbors()[side]
         if n in cities:
             return path, n
         nxt = index.get((n, opposite(side)))
