@@ -356,7 +356,7 @@ def apply_build(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, build: B
         new = set(segments_on(placed, h, tiles))
         _judge_new(m, rails, tiles, bt, sorted(new), face.town, need_one=True)
         stock, pairing = stock.take(build.face)
-        after, events = _settle(m, rails, rails.with_tile(h, replace(placed, pairing=pairing)), tiles, bt, new)
+        after, events = _settle(m, rails, rails.with_tile(h, replace(placed, pairing=pairing), tiles), tiles, bt, new)
         key = "built"
     elif build.kind is Kind.UPGRADE:
         if old is None:
@@ -371,7 +371,7 @@ def apply_build(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, build: B
         new = set(segments_on(placed, h, tiles)) - set(segments_on(old, h, tiles))
         _judge_new(m, rails, tiles, bt, sorted(new), face.town, need_one=False)
         stock, pairing = back.take(build.face)
-        after, events = _settle(m, rails, rails.with_tile(h, replace(placed, pairing=pairing)), tiles, bt, new)
+        after, events = _settle(m, rails, rails.with_tile(h, replace(placed, pairing=pairing), tiles), tiles, bt, new)
         key = "upgraded"
     else:
         cost, stock, after, events = _redirect(m, rails, stock, bt, build, tiles, old)
@@ -408,14 +408,14 @@ def _redirect(m, rails: Rails, stock: Stock, bt: BuildTurn, build: Build, tiles:
         raise _refuse("redirect_same", hex=m.label(h))
     placed = PlacedTile(build.face, build.rotation, 0)
     new = set(segments_on(placed, h, tiles))
-    without = rails.with_tile(h, None)
+    without = rails.with_tile(h, None, tiles)
     without, _ = retrace(m, without, tiles)
     _judge_new(m, without, tiles, bt, sorted(new), False, need_one=False)
     stock, pairing = back.take(build.face)
     cost = components().build_costs.exit * len(face.exits)
     # The new tile takes the old one's place in the link, so a one-tile link keeps its id.
     moved = tuple(replace(r, segments=(r.segments - set(segs)) | new) if r.id == lid else r for r in rails.links)
-    after, events = _settle(m, rails, replace(rails.with_tile(h, replace(placed, pairing=pairing)), links=moved),
+    after, events = _settle(m, rails, replace(rails.with_tile(h, replace(placed, pairing=pairing), tiles), links=moved),
                             tiles, bt, new, completes_only=True)
     return cost, stock, after, events
 

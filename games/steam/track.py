@@ -88,14 +88,32 @@ class Rails:
     def link_of(self) -> dict[Segment, int]:
         return {s: r.id for r in self.links for s in r.segments}
 
-    def with_tile(self, h: Hex, tile: PlacedTile | None) -> "Rails":
-        """The same rails with `h` holding `tile` (None: emptied). Links are not retraced."""
+    def with_tile(self, h: Hex, tile: PlacedTile | None, tiles: TileSet | None = None) -> "Rails":
+        """The same rails with `h` holding `tile` (None: emptied). Links are not retraced; given
+        the tile set, the segment index already made of these rails is carried over, changed on
+        `h` only, rather than made again for the new rails."""
         d = dict(self.tiles)
+        old = d.get(h)
         if tile is None:
             d.pop(h, None)
         else:
             d[h] = tile
-        return replace(self, tiles=tuple(sorted(d.items())))
+        out = replace(self, tiles=tuple(sorted(d.items())))
+        index = self.__dict__.get("_memo", {}).get(("index", id(tiles))) if tiles is not None else None
+        if index is not None:
+            index = dict(index)
+            if old is not None:
+                for seg in segments_on(old, h, tiles):
+                    for side in seg[1]:
+                        if side != TOWN_SIDE:
+                            del index[(h, side)]
+            if tile is not None:
+                for seg in segments_on(tile, h, tiles):
+                    for side in seg[1]:
+                        if side != TOWN_SIDE:
+                            index[(h, side)] = seg
+            out.__dict__["_memo"] = {("index", id(tiles)): index}
+        return out
 
     def with_city(self, h: Hex) -> "Rails":
         return replace(self.with_tile(h, None), new_cities=tuple(sorted({*self.new_cities, h})))

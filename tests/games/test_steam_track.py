@@ -535,3 +535,19 @@ def test_the_quick_judge_of_one_build_is_what_applying_it_says(seed, map_id):
             checked += 1
             accepted += want is not None
     assert checked > 10_000 and accepted > 100
+
+
+def test_a_carried_over_segment_index_is_the_one_made_afresh():
+    """Building carries the segment index of the rails over to the new rails (changed on the
+    built hex only); it must be the index made from the new rails' tiles."""
+    from games.steam.track import _segment_index, segment_index
+    checked = 0
+    for i, (m, rails, stock, bt) in enumerate(random_board(5, "northeast", seats=4, turns=4)):
+        segment_index(rails, T)
+        for build in legal_builds(m, rails, stock, bt, T)[::7]:
+            after = rails.with_tile(build.hex, rails.tile_at.get(build.hex) if build.kind is Kind.UPGRADE else None, T)
+            done = apply_build(m, rails, stock, bt, build, T)
+            for new in (after, done.rails):
+                assert segment_index(new, T) == _segment_index(Rails(new.tiles, new.new_cities, new.links, new.next_id), T)
+                checked += 1
+    assert checked > 100
