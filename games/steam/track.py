@@ -285,7 +285,7 @@ def lapse(m: SteamMap, rails: Rails, turn: int, tiles: TileSet | None = None) ->
             if r.owner is not None and r.extended < turn and not runs[r.id].complete]
     gone = {r.id for r in lost}
     links = tuple(replace(r, owner=None) if r.id in gone else r for r in rails.links)
-    return replace(rails, links=links), lost
+    return share_geometry(rails, replace(rails, links=links), runs=True), lost
 
 
 def unown_all(rails: Rails, seat: int, m: SteamMap, incomplete_only: bool = False,
@@ -294,5 +294,5 @@ def unown_all(rails: Rails, seat: int, m: SteamMap, incomplete_only: bool = Fals
     runs = runs_by_id(m, rails, tiles) if incomplete_only else {}
     links = tuple(replace(r, owner=None) if r.owner == seat and (not incomplete_only or not runs[r.id].complete)
                   else r for r in rails.links)
-    return replace(rails, links=links)
+    return share_geometry(rails, replace(rails, links=links), runs=True)
 
