@@ -30,6 +30,9 @@ def board_map(state: SteamState) -> SteamMap:
 
 def rails_of(state: SteamState) -> Rails:
     """The placed track of `state` as a Rails, parsed once per state object."""
+    rails = state.__pydantic_private__["_rails"]  # (not through pydantic's slower attribute lookup)
+    if rails is not None:
+        return rails
     if state._rails is None:
         m = board_map(state)
         tiles = tuple(sorted((m.hex_at(t.hex), PlacedTile(t.face, t.rotation, t.pairing)) for t in state.tiles))
