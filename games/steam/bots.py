@@ -62,6 +62,7 @@ class Facts:
         self.adj: dict[Hex, set[Hex]] = {}
         self._demand: dict[tuple[Hex, Hex], float] = {}
         self._ends: dict[int, tuple[list[tuple[Hex, int]], list[tuple[Hex, int]]]] = {}
+        self._placements: dict[Hex, list] = {}
         self.cities = list(self.colour)
         self.k = {h: COLOURS.index(c.value) for h, c in self.colour.items()}  # city hex -> colour index
         for run in self.runs.values():
@@ -86,6 +87,13 @@ class Facts:
                         own_ends.append(e)
             known = self._ends[seat] = (own_ends, ends)
         return known
+
+    def placements(self, h: Hex) -> list:
+        """`legality.placements` on the empty hex `h` with this position's stock. Do not modify."""
+        found = self._placements.get(h)
+        if found is None:
+            found = self._placements[h] = placements(self.m, h, tileset(), self.stock)
+        return found
 
     def near(self, a: Hex, reach: int) -> tuple[Hex, ...]:
         """The other cities within `reach` hexes of city `a`."""
@@ -267,7 +275,7 @@ def faces_for(f: Facts, h: Hex, entry: int, exit_: int) -> list[tuple[str, int, 
     a town tile with these two exits."""
     want = frozenset((entry, exit_))
     ts = tileset()
-    return [(p.face, p.rotation, p.cost) for p in placements(f.m, h, ts, f.stock)
+    return [(p.face, p.rotation, p.cost) for p in f.placements(h)
             if p.exits == want and (ts.faces[p.face].town or len(ts.faces[p.face].tracks) == 1)]
 
 
@@ -729,7 +737,7 @@ def _random_build(f: Facts, seat: int, rng: random.Random) -> Build | None:
         target = c.neighbors()[rng.randrange(6)]
     if not f.empty(target):
         return None
-    opts = placements(f.m, target, ts, f.stock)
+    opts = f.placements(target)
     if not opts:
         return None
     u = rng.choice(opts)

@@ -70,6 +70,11 @@ def _grow(city: str, space: int) -> Grow:
     return Grow(hex=city, space=space)
 
 
+# The action tile moves, made once (frozen values): every player's every action phase lists them.
+_TAKE = {tile: Take(tile=tile) for tile in ACTION_TILES}
+_DECLINE = {tile: Take(tile=tile, decline=True) for tile in ACTION_TILES}
+
+
 def _check_delivery_step(s: SteamState, action: Any) -> None:
     """ST-9: the points of a delivery are put into income or victory points, seat by seat,
     before anybody delivers again; without such points owed there is nothing to put anywhere."""
@@ -230,9 +235,9 @@ class Steam(Game[SteamState, Any, SteamView]):
                 continue
             cost = 0 if standard else economy.action_cost(tile, p.locomotive)
             if cost <= money:
-                out.append(Take(tile=tile))
+                out.append(_TAKE[tile])
             if not standard and tile in economy.DECLINABLE:
-                out.append(Take(tile=tile, decline=True))
+                out.append(_DECLINE[tile])
         return out
 
     def _urbanize_possible(self, state: SteamState) -> bool:
