@@ -53,6 +53,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
+from typing import NamedTuple
 
 
 class Orientation(StrEnum):
@@ -62,10 +64,12 @@ class Orientation(StrEnum):
     FLAT = "flat"
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Hex:
-    """One hex in axial coordinates. Frozen and ordered: usable as a dict key, sortable into
-    a stable order (by q, then r) for deterministic iteration in the rules."""
+class Hex(NamedTuple):
+    """One hex in axial coordinates. Immutable and ordered: usable as a dict key, sortable into
+    a stable order (by q, then r) for deterministic iteration in the rules.
+
+    A tuple underneath (hash, equality and order are those of (q, r), computed in C): rules
+    look hexes up in dicts and sets far more than they do anything else with them."""
 
     q: int
     r: int
@@ -86,12 +90,14 @@ class Hex:
 
     def neighbor(self, direction: int) -> Hex:
         """The hex across side `direction` (any integer; taken modulo 6)."""
-        step = DIRECTIONS[direction % 6]
-        return Hex(self.q + step.q, self.r + step.r)
+        dq, dr = DIRECTIONS[direction % 6]
+        q, r = self
+        return _new_hex(Hex, (q + dq, r + dr))
 
     def neighbors(self) -> tuple[Hex, ...]:
-        """The six neighbours, in direction order 0..5."""
-        return tuple(self.neighbor(d) for d in range(6))
+        """The six neighbours, in direction order 0..5 (remembered per hex: `h.neighbors()[d]`
+        is the cheap way to ask for many neighbours in a hot loop)."""
+        return _neighbors(self)
 
     def side_towards(self, other: Hex) -> int:
         """The side of this hex that `other` lies across; ValueError if they do not touch."""
@@ -141,6 +147,13 @@ class Hex:
         """The six corners, by index 0..5 (clockwise)."""
         return tuple(self.corner(i) for i in range(6))
 
+
+_new_hex = tuple.__new__
+
+
+@lru_cache(maxsize=16384)
+def _neighbors(h: Hex) -> tuple[Hex, ...]:
+    return tuple(h.neighbor(d) for d in range(6))
 
 ORIGIN = Hex(0, 0)
 # The step across side d; see the module docstring for what each is on screen.

@@ -16,7 +16,7 @@ from games.steam.delivery import Link, Network
 from games.steam.maps import Colour, SteamMap, steam_map
 from games.steam.models import COLOURS, SteamState, StoredLink, StoredTile
 from games.steam.tiles import Stock, tileset
-from games.steam.track import LinkRecord, PlacedTile, Rails, Run, delivery_links, runs_by_id
+from games.steam.track import LinkRecord, PlacedTile, Rails, Run, delivery_links, memo, runs_by_id
 
 
 @lru_cache(maxsize=None)
@@ -30,6 +30,9 @@ def board_map(state: SteamState) -> SteamMap:
 
 def rails_of(state: SteamState) -> Rails:
     """The placed track of `state` as a Rails, parsed once per state object."""
+    rails = state.__pydantic_private__["_rails"]  # (not through pydantic's slower attribute lookup)
+    if rails is not None:
+        return rails
     if state._rails is None:
         m = board_map(state)
         tiles = tuple(sorted((m.hex_at(t.hex), PlacedTile(t.face, t.rotation, t.pairing)) for t in state.tiles))
@@ -43,13 +46,35 @@ def rails_of(state: SteamState) -> Rails:
 def put_rails(state: SteamState, rails: Rails) -> None:
     """Store `rails` in `state` (both the JSON fields and the cache)."""
     m = board_map(state)
-    state.tiles = [StoredTile(hex=m.label(h), face=t.face, rotation=t.rotation, pairing=t.pairing)
-                   for h, t in rails.tiles]
-    state.links = [StoredLink(id=r.id, owner=r.owner, extended=r.extended,
-                              segments=tuple(sorted((m.label(h), tuple(s)) for h, s in r.segments)))
-                   for r in sorted(rails.links, key=lambda r: r.id)]
+    # A record that did not change is kept (most of them: a move changes a tile or two).
+    kept_tiles = {(t.hex, t.face, t.rotation, t.pairing): t for t in state.tiles}
+    tiles = []
+    for h, t in rails.tiles:
+        key = (m.label(h), t.face, t.rotation, t.pairing)
+        tile = kept_tiles.get(key)
+        if tile is None:
+            tile = StoredTile(hex=key[0], face=t.face, rotation=t.rotation, pairing=t.pairing)
+        tiles.append(tile)
+    kept_links = {(r.id, r.owner, r.extended, r.segments): r for r in state.links}
+    links = []
+    for r in sorted(rails.links, key=lambda r: r.id):
+        segments = _labelled(state.options.map, r.segments)
+        link = kept_links.get((r.id, r.owner, r.extended, segments))
+        if link is None:
+            link = StoredLink(id=r.id, owner=r.owner, extended=r.extended, segments=segments)
+        links.append(link)
+    state.tiles = tiles
+    state.links = links
     state.next_link = rails.next_id
     state._rails = rails
+
+
+@lru_cache(maxsize=4096)
+def _labelled(map_id: str, segments: frozenset) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """A link's segments as the state stores them (by label, sorted); a link keeps its segments
+    over many moves while the whole board is stored after each."""
+    m = map_of(map_id)
+    return tuple(sorted((m.label(h), tuple(s)) for h, s in segments))
 
 
 def stock_of(state: SteamState) -> Stock:
@@ -66,12 +91,10 @@ def complete_links(state: SteamState) -> list[Link]:
 
 
 def network(state: SteamState) -> Network:
-    """The completed links as the route search wants them, built once per board (kept on the
-    state object beside the rails it was built from)."""
-    rails = rails_of(state)
-    if state._network is None or state._network[0] is not rails:
-        state._network = (rails, Network(complete_links(state)))
-    return state._network[1]
+    """The completed links as the route search wants them, built once per board (kept with the
+    rails it was built from, so every state holding those rails shares it)."""
+    m, rails, tiles = board_map(state), rails_of(state), tileset()
+    return memo(rails, "network", m, tiles, lambda: Network(delivery_links(m, rails, tiles)))
 
 
 def city_colours(state: SteamState) -> dict[Hex, Colour]:
@@ -85,8 +108,11 @@ def city_colours(state: SteamState) -> dict[Hex, Colour]:
 
 def cubes_by_city(state: SteamState) -> dict[Hex, dict[Colour, int]]:
     m = board_map(state)
-    return {m.hex_at(label): {Colour(COLOURS[i]): k for i, k in enumerate(counts) if k}
+    return {m.hex_at(label): {_COLOURS[i]: k for i, k in enumerate(counts) if k}
             for label, counts in state.cubes.items() if any(counts)}
+
+
+_COLOURS = tuple(Colour(c) for c in COLOURS)
 
 
 def place_name(state: SteamState, h: Hex, lang: str = "en") -> str:

@@ -5,9 +5,9 @@ Why they propose their own builds
     Listing every legal build (`GAME.placements`) tries every face and rotation on every hex
     where track could go and costs a few hundred milliseconds on a busy board. A bot needs one
     build, so both bots propose a handful — the builder the next tile of its best planned link,
-    the random bot a few random faces where track could go — and let `building.apply_build`, the
-    same judge the rules use, accept or refuse each. Whatever a bot returns is therefore legal,
-    and a decision stays within a few milliseconds.
+    the random bot a few random faces where track could go — and let the rules' own judgement
+    (`building.build_cost_if_legal`, as the legal build listing makes it) accept or refuse each.
+    Whatever a bot returns is therefore legal, and a decision stays within a few milliseconds.
 
 How the builder plans a link
     A link is worth the cubes it lets someone carry: for a new link from city A to city B, the
@@ -29,17 +29,17 @@ from __future__ import annotations
 import heapq
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from games.core.errors import IllegalAction
 from games.core.hexgrid import Hex, opposite
 from games.steam import delivery
 from games.steam.board import board_map, city_colours, cubes_by_city, rails_of, runs, stock_of
-from games.steam.building import Build, BuildTurn, Kind, apply_build
+from games.steam.building import Build, BuildTurn, Kind, build_cost_if_legal
 from games.steam.components import components
 from games.steam.legality import buildable, open_sides, placements, upgrades_on
 from games.steam.models import (COLOURS, Bid, Capital, Deliver, Done, Grow, Pass, Place, Score, SteamState, Take,
                                 Upgrade, Urbanize)
+from games.steam.product import Chain
 from games.steam.tiles import tileset
 
 MAX_PATH = 4          # hexes of new track the builder plans for one link
@@ -61,12 +61,39 @@ class Facts:
         self.cubes: dict[Hex, list[int]] = {self.m.hex_at(k): v for k, v in state.cubes.items()}
         self.adj: dict[Hex, set[Hex]] = {}
         self._demand: dict[tuple[Hex, Hex], float] = {}
+        self._ends: dict[int, tuple[list[tuple[Hex, int]], list[tuple[Hex, int]]]] = {}
+        self._placements: dict[Hex, list] = {}
+        self.cities = list(self.colour)
         self.k = {h: COLOURS.index(c.value) for h, c in self.colour.items()}  # city hex -> colour index
         for run in self.runs.values():
             if run.complete:
                 a, b = run.ends
                 self.adj.setdefault(a, set()).add(b)
                 self.adj.setdefault(b, set()).add(a)
+
+    def open_ends(self, seat: int) -> tuple[list[tuple[Hex, int]], list[tuple[Hex, int]]]:
+        """The open ends of `seat`'s incomplete links and of every incomplete link, in link order."""
+        known = self._ends.get(seat)
+        if known is None:
+            own_ends: list[tuple[Hex, int]] = []
+            ends: list[tuple[Hex, int]] = []
+            record = self.rails.record
+            for lid, run in self.runs.items():
+                if run.complete:
+                    continue
+                for e in run.open_ends:
+                    ends.append(e)
+                    if record[lid].owner == seat:
+                        own_ends.append(e)
+            known = self._ends[seat] = (own_ends, ends)
+        return known
+
+    def placements(self, h: Hex) -> list:
+        """`legality.placements` on the empty hex `h` with this position's stock. Do not modify."""
+        found = self._placements.get(h)
+        if found is None:
+            found = self._placements[h] = placements(self.m, h, tileset(), self.stock)
+        return found
 
     def near(self, a: Hex, reach: int) -> tuple[Hex, ...]:
         """The other cities within `reach` hexes of city `a`."""
@@ -123,8 +150,7 @@ class Facts:
 Step = tuple[Hex, int, int]  # a hex, the side track enters by, the side it leaves by
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(NamedTuple):
     origin: Hex | None      # the place the link leaves from
     target: Hex             # the city it will reach
     steps: tuple[Step, ...]
@@ -136,11 +162,28 @@ class Plan:
 @dataclass(frozen=True)
 class Ground:
     """The static map as the path search wants it: each buildable hex's cost for a two-exit
-    tile and its open sides with the hex across each."""
+    tile and its open sides with the hex across each (and, for the search, that hex's cost if
+    it is buildable and the side track enters it by)."""
 
     cost: dict[Hex, int]
     exits: dict[Hex, tuple[tuple[int, Hex], ...]]
+    steps: dict[Hex, tuple[tuple[int, Hex, int | None, int], ...]]
     regions: dict[Any, frozenset[Hex]]
+    starts_of: dict[Hex, tuple[tuple[Hex, int], ...]]
+
+    def starts(self, a: Hex) -> tuple[tuple[Hex, int], ...]:
+        """The buildable hexes beside the place `a` that track may enter from `a`, each with the
+        side it enters by, in side order (whether they are empty is the board's business)."""
+        out = self.starts_of.get(a)
+        if out is None:
+            found = []
+            for side in range(6):
+                h = a.neighbor(side)
+                back = opposite(side)
+                if h in self.exits and any(x == back for x, _ in self.exits[h]):
+                    found.append((h, back))
+            out = self.starts_of[a] = tuple(found)
+        return out
 
     def region(self, starts: tuple[tuple[Hex, int], ...], limit: int) -> frozenset[Hex]:
         """Every hex a search from `starts` may look at: within `limit` steps of a start."""
@@ -175,7 +218,8 @@ def ground(f: Facts) -> Ground:
             cost[h] = 2 * c.exit + (c.town if space.town else 0) + (c.river if space.river else 0) \
                 + (c.hills if space.terrain.value == "hills" else 0)
             exits[h] = tuple((x, h.neighbor(x)) for x in sorted(open_sides(f.m, h)))
-        g = _GROUND[f.m.id] = Ground(cost, exits, {})
+        steps = {h: tuple((x, n, cost.get(n), opposite(x)) for x, n in out) for h, out in exits.items()}
+        g = _GROUND[f.m.id] = Ground(cost, exits, steps, {}, {})
     return g
 
 
@@ -186,14 +230,15 @@ def paths(f: Facts, starts: tuple[tuple[Hex, int], ...], origin: Hex | None, lim
     `origin`: city -> (cost, steps). Kept on the track it was asked of (the same question comes
     back for every seat and phase until somebody builds)."""
     g = ground(f)
-    # The answer depends only on the track and new cities near the starts, so it is kept under
-    # those: a build elsewhere on the board leaves it valid.
-    region = g.region(starts, limit)
-    tiles = frozenset(h for h in f.rails.tile_at if h in region)
-    key = (f.m.id, starts, origin, limit, tiles, frozenset(h for h in f.rails.new_cities if h in region))
-    if key in _PATHS:
-        return _PATHS[key]
-    found: dict[Hex, tuple[int, tuple[Step, ...]]] = {}
+    # The answer depends only on the track on the hexes the search may enter (at most
+    # `limit` - 1 steps from a start) and the new cities it may reach (`limit` steps), so it is
+    # kept under those: a build elsewhere on the board leaves it valid.
+    key = (f.m.id, starts, origin, limit, g.region(starts, limit - 1).intersection(f.rails.tile_at),
+           g.region(starts, limit).intersection(f.rails.new_cities))
+    found = _PATHS.get(key)
+    if found is not None:
+        return found
+    found = {}
     heap: list[tuple[int, int, int, Hex, int, tuple[Step, ...]]] = []
     n = 0
     for h, entry in starts:
@@ -201,21 +246,24 @@ def paths(f: Facts, starts: tuple[tuple[Hex, int], ...], origin: Hex | None, lim
         n += 1
     heapq.heapify(heap)
     done: set[Hex] = set()
-    colour, tile_at = f.colour, f.rails.tile_at
+    colour, tile_at, steps = f.colour, f.rails.tile_at, g.steps
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        cost, length, _, h, entry, path = heapq.heappop(heap)
+        cost, length, _, h, entry, path = pop(heap)
         if h in done:
             continue
         done.add(h)
-        for x, nxt in g.exits[h]:
+        for x, nxt, step_cost, back in steps[h]:
             if x == entry:
                 continue
             if nxt in colour:
-                if nxt != origin and (nxt not in found or found[nxt][0] > cost):
-                    found[nxt] = (cost, path + ((h, entry, x),))
-            elif length < limit and nxt not in done and nxt in g.cost and nxt not in tile_at:
+                if nxt != origin:
+                    known = found.get(nxt)
+                    if known is None or known[0] > cost:
+                        found[nxt] = (cost, path + ((h, entry, x),))
+            elif length < limit and step_cost is not None and nxt not in done and nxt not in tile_at:
                 n += 1
-                heapq.heappush(heap, (cost + g.cost[nxt], length + 1, n, nxt, opposite(x), path + ((h, entry, x),)))
+                push(heap, (cost + step_cost, length + 1, n, nxt, back, path + ((h, entry, x),)))
     if len(_PATHS) > 20000:
         _PATHS.clear()
     _PATHS[key] = found
@@ -227,7 +275,7 @@ def faces_for(f: Facts, h: Hex, entry: int, exit_: int) -> list[tuple[str, int, 
     a town tile with these two exits."""
     want = frozenset((entry, exit_))
     ts = tileset()
-    return [(p.face, p.rotation, p.cost) for p in placements(f.m, h, ts, f.stock)
+    return [(p.face, p.rotation, p.cost) for p in f.placements(h)
             if p.exits == want and (ts.faces[p.face].town or len(ts.faces[p.face].tracks) == 1)]
 
 
@@ -239,10 +287,7 @@ def build_turn(state: SteamState, seat: int) -> BuildTurn:
 
 def try_build(f: Facts, bt: BuildTurn, build: Build) -> int | None:
     """The build's cost if the rules accept it now, else None."""
-    try:
-        return apply_build(f.m, f.rails, f.stock, bt, build, tileset()).cost
-    except IllegalAction:
-        return None
+    return build_cost_if_legal(f.m, f.rails, f.stock, bt, build, tileset())
 
 
 def turns_left(state: SteamState) -> int:
@@ -374,7 +419,7 @@ class BuilderBot:
                 continue
             origin = run.places[0] if run.places else None
             for h, side in run.open_ends:
-                nxt = h.neighbor(side)
+                nxt = h.neighbors()[side]
                 if not f.empty(nxt):
                     continue
                 for city, (cost, steps) in paths(f, ((nxt, opposite(side)),), origin).items():
@@ -386,12 +431,8 @@ class BuilderBot:
             # Only cities with something to carry to or from a city in reach start a link.
             if not any(f.demand(a, b) >= 1 for b in f.near(a, reach)):
                 continue
-            starts = []
-            for side in range(6):
-                h = a.neighbor(side)
-                back = opposite(side)
-                if f.empty(h) and any(x == back for x, _ in g.exits[h]):
-                    starts.append((h, back))
+            tile_at, colour = f.rails.tile_at, f.colour
+            starts = [(h, back) for h, back in g.starts(a) if h not in tile_at and h not in colour]
             if not starts:
                 continue
             for city, (cost, steps) in paths(f, tuple(starts), a).items():
@@ -641,7 +682,8 @@ class RandomSteamBot:
 
     def _build(self, game, state: SteamState, seat: int, rng: random.Random) -> Any:
         must = not game.may_finish_building(state, seat)
-        special = game.urbanizations(state, seat) + game.growths(state, seat)
+        # Every urbanization and growth, made only for the one picked (there can be hundreds).
+        special = Chain(game.urbanization_moves(state, seat), game.growth_moves(state, seat))
         if special and (must or rng.random() < 0.6):
             return rng.choice(special)
         bt = build_turn(state, seat)
@@ -671,14 +713,7 @@ def _random_build(f: Facts, seat: int, rng: random.Random) -> Build | None:
     or an open end (own open ends more often), an upgrade of any tile, or a redirect of the last
     tile of an incomplete link. The rules judge it afterwards."""
     ts = tileset()
-    own_ends, ends = [], []
-    for lid, run in f.runs.items():
-        if run.complete:
-            continue
-        for e in run.open_ends:
-            ends.append(e)
-            if f.rails.record[lid].owner == seat:
-                own_ends.append(e)
+    own_ends, ends = f.open_ends(seat)
     roll = rng.random()
     if roll < 0.1 and f.rails.tiles:
         h, t = rng.choice(f.rails.tiles)
@@ -696,14 +731,13 @@ def _random_build(f: Facts, seat: int, rng: random.Random) -> Build | None:
                 return Build(Kind.REDIRECT, h, u.face, u.rotation)
     if own_ends and rng.random() < 0.6:
         h, side = rng.choice(own_ends)
-        target = h.neighbor(side)
+        target = h.neighbors()[side]
     else:
-        cities = list(f.colour)
-        c = rng.choice(cities)
-        target = c.neighbor(rng.randrange(6))
+        c = rng.choice(f.cities)
+        target = c.neighbors()[rng.randrange(6)]
     if not f.empty(target):
         return None
-    opts = placements(f.m, target, ts, f.stock)
+    opts = f.placements(target)
     if not opts:
         return None
     u = rng.choice(opts)

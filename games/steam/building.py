@@ -142,7 +142,7 @@ class _View:
     sides: dict[Hex, tuple[_Side, ...]] = field(default_factory=dict)
 
     def reach(self, h: Hex, side: int) -> Reach:
-        n = h.neighbor(side)
+        n = h.neighbors()[side]
         if n in self.cities:
             return CITY
         key = (n, opposite(side))
@@ -247,7 +247,7 @@ def _closes(v: _View, h: Hex, segs: Sequence[tuple[int, ...]], entry: int | None
                 if side == entry:
                     end = start
                     break
-                n = h.neighbor(side)
+                n = h.neighbors()[side]
                 if n in v.cities:
                     end = n
                     break
@@ -256,7 +256,7 @@ def _closes(v: _View, h: Hex, segs: Sequence[tuple[int, ...]], entry: int | None
                     end = (h, side)
                     break
                 end = met[1]
-                if end is None or isinstance(end, Hex) or end[0].neighbor(end[1]) != h:
+                if end is None or isinstance(end, Hex) or end[0].neighbors()[end[1]] != h:
                     break
                 j = user.get(opposite(end[1]))
                 if j is None:
@@ -356,7 +356,7 @@ def apply_build(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, build: B
         new = set(segments_on(placed, h, tiles))
         _judge_new(m, rails, tiles, bt, sorted(new), face.town, need_one=True)
         stock, pairing = stock.take(build.face)
-        after, events = _settle(m, rails, rails.with_tile(h, replace(placed, pairing=pairing)), tiles, bt, new)
+        after, events = _settle(m, rails, rails.with_tile(h, replace(placed, pairing=pairing), tiles), tiles, bt, new)
         key = "built"
     elif build.kind is Kind.UPGRADE:
         if old is None:
@@ -371,7 +371,7 @@ def apply_build(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, build: B
         new = set(segments_on(placed, h, tiles)) - set(segments_on(old, h, tiles))
         _judge_new(m, rails, tiles, bt, sorted(new), face.town, need_one=False)
         stock, pairing = back.take(build.face)
-        after, events = _settle(m, rails, rails.with_tile(h, replace(placed, pairing=pairing)), tiles, bt, new)
+        after, events = _settle(m, rails, rails.with_tile(h, replace(placed, pairing=pairing), tiles), tiles, bt, new)
         key = "upgraded"
     else:
         cost, stock, after, events = _redirect(m, rails, stock, bt, build, tiles, old)
@@ -408,28 +408,44 @@ def _redirect(m, rails: Rails, stock: Stock, bt: BuildTurn, build: Build, tiles:
         raise _refuse("redirect_same", hex=m.label(h))
     placed = PlacedTile(build.face, build.rotation, 0)
     new = set(segments_on(placed, h, tiles))
-    without = rails.with_tile(h, None)
+    without = rails.with_tile(h, None, tiles)
     without, _ = retrace(m, without, tiles)
     _judge_new(m, without, tiles, bt, sorted(new), False, need_one=False)
     stock, pairing = back.take(build.face)
     cost = components().build_costs.exit * len(face.exits)
     # The new tile takes the old one's place in the link, so a one-tile link keeps its id.
     moved = tuple(replace(r, segments=(r.segments - set(segs)) | new) if r.id == lid else r for r in rails.links)
-    after, events = _settle(m, rails, replace(rails.with_tile(h, replace(placed, pairing=pairing)), links=moved),
+    after, events = _settle(m, rails, replace(rails.with_tile(h, replace(placed, pairing=pairing), tiles), links=moved),
                             tiles, bt, new, completes_only=True)
     return cost, stock, after, events
 
 
 def _candidate_hexes(m: SteamMap, rails: Rails, tiles: TileSet) -> set[Hex]:
     """Empty buildable hexes next to a city or an open end: the only places a tile can go."""
-    out = set()
-    for c in (*m.cities, *rails.new_cities):
+    beside, land = _buildable(m)
+    out = set(beside)
+    for c in rails.new_cities:
         out.update(c.neighbors())
     for run in runs_by_id(m, rails, tiles).values():
         for e in run.open_ends:
             if e is not None:
-                out.add(e[0].neighbor(e[1]))
-    return {h for h in out if buildable(m.space(h)) and h not in rails.tile_at and h not in rails.new_cities}
+                out.add(e[0].neighbors()[e[1]])
+    out &= land
+    out.difference_update(rails.tile_at, rails.new_cities)
+    return out
+
+
+_BUILDABLE: dict[int, tuple[SteamMap, frozenset[Hex], frozenset[Hex]]] = {}
+
+
+def _buildable(m: SteamMap) -> tuple[frozenset[Hex], frozenset[Hex]]:
+    """The buildable hexes next to a printed city, and all buildable hexes, of a map (the entry
+    holds the map, so its id cannot be reused)."""
+    entry = _BUILDABLE.get(id(m))
+    if entry is None:
+        land = frozenset(h for h, space in m.spaces.items() if buildable(space))
+        entry = _BUILDABLE[id(m)] = (m, frozenset(h for c in m.cities for h in c.neighbors() if h in land), land)
+    return entry[1], entry[2]
 
 
 def legal_builds(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, tiles: TileSet | None = None) -> list[Build]:
@@ -466,6 +482,94 @@ def legal_builds(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, tiles: 
         if h in ends and not tiles.faces[t.face].town:
             out += _redirects(v, rails, runs, shapes, back, seat, h, t, tiles)
     return out
+
+
+def build_cost_if_legal(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, build: Build,
+                        tiles: TileSet | None = None) -> int | None:
+    """What `apply_build` would charge for `build`, or None where it would refuse it, for a bot
+    that tries many builds to make one.
+
+    A build of the kind `legal_builds` considers (a listed hex, a distinct rotation) is judged
+    as the listing judges it: from the one view of the board, without retracing it — the
+    listing is held to what trying `apply_build` gives (tests/games/test_steam_track.py). Any
+    other build (an equivalent rotation, a hex the listing never offers, a board that already
+    holds a ring or a loop, urbanizing) is tried with `apply_build` itself."""
+    tiles = tiles or tileset()
+    known = _listed_cost(m, rails, stock, bt, build, tiles)
+    if known is not _UNLISTED:
+        return known
+    try:
+        return apply_build(m, rails, stock, bt, build, tiles).cost
+    except IllegalAction:
+        return None
+
+
+_UNLISTED = object()
+
+
+def _listed_cost(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, build: Build, tiles: TileSet):
+    """The cost of `build` if `legal_builds` lists it, None if the listing would consider it and
+    leave it out, `_UNLISTED` if the listing never considers such a build."""
+    if build.kind is Kind.URBANIZE:
+        return _UNLISTED
+    if bt.placed >= bt.limit:
+        return None
+    v = _view(m, rails, tiles, bt.seat)
+    if not v.sound:
+        return _UNLISTED
+    shapes = _shapes(m, tiles)
+    h = build.hex
+    if build.kind is Kind.BUILD:
+        if h not in _candidates(m, rails, tiles):
+            return _UNLISTED
+        shape = shapes.find_on(h, build.face, build.rotation)
+        if shape is None:
+            return _UNLISTED
+        face, _, segs, town, cost = shape
+        if stock.available(face) and _judge(v, h, segs, town, True) is None and not _closes(v, h, segs):
+            return cost
+        return None
+    old = rails.tile_at.get(h)
+    if old is None:
+        return _UNLISTED
+    back = stock.give_back(old.pairing)
+    if build.kind is Kind.UPGRADE:
+        shape = shapes.find_upgrade(h, old.face, old.rotation, build.face, build.rotation)
+        if shape is None:
+            return _UNLISTED
+        face, _, segs, town, cost = shape
+        if back.available(face) and _judge(v, h, segs, town, False) is None and not _closes(v, h, segs):
+            return cost
+        return None
+    if shapes.find_on(h, build.face, build.rotation) is None:
+        return _UNLISTED
+    runs = runs_by_id(m, rails, tiles)
+    if h not in _open_end_hexes(m, rails, tiles) or tiles.faces[old.face].town:
+        return None
+    for b in _redirects(v, rails, runs, shapes, back, bt.seat, h, old, tiles):
+        if b.face == build.face and b.rotation == build.rotation:
+            return b.cost
+    return None
+
+
+def _candidates(m: SteamMap, rails: Rails, tiles: TileSet) -> frozenset[Hex]:
+    """`_candidate_hexes`, remembered on the rails."""
+    memo = rails.__dict__.setdefault("_memo", {})
+    key = ("candidates", id(m), id(tiles))
+    if key not in memo:
+        memo[key] = frozenset(_candidate_hexes(m, rails, tiles))
+    return memo[key]
+
+
+def _open_end_hexes(m: SteamMap, rails: Rails, tiles: TileSet) -> frozenset[Hex]:
+    """The hexes where an incomplete link ends in the open (where a redirect may go), remembered
+    on the rails."""
+    memo = rails.__dict__.setdefault("_memo", {})
+    key = ("open_end_hexes", id(m), id(tiles))
+    if key not in memo:
+        memo[key] = frozenset(e[0] for run in runs_by_id(m, rails, tiles).values() if not run.complete
+                              for e in run.open_ends if e)
+    return memo[key]
 
 
 def _redirects(v: _View, rails: Rails, runs: dict[int, Run], shapes: "_Shapes", back: Stock,
@@ -511,6 +615,7 @@ class _Shapes:
         self._on: dict[Hex, list[_Shape]] = {}
         self._single: dict[Hex, list[tuple[str, int, Tracks]]] = {}
         self._up: dict[tuple[Hex, str, int], list[_Shape]] = {}
+        self._found: dict[tuple, _Shape | None] = {}
 
     def tracks(self, face: str, rotation: int) -> Tracks:
         return face_tracks(self.tiles, face, rotation)
@@ -521,6 +626,21 @@ class _Shapes:
             self._on[h] = [(p.face, p.rotation, self.tracks(p.face, p.rotation), self.tiles.faces[p.face].town, p.cost)
                            for p in placements(self.m, h, self.tiles)]
         return self._on[h]
+
+    def find_on(self, h: Hex, face: str, rotation: int) -> _Shape | None:
+        """The shape of `face` turned `rotation` among those `h` may take, if it is one."""
+        key = (h, face, rotation)
+        if key not in self._found:
+            self._found[key] = next((sh for sh in self.on(h) if sh[0] == face and sh[1] == rotation), None)
+        return self._found[key]
+
+    def find_upgrade(self, h: Hex, old: str, old_rotation: int, face: str, rotation: int) -> _Shape | None:
+        """The upgrade of `old`/`old_rotation` on `h` to `face` turned `rotation`, if it is one."""
+        key = (h, old, old_rotation, face, rotation)
+        if key not in self._found:
+            self._found[key] = next((sh for sh in self.upgrades(h, old, old_rotation)
+                                     if sh[0] == face and sh[1] == rotation), None)
+        return self._found[key]
 
     def single(self, h: Hex) -> list[tuple[str, int, Tracks]]:
         """The plain one-track faces `h` may take: what a redirect may put there."""

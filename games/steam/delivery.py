@@ -132,6 +132,7 @@ class Network:
             adjacent.setdefault(b, []).append((a, link.id))
         # Sorted so that every search, and so every list of deliveries, comes out in one order.
         self.adjacent = {p: tuple(sorted(v)) for p, v in adjacent.items()}
+        self._bounds: dict[tuple, tuple[list[tuple], list[list[int]]]] = {}
 
     @cached_property
     def compiled(self) -> _Compiled:
@@ -148,6 +149,18 @@ class Network:
                   for o, lid in self.adjacent[p])
             for p in places)
         return _Compiled(places, index, link_ids, seats, slot, adjacent)
+
+    def bounds(self, city_bit: list[int], locomotive: int) -> tuple[list[tuple], list[list[int]]]:
+        """For the search with these city colours: each place's steps into cities, and `_reach`.
+        Remembered per colours and locomotive (the board changes less often than the question
+        is asked). Do not modify."""
+        key = (tuple(city_bit), locomotive)
+        known = self._bounds.get(key)
+        if known is None:
+            adjacent = self.compiled.adjacent
+            to_cities = [tuple(step for step in steps if city_bit[step[0]]) for steps in adjacent]
+            known = self._bounds[key] = (to_cities, _reach(adjacent, city_bit, locomotive))
+        return known
 
     def between(self, a: Place, b: Place) -> tuple[LinkId, ...]:
         """The completed links joining a and b, smallest id first."""
@@ -190,8 +203,7 @@ def deliveries(links: Network | Iterable[Link], city_colours: Mapping[Place, Col
         if i is not None:
             city_bit[i] = _COLOUR_BIT[c]
 
-    to_cities = [tuple(step for step in steps if city_bit[step[0]]) for steps in adjacent]
-    reach = _reach(adjacent, city_bit, locomotive)
+    to_cities, reach = net.bounds(city_bit, locomotive)
     best: dict[tuple, tuple[tuple[LinkId, ...], tuple[Place, ...]]] = {}   # outcome -> route
     counts = [0] * len(g.seats)
     used = [False] * len(g.link_ids)

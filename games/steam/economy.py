@@ -78,8 +78,21 @@ def _raise_steps(purse: Purse, steps: int, track: IncomeTrack) -> tuple[Purse, i
 def raisable(purse: Purse, track: IncomeTrack | None = None) -> int:
     """Dollars the basic game can still raise: every income space, then 2 points per $5."""
     track = track or income_track()
-    after, spaces, lost = _raise_steps(purse, 10**6, track)
-    return (spaces + lost) * track.raise_.dollars_per_step
+    entry = _RAISABLE.get(id(track))
+    if entry is None:
+        entry = _RAISABLE[id(track)] = (track, {})
+    known = entry[1]
+    key = (purse.income, purse.points)
+    if key not in known:
+        after, spaces, lost = _raise_steps(purse, 10**6, track)
+        known[key] = (spaces + lost) * track.raise_.dollars_per_step
+    return known[key]
+
+
+# Per income track (the entry holds the track, read once from its data file, so its id cannot be
+# reused): (income, points) -> dollars raisable. Every legal-move question of the basic game asks
+# it, and walking the track down step by step costs more than the rest of the question.
+_RAISABLE: dict[int, tuple[IncomeTrack, dict[tuple[int, int], int]]] = {}
 
 
 def available(purse: Purse, track: IncomeTrack | None = None) -> int:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from weakref import WeakKeyDictionary
 
 from games.core.hexgrid import Hex, opposite
 from games.steam.components import BuildCosts, components
@@ -41,6 +40,20 @@ def buildable(space: Space | None) -> bool:
 def open_sides(m: SteamMap, h: Hex) -> frozenset[int]:
     """The sides of `h` track may leave by: towards a land hex of the map (a city included),
     never across a black edge, into water or off the map (ST-3)."""
+    entry = _SIDES.get(id(m))
+    if entry is None:
+        entry = _SIDES[id(m)] = (m, {})
+    sides = entry[1].get(h)
+    if sides is None:
+        sides = entry[1][h] = _open_sides(m, h)
+    return sides
+
+
+# Per map (the entry holds the map itself, so its id cannot be reused): hex -> open sides.
+_SIDES: dict[int, tuple[SteamMap, dict[Hex, frozenset[int]]]] = {}
+
+
+def _open_sides(m: SteamMap, h: Hex) -> frozenset[int]:
     out = []
     for side in range(6):
         n = m.space(h.neighbor(side))
@@ -71,20 +84,15 @@ def fits(face: Face, space: Space) -> bool:
 def placements(m: SteamMap, h: Hex, tiles: TileSet, stock: Stock | None = None) -> list[Placement]:
     """Every face and distinct rotation that may go on the empty hex `h` as far as the map is
     concerned, with its cost; only faces the stock still holds if a stock is given."""
-    space = m.space(h)
-    if not buildable(space):
-        return []
-    sides = open_sides(m, h)
-    out = []
-    for face in tiles.playable():
-        if not fits(face, space) or (stock is not None and stock.available(face.id) == 0):
-            continue
-        cost = build_cost(face, space)
-        for k in face.rotations:
-            exits = face.exits_at(k)
-            if exits <= sides:
-                out.append(Placement(face.id, k, exits, cost))
-    return out
+    static = _geometry(m, tiles).placements(h)
+    if stock is None:
+        return list(static)
+    return _in_stock(static, stock)
+
+
+def _in_stock(static: tuple[Placement, ...], stock: Stock) -> list[Placement]:
+    left = stock.by_face()
+    return [p for p in static if left[p.face]]
 
 
 def city_links(m: SteamMap, start: Hex) -> set[Hex]:
@@ -116,32 +124,89 @@ def upgrades_on(m: SteamMap, h: Hex, tiles: TileSet, face: str, rotation: int,
     """Every face and rotation that may replace the tile `face`/`rotation` on `h` as an upgrade
     (ST-6: all its track kept, more added, every exit still legal), priced per ST-2: $1 per exit
     of the new tile, + $1 if it replaces a town tile, no terrain cost."""
-    space = m.space(h)
-    if not buildable(space):
-        return []
-    sides = open_sides(m, h)
-    costs = components().build_costs
-    extra = costs.replacing_town_tile if tiles.faces[face].town else 0
-    out = []
-    for new, rots in _upgrades(tiles, face, rotation).items():
-        if stock is not None and stock.available(new) == 0:
-            continue
-        f = tiles.faces[new]
-        cost = costs.exit * len(f.exits) + extra
-        out.extend(Placement(new, k, f.exits_at(k), cost) for k in rots if f.exits_at(k) <= sides)
-    return out
+    static = _geometry(m, tiles).upgrades(h, face, rotation)
+    if stock is None:
+        return list(static)
+    return _in_stock(static, stock)
 
 
-_UPGRADES: WeakKeyDictionary[TileSet, dict[tuple[str, int], dict[str, tuple[int, ...]]]] = WeakKeyDictionary()
+class _Geometry:
+    """What one map and tile set answer about a hex, whatever the board holds: its open sides,
+    the faces and rotations it takes with their cost, the upgrades of a placed face. Worked out
+    on first asking and kept (the bots and the build listing ask the same hexes over and over)."""
+
+    def __init__(self, m: SteamMap, tiles: TileSet) -> None:
+        self.m, self.tiles = m, tiles
+        self._on: dict[Hex, tuple[Placement, ...]] = {}
+        self._up: dict[tuple[Hex, str, int], tuple[Placement, ...]] = {}
+        self._rotated: dict[tuple[str, int], frozenset[int]] = {}
+        self._upgrades_of: dict[tuple[str, int], dict[str, tuple[int, ...]]] = {}
+
+    def exits_at(self, face: Face, k: int) -> frozenset[int]:
+        key = (face.id, k)
+        exits = self._rotated.get(key)
+        if exits is None:
+            exits = self._rotated[key] = face.exits_at(k)
+        return exits
+
+    def placements(self, h: Hex) -> tuple[Placement, ...]:
+        found = self._on.get(h)
+        if found is None:
+            found = self._on[h] = self._placements(h)
+        return found
+
+    def _placements(self, h: Hex) -> tuple[Placement, ...]:
+        space = self.m.space(h)
+        if not buildable(space):
+            return ()
+        sides = open_sides(self.m, h)
+        out = []
+        for face in self.tiles.playable():
+            if not fits(face, space):
+                continue
+            cost = build_cost(face, space)
+            for k in face.rotations:
+                exits = self.exits_at(face, k)
+                if exits <= sides:
+                    out.append(Placement(face.id, k, exits, cost))
+        return tuple(out)
+
+    def upgrades(self, h: Hex, face: str, rotation: int) -> tuple[Placement, ...]:
+        key = (h, face, rotation)
+        found = self._up.get(key)
+        if found is None:
+            found = self._up[key] = self._upgrades(h, face, rotation)
+        return found
+
+    def _upgrades(self, h: Hex, face: str, rotation: int) -> tuple[Placement, ...]:
+        space = self.m.space(h)
+        if not buildable(space):
+            return ()
+        tiles = self.tiles
+        sides = open_sides(self.m, h)
+        costs = components().build_costs
+        extra = costs.replacing_town_tile if tiles.faces[face].town else 0
+        out = []
+        ups = self._upgrades_of.get((face, rotation))
+        if ups is None:
+            ups = self._upgrades_of[(face, rotation)] = tiles.upgrades(face, rotation)
+        for new, rots in ups.items():
+            f = tiles.faces[new]
+            cost = costs.exit * len(f.exits) + extra
+            out.extend(Placement(new, k, self.exits_at(f, k), cost) for k in rots if self.exits_at(f, k) <= sides)
+        return tuple(out)
 
 
-def _upgrades(tiles: TileSet, face: str, rotation: int) -> dict[str, tuple[int, ...]]:
-    """`tiles.upgrades`, remembered per tile set: the legal build listing asks it of every
-    tile on the board each time, and the answer depends on the box alone."""
-    known = _UPGRADES.setdefault(tiles, {})
-    if (face, rotation) not in known:
-        known[(face, rotation)] = tiles.upgrades(face, rotation)
-    return known[(face, rotation)]
+_GEOMETRY: dict[tuple[int, int], tuple[SteamMap, TileSet, _Geometry]] = {}
+
+
+def _geometry(m: SteamMap, tiles: TileSet) -> _Geometry:
+    # The entry holds the map and the tile set themselves, so their ids cannot be reused.
+    key = (id(m), id(tiles))
+    entry = _GEOMETRY.get(key)
+    if entry is None:
+        entry = _GEOMETRY[key] = (m, tiles, _Geometry(m, tiles))
+    return entry[2]
 
 
 def city_sides(m: SteamMap, h: Hex) -> frozenset[int]:

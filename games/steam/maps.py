@@ -145,7 +145,12 @@ class SteamMap:
         return self.spaces.get(h)
 
     def label(self, h: Hex) -> str:
-        return label(h, self.offset)
+        text = self._labels.get(h)
+        if text is None:
+            text = label(h, self.offset)
+            if h in self.spaces:  # remembered for the map's own hexes only: a bounded table
+                self._labels[h] = text
+        return text
 
     def words(self, h: Hex, key: str) -> dict | str:
         """A hex as a message param: its place's name (in both languages) with its label through
@@ -155,7 +160,22 @@ class SteamMap:
         return self.label(h)
 
     def hex_at(self, text: str) -> Hex:
-        return parse_label(text, self.offset)
+        h = self._hexes.get(text)
+        if h is None:
+            h = parse_label(text, self.offset)
+            if h in self.spaces:
+                self._hexes[text] = h
+        return h
+
+    # Labels both ways, remembered as they are asked: the state names hexes by label and the
+    # rules work on hexes, so every question about a stored board converts many of them.
+    @cached_property
+    def _labels(self) -> dict[Hex, str]:
+        return {}
+
+    @cached_property
+    def _hexes(self) -> dict[str, Hex]:
+        return {}
 
     @cached_property
     def cities(self) -> dict[Hex, Space]:

@@ -71,6 +71,21 @@ class StoredTile(BaseModel):
     pairing: int
 
 
+_set = object.__setattr__
+
+
+def _copy(model: BaseModel) -> Any:
+    """A shallow copy of a model, as `model_copy()` makes it, without the general case's
+    checks (the rules copy the state and every player on each move)."""
+    new = object.__new__(model.__class__)
+    _set(new, "__dict__", model.__dict__.copy())
+    _set(new, "__pydantic_extra__", None)
+    _set(new, "__pydantic_fields_set__", model.__pydantic_fields_set__.copy())
+    private = model.__pydantic_private__
+    _set(new, "__pydantic_private__", None if private is None else dict(private))
+    return new
+
+
 class SteamState(BaseModel):
     game: Literal["steam"] = "steam"
     n: int
@@ -117,10 +132,9 @@ class SteamState(BaseModel):
     scores: list[list[int]] = Field(default_factory=list)   # each seat's victory points after each turn
     history: list[dict[str, Any]] = Field(default_factory=list)  # per game turn: statistics for tests and the final post
 
-    # Caches of what is derived from the fields (the parsed rails, the delivery network); never
+    # The parsed rails (what is derived from them is kept on the Rails value itself); never
     # stored, never compared: two states are equal when their fields are.
     _rails: Any = PrivateAttr(default=None)
-    _network: Any = PrivateAttr(default=None)
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and all(getattr(self, k) == getattr(other, k)
@@ -129,23 +143,21 @@ class SteamState(BaseModel):
     __hash__ = None  # type: ignore[assignment]  # mutable, like every pydantic model
 
     def clone(self) -> "SteamState":
-        new = self.model_copy()
+        """A copy the rules may change without touching this state. The rules change in place
+        only the containers copied here; every other field (order, tiles, links, stock, bag,
+        step order, auction, the latest events, builds and route, each city's and supply
+        space's cube counts) they only ever replace, so the copy shares those until it does
+        (tests/games/test_steam_golden.py checks that apply leaves its input as it was)."""
+        new = _copy(self)
         f = new.__dict__
-        for name in ("order", "tiles", "links", "grown", "stock", "bag", "delivered", "step_order",
-                     "built_hexes", "pending", "last", "turn_key", "turn_events", "last_builds", "last_route",
-                     "last_route_places"):
+        for name in ("grown", "delivered", "built_hexes", "pending", "turn_events", "scores", "history"):
             f[name] = list(f[name])
-        f["players"] = [p.model_copy() for p in self.players]
+        f["players"] = [_copy(p) for p in self.players]
         f["new_cities"] = dict(self.new_cities)
         f["new_city_tiles"] = dict(self.new_city_tiles)
-        f["cubes"] = {k: list(v) for k, v in self.cubes.items()}
-        f["supply"] = [list(s) for s in self.supply]
-        f["auction"] = dict(self.auction) if self.auction is not None else None
-        f["scores"] = [list(row) for row in self.scores]
-        f["history"] = [dict(h) for h in self.history]
-        new._rails = self._rails
-        new._network = None
-        return new
+        f["cubes"] = dict(self.cubes)
+        f["supply"] = list(self.supply)
+        return new  # the parsed rails come along with the private attributes
 
     @property
     def in_game(self) -> list[int]:

@@ -40,6 +40,7 @@ from games.steam.income import income_track
 from games.steam.maps import Colour
 from games.steam.models import (ACTION_TILES, COLOURS, Bid, Capital, Deliver, Done, Grow, Pass, Place, PlayerState,
                                 Score, SteamAction, SteamOptions, SteamState, SteamView, Take, Upgrade, Urbanize)
+from games.steam.product import Product
 from games.steam.tiles import tileset
 from games.steam.track import lapse, unown_all
 
@@ -58,6 +59,19 @@ HANDLERS = {
 
 def _ev(key: str, **params: Any) -> Event:
     return Event(key=f"steam.ev.{key}", params=params)
+
+
+def _urbanize(town: str, colour: str, space: int) -> Urbanize:
+    return Urbanize(hex=town, colour=colour, space=space)
+
+
+def _grow(city: str, space: int) -> Grow:
+    return Grow(hex=city, space=space)
+
+
+# The action tile moves, made once (frozen values): every player's every action phase lists them.
+_TAKE = {tile: Take(tile=tile) for tile in ACTION_TILES}
+_DECLINE = {tile: Take(tile=tile, decline=True) for tile in ACTION_TILES}
 
 
 def _check_delivery_step(s: SteamState, action: Any) -> None:
@@ -212,16 +226,17 @@ class Steam(Game[SteamState, Any, SteamView]):
         purse = self._purse(state, seat)
         out: list[Take] = []
         standard = state.options.standard
+        money = economy.available(purse)
         for tile in self.tiles_left(state):
             if tile == "locomotive" and p.locomotive >= components().locomotive["max"]:
                 continue
             if tile == "urbanize" and not self._urbanize_possible(state):
                 continue
             cost = 0 if standard else economy.action_cost(tile, p.locomotive)
-            if cost <= economy.available(purse):
-                out.append(Take(tile=tile))
+            if cost <= money:
+                out.append(_TAKE[tile])
             if not standard and tile in economy.DECLINABLE:
-                out.append(Take(tile=tile, decline=True))
+                out.append(_DECLINE[tile])
         return out
 
     def _urbanize_possible(self, state: SteamState) -> bool:
@@ -258,12 +273,16 @@ class Steam(Game[SteamState, Any, SteamView]):
         return full or [0]
 
     def urbanizations(self, state: SteamState, seat: int) -> list[Urbanize]:
+        return list(self.urbanization_moves(state, seat))
+
+    def urbanization_moves(self, state: SteamState, seat: int) -> Product:
+        """`urbanizations` as a sequence that makes a move only when it is looked at."""
         if not self._action_pending(state, seat, "urbanize"):
-            return []
+            return Product(_urbanize, ())
         m = board_map(state)
         colours = [c for c in COLOURS if state.new_city_tiles.get(c, 0) > 0]
         towns = sorted(m.label(h) for h in m.towns if m.label(h) not in state.new_cities)
-        return [Urbanize(hex=t, colour=c, space=s) for t in towns for c in colours for s in self.supply_spaces(state)]
+        return Product(_urbanize, (towns, colours, self.supply_spaces(state)))
 
     def growable(self, state: SteamState) -> list[str]:
         """Cities that may grow: printed cities without a growth marker (new cities carry one)."""
@@ -271,17 +290,36 @@ class Steam(Game[SteamState, Any, SteamView]):
         return sorted(m.label(h) for h in m.cities if m.label(h) not in state.grown)
 
     def growths(self, state: SteamState, seat: int) -> list[Grow]:
+        return list(self.growth_moves(state, seat))
+
+    def growth_moves(self, state: SteamState, seat: int) -> Product:
+        """`growths` as a sequence that makes a move only when it is looked at."""
         if not self._action_pending(state, seat, "city_growth") or state.growth_left <= 0:
-            return []
+            return Product(_grow, ())
         spaces = [s for s in self.supply_spaces(state) if s]
-        return [Grow(hex=c, space=s) for c in self.growable(state) for s in spaces]
+        return Product(_grow, (self.growable(state), spaces))
 
     def may_finish_building(self, state: SteamState, seat: int) -> bool:
         """Basic game: a City Growth or Urbanize taken and not declined must be carried out if it
         can be (rulebook, building phase). Standard game: it may be forgone now (ST-12)."""
         if state.options.standard:
             return True
-        return not (self.urbanizations(state, seat) or self.growths(state, seat))
+        return not (self._urbanization_owed(state, seat) or self._growth_owed(state, seat))
+
+    def _urbanization_owed(self, state: SteamState, seat: int) -> bool:
+        """Whether `urbanizations` lists anything (without making the list)."""
+        if not self._action_pending(state, seat, "urbanize"):
+            return False
+        m = board_map(state)
+        return any(state.new_city_tiles.get(c, 0) > 0 for c in COLOURS) \
+            and any(m.label(h) not in state.new_cities for h in m.towns)
+
+    def _growth_owed(self, state: SteamState, seat: int) -> bool:
+        """Whether `growths` lists anything (without making the list)."""
+        if not self._action_pending(state, seat, "city_growth") or state.growth_left <= 0:
+            return False
+        m = board_map(state)
+        return any(any(sp) for sp in state.supply) and any(m.label(h) not in state.grown for h in m.cities)
 
     # --- delivering
     def deliveries(self, state: SteamState, seat: int) -> list:
@@ -562,7 +600,9 @@ class Steam(Game[SteamState, Any, SteamView]):
                         route)
         source = m.label(d.source)
         k = COLOURS.index(colour.value)
-        s.cubes[source][k] -= 1
+        left = list(s.cubes[source])  # a new row: the state's rows are shared with the one before
+        left[k] -= 1
+        s.cubes[source] = left
         s.delivered[k] += 1
         s.players[seat].delivered += 1
         s.last_route = list(d.links)

@@ -215,7 +215,11 @@ class Stock:
 
     def available(self, face_id: str) -> int:
         """How many unplaced tiles carry this face."""
-        return sum(self.counts[i] for i in self.tiles.carriers[face_id])
+        return _left_by_face(self.tiles, self.counts)[face_id]
+
+    def by_face(self) -> dict[str, int]:
+        """Unplaced tiles per face id. Do not modify."""
+        return _left_by_face(self.tiles, self.counts)
 
     def choose(self, face_id: str) -> int:
         """The pairing ST-T2 takes for this face: the one whose other face has the most copies
@@ -246,6 +250,13 @@ class Stock:
         counts = list(self.counts)
         counts[pairing] += 1
         return Stock(self.tiles, tuple(counts))
+
+
+@lru_cache(maxsize=256)
+def _left_by_face(tiles: TileSet, counts: tuple[int, ...]) -> dict[str, int]:
+    """Unplaced tiles per face for one stock (the listing and the bots ask every face of the
+    same stock again and again). Do not modify."""
+    return {fid: sum(counts[i] for i in carriers) for fid, carriers in tiles.carriers.items()}
 
 
 def _face(spec: _FaceSpec) -> Face:

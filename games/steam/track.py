@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import NamedTuple
 
 from games.core.hexgrid import Hex, opposite
 from games.steam.delivery import Link
@@ -51,25 +52,21 @@ class LinkRecord:
     extended: int = 0   # the last game turn the owner built on it (ST-4)
 
 
-@dataclass(frozen=True, slots=True)
-class Run:
+class Run(NamedTuple):
     """One traced link: its segments in order from `ends[0]`, and what each end reaches —
-    a place (Hex) or an open end (hex, side)."""
+    a place (Hex) or an open end (hex, side). `complete`, `places` and `open_ends` say the same
+    of the ends again, worked out once (`Run.of`): every rule and bot asks them of every link."""
 
     segments: tuple[Segment, ...]
     ends: tuple[Hex | OpenEnd, Hex | OpenEnd]
+    complete: bool
+    places: tuple[Hex, ...]
+    open_ends: tuple[OpenEnd, ...]
 
-    @property
-    def complete(self) -> bool:
-        return all(isinstance(e, Hex) for e in self.ends)
-
-    @property
-    def places(self) -> tuple[Hex, ...]:
-        return tuple(e for e in self.ends if isinstance(e, Hex))
-
-    @property
-    def open_ends(self) -> tuple[OpenEnd, ...]:
-        return tuple(e for e in self.ends if not isinstance(e, Hex))
+    @classmethod
+    def of(cls, segments: tuple[Segment, ...], ends: tuple[Hex | OpenEnd, Hex | OpenEnd]) -> "Run":
+        return cls(segments, ends, all(isinstance(e, Hex) for e in ends),
+                   tuple(e for e in ends if isinstance(e, Hex)), tuple(e for e in ends if not isinstance(e, Hex)))
 
 
 @dataclass(frozen=True)
@@ -91,14 +88,32 @@ class Rails:
     def link_of(self) -> dict[Segment, int]:
         return {s: r.id for r in self.links for s in r.segments}
 
-    def with_tile(self, h: Hex, tile: PlacedTile | None) -> "Rails":
-        """The same rails with `h` holding `tile` (None: emptied). Links are not retraced."""
+    def with_tile(self, h: Hex, tile: PlacedTile | None, tiles: TileSet | None = None) -> "Rails":
+        """The same rails with `h` holding `tile` (None: emptied). Links are not retraced; given
+        the tile set, the segment index already made of these rails is carried over, changed on
+        `h` only, rather than made again for the new rails."""
         d = dict(self.tiles)
+        old = d.get(h)
         if tile is None:
             d.pop(h, None)
         else:
             d[h] = tile
-        return replace(self, tiles=tuple(sorted(d.items())))
+        out = replace(self, tiles=tuple(sorted(d.items())))
+        index = self.__dict__.get("_memo", {}).get(("index", id(tiles))) if tiles is not None else None
+        if index is not None:
+            index = dict(index)
+            if old is not None:
+                for seg in segments_on(old, h, tiles):
+                    for side in seg[1]:
+                        if side != TOWN_SIDE:
+                            del index[(h, side)]
+            if tile is not None:
+                for seg in segments_on(tile, h, tiles):
+                    for side in seg[1]:
+                        if side != TOWN_SIDE:
+                            index[(h, side)] = seg
+            out.__dict__["_memo"] = {("index", id(tiles)): index}
+        return out
 
     def with_city(self, h: Hex) -> "Rails":
         return replace(self.with_tile(h, None), new_cities=tuple(sorted({*self.new_cities, h})))
@@ -147,7 +162,7 @@ def _walk(cities, index, seg: Segment, side: int, seen: set):
     path = []
     while True:
         h = seg[0]
-        n = h.neighbor(side)
+        n = h.neighbors()[side]
         if n in cities:
             return path, n
         nxt = index.get((n, opposite(side)))
@@ -163,7 +178,7 @@ def _walk(cities, index, seg: Segment, side: int, seen: set):
         seg = nxt
 
 
-def _memo(rails: Rails, what: str, m: SteamMap, tiles: TileSet, make):
+def memo(rails: Rails, what: str, m: SteamMap, tiles: TileSet, make):
     """Answers about one immutable Rails are computed once: the chooser asks them thousands
     of times of the same board."""
     memo = rails.__dict__.setdefault("_memo", {})
@@ -177,7 +192,7 @@ def trace(m: SteamMap, rails: Rails, tiles: TileSet | None = None) -> list[Run]:
     """Every link on the board, in a stable order (by its smallest segment). A ring of track
     with no end gets `None` ends; building never leaves one (ST-3)."""
     tiles = tiles or tileset()
-    return list(_memo(rails, "trace", m, tiles, lambda: _trace(m, rails, tiles)))
+    return list(memo(rails, "trace", m, tiles, lambda: _trace(m, rails, tiles)))
 
 
 def _trace(m: SteamMap, rails: Rails, tiles: TileSet) -> tuple[Run, ...]:
@@ -200,7 +215,7 @@ def _trace(m: SteamMap, rails: Rails, tiles: TileSet) -> tuple[Run, ...]:
             back, end0 = _walk(cities, index, seg, a, seen)
         fwd, end1 = _walk(cities, index, seg, b, seen)
         segs = tuple(reversed(back)) + (seg,) + tuple(fwd)
-        runs.append(Run(segs, (end0, end1)))
+        runs.append(Run.of(segs, (end0, end1)))
     return tuple(runs)
 
 
@@ -249,7 +264,7 @@ def share_geometry(src: Rails, dst: Rails, runs: bool = False) -> Rails:
 def runs_by_id(m: SteamMap, rails: Rails, tiles: TileSet | None = None) -> dict[int, Run]:
     """Each recorded link's traced run (rails as returned by `retrace`). Do not modify."""
     tiles = tiles or tileset()
-    return _memo(rails, "runs", m, tiles,
+    return memo(rails, "runs", m, tiles,
                  lambda: {rails.link_of[r.segments[0]]: r for r in trace(m, rails, tiles)})
 
 
@@ -270,7 +285,7 @@ def lapse(m: SteamMap, rails: Rails, turn: int, tiles: TileSet | None = None) ->
             if r.owner is not None and r.extended < turn and not runs[r.id].complete]
     gone = {r.id for r in lost}
     links = tuple(replace(r, owner=None) if r.id in gone else r for r in rails.links)
-    return replace(rails, links=links), lost
+    return share_geometry(rails, replace(rails, links=links), runs=True), lost
 
 
 def unown_all(rails: Rails, seat: int, m: SteamMap, incomplete_only: bool = False,
@@ -279,5 +294,5 @@ def unown_all(rails: Rails, seat: int, m: SteamMap, incomplete_only: bool = Fals
     runs = runs_by_id(m, rails, tiles) if incomplete_only else {}
     links = tuple(replace(r, owner=None) if r.owner == seat and (not incomplete_only or not runs[r.id].complete)
                   else r for r in rails.links)
-    return replace(rails, links=links)
+    return share_geometry(rails, replace(rails, links=links), runs=True)
 

@@ -494,3 +494,60 @@ def test_the_fast_listing_is_what_trying_every_candidate_gives(seed, map_id):
         cities += bool(rails.new_cities)
         kinds |= sum(1 << list(Kind).index(b.kind) for b in {b.kind: b for b in fast}.values())
     assert checked == 5 and kinds == 0b111 and cities        # builds, upgrades, redirects, new cities
+
+
+def _tried(m, rails, stock, bt):
+    """Builds of every kind to put to the judge: on every empty hex near track or a city (every
+    face, every rotation 0-5, distinct or not), upgrades and redirects of every placed tile with
+    every face and rotation, and an urbanized town."""
+    from games.steam.building import _candidate_hexes
+    faces = [f.id for f in T.playable()]
+    near = set(_candidate_hexes(m, rails, T))
+    near |= {n for h, _ in rails.tiles for n in h.neighbors() if m.space(n) is not None}
+    for h in sorted(near):
+        for face in faces:
+            for k in range(6):
+                yield Build(Kind.BUILD, h, face, k)
+    for h, _ in rails.tiles:
+        for kind in (Kind.UPGRADE, Kind.REDIRECT):
+            for face in faces:
+                for k in range(6):
+                    yield Build(kind, h, face, k)
+    yield Build(Kind.URBANIZE, sorted(m.towns)[0])
+
+
+@pytest.mark.parametrize("seed, map_id", [(3, "northeast"), (4, "rhine_ruhr")])
+def test_the_quick_judge_of_one_build_is_what_applying_it_says(seed, map_id):
+    """`build_cost_if_legal` (the bots' judge) answers with apply_build's cost where it accepts
+    a build and None where it refuses it, for every kind of build on boards from empty to busy."""
+    from games.steam.building import build_cost_if_legal
+    checked = accepted = 0
+    for i, (m, rails, stock, bt) in enumerate(random_board(seed, map_id, seats=4, turns=5)):
+        if i % 8 != 3:
+            continue
+        fresh = Rails(rails.tiles, rails.new_cities, rails.links, rails.next_id)
+        for build in _tried(m, fresh, stock, bt):
+            try:
+                want = apply_build(m, rails, stock, bt, build, T).cost
+            except IllegalAction:
+                want = None
+            assert build_cost_if_legal(m, fresh, stock, bt, build, T) == want, build
+            checked += 1
+            accepted += want is not None
+    assert checked > 10_000 and accepted > 100
+
+
+def test_a_carried_over_segment_index_is_the_one_made_afresh():
+    """Building carries the segment index of the rails over to the new rails (changed on the
+    built hex only); it must be the index made from the new rails' tiles."""
+    from games.steam.track import _segment_index, segment_index
+    checked = 0
+    for i, (m, rails, stock, bt) in enumerate(random_board(5, "northeast", seats=4, turns=4)):
+        segment_index(rails, T)
+        for build in legal_builds(m, rails, stock, bt, T)[::7]:
+            after = rails.with_tile(build.hex, rails.tile_at.get(build.hex) if build.kind is Kind.UPGRADE else None, T)
+            done = apply_build(m, rails, stock, bt, build, T)
+            for new in (after, done.rails):
+                assert segment_index(new, T) == _segment_index(Rails(new.tiles, new.new_cities, new.links, new.next_id), T)
+                checked += 1
+    assert checked > 100
