@@ -43,7 +43,7 @@ from typing import Any
 from games.catan_express import economy, race
 from games.catan_express.components import RESOURCES, DevCard, components
 from games.catan_express.geo import Geo
-from games.catan_express.maps import Board
+from games.catan_express.map import Board
 from games.catan_express.models import (MAX_OFFERS, Answer, BankTrade, Build, Buy, CatanState, Discard, End, Gold,
                                         Menu, Monopoly, NameStop, Partner, Plenty, Propose, Ride, Roads, Robber, Roll)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from games.catan_express.maps import Board, BoardLayout, beginner, layout_of, random_layout
+from games.catan_express.map import Board, BoardLayout, beginner, layout_of, random_layout
 from games.catan_express.rail import RailGraph, Spoke, rail_graph
 
 

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from games.catan_express.maps import BoardLayout
+from games.catan_express.map import BoardLayout
 from games.core.events import Event
 from games.core.protocol import Result
 from games.core.unchecked import made, shallow

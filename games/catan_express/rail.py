@@ -35,7 +35,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from games.catan_express.maps import Board
+from games.catan_express.map import Board
 from games.core.errors import IllegalAction
 from games.core.hexgrid import Corner, Edge, Hex, Offset, label, parse_label
 

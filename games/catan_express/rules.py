@@ -45,17 +45,16 @@ from pydantic import BaseModel, ValidationError
 from games.core.choices import Decision
 from games.core.errors import IllegalAction
 from games.core.events import Event
-from games.core.protocol import PlayerResult, Result, ScoreLine, Tie
-from games.core.ranking import TieBreak, rank
+from games.core.protocol import Result
 from games.core.referee import ANY_PHASE, Handlers, Referee
 from games.core.vocabulary import Vocabulary
 from games.catan_express import cards as deckmod
-from games.catan_express import decisions, notation, orders
+from games.catan_express import decisions, notation, orders, scoring
 from games.catan_express.bots import BOTS
 from games.catan_express.components import RESOURCES, DevCard, Resource, components
 from games.catan_express.economy import Holdings
 from games.catan_express.geo import Geo, board_for, layout_for
-from games.catan_express.maps import Board, Terrain
+from games.catan_express.map import Board, Terrain
 from games.catan_express.models import (Answer, BankTrade, Build, CatanAction, CatanOptions, CatanState, CatanView,
                                         Leg, Menu, Partner, PlayerState, Propose, Ride, Robber, SeatSummary, event)
 from games.catan_express.phases import (build, devcards, discard, end, facts, gold, menus, ride, robber, roll, setup,
@@ -66,7 +65,6 @@ from games.catan_express.phases.moves import END, NO, SEAT
 # The moves that can change someone's victory points (buildings, a revealed card, Largest Army,
 # chips, towers): only after these can the race's starter appear (CE-6).
 SCORING_KINDS = frozenset({"build", "buy", "robber", "ride"})
-CATEGORIES = ["settlements", "cities", "vp_cards", "chips", "largest_army", "towers", "fastest_driver"]
 
 
 def _map_id(n: int, options: CatanOptions) -> str:
@@ -300,35 +298,11 @@ class CatanExpress(Referee[CatanState, Any, CatanView]):
         return out
 
     def ranking(self, state: CatanState) -> list[int]:
-        """The seats in CE-10 order (see `_ranked`), the game over or not."""
-        return [row.seat for row in self._ranked(state)[0]]
-
-    def _ranked(self, state: CatanState) -> tuple[list[PlayerResult], list[Tie]]:
-        """CE-10: most points; ties to the race winner, then the starter, then the nearest to
-        the starter clockwise (from the first seat while nobody has started the race)."""
-        starter = state.starter if state.starter is not None else 0
-        by_seat = self.points_by_seat(state)
-        rows = []
-        for seat, p in enumerate(state.players):
-            pts = by_seat[seat]
-            rows.append(PlayerResult(seat=seat, rank=0, total=sum(pts.values()),
-                                     lines=[ScoreLine(category=c, points=pts[c]) for c in CATEGORIES],
-                                     stats={"towers": len(p.towers), "knights": p.knights,
-                                            "chips": len(p.chips), "starter": state.starter == seat,
-                                            "race_winner": state.race_winner == seat,
-                                            "after_starter": (seat - starter) % state.n}))
-        clockwise = (TieBreak("after_starter", "catan_express.tie.clockwise", lower=True, params={"from_seat": starter})
-                     if state.starter is not None else TieBreak("after_starter", "catan_express.tie.seat_order", lower=True))
-        breaks = (TieBreak("race_winner", "catan_express.tie.race_winner"), TieBreak("starter", "catan_express.tie.starter"), clockwise)
-        ties = rank(rows, breaks, "catan_express.tie.shared")
-        return rows, ties
+        """The seats in CE-10 order, the game over or not."""
+        return scoring.ranking(state)
 
     def result(self, state: CatanState) -> Result | None:
-        if state.phase != "over":
-            return None
-        players, ties = self._ranked(state)
-        reason = "race" if state.race_winner is not None else ("no_stops" if not state.stops else "race_stuck")
-        return Result(players=players, categories=CATEGORIES, label_prefix="catan_express", reason=reason, ties=ties)
+        return scoring.final_result(state) if state.phase == "over" else None
 
     # ------------------------------------------------------------------ notation
     def format_action(self, action: Any) -> str:

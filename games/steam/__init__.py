@@ -1,6 +1,7 @@
 """Steam (Martin Wallace): rail building and goods delivery on a hex map.
 
-This package holds the game's data layer so far — tiles and the double-sided stock (tiles.py),
-the two maps (maps.py), the loose components and fixed numbers (components.py) and where track
-may go (legality.py). The game is not registered in data/games.json until its rules exist.
+rules.py is the Game; the phases' work is in auction.py, building.py (with legality.py, where
+track may go), delivery.py and economy.py / income.py; map.py reads the two maps, tiles.py the
+tiles and their double-sided stock, components.py the fixed numbers; derived.py keeps what is
+worked out once per position (the parsed rails, runs and the delivery network).
 """

@@ -33,7 +33,7 @@ from typing import Any, NamedTuple
 
 from games.core.hexgrid import Hex, opposite
 from games.steam import delivery
-from games.steam.board import board_map, city_colours, cubes_by_city, rails_of, runs, stock_of
+from games.steam.derived import board_map, city_colours, cubes_by_city, rails_of, runs, stock_of
 from games.steam.building import Build, BuildTurn, Kind, build_cost_if_legal
 from games.steam.components import components
 from games.steam.legality import buildable, open_sides, placements, upgrades_on

@@ -46,7 +46,7 @@ from games.core.events import Event
 from games.core.hexgrid import Hex, opposite
 from games.steam.components import components
 from games.steam.legality import build_cost, buildable, fits, open_sides, placements, upgrades_on
-from games.steam.maps import SteamMap
+from games.steam.map import SteamMap
 from games.steam.tiles import TOWN_SIDE, Stock, TileSet, tileset
 from games.steam.track import (LinkRecord, OpenEnd, PlacedTile, Rails, Run, Segment, is_city, retrace,
                                face_tracks, runs_by_id, segment_index, segments_on, share_geometry)

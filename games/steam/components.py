@@ -15,7 +15,7 @@ from pathlib import Path
 from pydantic import BaseModel, field_validator, model_validator
 
 from games.core.datafile import read_model
-from games.steam.maps import Colour, PRINTED_COLOURS
+from games.steam.map import Colour, PRINTED_COLOURS
 
 COMPONENTS_PATH = Path(__file__).resolve().parents[2] / "data" / "steam" / "components.json"
 

@@ -43,7 +43,7 @@ from games.core.choices import VALUE_MAX, Amount, Choice, Decision, Pick
 from games.core.choices import Place as Where
 from games.core.events import Event
 from games.steam import economy
-from games.steam.board import board_map, city_colours, map_of, rails_of, stock_of
+from games.steam.derived import board_map, city_colours, map_of, rails_of, stock_of
 from games.steam.building import legal_builds
 from games.steam.components import components
 from games.steam.delivery import COLOUR_ORDER

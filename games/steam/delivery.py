@@ -54,7 +54,7 @@ from functools import cached_property
 from typing import Any
 
 from games.core.errors import IllegalAction
-from games.steam.maps import Colour
+from games.steam.map import Colour
 
 Place = Any    # a city or town: whatever the caller names places by (Hex on the real maps)
 LinkId = Any   # the caller's name for a link (int or str), unique on the board

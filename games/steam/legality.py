@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from games.core.hexgrid import Hex, opposite
 from games.steam.components import BuildCosts, components
-from games.steam.maps import Space, SteamMap, Terrain
+from games.steam.map import Space, SteamMap, Terrain
 from games.steam.tiles import Face, Stock, TileSet
 
 

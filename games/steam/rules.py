@@ -29,7 +29,7 @@ from games.core.vocabulary import Vocabulary
 from games.steam import decisions, economy, notation, orders
 from games.steam.bots import BOTS
 from games.steam.auction import BasicAuction, StandardAuction, order_by_tiles
-from games.steam.board import (board_map, city_colours, complete_links, cubes_by_city, network, put_rails, rails_of,
+from games.steam.derived import (board_map, city_colours, complete_links, cubes_by_city, network, put_rails, rails_of,
                                stock_of)
 from games.steam.building import Build, BuildTurn, Kind, apply_build, legal_builds
 from games.steam.components import components
@@ -37,7 +37,7 @@ from games.steam.delivery import Network, awards, check_route, deliveries, parse
 from games.steam.delivery import notation as route_notation
 from games.steam.economy import Money, Purse
 from games.steam.income import income_track
-from games.steam.maps import Colour
+from games.steam.map import Colour
 from games.steam.models import (ACTION_TILES, COLOURS, Bid, Capital, Deliver, Done, Grow, Pass, Place, PlayerState,
                                 Score, SteamAction, SteamOptions, SteamState, SteamView, Take, Upgrade, Urbanize)
 from games.steam.product import Product

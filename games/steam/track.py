@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 from games.core.hexgrid import Hex, opposite
 from games.steam.delivery import Link
-from games.steam.maps import SteamMap
+from games.steam.map import SteamMap
 from games.steam.tiles import TOWN_SIDE, TileSet, tileset
 
 Segment = tuple[Hex, tuple[int, ...]]   # a hex and the sorted absolute sides of one track on it

@@ -40,7 +40,7 @@ from typing import Sequence
 
 from PIL import Image, ImageDraw
 
-from games.catan_express.maps import Terrain
+from games.catan_express.map import Terrain
 from games.catan_express.models import CatanState, CatanView
 from render.catan_express import style
 from render.catan_express import sizes

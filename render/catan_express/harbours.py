@@ -26,7 +26,7 @@ from typing import Sequence
 from PIL import Image, ImageDraw
 
 from games.catan_express.geo import Geo
-from games.catan_express.maps import GENERIC, HARBOUR_KINDS, Board, Harbour
+from games.catan_express.map import GENERIC, HARBOUR_KINDS, Board, Harbour
 from games.core.hexgrid import Corner
 from games.core.i18n import LANGUAGES, translate
 from render.catan_express.room import building_box, piece_room

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from games.catan_express.geo import Geo, board_for, geo_of
-from games.catan_express.maps import Board, LayoutKey, board_from_key
+from games.catan_express.map import Board, LayoutKey, board_from_key
 from games.core.hexgrid import Hex, Orientation
 from render.catan_express.harbours import Field, HarbourLabel, Pick, board_labels, kept_spots
 from render.catan_express.room import loco_row, points_up

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from games.core.i18n import has_key, translate
-from games.steam.board import place_name
+from games.steam.derived import place_name
 from games.steam.models import SteamView
 from render.kit.alt import alt_text, board_heading, hand_heading, last_move_sentence, ranking_sentence
 from render.kit.ended import is_abandoned

@@ -32,8 +32,8 @@ from typing import Sequence
 from PIL import Image, ImageDraw
 
 from games.core.hexgrid import Hex
-from games.steam.board import board_map, map_of, runs
-from games.steam.maps import Terrain
+from games.steam.derived import board_map, map_of, runs
+from games.steam.map import Terrain
 from games.steam.models import COLOURS, SteamState, SteamView
 from render.kit.encode import LayerCache, drawn_on
 from render.kit.geometry import Walker

@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 
 from games.core.hexgrid import Hex
 from games.core.i18n import translate
-from games.steam.board import board_map, city_colours, complete_links, cubes_by_city, place_name, runs
+from games.steam.derived import board_map, city_colours, complete_links, cubes_by_city, place_name, runs
 from games.steam.delivery import Delivery, Network, deliveries
 from games.steam.models import SteamState, SteamView
 from render.kit.legibility import min_font_px

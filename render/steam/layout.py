@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from games.core.hexgrid import Hex, Orientation, from_offset
-from games.steam.board import map_of
-from games.steam.maps import SteamMap
+from games.steam.derived import map_of
+from games.steam.map import SteamMap
 from games.steam.tiles import TOWN_SIDE
 from render.kit.hexgrid import HexLayout
 from render.kit.legibility import min_font_px

@@ -21,7 +21,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from games.core.hexgrid import Hex
-from games.steam.board import board_map, map_of
+from games.steam.derived import board_map, map_of
 from games.steam.models import SteamState
 from render.kit.board_names import NameSpots, Pieces, Placer, fixed_cells
 from render.kit.geometry import Box

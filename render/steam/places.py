@@ -22,7 +22,7 @@ from PIL import Image
 
 from games.core.choices import Place
 from games.core.i18n import translate
-from games.steam.board import board_map, network, put_rails, rails_of, runs, stock_of
+from games.steam.derived import board_map, network, put_rails, rails_of, runs, stock_of
 from games.steam.building import Build, BuildTurn, Kind, apply_build
 from games.steam.delivery import parse_route
 from games.steam.models import COLOURS, SteamState, SteamView

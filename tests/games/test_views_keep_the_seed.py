@@ -13,7 +13,7 @@ from games import registry
 from games.catan_express.economy import trade_ratio
 from games.catan_express.components import RESOURCES
 from games.catan_express.geo import board_for, layout_for
-from games.catan_express.maps import MAP_IDS, BoardLayout, board_from, layout_of
+from games.catan_express.map import MAP_IDS, BoardLayout, board_from, layout_of
 from games.catan_express.rules import GAME as CE
 from games.core.errors import DataError
 from games.core.rng import SeededRng, derive

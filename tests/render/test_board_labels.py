@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 
 from games import registry as games
-from games.steam.board import board_map, map_of
+from games.steam.derived import board_map, map_of
 from render.kit.geometry import band, boxes_meet, grow, polygon_meets_box
 from render.steam import board as steam_board
 from render.steam import names as steam_names

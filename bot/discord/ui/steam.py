@@ -19,7 +19,7 @@ import discord
 from bot.discord.text import clip, event_text, t
 from bot.discord.ui.base import GameUI, register
 from bot.sessions import PrivateView
-from games.steam.board import board_map
+from games.steam.derived import board_map
 from games.steam.models import COLOURS
 
 CUBES = {"red": "🟥", "blue": "🟦", "yellow": "🟨", "purple": "🟪", "gray": "⬜"}

@@ -15,7 +15,7 @@ from games.catan_express.components import RESOURCES, DevCard, components
 from games.catan_express.derived import Derived, derived
 from games.catan_express.economy import Hand, Holdings, hand_of
 from games.catan_express.geo import Geo, board_for, geo_for, harbour_kinds
-from games.catan_express.maps import Board
+from games.catan_express.map import Board
 from games.catan_express.models import CatanState, event
 
 
@@ -92,7 +92,7 @@ def clockwise(state: CatanState, start: int) -> list[int]:
 
 
 def points_by_seat(state: CatanState) -> list[dict[str, int]]:
-    """Every seat's victory points by category (rules.CATEGORIES), in one pass over the board:
+    """Every seat's victory points by category (scoring.CATEGORIES), in one pass over the board:
     the one place the points are counted by category, for the result, the view and the final
     post (`totals` adds the same numbers up without naming them)."""
     c = components()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from games.catan_express.maps import (
+from games.catan_express.map import (
     GENERIC, MAP_IDS, MAPS_DIR, RED_NUMBERS, Terrain, beginner, catan_map, load_map, maps_for,
     random_layout,
 )

@@ -6,8 +6,8 @@ every legal move of each of them in order (and the result at the end); the state
 applied to must be left as it was. A checkpoint is taken
 every CHECKPOINT moves so that a difference is found near where it starts.
 
-`python -m tests.games.steam_golden` prints the digests of GAMES as the module
-tests/games/steam_golden_digests.py holds them.
+`python -m tests.games.steam.golden` prints the digests of GAMES as the module
+tests/games/steam/golden_digests.py holds them.
 """
 from __future__ import annotations
 

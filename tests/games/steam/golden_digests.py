@@ -1,9 +1,9 @@
-"""Expected digests of the seeded Steam games of tests/games/steam_golden.py (GAMES).
+"""Expected digests of the seeded Steam games of tests/games/steam/golden.py (GAMES).
 
 Produced once, before the speed work on Steam's rules and bots (branch steamfast, on top of
 main at bd8eed0), with that code unchanged, by
 
-    PYTHONPATH=. python -m tests.games.steam_golden
+    PYTHONPATH=. python -m tests.games.steam.golden
 
 (the same output with PYTHONHASHSEED=123). They pin the behaviour: the same seed and moves
 must give the same states, events, legal moves in the same order and results. Regenerate

@@ -13,7 +13,7 @@ from games.core.errors import DataError
 from games.core.hexgrid import distance
 from games.steam.components import components, load_components, COMPONENTS_PATH
 from games.steam.legality import buildable, city_links, city_sides, open_sides, placements, upgrades_on
-from games.steam.maps import MAPS_DIR, PRINTED_COLOURS, Colour, Terrain, load_map, steam_map
+from games.steam.map import MAPS_DIR, PRINTED_COLOURS, Colour, Terrain, load_map, steam_map
 from games.steam.tiles import TILES_PATH, load_tiles, tileset
 
 MAPS = ("northeast", "rhine_ruhr")

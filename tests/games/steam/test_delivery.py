@@ -15,7 +15,7 @@ from games.steam.delivery import (
 )
 from games.steam.components import components
 from tools.games.steam.delivery_bench import dense_network, setup_cubes, worst_case_report
-from games.steam.maps import Colour, steam_map
+from games.steam.map import Colour, steam_map
 
 R, B, Y, P, G = Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.PURPLE, Colour.GRAY
 GREEN, BLACK, ORANGE = 0, 1, 2

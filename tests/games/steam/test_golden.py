@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.games.steam_golden import GAMES, digests
-from tests.games.steam_golden_digests import DIGESTS
+from tests.games.steam.golden import GAMES, digests
+from tests.games.steam.golden_digests import DIGESTS
 
 
 def test_every_golden_game_has_a_recorded_digest():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.steam.maps import MAP_IDS
+from games.steam.map import MAP_IDS
 from games.steam.models import COLOURS
 from tools.games.steam.simulate import report, simulate
 

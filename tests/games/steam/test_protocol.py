@@ -8,7 +8,7 @@ from functools import lru_cache
 import pytest
 
 from games.core.i18n import translate
-from games.steam.board import board_map
+from games.steam.derived import board_map
 from games.steam.rules import GAME
 from tests.support.bot_games import bot_steps
 from tests.support.protocol_checks import check_decisions, walk_checking_decisions, walk_checking_round_trips

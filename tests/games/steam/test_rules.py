@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.errors import IllegalAction
-from games.steam.board import board_map, complete_links, rails_of
+from games.steam.derived import board_map, complete_links, rails_of
 from games.steam.components import components
 from games.steam.models import COLOURS
 from games.steam.rules import GAME
@@ -383,7 +383,7 @@ def test_several_scoring_players_answer_mover_first_then_in_turn_order():
     rails = rails_of(t.s)
     first = min(rails.links, key=lambda r: r.id)
     from dataclasses import replace
-    from games.steam.board import put_rails
+    from games.steam.derived import put_rails
     put_rails(t.s, replace(rails, links=tuple(replace(r, owner=other) if r.id == first.id else r
                                                for r in rails.links)))
     t.set_cubes("L7", [0, 0, 0, 1, 0])

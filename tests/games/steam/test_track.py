@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 from games.core.errors import IllegalAction
 from games.steam.building import Build, BuildTurn, Kind, apply_build, by_hex, legal_builds
 from games.steam.delivery import Network, deliveries
-from games.steam.maps import steam_map
+from games.steam.map import steam_map
 from games.steam.tiles import tileset
 from games.steam.track import Rails, delivery_links, lapse, retrace, runs_by_id, unown_all
 
@@ -453,7 +453,7 @@ def test_a_town_tile_joined_to_nothing_of_the_builders_cannot_take_a_link():
 def random_board(seed, map_id, seats, turns):
     """Boards met while building at random (with the odd urbanized town), one per seat's turn,
     each with a builder and a count of placements made to ask the listing about."""
-    from games.steam.maps import steam_map
+    from games.steam.map import steam_map
     rnd = random.Random(seed)
     m = steam_map(map_id)
     rails, stock = Rails(), T.full_stock()

@@ -13,7 +13,7 @@ from PIL import Image, ImageChops
 
 from games.core.i18n import translate
 from games.steam import decisions as d
-from games.steam.board import board_map
+from games.steam.derived import board_map
 from games.steam.rules import GAME
 from render import pick
 from render.kit.legibility import MIN_TEXT_PX_AT_400, recording_text_sizes

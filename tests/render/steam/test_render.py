@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from games.steam.board import board_map, complete_links, runs
+from games.steam.derived import board_map, complete_links, runs
 from games.steam.models import Bid, Capital, Deliver, Done, Pass, Score, SteamState, Upgrade
 from games.steam.rules import GAME
 from games.steam.tiles import tileset

@@ -17,7 +17,7 @@ from collections import defaultdict
 
 from games.core.stats import percentile
 from tools.games.steam.delivery_bench import worst_case_report
-from games.steam.maps import MAP_IDS
+from games.steam.map import MAP_IDS
 
 
 def delivery_lines(repeat: int = 3, maps: tuple[str, ...] = MAP_IDS) -> list[str]:

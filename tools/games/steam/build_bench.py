@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from games.core.stats import percentile
 from games.steam.building import Build, BuildTurn, apply_build, legal_builds
-from games.steam.maps import SteamMap, steam_map
+from games.steam.map import SteamMap, steam_map
 from games.steam.tiles import Stock, TileSet, tileset
 from games.steam.track import Rails, lapse
 

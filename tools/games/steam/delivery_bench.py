@@ -21,7 +21,7 @@ from games.core.hexgrid import Hex, opposite
 from games.steam.components import components
 from games.steam.delivery import Link, deliveries
 from games.steam.legality import buildable, open_sides
-from games.steam.maps import Colour, SteamMap, steam_map
+from games.steam.map import Colour, SteamMap, steam_map
 
 MAX_LINKS = {"town": 4, "city": 6}
 

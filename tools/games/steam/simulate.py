@@ -18,8 +18,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.steam.board import runs
-from games.steam.maps import MAP_IDS
+from games.steam.derived import runs
+from games.steam.map import MAP_IDS
 from games.steam.models import COLOURS, Deliver
 from games.steam.rules import GAME
 from tools.simulate import Seating, lineup_for, play_out, run, shares

@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from games.core.hexgrid import Hex
 from games.steam.delivery import Link, Network
-from games.steam.maps import Colour, SteamMap, steam_map
+from games.steam.map import Colour, SteamMap, steam_map
 from games.steam.models import COLOURS, SteamState, StoredLink, StoredTile
 from games.steam.tiles import Stock, tileset
 from games.steam.track import LinkRecord, PlacedTile, Rails, Run, delivery_links, memo, runs_by_id
