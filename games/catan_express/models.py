@@ -393,6 +393,7 @@ class SeatSummary(BaseModel):
     largest_army: bool = False
     fastest: bool = False
     harbours: list[str] = Field(default_factory=list)  # kinds of the harbours its buildings trade at (CE-B5)
+    ratios: list[int] = Field(default_factory=list)  # its bank trade ratio per resource, in RESOURCES order
 
 
 class CatanView(BaseModel):

@@ -294,7 +294,8 @@ class CatanExpress(Referee[CatanState, Any, CatanView]):
                                    settlements=kinds.count("settlement"), cities=kinds.count("city"),
                                    rails=mine.count("rail"), ferries=mine.count("ferry"),
                                    largest_army=state.largest_army == i, fastest=p.fastest,
-                                   harbours=sorted(facts.harbours(state, i))))
+                                   harbours=sorted(facts.harbours(state, i)),
+                                   ratios=list(facts.ratios(facts.harbours(state, i)))))
         return out
 
     def ranking(self, state: CatanState) -> list[int]:

@@ -24,7 +24,7 @@ from bot.discord.ui.base import GameUI, register
 from bot.sessions import PrivateView
 from games.catan_express.cards import KINDS
 from games.catan_express.components import RESOURCES, components
-from games.catan_express.economy import Hand, trade_ratio
+from games.catan_express.economy import Hand
 
 RESOURCE_EMOJI = {"lumber": "🌲", "brick": "🧱", "wool": "🐑", "grain": "🌾", "ore": "⛰️"}
 TERRAIN_EMOJI = {"forest": "🌳", "hills": "🟫", "pasture": "🌿", "fields": "🌻", "mountains": "🏔️",
@@ -205,9 +205,8 @@ class CatanExpressUI(GameUI):
         if me.knights:
             extras.append(t(lang, "catan_express.discord.seat.knights", count=me.knights))
         lines.append(" · ".join(extras))
-        ratios = self._ratios(view, pv.seat)
         lines.append("🏦 " + t(lang, "catan_express.discord.hand.ratios", ratios=" · ".join(
-            f"{RESOURCE_EMOJI[r.value]} {n}:1" for r, n in zip(RESOURCES, ratios))))
+            f"{RESOURCE_EMOJI[r.value]} {n}:1" for r, n in zip(RESOURCES, summary.ratios))))
         if state.race and me.loco is not None:
             lines.append("🚂 " + t(lang, "catan_express.discord.hand.loco", at=me.loco, towers=len(me.towers),
                                   stops=len(state.stops)))
@@ -226,12 +225,6 @@ class CatanExpressUI(GameUI):
         elif state.phase not in ("over", "discard", "answer"):
             lines.append(t(lang, "discord.hand.not_your_turn"))
         return "\n".join(lines)
-
-    @staticmethod
-    def _ratios(view: Any, seat: int) -> list[int]:
-        """The reader's bank ratios per resource, from the harbours their buildings stand on."""
-        ports = set(view.seats[seat].harbours)
-        return [trade_ratio(r, ports) for r in RESOURCES]
 
 
 UI = CatanExpressUI()

@@ -526,6 +526,9 @@ def test_harbours_need_a_building_on_them():
     assert t.refuse("bank 2wool 1ore") == "catan_express.trade_ratio"
     t.put(1, 2)
     assert GAME.harbours(t.s, 2) == {"generic", "wool"}
+    # the view says so too (the Discord look prints it as it stands): brick, lumber, wool, grain, ore
+    assert [GAME.view(t.s, seat).seats[2].ratios for seat in (None, 2, 0)] == [[3, 3, 2, 3, 3]] * 3
+    assert GAME.view(t.s, None).seats[0].ratios == [4, 4, 4, 4, 4]
     t.play("bank 2wool 1ore")
     t.play("bank 3brick 1grain")
     assert t.hand(2) == cards(grain=1, ore=1)
