@@ -97,16 +97,14 @@ def test_a_layout_that_does_not_fit_its_map_is_refused() -> None:
 
 
 def test_each_seats_harbours_and_bank_ratios_come_from_the_view() -> None:
-    """The hand's bank ratios read the harbours the view lists for the seat, which are the rules'."""
-    from bot.discord.ui.catan_express import UI
-
+    """The harbours and bank ratios the view lists for each seat (what the hand prints) are the rules'."""
     seen = set()
     for state in bot_states(CE, 4, 17, "builder", {"map": "islands"}):
         view = CE.view(state, 0)
         for seat in range(state.n):
             assert set(view.seats[seat].harbours) == CE.harbours(state, seat)
+            assert view.seats[seat].ratios == [trade_ratio(r, CE.harbours(state, seat)) for r in RESOURCES]
             seen |= CE.harbours(state, seat)
-        assert UI._ratios(view, 0) == [trade_ratio(r, CE.harbours(state, 0)) for r in RESOURCES]
     assert seen  # some building stood on a harbour
 
 
