@@ -710,8 +710,17 @@ class SqlTx:
         with them); return how many. Found through the outbox_finished index, so a call
         does not read the rows it keeps (except dead ones still inside their week, which
         are few)."""
-        return await self._run(f"DELETE FROM outbox WHERE id IN ({self.prune_sql()})",
-                               (now - keep_delivered, now - keep_dead, batch))
+        # Two statements, not DELETE ... WHERE id IN (SELECT ...): PostgreSQL plans that as a
+        # hash join against a scan of the whole outbox whenever the table is small enough for
+        # a scan to cost less than `batch` look-ups, which it then walks on every call.
+        rows = await self._all(self.prune_sql(), (now - keep_delivered, now - keep_dead, batch))
+        return await self._delete_ids("outbox", "id", [int(r[0]) for r in rows])
+
+    async def _delete_ids(self, table: str, column: str, ids: list[int]) -> int:
+        """Delete the rows of `table` whose `column` is one of `ids` (through its key)."""
+        if not ids:
+            return 0
+        return await self._run(f"DELETE FROM {table} WHERE {column} IN ({_marks(len(ids))})", ids)
 
     # --- retention -------------------------------------------------------------------------
     async def idle_lobbies(self, before: float, limit: int = 100) -> list[int]:
@@ -721,15 +730,14 @@ class SqlTx:
         return [int(r["id"]) for r in rows]
 
     def forget_live_boards_sql(self) -> str:
-        """The live boards `forget_live_boards` deletes (also what the plan tests look at):
-        found from the closed games the sweep is not done with (games_to_pack), not by
-        reading every live board (one per running game) or every closed game."""
+        """The games whose live boards `forget_live_boards` deletes (also what the plan tests
+        look at): found from the closed games the sweep is not done with (games_to_pack), not
+        by reading every live board (one per running game) or every closed game."""
         return (
-            "DELETE FROM live_boards WHERE game_id IN (SELECT g.id FROM games g"
-            " WHERE g.status IN ('finished', 'abandoned') AND g.log_packed = 0 AND g.updated_at < ?"
-            " AND EXISTS (SELECT 1 FROM live_boards l WHERE l.game_id = g.id)"
+            "SELECT g.id FROM games g WHERE g.status IN ('finished', 'abandoned') AND g.log_packed = 0"
+            " AND g.updated_at < ? AND EXISTS (SELECT 1 FROM live_boards l WHERE l.game_id = g.id)"
             " AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.game_id = g.id AND o.delivered_at IS NULL"
-            " AND o.dead = 0) LIMIT ?)"
+            " AND o.dead = 0) LIMIT ?"
         )
 
     async def forget_live_boards(self, before: float, limit: int = OUTBOX_PRUNE_BATCH) -> int:
@@ -738,7 +746,8 @@ class SqlTx:
         to deliver a game's next post, and a closed game's last one is out. (A closed game's
         log is packed only once its live board is gone, so the games this looks at are the
         ones the sweep is not done with.)"""
-        return await self._run(self.forget_live_boards_sql(), (before, limit))
+        rows = await self._all(self.forget_live_boards_sql(), (before, limit))
+        return await self._delete_ids("live_boards", "game_id", [int(r[0]) for r in rows])
 
     def archive_candidates_sql(self) -> str:
         """The closed games whose logs are still to pack, closed before `?`, whose live board is
