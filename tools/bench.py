@@ -29,7 +29,8 @@ The figure is the time from the interaction's dispatch to the moment the player 
 committed "✅" answer (the answer itself, or the edit after a defer). Before it come the
 fill, the time the dispatcher's due-outbox query takes on its own (with all the history,
 then after pruning it as a running bot does) and the pruning time; then, with `--moves M`
-(M > 0), M moves one at a time, each waiting for the last (a quiet bot):
+(M > 0), M moves one at a time, each waiting for the last (a quiet bot), with the boards drawn
+as `railyard run` draws them on this machine (RAILYARD_RENDER_WORKERS or its default):
 
     sequential acks with <N> stored games: p50 <x> ms, p99 <y> ms
 
@@ -523,8 +524,12 @@ async def run_stored_bench(game_name: str = "ticket_to_ride", stored_games: int 
                     fake.add_user(user, f"player{i + 1}", global_name=f"Player {i + 1}")
                 fake.add_guild(_BENCH_GUILD, "Bench", members=users,
                                channels=[{"id": c, "name": f"bench-{c}"} for c in channels])
-                bot = RailyardBot(_settings(fake, database.url), guild_ready_timeout=0.05)
+                # rendering as `railyard run` sets it up on this machine (RAILYARD_RENDER_WORKERS,
+                # by default one process per core beyond the first, at most two)
+                settings = _settings(fake, database.url)
+                bot = RailyardBot(settings, guild_ready_timeout=0.05, render_workers=settings.render_workers)
                 async with fake.running(bot):
+                    await bot.render_pool.ready()
                     await _settle_startup(bot)
                     rng = random.Random(7)
                     for channel in channels:
@@ -534,7 +539,8 @@ async def run_stored_bench(game_name: str = "ticket_to_ride", stored_games: int 
                     await bot.idle()
                     posts = sum(len(fake.messages(c, ephemeral=False)) for c in channels)
             print(f"  {len(acks)} moves through /move one at a time; the dispatcher delivered {posts} posts"
-                  f" meanwhile; {len(refused)} moves refused{': ' + refused[0][:80] if refused else ''}")
+                  f" meanwhile ({settings.render_workers} render workers); {len(refused)} moves refused"
+                  f"{': ' + refused[0][:80] if refused else ''}")
             print(f"  sequential acks with {stored_games} stored games: p50 {percentile(acks, 0.5) * 1000:.1f} ms,"
                   f" p99 {percentile(acks, 0.99) * 1000:.1f} ms")
         last: list[float] = []
