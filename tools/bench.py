@@ -420,6 +420,16 @@ async def copy_sqlite_to_postgres(db: Path, url: str) -> dict[str, int]:
     return copied
 
 
+async def _vacuum(url: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("VACUUM ANALYZE")
+    finally:
+        await conn.close()
+
+
 async def _pg_size(url: str) -> int:
     import asyncpg
 
@@ -510,6 +520,12 @@ async def run_stored_bench(game_name: str = "ticket_to_ride", stored_games: int 
             async with opened.read() as tx:
                 left = (await tx.fetchall("SELECT COUNT(*) AS n FROM outbox"))[0]["n"]
             print(f"  pruned {pruned:,} delivered outbox rows in {time.perf_counter() - t0:.1f} s; {left:,} left")
+            if database.kind == "postgres":
+                # A long-running server's autovacuum has long since cleaned up after its prunes; here
+                # it would start on the rows just deleted and take a core from the timed moves.
+                t0 = time.perf_counter()
+                await _vacuum(database.url)
+                print(f"  vacuumed after the bulk load and the prune in {time.perf_counter() - t0:.1f} s")
             await _time_due_query(opened, "after pruning")
         finally:
             await opened.close()
