@@ -507,6 +507,22 @@ def build_cost_if_legal(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, 
 _UNLISTED = object()
 
 
+def judge_build(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, build: Build,
+                tiles: TileSet | None = None) -> int | IllegalAction:
+    """What `apply_build` would charge for `build`, or the refusal it would raise: the rules'
+    judgement of a placement before they make it. A build the listing accepts is priced as
+    `build_cost_if_legal` prices it, without retracing the board; any other is tried with
+    `apply_build`, whose refusal is the most precise reason there is."""
+    tiles = tiles or tileset()
+    known = _listed_cost(m, rails, stock, bt, build, tiles)
+    if known is not _UNLISTED and known is not None:
+        return known
+    try:
+        return apply_build(m, rails, stock, bt, build, tiles).cost
+    except IllegalAction as exc:
+        return exc
+
+
 def _listed_cost(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, build: Build, tiles: TileSet):
     """The cost of `build` if `legal_builds` lists it, None if the listing would consider it and
     leave it out, `_UNLISTED` if the listing never considers such a build."""
