@@ -32,7 +32,7 @@ from games.steam.bots import BOTS
 from games.steam.auction import BasicAuction, StandardAuction, order_by_tiles
 from games.steam.derived import (board_map, city_colours, complete_links, cubes_by_city, network, put_rails, rails_of,
                                stock_of)
-from games.steam.building import Build, BuildTurn, Kind, apply_build, judge_build, legal_builds
+from games.steam.building import Build, BuildTurn, Kind, judge_build, legal_builds, make_build
 from games.steam.components import components
 from games.steam.delivery import Network, awards, check_route, deliveries, parse_route
 from games.steam.delivery import notation as route_notation
@@ -370,13 +370,13 @@ class Steam(Referee[SteamState, Any, SteamView]):
         if isinstance(h, IllegalAction):
             return h
         build = Build(KINDS[action.how], h, action.face, action.rotation)
-        cost = judge_build(board_map(state), rails_of(state), stock_of(state), self._build_turn(state, seat), build,
+        done = judge_build(board_map(state), rails_of(state), stock_of(state), self._build_turn(state, seat), build,
                            tileset())
-        if isinstance(cost, IllegalAction):
-            return cost
+        if isinstance(done, IllegalAction):
+            return done
         money = self.spendable(state, seat)
-        if cost > money:
-            return IllegalAction("steam.cannot_afford", cost=cost, money=money)
+        if done.cost > money:
+            return IllegalAction("steam.cannot_afford", cost=done.cost, money=money)
         return None
 
     def _urbanize_refusal(self, state: SteamState, seat: int, action: Urbanize) -> IllegalAction | None:
@@ -387,11 +387,10 @@ class Steam(Referee[SteamState, Any, SteamView]):
             return h
         if state.new_city_tiles.get(action.colour, 0) <= 0:
             return IllegalAction("steam.no_new_city", colour={"key": f"steam.colour.{action.colour}"})
-        try:  # not a town, or a loop the new city would close
-            apply_build(board_map(state), rails_of(state), stock_of(state), self._build_turn(state, seat),
-                        Build(Kind.URBANIZE, h), tileset())
-        except IllegalAction as exc:
-            return exc
+        done = judge_build(board_map(state), rails_of(state), stock_of(state), self._build_turn(state, seat),
+                           Build(Kind.URBANIZE, h), tileset())  # not a town, or a loop the new city would close
+        if isinstance(done, IllegalAction):
+            return done
         return self._supply_refusal(state, action.space)
 
     def _grow_refusal(self, state: SteamState, seat: int, action: Grow) -> IllegalAction | None:
@@ -419,10 +418,21 @@ class Steam(Referee[SteamState, Any, SteamView]):
 
     def _deliver_refusal(self, state: SteamState, seat: int, action: Deliver) -> IllegalAction | None:
         try:
-            self._delivery(state, seat, action)
+            d = self._delivery(state, seat, action)
         except IllegalAction as exc:
             return exc
+        _JUDGED_DELIVERY[0] = (rails_of(state), state.new_cities, state.cubes, seat, state.players[seat].locomotive,
+                               action, d)
         return None
+
+    def _judged_delivery(self, s: SteamState, seat: int, action: Deliver) -> Any:
+        """`_delivery`: the one the refusal just checked if it was for this very board (the same
+        rails, equal new cities and cubes, seat, locomotive and move), else checked anew."""
+        last, _JUDGED_DELIVERY[0] = _JUDGED_DELIVERY[0], None
+        if last is not None and last[0] is rails_of(s) and last[3] == seat and last[5] == action \
+                and last[4] == s.players[seat].locomotive and last[1] == s.new_cities and last[2] == s.cubes:
+            return last[6]
+        return self._delivery(s, seat, action)
 
     def _delivery(self, state: SteamState, seat: int, action: Deliver) -> Any:
         """The delivery `action` names, checked (ST-8, ST-9); raises its refusal."""
@@ -586,7 +596,7 @@ class Steam(Referee[SteamState, Any, SteamView]):
     def _place(self, s: SteamState, seat: int, action: Place, events: list[Event]) -> None:
         m = board_map(s)
         build = Build(KINDS[action.how], m.hex_at(action.hex), action.face, action.rotation)
-        done = apply_build(m, rails_of(s), stock_of(s), self._build_turn(s, seat), build, tileset())
+        done = make_build(m, rails_of(s), stock_of(s), self._build_turn(s, seat), build, tileset())
         events.extend(done.events)
         self._charge(s, seat, done.cost, "build", events, announce=False)
         put_rails(s, done.rails)
@@ -609,7 +619,7 @@ class Steam(Referee[SteamState, Any, SteamView]):
     def _urbanize(self, s: SteamState, seat: int, action: Urbanize, events: list[Event]) -> None:
         m = board_map(s)
         h = m.hex_at(action.hex)
-        done = apply_build(m, rails_of(s), stock_of(s), self._build_turn(s, seat), Build(Kind.URBANIZE, h), tileset())
+        done = make_build(m, rails_of(s), stock_of(s), self._build_turn(s, seat), Build(Kind.URBANIZE, h), tileset())
         cubes = self._take_supply(s, action.space)
         events.append(_ev("new_city", seat=seat, hex=m.words(h, "steam.place"),
                           colour={"key": f"steam.colour.{action.colour}"}, cubes=sum(cubes)))
@@ -658,7 +668,7 @@ class Steam(Referee[SteamState, Any, SteamView]):
 
     def _deliver(self, s: SteamState, seat: int, action: Deliver, events: list[Event]) -> None:
         m = board_map(s)
-        d = self._delivery(s, seat, action)
+        d = self._judged_delivery(s, seat, action)
         colour = d.colour
         source = m.label(d.source)
         k = COLOURS.index(colour.value)
@@ -910,6 +920,11 @@ _REFUSALS = {
     "deliver": Steam._deliver_refusal,
     "locomotive": Steam._upgrade_refusal,
 }
+
+
+# The last delivery the refusal accepted, with what it was checked on (the route check is a
+# pure function of the board, the cubes, the mover and the move), taken once by `_deliver`.
+_JUDGED_DELIVERY: list[tuple | None] = [None]
 
 
 def _stored(auction: BasicAuction | StandardAuction) -> dict[str, Any]:
