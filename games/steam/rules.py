@@ -2,7 +2,9 @@
 
 The engine strings together the pure modules beside it — building.py (track), delivery.py
 (routes), economy.py (money), auction.py (turn order) — over the stored state of models.py.
-`apply` copies the state, changes the copy and returns it with the events of the move.
+`apply` is games/core/referee.py's: the one refusal (`refusal`, the checks of each kind in
+`_REFUSALS`) judges the move, then its handler (`handlers`, by phase and kind) makes it on a
+copy of the state.
 
 A game turn, basic game: action tiles in turn order ("actions") → building, the First Build
 holder first ("build") → two delivery rounds, the First Deliver holder first in both, each
