@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable, Iterable, Mapping, Self, Sequence, TypeVar
 
 from bot.store.base import (
+    ARCHIVE_BATCH,
     CLAIM_LEASE,
     NOTICE_EVERY,
     OUTBOX_KEEP_DEAD,
@@ -113,7 +114,6 @@ def _marks(n: int) -> str:
     return ", ".join("?" for _ in range(n))
 
 
-ARCHIVE_BATCH = 5  # games packed per transaction (about 20 ms): a move waits behind one batch at most
 _PACKED_FIELDS = ("seq", "seat", "kind", "notation", "events_json", "undoable", "actor_user_id", "auto",
                   "undoes_seq", "created_at")
 
