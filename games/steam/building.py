@@ -347,7 +347,8 @@ def apply_build(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, build: B
     if build.kind is Kind.BUILD:
         if old is not None:
             raise _refuse("occupied", hex=m.label(h))
-        if not buildable(space):
+        # A town that became a new city (Urbanize) is a city now: nothing is built on it.
+        if not buildable(space) or h in rails.new_cities:
             raise _refuse("not_buildable")
         if not _fits(m, h, face, build.rotation):
             raise _refuse("bad_exits", hex=m.label(h))

@@ -26,7 +26,7 @@ CASES = [
     ("santa_fe", 4, {"advanced": True, "buy_track": True}, 11, 1),
     ("santa_fe", 3, {}, 12, 1),
     ("ginga", 3, {}, 11, 1),
-    ("steam", 4, {}, 13, 2),
+    ("steam", 4, {}, 11, 2),  # seed 11 tries a build on a new city (refused: a city now)
     ("steam", 3, {"standard": True, "map": "rhine_ruhr"}, 12, 2),
 ]
 WIDER = {"catan_express": {"bank", "offer", "ride", "plenty"}}
