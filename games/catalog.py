@@ -3,11 +3,13 @@ renderer and its look on Discord; its words are in data/<game>/ (rules), data/<g
 and data/<game>/discord/ (games/core/i18n.py reads them all). Each layer reads
 its own column from here (games.registry the rules, render.registry the renderer, the Discord
 adapter the look), so adding a game is one entry, and a test checks every entry's parts.
-This module is pure data reading: it imports none of them."""
+This module reads the data; the layers import what it names through `load`."""
 from __future__ import annotations
 
+import importlib
 import json
 from functools import lru_cache
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
@@ -30,3 +32,11 @@ def entries() -> dict[str, GameEntry]:
         return {name: GameEntry.model_validate(entry) for name, entry in raw.items()}
     except (OSError, ValueError, ValidationError) as exc:  # pydantic's error is a ValueError too
         raise DataError(f"{GAMES_FILE} cannot be read: {exc}") from exc
+
+
+def load(target: str) -> Any:
+    """The object a "module:attribute" entry names, imported now."""
+    module_name, sep, attr = target.partition(":")
+    if not sep or not module_name or not attr:
+        raise DataError(f"{target!r} is not \"module:attribute\"")
+    return getattr(importlib.import_module(module_name), attr)

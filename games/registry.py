@@ -2,10 +2,9 @@
 games that tests register for themselves."""
 from __future__ import annotations
 
-import importlib
 from functools import lru_cache
 
-from games.catalog import entries
+from games.catalog import entries, load
 from games.core.protocol import Game
 
 # name -> "module:attribute"; imported on first use so one broken game cannot stop the others.
@@ -37,5 +36,4 @@ def get(name: str) -> Game:
         target = _GAMES[name]
     except KeyError:
         raise UnknownGame(name) from None
-    module_name, attr = target.split(":")
-    return getattr(importlib.import_module(module_name), attr)
+    return load(target)

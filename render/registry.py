@@ -21,14 +21,13 @@ compressed once and kept (render.kit.bandpng).
 """
 from __future__ import annotations
 
-import importlib
 import time
 from functools import lru_cache
 from typing import Any, Protocol, Sequence
 
 from PIL import Image
 
-from games.catalog import entries
+from games.catalog import entries, load
 from render.kit.encode import palette_png_of, to_png
 from render.kit.images import Places
 
@@ -136,5 +135,4 @@ def get(name: str) -> GameRenderer:
         target = _RENDERERS[name]
     except KeyError:
         raise UnknownRenderer(name) from None
-    module_name, attr = target.split(":")
-    return GameRenderer(name, getattr(importlib.import_module(module_name), attr))
+    return GameRenderer(name, load(target))

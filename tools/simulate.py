@@ -89,6 +89,17 @@ def run(measure: Callable[[Any], T], work: Sequence[Any], jobs: int = 1, chunksi
         return list(pool.map(measure, work, chunksize=chunksize))
 
 
+def run_games(play: Callable[..., T], plans: Sequence[tuple], jobs: int = 1, chunksize: int = 2) -> list[T]:
+    """`play(*plan)` for every plan (a game's arguments), in order, on `jobs` processes; `play`
+    must be a module-level function, for the processes to find it."""
+    return run(_play, [(play, plan) for plan in plans], jobs, chunksize)
+
+
+def _play(job: tuple[Callable[..., T], tuple]) -> T:
+    play, plan = job
+    return play(*plan)
+
+
 def spread(values: Sequence[int] | Sequence[float]) -> str:
     """Mean, tenth and ninetieth percentiles, median and range of some figures."""
     if not values:

@@ -44,6 +44,7 @@ from typing import NamedTuple
 from games.core.errors import IllegalAction
 from games.core.events import Event
 from games.core.hexgrid import Hex, opposite
+from games.core.judged import LastJudgement
 from games.steam.components import components
 from games.steam.legality import build_cost, buildable, fits, open_sides, placements, upgrades_on
 from games.steam.map import SteamMap
@@ -519,7 +520,7 @@ def judge_build(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, build: B
         done = apply_build(m, rails, stock, bt, build, tiles)
     except IllegalAction as exc:
         return exc
-    _JUDGED[0] = (m, rails, stock.counts, bt, build, tiles, done)
+    _JUDGED.keep((m, rails, stock.counts, bt, build, tiles), done)
     return done
 
 
@@ -529,15 +530,13 @@ def make_build(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, build: Bu
     same map, rails and tile set objects, equal stock, turn and build), else worked out anew.
     The kept answer is taken once, so no two moves share its events."""
     tiles = tiles or tileset()
-    last, _JUDGED[0] = _JUDGED[0], None
-    if last is not None and last[0] is m and last[1] is rails and last[5] is tiles and last[2] == stock.counts \
-            and last[3] == bt and last[4] == build:
-        return last[6]
-    return apply_build(m, rails, stock, bt, build, tiles)
+    return _JUDGED.take(lambda kept: kept[0] is m and kept[1] is rails and kept[5] is tiles
+                        and kept[2] == stock.counts and kept[3] == bt and kept[4] == build,
+                        lambda: apply_build(m, rails, stock, bt, build, tiles))
 
 
 # The last build `judge_build` accepted, with its inputs: apply_build is a pure function of them.
-_JUDGED: list[tuple | None] = [None]
+_JUDGED: LastJudgement[tuple, Built] = LastJudgement()
 
 
 def _listed_cost(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, build: Build, tiles: TileSet):

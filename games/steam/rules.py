@@ -25,6 +25,7 @@ from pydantic import BaseModel, ValidationError
 from games.core.choices import Decision
 from games.core.errors import IllegalAction
 from games.core.events import Event
+from games.core.judged import LastJudgement
 from games.core.protocol import PlayerResult, Result, ScoreLine
 from games.core.referee import Handlers, Referee
 from games.core.rng import SeededRng
@@ -423,18 +424,17 @@ class Steam(Referee[SteamState, Any, SteamView]):
             d = self._delivery(state, seat, action)
         except IllegalAction as exc:
             return exc
-        _JUDGED_DELIVERY[0] = (rails_of(state), state.new_cities, state.cubes, seat, state.players[seat].locomotive,
-                               action, d)
+        _JUDGED_DELIVERY.keep((rails_of(state), state.new_cities, state.cubes, seat, state.players[seat].locomotive,
+                               action), d)
         return None
 
     def _judged_delivery(self, s: SteamState, seat: int, action: Deliver) -> Any:
         """`_delivery`: the one the refusal just checked if it was for this very board (the same
         rails, equal new cities and cubes, seat, locomotive and move), else checked anew."""
-        last, _JUDGED_DELIVERY[0] = _JUDGED_DELIVERY[0], None
-        if last is not None and last[0] is rails_of(s) and last[3] == seat and last[5] == action \
-                and last[4] == s.players[seat].locomotive and last[1] == s.new_cities and last[2] == s.cubes:
-            return last[6]
-        return self._delivery(s, seat, action)
+        return _JUDGED_DELIVERY.take(
+            lambda kept: kept[0] is rails_of(s) and kept[3] == seat and kept[5] == action
+            and kept[4] == s.players[seat].locomotive and kept[1] == s.new_cities and kept[2] == s.cubes,
+            lambda: self._delivery(s, seat, action))
 
     def _delivery(self, state: SteamState, seat: int, action: Deliver) -> Any:
         """The delivery `action` names, checked (ST-8, ST-9); raises its refusal."""
@@ -926,7 +926,7 @@ _REFUSALS = {
 
 # The last delivery the refusal accepted, with what it was checked on (the route check is a
 # pure function of the board, the cubes, the mover and the move), taken once by `_deliver`.
-_JUDGED_DELIVERY: list[tuple | None] = [None]
+_JUDGED_DELIVERY: LastJudgement[tuple, Any] = LastJudgement()
 
 
 def _stored(auction: BasicAuction | StandardAuction) -> dict[str, Any]:

@@ -6,8 +6,9 @@ bulk simulations (`python -m tools.games.<game>.simulate`) and whatever else mea
 without an entry has only the shared ones. Listed by name, imported when that game is benched."""
 from __future__ import annotations
 
-import importlib
 from typing import Any, Callable
+
+from games.catalog import load
 
 BENCH_LINES: dict[str, str] = {
     "steam": "tools.games.steam.bench:benchmark_lines",
@@ -20,5 +21,4 @@ def bench_lines(name: str) -> Callable[[Any], list[str]] | None:
     target = BENCH_LINES.get(name)
     if target is None:
         return None
-    module, attr = target.split(":")
-    return getattr(importlib.import_module(module), attr)
+    return load(target)

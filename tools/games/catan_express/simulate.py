@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.catan_express.rules import GAME
-from tools.simulate import Seating, lineup_for, play_out, run, shares, spread
+from tools.simulate import Seating, lineup_for, play_out, run_games, shares, spread
 
 MAPS = ("main", "islands")
 # A game still going after this many moves is one whose race cannot end: every seat that lacks
@@ -94,10 +94,6 @@ def play(map_id: str, players: int, seed: int, lineup: tuple[str, ...], check: b
         turns=state.turn, seconds=played.seconds)
 
 
-def _job(args: tuple) -> GameStats:
-    return play(*args)
-
-
 def plan(games: int, maps: tuple[str, ...] = MAPS, players: tuple[int, ...] = PLAYERS, first_seed: int = 1,
          all_random: bool = False, check: bool = True) -> list[tuple]:
     jobs = []
@@ -110,7 +106,7 @@ def plan(games: int, maps: tuple[str, ...] = MAPS, players: tuple[int, ...] = PL
 
 def simulate(games: int, maps: tuple[str, ...] = MAPS, players: tuple[int, ...] = PLAYERS, first_seed: int = 1,
              jobs: int = 1, all_random: bool = False, check: bool = True) -> Summary:
-    return Summary(run(_job, plan(games, maps, players, first_seed, all_random, check), jobs))
+    return Summary(run_games(play, plan(games, maps, players, first_seed, all_random, check), jobs))
 
 
 def report(summary: Summary) -> list[str]:

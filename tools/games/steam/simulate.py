@@ -22,7 +22,7 @@ from games.steam.derived import runs
 from games.steam.map import MAP_IDS
 from games.steam.models import COLOURS, Deliver
 from games.steam.rules import GAME
-from tools.simulate import Seating, lineup_for, play_out, run, shares
+from tools.simulate import Seating, lineup_for, play_out, run_games, shares
 
 
 @dataclass
@@ -103,10 +103,6 @@ def play(map_id: str, players: int, standard: bool, seed: int, lineup: tuple[str
         seconds=played.seconds)
 
 
-def _job(args: tuple) -> GameStats:
-    return play(*args)
-
-
 def plan(games: int, maps: tuple[str, ...] = MAP_IDS, first_seed: int = 1, check: bool = False) -> list[tuple]:
     """`games` games per map: players 3, 4, 5 in turn, basic and standard alternating every
     three games, builder lineups with a random seat in every fourth."""
@@ -120,7 +116,7 @@ def plan(games: int, maps: tuple[str, ...] = MAP_IDS, first_seed: int = 1, check
 
 def simulate(games: int, maps: tuple[str, ...] = MAP_IDS, first_seed: int = 1, jobs: int = 1,
              check: bool = False) -> Summary:
-    return Summary(run(_job, plan(games, maps, first_seed, check), jobs, chunksize=4))
+    return Summary(run_games(play, plan(games, maps, first_seed, check), jobs, chunksize=4))
 
 
 def report(summary: Summary) -> list[str]:
