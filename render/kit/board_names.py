@@ -196,7 +196,10 @@ class Placer:
             paint = ImageDraw.Draw(taken)
             stuck = set()
             for key, spots in movers:
-                memo = (key, spots, taken.crop(spots.area).tobytes(), homes.crop(spots.area).tobytes())
+                # choose() reads `homes` only as this name's own spot or another's: the numbers are
+                # made 1 and 2, so the choice made for a neighbourhood holds whatever the others' numbers
+                theirs = homes.crop(spots.area).tobytes().translate(_OWN_OR_OTHER[number[key]])
+                memo = (key, spots, taken.crop(spots.area).tobytes(), theirs)
                 found = self._chosen.get(memo)
                 if found is None:
                     found = self._chosen[memo] = spots.choose(taken, homes, number[key])
@@ -212,6 +215,10 @@ class Placer:
             movers = [m for m in movers if m[0] in stuck] + [m for m in movers if m[0] not in stuck]
         _settle(out, {key: spots.boxes[0] for key, spots in names}, gap)
         return {key: out[key] for key, _ in names}
+
+
+# per name number n: a bytes.translate table taking 0 to 0, n to 1 and any other number to 2
+_OWN_OR_OTHER = [bytes(0 if v == 0 else 1 if v == n else 2 for v in range(256)) for n in range(256)]
 
 
 def _settle(out: dict[Hashable, Box], homes: dict[Hashable, Box], gap: float) -> None:

@@ -69,7 +69,7 @@ import io
 import threading
 import time
 from collections import OrderedDict
-from typing import Any, Callable, Hashable, Sequence
+from typing import Any, Callable, Hashable, NamedTuple, Sequence
 
 from PIL import Image, ImageChops
 
@@ -99,6 +99,15 @@ def quantize_keeping(img: Image.Image, keep: Sequence[tuple[int, int, int]], sam
 
 
 # --- a palette built once per board -----------------------------------------------------------------
+class StartPalette(NamedTuple):
+    """A game's board palette made beforehand (render.kit.make_board_palettes): `colours`, the
+    256 of them; `flat`, those that are flat colours of its boards, kept exact."""
+
+    colours: tuple[RGB, ...]
+    flat: tuple[RGB, ...]
+
+
+
 BOARD_PALETTE = "railyard.board_palette"  # Image.info of a board: the BoardPalette of its static layer
 _LAYER_PALETTE = "railyard.layer_palette"  # Image.info of a static layer: its BoardPalette
 SAME_CELL = 3  # Pillow maps colours through a cache of 4-level cells: colours this close share one
@@ -154,15 +163,21 @@ class BoardPalette:
 
     def colours(self) -> list[RGB]:
         """The palette as it stands (empty before the first board)."""
-        flat = (self.reference.getpalette() or []) if self.reference is not None else []
-        return [tuple(flat[i:i + 3]) for i in range(0, len(flat), 3)]  # type: ignore[misc]
+        return colours_of(self.reference) if self.reference is not None else []
 
-    def apply(self, img: Image.Image, meaning: Sequence[RGB] = ()) -> Image.Image:
-        """img (RGB) as a "P" image on this board's palette."""
+    def apply(self, img: Image.Image, meaning: Sequence[RGB] = (), start: StartPalette | None = None) -> Image.Image:
+        """img (RGB) as a "P" image on this board's palette. `start`: the game's board palette
+        (GameImages.board_palette), taken as the palette instead of building one from the
+        first board."""
         ref = self.reference
         fixed = list(dict.fromkeys(tuple(c) for c in meaning))
         found: list[RGB] = []
         drift = True
+        if ref is None and start:
+            with self._lock:
+                if self.reference is None:
+                    return self._start(img, fixed, start)
+            ref = self.reference
         if ref is not None:
             mapped = img.quantize(palette=ref, dither=Image.Dither.NONE)
             seen, worst, errors = _check(img, mapped)
@@ -182,6 +197,22 @@ class BoardPalette:
             self.off = sum(errors[DRIFT_ERROR + 1:])
             self.builds += 1
             return mapped
+
+    def _start(self, img: Image.Image, fixed: list[RGB], start: StartPalette) -> Image.Image:
+        """Take `start` as the palette, with no octree (the meaning colours and its flat colours
+        exact, as if learned); img mapped onto it, its check the drift is measured from, and any
+        flat colour it still lacks put in."""
+        self.kept = [c for c in dict.fromkeys(start.flat) if c not in fixed][:KEEP_MAX]
+        colours = list(dict.fromkeys([*fixed, *self.kept, *start.colours]))[:256]
+        self.reference = _keeping(colours, fixed + self.kept)
+        mapped = img.quantize(palette=self.reference, dither=Image.Dither.NONE)
+        seen, worst, errors = _check(img, mapped)
+        missing = self._missing(seen, worst, errors, fixed)
+        if missing:
+            mapped = self._put_in(img, mapped, fixed, missing)
+            errors = _check(img, mapped)[2]
+        self.off = sum(errors[DRIFT_ERROR + 1:])
+        return mapped
 
     def _build(self, img: Image.Image, fixed: list[RGB]) -> tuple[Image.Image, list[int]]:
         """Build the palette from img; (img mapped onto it, the check's histogram). A flat
@@ -210,6 +241,12 @@ class BoardPalette:
         self.kept.extend(found)
         self.reference = _with_colours(self.colours(), mapped.histogram(), fixed + self.kept, found)
         return img.quantize(palette=self.reference, dither=Image.Dither.NONE)
+
+
+def colours_of(reference: Image.Image) -> list[RGB]:
+    """The colours of a "P" image's palette, in index order."""
+    flat = reference.getpalette() or []
+    return [tuple(flat[i:i + 3]) for i in range(0, len(flat), 3)]  # type: ignore[misc]
 
 
 def _palette_for(img: Image.Image, fixed: Sequence[RGB]) -> Image.Image:
@@ -316,7 +353,7 @@ def few_colours(img: Image.Image, renderer: Any = None) -> Image.Image:
         colours = getattr(renderer, "palette", None)
         # the players' colours first: of two meaning colours a level apart, the first is exact
         meaning = [*getattr(colours, "players", ()), *keep, *getattr(colours, "surfaces", {}).values()]
-        return board.apply(img, meaning)
+        return board.apply(img, meaning, getattr(renderer, "board_palette", None))
     if keep:
         return quantize_keeping(img, keep)
     return img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
@@ -327,16 +364,23 @@ def palette_png_of(img: Image.Image, renderer: Any = None, times: dict[str, floa
     (`drawn_on`) is written from compressed bands kept from the boards before it
     (render.kit.bandpng): most of a board is as it was on the last move. Any other image is
     encoded whole: its bands would seldom come again. `times`, if given, gets the seconds
-    spent on "colours" and "png" added (the bench's split)."""
-    started = time.perf_counter()
+    spent on "colours" and "png" added (the bench's split), and the thread's CPU seconds on
+    "colours cpu" and "png cpu" (the figures to read on a machine others load)."""
+    started, started_cpu = time.perf_counter(), time.thread_time()
     mapped = few_colours(img, renderer)
-    mapped_at = time.perf_counter()
+    mapped_at, mapped_cpu = time.perf_counter(), time.thread_time()
     board = isinstance(img.info.get(BOARD_PALETTE), BoardPalette) and "transparency" not in mapped.info
     data = palette_png(mapped) if board else to_png(mapped)
     if times is not None:
-        times["colours"] = times.get("colours", 0.0) + mapped_at - started
-        times["png"] = times.get("png", 0.0) + time.perf_counter() - mapped_at
+        add_times(times, "colours", mapped_at - started, mapped_cpu - started_cpu)
+        add_times(times, "png", time.perf_counter() - mapped_at, time.thread_time() - mapped_cpu)
     return data
+
+
+def add_times(times: dict[str, float], part: str, seconds: float, cpu: float) -> None:
+    """Add a step's wall and CPU seconds to the bench's split (`part`, `part` + " cpu")."""
+    times[part] = times.get(part, 0.0) + seconds
+    times[f"{part} cpu"] = times.get(f"{part} cpu", 0.0) + cpu
 
 
 def shrink_files(files: Sequence[tuple[str, bytes]], scale: float = 0.5) -> list[tuple[str, bytes]]:
