@@ -17,7 +17,7 @@ from render.catan_express.board import render_board
 from render.catan_express.final import CATEGORY_COLOURS, render_final
 from render.catan_express.hand import render_hand
 from render.catan_express.picks import PLACES
-from render.kit.images import GameImages, Marks, Palette, board_palette
+from render.kit.images import GameImages, Marks, Palette
 
 # Terrains say which resource a hex gives, resources colour the harbours' chips and the hand's
 # cards, a blue ring marks a stop and a yellow one the tokens of the number just rolled.
@@ -28,7 +28,7 @@ PALETTE = Palette(players=style.PLAYER_COLORS,
                   marks={"terrain": Marks(dict(style.TERRAIN), apart=style.TERRAIN_APART), "resource": Marks(dict(style.RESOURCE)),
                          "marker": Marks({"stop": style.STOP, "produced": style.PRODUCED})})
 
-RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True, board_palette=board_palette(__file__), describe_board=describe_board,
+RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True, describe_board=describe_board,
                       describe_hand=describe_hand, describe_final=describe_final, palette=PALETTE,
                       symbols=style.SYMBOLS,
                       keep_colours=style.key_colours(), places=PLACES)

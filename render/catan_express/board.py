@@ -55,10 +55,13 @@ from render.catan_express.sidebar import draw_panel, panel_height
 from render.catan_express.stamps import is_plain, plain, stamp_text
 from render.kit import palette
 from render.kit.chart import draw_marker
-from render.kit.encode import LayerCache, drawn_on
+from render.kit.encode import LayerCache, board_palette, drawn_on
 from render.kit.highlight import halo_lines, halo_spot, thickness
 from render.kit.regions import MAPS
 from render.kit.text import draw_text, measure
+
+# The 256 colours this game's boards map onto from the first on (render.kit.make_board_palettes)
+BOARD_PALETTE = board_palette(__file__)
 
 Point = tuple[float, float]
 LABEL_SIZE = MIN_TEXT
@@ -292,7 +295,7 @@ def _render_board(view: CatanView, names: Sequence[str], lang: str, quick: bool)
     d = ImageDraw.Draw(img)
     d.rectangle((0, ml.size[1], BOARD_W, ml.size[1] + 2), fill=style.DIVIDER)
     draw_panel(img, view, names, lang, ml.size[1] + 2)
-    return drawn_on(img, static_layers(key, lang)[2])
+    return drawn_on(img, static_layers(key, lang)[2], BOARD_PALETTE)
 
 
 # The state fields draw_map and what it calls read, but the players (only their locomotives and towers).

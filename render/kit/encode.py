@@ -66,9 +66,11 @@ with nothing kept (the first on its layer) costs about half as much again as Pil
 from __future__ import annotations
 
 import io
+import json
 import threading
 import time
 from collections import OrderedDict
+from pathlib import Path
 from typing import Any, Callable, Hashable, NamedTuple, Sequence
 
 from PIL import Image, ImageChops
@@ -107,6 +109,19 @@ class StartPalette(NamedTuple):
     flat: tuple[RGB, ...]
 
 
+BOARD_PALETTE_FILE = "board_palette.json"
+
+
+def board_palette(module: str) -> StartPalette | None:
+    """The board palette kept beside a game's board module (`module`: its __file__), written by
+    render.kit.make_board_palettes; None if there is no file."""
+    path = Path(module).with_name(BOARD_PALETTE_FILE)
+    if not path.exists():
+        return None
+    data = json.loads(path.read_text())
+    return StartPalette(tuple(tuple(c) for c in data["colours"]), tuple(tuple(c) for c in data["flat"]))  # type: ignore[arg-type]
+
+
 
 BOARD_PALETTE = "railyard.board_palette"  # Image.info of a board: the BoardPalette of its static layer
 _LAYER_PALETTE = "railyard.layer_palette"  # Image.info of a static layer: its BoardPalette
@@ -118,18 +133,19 @@ FLAT_ERROR, FLAT_COUNT = 8, 8
 # drift: DRIFT more sampled pixels off by over DRIFT_ERROR than on the board the palette was
 # built from (about 1,000 more on the board: edges and blends of pieces the palette lacks)
 DRIFT_ERROR, DRIFT = 16, 64
-KEEP_MAX = 96  # flat colours a palette keeps at most
+KEEP_MAX = 200  # flat colours a palette keeps at most (a game's boards draw 30-180)
 BUILD_SAMPLE = 2  # the octree looks at the board shrunk this many times (the check catches what it misses)
 
 
-def drawn_on(img: Image.Image, layer: Image.Image) -> Image.Image:
+def drawn_on(img: Image.Image, layer: Image.Image, start: StartPalette | None = None) -> Image.Image:
     """Mark `img`, a board, as drawn on the static `layer`: its 256-colour PNG then maps onto
     the palette kept for that layer (BoardPalette) instead of quantising the board afresh.
     The palette is kept in the layer's own `info`, so it lives and goes with the cached layer.
+    `start`: the game's board palette (board_palette), the layer's palette from its first board.
     Returns img."""
     palette = layer.info.get(_LAYER_PALETTE)
     if palette is None:
-        palette = layer.info.setdefault(_LAYER_PALETTE, BoardPalette())
+        palette = layer.info.setdefault(_LAYER_PALETTE, BoardPalette(start))
     img.info[BOARD_PALETTE] = palette
     return img
 
@@ -153,7 +169,8 @@ class BoardPalette:
     palette was built from (new edges and blends everywhere) is the palette built again from
     it. Either way the board that shows something new is itself encoded right."""
 
-    def __init__(self) -> None:
+    def __init__(self, start: StartPalette | None = None) -> None:
+        self.start = start  # taken as the palette at the first board instead of an octree's (_start)
         self.reference: Image.Image | None = None
         self.kept: list[RGB] = []  # flat colours found off since the first build
         self.off = 0  # sampled pixels off on the board the palette was built from
@@ -165,18 +182,16 @@ class BoardPalette:
         """The palette as it stands (empty before the first board)."""
         return colours_of(self.reference) if self.reference is not None else []
 
-    def apply(self, img: Image.Image, meaning: Sequence[RGB] = (), start: StartPalette | None = None) -> Image.Image:
-        """img (RGB) as a "P" image on this board's palette. `start`: the game's board palette
-        (GameImages.board_palette), taken as the palette instead of building one from the
-        first board."""
+    def apply(self, img: Image.Image, meaning: Sequence[RGB] = ()) -> Image.Image:
+        """img (RGB) as a "P" image on this board's palette."""
         ref = self.reference
         fixed = list(dict.fromkeys(tuple(c) for c in meaning))
         found: list[RGB] = []
         drift = True
-        if ref is None and start:
+        if ref is None and self.start is not None:
             with self._lock:
                 if self.reference is None:
-                    return self._start(img, fixed, start)
+                    return self._start(img, fixed, self.start)
             ref = self.reference
         if ref is not None:
             mapped = img.quantize(palette=ref, dither=Image.Dither.NONE)
@@ -353,7 +368,7 @@ def few_colours(img: Image.Image, renderer: Any = None) -> Image.Image:
         colours = getattr(renderer, "palette", None)
         # the players' colours first: of two meaning colours a level apart, the first is exact
         meaning = [*getattr(colours, "players", ()), *keep, *getattr(colours, "surfaces", {}).values()]
-        return board.apply(img, meaning, getattr(renderer, "board_palette", None))
+        return board.apply(img, meaning)
     if keep:
         return quantize_keeping(img, keep)
     return img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)

@@ -10,15 +10,12 @@ the same bar; `symbols` says which shape means what (render/kit/symbols.py).
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from PIL import Image
 
 from games.core.choices import Place
-from render.kit.encode import StartPalette
 from render.kit.picking import Mark
 from render.kit.symbols import Symbols
 
@@ -101,8 +98,7 @@ class GameImages:
     def __init__(self, board: ImageFn, hand: ImageFn, final: ImageFn, *,
                  describe_board: DescribeFn, describe_hand: DescribeFn, describe_final: DescribeFn,
                  palette: Palette, symbols: Symbols, palette_png: bool = False,
-                 keep_colours: Sequence[tuple[int, int, int]] = (), places: Places | None = None,
-                 board_palette: StartPalette | None = None) -> None:
+                 keep_colours: Sequence[tuple[int, int, int]] = (), places: Places | None = None) -> None:
         self.board_image = board
         self.hand_image = hand
         self.final_image = final
@@ -116,20 +112,3 @@ class GameImages:
         # which also lets the palette be chosen from a sample of the image (faster).
         self.keep_colours = tuple(keep_colours)
         self.places = places  # where places are on the board, for pick pictures (None: the game names none)
-        # The 256 colours the boards are mapped onto from their first (render.kit.encode.BoardPalette),
-        # made from many late boards (render.kit.make_board_palettes): empty, each static layer's
-        # palette is built from its first board and learns what later boards add.
-        self.board_palette = board_palette
-
-
-BOARD_PALETTE_FILE = "board_palette.json"
-
-
-def board_palette(package: str) -> StartPalette | None:
-    """The board palette kept beside a game's renderer (`package`: that package's __file__),
-    written by render.kit.make_board_palettes; None if there is no file."""
-    path = Path(package).with_name(BOARD_PALETTE_FILE)
-    if not path.exists():
-        return None
-    data = json.loads(path.read_text())
-    return StartPalette(tuple(tuple(c) for c in data["colours"]), tuple(tuple(c) for c in data["flat"]))  # type: ignore[arg-type]

@@ -27,7 +27,6 @@ from PIL import Image
 from games import registry as games
 from render import registry as renderers
 from render.kit import encode
-from render.kit.images import BOARD_PALETTE_FILE
 
 SAMPLE_SEEDS = (101,)  # games per player count
 LEARN_ROUNDS = 5  # passes over the boards, each with the palette the last one made
@@ -65,11 +64,11 @@ def make_palette(game_name: str) -> encode.StartPalette:
     start: encode.StartPalette | None = None
     sample: list[Image.Image] = []
     for round_ in range(LEARN_ROUNDS):
-        palette = encode.BoardPalette()
+        palette = encode.BoardPalette(start)
         palette.kept = list(flat)
         for i, (view, names) in enumerate(views):
             img = renderer.board_image(view, names, "en")
-            palette.apply(img, meaning, start)
+            palette.apply(img, meaning)
             if round_ == 0 and i % MONTAGE_EVERY == 0:
                 sample.append(img.reduce(MONTAGE_SCALE))
         new = [c for c in palette.kept if c not in flat]
@@ -107,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         colours = make_palette(name)
         module = renderers._RENDERERS[name].split(":")[0]
-        path = Path(sys.modules[module].__file__ or "").with_name(BOARD_PALETTE_FILE)
+        path = Path(sys.modules[module].__file__ or "").with_name(encode.BOARD_PALETTE_FILE)
         path.write_text(json.dumps({"colours": [list(c) for c in colours.colours], "flat": [list(c) for c in colours.flat]},
                                    separators=(",", ":")) + "\n")
         print(f"{name}: {len(colours.flat)} flat colours -> {path}", flush=True)

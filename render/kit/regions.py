@@ -9,7 +9,8 @@ pasted instead. Pillow draws a pixel from the key's values and the pixels under 
 pasted part is the same, pixel for pixel, as one drawn again.
 
 The box must hold everything the part draws (a part drawn outside it would lose that on later
-boards), and the key everything it is drawn from.
+boards), and the key everything it is drawn from. While text sizes are recorded
+(render.kit.legibility) every part is drawn afresh, so the record holds every text.
 """
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from collections import OrderedDict
 from typing import Callable, Hashable, TypeVar
 
 from PIL import Image
+
+from render.kit.legibility import recording
 
 Box = tuple[int, int, int, int]
 T = TypeVar("T")
@@ -43,6 +46,8 @@ class Regions:
         kept pixels are pasted and paint's kept result returned. `ground`: a name for what the
         box holds before painting, given by a caller that knows it (a static layer's key), in
         place of the digest of its pixels (a map's millions of pixels cost a few ms to digest)."""
+        if recording():  # a check that notes every text drawn: nothing is pasted instead
+            return paint()
         if ground is None:
             ground = hashlib.sha1(img.crop(box).tobytes()).digest()
         full = (img.mode, box, key, ground)

@@ -8,7 +8,7 @@
 """
 from __future__ import annotations
 
-from render.kit.images import GameImages, Marks, Palette, board_palette
+from render.kit.images import GameImages, Marks, Palette
 from render.kit.vision import MIN_PLAYER_VS_PLAYER
 from render.santa_fe import style
 from render.santa_fe.alt import describe_board, describe_final, describe_hand
@@ -29,7 +29,7 @@ PALETTE = Palette(players=style.PLAYER_COLORS,
                          "map": Marks({"river": style.RIVER, "7-value city": style.SEVEN_FILL})})
 RAILROADS = Palette(players=list(RAILROAD_COLOURS.values()))
 
-RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True, board_palette=board_palette(__file__), describe_board=describe_board,
+RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True, describe_board=describe_board,
                       describe_hand=describe_hand, describe_final=describe_final, palette=PALETTE,
                       symbols=style.SYMBOLS, places=PLACES)
 

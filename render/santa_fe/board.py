@@ -24,7 +24,7 @@ from games.core.i18n import translate
 from games.santa_fe.map import west
 from games.santa_fe.models import SFView
 from render.kit.board_names import Pieces
-from render.kit.encode import LayerCache, drawn_on
+from render.kit.encode import LayerCache, board_palette, drawn_on
 from render.kit.fonts import font
 from render.kit.geometry import Box, Walker
 from render.kit.highlight import halo_lines, halo_spot, thickness
@@ -54,6 +54,9 @@ from render.santa_fe.layout import (
 from render.santa_fe.names import LABEL_SIZE, geo_lines, mark_slots
 from render.santa_fe.sidebar import draw_sidebar
 from render.santa_fe.tags import TAG_R, played_marks, tag_patch
+
+# The 256 colours this game's boards map onto from the first on (render.kit.make_board_palettes)
+BOARD_PALETTE = board_palette(__file__)
 
 SIZE = (BOARD_W, BOARD_H)
 SS = 2  # supersampling factor for the static shapes and the patches
@@ -89,7 +92,7 @@ def render_board(view: SFView, names: Sequence[str], lang: str = "en") -> Image.
     MAPS.draw(img, (0, 0, MAP_W, MAP_H), map_key(view, lang), lambda: draw_track(img, base, view, lang),
               ground=("sf-board", lang, SIZE))
     draw_sidebar(img, view, names, lang)
-    return drawn_on(img, base.image)
+    return drawn_on(img, base.image, BOARD_PALETTE)
 
 
 def render_map(view: SFView, lang: str = "en", width: int | None = None) -> Image.Image:

@@ -35,7 +35,7 @@ from games.core.hexgrid import Hex
 from games.steam.derived import board_map, map_of, runs
 from games.steam.map import Terrain
 from games.steam.models import COLOURS, SteamState, SteamView
-from render.kit.encode import LayerCache, drawn_on
+from render.kit.encode import LayerCache, board_palette, drawn_on
 from render.kit.geometry import Walker
 from render.kit.board_names import Pieces
 from render.kit.highlight import halo_lines, thickness
@@ -45,6 +45,9 @@ from render.steam import marks, names, style
 from render.steam.layout import BOARD_W, MIN_TEXT, MapLayout, map_layout
 from render.steam.names import water_names
 from render.steam.sidebar import draw_panel, panel_height
+
+# The 256 colours this game's boards map onto from the first on (render.kit.make_board_palettes)
+BOARD_PALETTE = board_palette(__file__)
 
 SS = 2
 Point = tuple[float, float]
@@ -222,7 +225,7 @@ def render_board(view: SteamView, names: Sequence[str], lang: str = "en") -> Ima
     d = ImageDraw.Draw(img)
     d.rectangle((0, ml.size[1], BOARD_W, ml.size[1] + 2), fill=style.DIVIDER)
     draw_panel(img, view, names, lang, ml.size[1] + 2)
-    return drawn_on(img, base.image)
+    return drawn_on(img, base.image, BOARD_PALETTE)
 
 
 # The state fields draw_map and what it calls read (the map, track, links, cities and their cubes,

@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from render.kit import palette as kit_palette
-from render.kit.images import GameImages, Marks, Palette, board_palette
+from render.kit.images import GameImages, Marks, Palette
 from render.ticket_to_ride import icons, style
 from render.ticket_to_ride.alt import describe_board, describe_final, describe_hand
 from render.ticket_to_ride.board import render_board
@@ -26,7 +26,7 @@ PALETTE = Palette(players=kit_palette.PLAYER_COLORS[:5],
                   surfaces={"map": style.MAP_BG, "panel": style.PANEL, "strip": style.SIDEBAR_BG},
                   marks={"card colour": Marks(dict(kit_palette.CARD_COLORS), of_players=True)})
 
-RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True, board_palette=board_palette(__file__),
+RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True,
                       describe_board=describe_board, describe_hand=describe_hand, describe_final=describe_final,
                       palette=PALETTE, symbols=icons.SYMBOLS, places=PLACES)
 

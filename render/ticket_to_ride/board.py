@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 from games.core.i18n import translate
 from games.ticket_to_ride.map import usa
 from games.ticket_to_ride.models import TTRView
-from render.kit.encode import LayerCache, drawn_on
+from render.kit.encode import LayerCache, board_palette, drawn_on
 from render.kit.highlight import halo_line
 from render.kit.labels import MARK, NAME, TRACK, Label, Occupancy, Prices, Spots, label_size, place_names
 from render.kit.regions import MAPS
@@ -41,6 +41,9 @@ from render.ticket_to_ride.layout import (
     board_layout,
 )
 from render.ticket_to_ride.strips import draw_strips
+
+# The 256 colours this game's boards map onto from the first on (render.kit.make_board_palettes)
+BOARD_PALETTE = board_palette(__file__)
 
 SIZE = (MAP_W, MAP_H)
 SS = 2  # supersampling factor for the static shapes
@@ -87,7 +90,7 @@ def render_board(view: TTRView, names: Sequence[str], lang: str = "en") -> Image
     MAPS.draw(img, (0, MAP_Y, MAP_W, MAP_Y + MAP_H), ("ttr-map", lang, view.n, tuple(view.owners), ringed), paint,
               ground=("ttr-board", style.SIDEBAR_BG))
     draw_strips(img, view, names, lang)
-    return drawn_on(img, static_map(lang).image)
+    return drawn_on(img, static_map(lang).image, BOARD_PALETTE)
 
 
 def render_map(view: TTRView, lang: str | None = "en", width: int | None = None, last_turn: bool = False,
