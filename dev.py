@@ -3,7 +3,8 @@
 
     python3 dev.py demo [args]   play a full offline game with bots (see `railyard demo --help`)
     python3 dev.py test [args]   run the whole test suite (what CI runs)
-    python3 dev.py test --fast   leave out the slow tier (whole games, processes, PostgreSQL, benches)
+    python3 dev.py test --fast   leave out the slow tier (whole games, processes, PostgreSQL, benches),
+                                 on every core
     python3 dev.py <anything>    run `railyard <anything>` inside the project's environment
 
 It creates `.venv/` beside this file on first use and reinstalls the project whenever
@@ -46,7 +47,8 @@ def main(argv: list[str]) -> int:
     rest = argv[1:]
     if command == "test":
         if "--fast" in rest:
-            rest = [arg for arg in rest if arg != "--fast"] + ["-m", "not slow"]
+            # The fast tier on every core: its tests share no server, port or file.
+            rest = [arg for arg in rest if arg != "--fast"] + ["-m", "not slow", "-n", "auto"]
         args = [str(PYTHON), "-m", "pytest", *rest]
     else:
         args = [str(PYTHON), "-m", "railyard", command, *rest]

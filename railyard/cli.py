@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--games", type=int, default=200, help="random games for the games/s figure")
     bench.add_argument("--moves", type=int, default=200,
                        help="late-game moves timed end to end; with --stored-games, /moves one at a time"
-                            " before the burst (0: none); with --processes, the total moves per count")
+                            " before the burst (0: none)")
     bench.add_argument("--timelapse-games", type=int, default=3, metavar="N",
                        help="time the timelapse of the longest of N full games at the most players (0: skip)")
     bench.add_argument("--stored-games", type=int, default=None, metavar="N",
@@ -86,7 +86,15 @@ def main(argv: list[str] | None = None) -> int:
                        help="instead: play GAMES full games, run retention, print bytes per finished game by table")
     bench.add_argument("--processes", default=None, metavar="COUNTS",
                        help="instead: moves per second through the sessions service with each of these process"
-                            " counts on one database, e.g. 1,2,4 (same total moves: --moves, default 200)")
+                            " counts on one database, e.g. 1,2,4. The same --players in every case, timed for"
+                            " --seconds after a 3 s warm-up; each line also gives the CPU time per move of the"
+                            " bot processes and of the database server (PostgreSQL on this machine) and the moves"
+                            " per second one busy core gives, to project the rate on a machine with more cores")
+    bench.add_argument("--players", type=int, default=16, metavar="P",
+                       help="with --processes: players moving at once in every case, each in a game of its own,"
+                            " shared out over the processes (default 16)")
+    bench.add_argument("--seconds", type=float, default=10.0, metavar="S",
+                       help="with --processes: seconds timed in the steady state (default 10)")
 
     run = sub.add_parser("run", help="start the Discord bot (token and settings from .env)")
     run.add_argument("--env", type=Path, default=Path(".env"), help="settings file (default .env)")

@@ -20,7 +20,8 @@ noisy; compare figures within one run).
 something else: how long a player waits for the acknowledgement of a move when the database
 already holds N games. It fills the database first (a few games really played through the
 sessions service, then copied in bulk with distinct ids: most finished, some still going,
-with their action logs, timers and delivered outbox rows - every post for the first
+with their action logs (packed, as the housekeeping sweep leaves a game closed over a day ago),
+timers and delivered outbox rows - every post for the first
 STORED_FULL_OUTBOX copies, none for the rest, whose posts a running bot would have pruned a
 day after delivering them). On PostgreSQL the SQLite fill is then copied over with COPY
 (asyncpg's copy_records_to_table) into the database `--database-url` names, which must be
@@ -32,7 +33,8 @@ The figure is the time from the interaction's dispatch to the moment the player 
 committed "✅" answer (the answer itself, or the edit after a defer). Before it come the
 fill, the time the dispatcher's due-outbox query takes on its own (with all the history,
 then after pruning it as a running bot does) and the pruning time; then, with `--moves M`
-(M > 0), M moves one at a time, each waiting for the last (a quiet bot):
+(M > 0), M moves one at a time, each waiting for the last (a quiet bot), with the boards drawn
+as `railyard run` draws them on this machine (RAILYARD_RENDER_WORKERS or its default):
 
     sequential acks with <N> stored games: p50 <x> ms, p99 <y> ms
 
@@ -62,14 +64,25 @@ then pg_total_relation_size, indexes and TOAST included), less the empty schema'
 
 Use a dozen games or more: a table's first pages are shared by few games otherwise.
 
-`railyard bench --processes 1,2,4 [--store postgres] [--moves M]`: moves per second through
-the sessions service (load, validate, apply, commit; no Discord, no rendering, random bot
-moves so choosing costs little) with each count of processes started by multiprocessing
-spawn on one database, each playing THROUGHPUT_GAMES games of its own; the same M moves in
-all for every count (M / count each), timed from a common start signal:
+`railyard bench --processes 1,2,4 [--store postgres] [--players P] [--seconds S]`: moves per
+second through the sessions service (load, validate, apply, commit; no Discord, no rendering,
+random bot moves so choosing costs little) with each count of processes started by
+multiprocessing spawn on one database. The same P players (default THROUGHPUT_PLAYERS) play in
+every case, shared out over the processes, each a game of its own, making its next move as soon
+as the last is answered: a process has work whenever one of its players is not waiting on the
+database, so a second process does not gain just by filling the first one's waits. Timed in
+the steady state, S seconds (default THROUGHPUT_SECONDS) after THROUGHPUT_WARMUP seconds of
+play (start-up, opening the games and the first moves are not counted). One line per count:
 
-    throughput, <store>, <k> processes: <r> moves/s (<ratio>x 1 process); <M> moves in <t> s
+    throughput, <store>, <k> processes, <P> players: <r> moves/s (<ratio>x 1 process); CPU per
+        move: bot processes <b> ms, database server <d> ms (<m> moves/s per busy core); <n> moves in <t> s
 
+The CPU times are the user + system time of the bot processes and of every process of the
+PostgreSQL server (postmaster, connections, writers; read from /proc, so only for a server on
+this machine) over the timed seconds, divided by the moves made then. Their sum is the CPU a
+move costs wherever it runs: a machine with C free cores cannot do more than about
+C x <m> moves/s, and the rate here stops growing with processes once this machine's cores are
+busy (ratio below the process count), not because the store serialises.
 On SQLite the processes share one file, whose writes take turns: expect no gain there.
 """
 from __future__ import annotations
@@ -84,6 +97,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bot.store import ActionRow
+from bot.store.sql import pack_actions
 from games import registry
 from games.core.stats import percentile
 from tools.games import bench_lines
@@ -345,6 +360,13 @@ def _copy_games(db: Path, templates: list[tuple[int, list[tuple[int, str, int, i
                 "outbox": conn.execute("SELECT id, created_at, kind, payload FROM outbox WHERE game_id = ?"
                                        " ORDER BY id", (gid,)).fetchall(),
             }
+        # A long-running bot packs a closed game's log a day after it closed (the housekeeping
+        # sweep): the finished copies older than that hold their template's log packed, as
+        # written once per template (its times are the template's; nothing here reads them).
+        packed = {gid: pack_actions([ActionRow(game_id=gid, seq=a[0], seat=a[1], kind=a[2], notation=a[3],
+                                               events_json=a[4], undoable=a[5], actor_user_id=a[6], auto=a[7],
+                                               undoes_seq=a[8], created_at=a[9]) for a in src["actions"]])
+                  for gid, src in source.items()}
         next_id = conn.execute("SELECT MAX(id) FROM games").fetchone()[0] + 1
         ongoing = 0
         for i in range(copies):
@@ -364,20 +386,25 @@ def _copy_games(db: Path, templates: list[tuple[int, list[tuple[int, str, int, i
             def person(user_id: str | None) -> str | None:
                 return None if user_id is None else str(int(user_id) + users)
 
+            pack = status == "finished" and updated + shift < now - DAY
             conn.execute(
                 "INSERT INTO games (id, game, guild_id, channel_id, status, host_user_id, locale, options,"
-                " settings, seed, version, snapshot, created_at, updated_at, last_move_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " settings, seed, version, snapshot, created_at, updated_at, last_move_at, log_packed)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (new_id, name, guild, f"stored-{new_id}", status, person(host), locale, options, settings,
                  game_seed + i, version, snapshot, created + shift, updated + shift,
-                 None if last_move is None else last_move + shift))
+                 None if last_move is None else last_move + shift, int(pack)))
             conn.executemany(
                 "INSERT INTO seats (game_id, seat, user_id, bot, display_name, joined) VALUES (?, ?, ?, ?, ?, ?)",
                 [(new_id, seat, person(uid), bot, shown, joined) for seat, uid, bot, shown, joined in src["seats"]])
-            conn.executemany(
-                "INSERT INTO actions (game_id, seq, seat, kind, notation, events, undoable, actor_user_id,"
-                " auto, undoes_seq, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(new_id, *a[:9], a[9] + shift) for a in src["actions"] if a[0] <= last_seq])
+            if pack:
+                conn.execute("INSERT INTO action_archives (game_id, actions, archived_at) VALUES (?, ?, ?)",
+                             (new_id, packed[template], updated + shift + DAY))
+            else:
+                conn.executemany(
+                    "INSERT INTO actions (game_id, seq, seat, kind, notation, events, undoable, actor_user_id,"
+                    " auto, undoes_seq, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(new_id, *a[:9], a[9] + shift) for a in src["actions"] if a[0] <= last_seq])
             if i >= full_outbox:
                 last_outbox = -1
             conn.executemany(
@@ -393,7 +420,7 @@ def _copy_games(db: Path, templates: list[tuple[int, list[tuple[int, str, int, i
                 conn.execute("BEGIN")
         conn.execute("COMMIT")
         counts = {table: conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
-                  for table in ("games", "actions", "outbox")}
+                  for table in ("games", "actions", "action_archives", "outbox")}
         counts["ongoing"] = ongoing
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return counts
@@ -406,7 +433,7 @@ def _db_size(db: Path) -> int:
 
 
 # The tables a filled database holds rows in, copied to PostgreSQL in this order (references first).
-_COPIED_TABLES = ("games", "seats", "actions", "timers", "outbox")
+_COPIED_TABLES = ("games", "seats", "actions", "action_archives", "timers", "outbox")
 _COPY_CHUNK = 20_000
 
 
@@ -443,6 +470,16 @@ async def copy_sqlite_to_postgres(db: Path, url: str) -> dict[str, int]:
         await conn.close()
         src.close()
     return copied
+
+
+async def _vacuum(url: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("VACUUM ANALYZE")
+    finally:
+        await conn.close()
 
 
 async def _pg_size(url: str) -> int:
@@ -517,7 +554,8 @@ async def run_stored_bench(game_name: str = "ticket_to_ride", stored_games: int 
             filled = time.perf_counter() - t0
             database.sqlite.unlink()
         print(f"  filled in {filled:.1f} s ({how}): {counts['games']:,} games"
-              f" ({counts['ongoing']:,} still going), {counts['actions']:,} actions,"
+              f" ({counts['ongoing']:,} still going), {counts['actions']:,} actions"
+              f" (and {counts['action_archives']:,} closed games' logs packed),"
               f" {counts['outbox']:,} outbox rows; database {await database.size() / 2**20:,.0f} MiB")
         # The filled database holds every post ever delivered, as an old Railyard's did. A
         # running bot prunes finished rows in the background (OutboxDispatcher.prune); bring
@@ -534,6 +572,12 @@ async def run_stored_bench(game_name: str = "ticket_to_ride", stored_games: int 
             async with opened.read() as tx:
                 left = (await tx.fetchall("SELECT COUNT(*) AS n FROM outbox"))[0]["n"]
             print(f"  pruned {pruned:,} delivered outbox rows in {time.perf_counter() - t0:.1f} s; {left:,} left")
+            if database.kind == "postgres":
+                # A long-running server's autovacuum has long since cleaned up after its prunes; here
+                # it would start on the rows just deleted and take a core from the timed moves.
+                t0 = time.perf_counter()
+                await _vacuum(database.url)
+                print(f"  vacuumed after the bulk load and the prune in {time.perf_counter() - t0:.1f} s")
             await _time_due_query(opened, "after pruning")
         finally:
             await opened.close()
@@ -548,8 +592,12 @@ async def run_stored_bench(game_name: str = "ticket_to_ride", stored_games: int 
                     fake.add_user(user, f"player{i + 1}", global_name=f"Player {i + 1}")
                 fake.add_guild(_BENCH_GUILD, "Bench", members=users,
                                channels=[{"id": c, "name": f"bench-{c}"} for c in channels])
-                bot = RailyardBot(_settings(fake, database.url), guild_ready_timeout=0.05)
+                # rendering as `railyard run` sets it up on this machine (RAILYARD_RENDER_WORKERS,
+                # by default one process per core beyond the first, at most two)
+                settings = _settings(fake, database.url)
+                bot = RailyardBot(settings, guild_ready_timeout=0.05, render_workers=settings.render_workers)
                 async with fake.running(bot):
+                    await bot.render_pool.ready()
                     await _settle_startup(bot)
                     rng = random.Random(7)
                     for channel in channels:
@@ -559,7 +607,8 @@ async def run_stored_bench(game_name: str = "ticket_to_ride", stored_games: int 
                     await bot.idle()
                     posts = sum(len(fake.messages(c, ephemeral=False)) for c in channels)
             print(f"  {len(acks)} moves through /move one at a time; the dispatcher delivered {posts} posts"
-                  f" meanwhile; {len(refused)} moves refused{': ' + refused[0][:80] if refused else ''}")
+                  f" meanwhile ({settings.render_workers} render workers); {len(refused)} moves refused"
+                  f"{': ' + refused[0][:80] if refused else ''}")
             print(f"  sequential acks with {stored_games} stored games: p50 {percentile(acks, 0.5) * 1000:.1f} ms,"
                   f" p99 {percentile(acks, 0.99) * 1000:.1f} ms")
         last: list[float] = []
@@ -846,30 +895,45 @@ async def run_size_bench(game_name: str = "ticket_to_ride", games: int = 5, stor
 # ==================================================================================
 # moves per second with several processes on one database
 # ==================================================================================
-THROUGHPUT_GAMES = 4  # games each process plays side by side
+THROUGHPUT_PLAYERS = 16  # players moving at once, shared out over the processes
+THROUGHPUT_WARMUP = 3.0  # seconds of play before the timing starts
+THROUGHPUT_SECONDS = 10.0  # seconds timed
 
 
 def run_throughput_bench(game_name: str = "ticket_to_ride", processes: tuple[int, ...] = (1, 2, 4),
-                         moves: int = 200, store: str = "postgres", database_url: str | None = None) -> int:
+                         players: int = THROUGHPUT_PLAYERS, seconds: float = THROUGHPUT_SECONDS,
+                         store: str = "postgres", database_url: str | None = None,
+                         warmup: float = THROUGHPUT_WARMUP) -> int:
     """Moves per second through the sessions service (load, validate, apply, commit action +
     snapshot + outbox + timers) with each count of processes, started with multiprocessing's
-    spawn on one shared database, each on games of its own; the same total moves for every
-    count. No Discord and no rendering: this is the store and the rules."""
+    spawn on one shared database. The same `players` play in every case, shared out over the
+    processes: each plays a game of its own, one move after the other, as fast as the service
+    answers, so a process is kept busy whenever it is not waiting on the database. Timed in the
+    steady state: `warmup` seconds after every process has opened its games, for `seconds`.
+    Beside the rate, the CPU time per move of the bot processes and of the database server
+    (every PostgreSQL process of it, read from /proc), from which the rate of a machine with
+    more cores can be projected. No Discord and no rendering: this is the store and the rules."""
     import multiprocessing
 
+    if any(count < 1 or count > players for count in processes):
+        raise SystemExit(f"--processes counts must be between 1 and --players ({players})")
     print(f"Railyard bench — moves per second by processes on one database ({game_name}, {store},"
-          f" {moves} moves in all per count, {os.cpu_count()} CPUs)")
+          f" {players} players in every case, {warmup:.0f} s warm-up then {seconds:.0f} s timed,"
+          f" {os.cpu_count()} CPUs)")
     context = multiprocessing.get_context("spawn")
     with tempfile.TemporaryDirectory() as tmp, _Database(store, Path(tmp), database_url) as database:
         asyncio.run(_migrate(database.url))
+        server = asyncio.run(_postmaster(database.url)) if store == "postgres" else None
         first: float | None = None
         for run, count in enumerate(processes):
-            share = max(1, moves // count)
-            start = context.Event()
+            shares = [players // count + (k < players % count) for k in range(count)]
+            start, stop = context.Event(), context.Event()
+            made = context.Value("q", 0)
             queue = context.Queue()
             workers = [context.Process(target=_throughput_worker,
-                                       args=(database.url, game_name, f"tp{run}-{k}", share, 100 * run + k, start, queue))
-                       for k in range(count)]
+                                       args=(database.url, game_name, f"tp{run}-{k}", share, 100 * run + k,
+                                             start, stop, made, queue))
+                       for k, share in enumerate(shares)]
             for worker in workers:
                 worker.start()
             try:
@@ -877,22 +941,89 @@ def run_throughput_bench(game_name: str = "ticket_to_ride", processes: tuple[int
                     message = queue.get(timeout=300)
                     if message[0] != "ready":
                         raise RuntimeError(f"a bench process failed: {message[1]}")
-                t0 = time.perf_counter()
                 start.set()
-                done = [queue.get(timeout=900) for _ in workers]
-                elapsed = time.perf_counter() - t0
+                time.sleep(warmup)
+                moves0, t0 = made.value, time.perf_counter()
+                bots0, db0 = sum(_cpu_seconds(w.pid) for w in workers), _server_cpu(server)
+                time.sleep(seconds)
+                moves1, t1 = made.value, time.perf_counter()
+                bots1, db1 = sum(_cpu_seconds(w.pid) for w in workers), _server_cpu(server)
+                stop.set()
+                done = [queue.get(timeout=300) for _ in workers]
             finally:
+                stop.set()
                 for worker in workers:
                     worker.join(timeout=60)
             failed = [m[1] for m in done if m[0] != "done"]
             if failed:
                 raise RuntimeError(f"a bench process failed: {failed[0]}")
-            played = sum(m[1] for m in done)
+            played, elapsed = moves1 - moves0, t1 - t0
             rate = played / elapsed
             first = rate if first is None else first
-            print(f"throughput, {store}, {count} process{'es' if count > 1 else ''}: {rate:.1f} moves/s"
-                  f" ({rate / first:.2f}x 1 process); {played} moves in {elapsed:.1f} s")
+            per_move = 1000.0 / max(played, 1)
+            bots_ms = (bots1 - bots0) * per_move
+            if db0 is None or db1 is None:
+                db = "database in the bot processes" if store == "sqlite" else "database server not on this machine"
+                total_ms = bots_ms
+            else:
+                db_ms = (db1 - db0) * per_move
+                db, total_ms = f"database server {db_ms:.2f} ms", bots_ms + db_ms
+            print(f"throughput, {store}, {count} process{'es' if count > 1 else ''}, {players} players:"
+                  f" {rate:.1f} moves/s ({rate / first:.2f}x 1 process); CPU per move: bot processes"
+                  f" {bots_ms:.2f} ms, {db} ({1000.0 / total_ms if total_ms else 0:.0f} moves/s per busy core);"
+                  f" {played} moves in {elapsed:.1f} s")
     return 0
+
+
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _stat(pid: int) -> list[str] | None:
+    """The fields of /proc/<pid>/stat after the command name (None: no such process here)."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text.rsplit(")", 1)[1].split()
+
+
+def _cpu_seconds(pid: int | None, children: bool = False) -> float:
+    """User + system CPU seconds of a process (with `children`: also of its children that ended
+    and were waited for)."""
+    fields = _stat(pid) if pid is not None else None
+    if fields is None:
+        return 0.0
+    # after the name: state ppid ... utime (11) stime (12) cutime (13) cstime (14), from 0
+    ticks = int(fields[11]) + int(fields[12]) + ((int(fields[13]) + int(fields[14])) if children else 0)
+    return ticks / _TICK
+
+
+def _server_cpu(postmaster: int | None) -> float | None:
+    """CPU seconds of a PostgreSQL server so far: its postmaster with the connections and helpers
+    that ended (their time is added to it when it waits for them) and every one still running."""
+    if postmaster is None or _stat(postmaster) is None:
+        return None
+    total = _cpu_seconds(postmaster, children=True)
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            fields = _stat(int(entry.name))
+            if fields is not None and int(fields[1]) == postmaster:
+                total += (int(fields[11]) + int(fields[12])) / _TICK
+    return total
+
+
+async def _postmaster(url: str) -> int | None:
+    """The process id of the PostgreSQL server at `url` if it runs on this machine (the parent
+    of the backend serving a connection), else None."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        backend = int(await conn.fetchval("SELECT pg_backend_pid()"))
+    finally:
+        await conn.close()
+    fields = _stat(backend)
+    return int(fields[1]) if fields is not None else None
 
 
 async def _migrate(url: str) -> None:
@@ -902,29 +1033,34 @@ async def _migrate(url: str) -> None:
     await opened.close()
 
 
-def _throughput_worker(url: str, game_name: str, tag: str, moves: int, seed: int, start: Any, queue: Any) -> None:
+def _throughput_worker(url: str, game_name: str, tag: str, players: int, seed: int, start: Any, stop: Any,
+                       made: Any, queue: Any) -> None:
     try:
-        queue.put(("done", asyncio.run(_throughput_play(url, game_name, tag, moves, seed, start, queue))))
+        asyncio.run(_throughput_play(url, game_name, tag, players, seed, start, stop, made, queue))
+        queue.put(("done", tag))
     except BaseException as exc:  # reported to the parent, which would otherwise wait for ever
         queue.put(("failed", f"{type(exc).__name__}: {exc}"))
 
 
-async def _throughput_play(url: str, game_name: str, tag: str, moves: int, seed: int, start: Any, queue: Any) -> int:
+async def _throughput_play(url: str, game_name: str, tag: str, players: int, seed: int, start: Any, stop: Any,
+                           made: Any, queue: Any) -> None:
+    """`players` games played side by side, each by one player moving as soon as the last move
+    is answered (a new game when one ends), from `start` until `stop`; `made` counts the moves."""
     from bot.sessions import Actor, SessionService
     from bot.store import open_store
 
     game = registry.get(game_name)
     mover = game.bots()["random"]  # cheap to choose: the figure is the service's and the store's
-    players = min(4, game.max_players)
+    seats = min(4, game.max_players)
     rng = random.Random(seed)
-    opened = await open_store(url)
+    opened = await open_store(url, max_size=players) if url.startswith("postgres") else await open_store(url)
     try:
         service = SessionService(opened, new_seed=lambda: rng.randrange(1 << 31))
-        people = [Actor(user_id=str(10**17 + 1000 * seed + i), name=f"Player {i + 1}") for i in range(players)]
+        people = [Actor(user_id=str(10**17 + 1000 * seed + i), name=f"Player {i + 1}") for i in range(seats)]
         by_user = {p.user_id: p for p in people}
         opened_games = 0
 
-        async def open_game() -> list[Any]:
+        async def open_game() -> tuple[str, Any, Any]:
             nonlocal opened_games
             channel = f"{tag}-{opened_games}"
             opened_games += 1
@@ -932,24 +1068,25 @@ async def _throughput_play(url: str, game_name: str, tag: str, moves: int, seed:
             for person in people[1:]:
                 await service.join(channel, person)
             outcome = await service.start(channel, people[0])
-            return [channel, outcome, await service.current_state(outcome.game_id)]
+            return channel, outcome, await service.current_state(outcome.game_id)
 
-        tables = [await open_game() for _ in range(THROUGHPUT_GAMES)]
+        async def play(table: tuple[str, Any, Any]) -> None:
+            channel, outcome, state = table
+            while not stop.is_set():
+                if outcome.status != "active":
+                    channel, outcome, state = await open_game()
+                    continue
+                seat = min(outcome.waiting)
+                action = mover.choose(game, state, seat, rng)
+                outcome = await service.act(channel, by_user[outcome.seat_user_ids[seat]], game.format_action(action))
+                state = game.apply(state, seat, action).state
+                with made.get_lock():
+                    made.value += 1
+
+        tables = [await open_game() for _ in range(players)]
         queue.put(("ready", tag))
         await asyncio.to_thread(start.wait)
-        played = 0
-        while played < moves:
-            table = tables[played % len(tables)]
-            channel, outcome, state = table
-            if outcome.status != "active":
-                table[:] = await open_game()
-                continue
-            seat = min(outcome.waiting)
-            action = mover.choose(game, state, seat, rng)
-            table[1] = await service.act(channel, by_user[outcome.seat_user_ids[seat]], game.format_action(action))
-            table[2] = game.apply(state, seat, action).state
-            played += 1
-        return played
+        await asyncio.gather(*(play(table) for table in tables))
     finally:
         await opened.close()
 
@@ -961,8 +1098,8 @@ def main_bench(args: Any) -> int:
                                           database_url=args.database_url))
     if args.processes is not None:
         counts = tuple(int(c) for c in args.processes.split(",") if c.strip())
-        return run_throughput_bench(args.game, processes=counts, moves=args.moves, store=args.store,
-                                    database_url=args.database_url)
+        return run_throughput_bench(args.game, processes=counts, players=args.players, seconds=args.seconds,
+                                    store=args.store, database_url=args.database_url)
     if args.stored_games is not None:
         workers = tuple(int(w) for w in args.render_workers.split(",") if w.strip())
         return asyncio.run(run_stored_bench(args.game, stored_games=args.stored_games, moves=args.moves,

@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable, Iterable, Mapping, Self, Sequence, TypeVar
 
 from bot.store.base import (
+    ARCHIVE_BATCH,
     CLAIM_LEASE,
     NOTICE_EVERY,
     OUTBOX_KEEP_DEAD,
@@ -113,7 +114,6 @@ def _marks(n: int) -> str:
     return ", ".join("?" for _ in range(n))
 
 
-ARCHIVE_BATCH = 50  # games packed per transaction
 _PACKED_FIELDS = ("seq", "seat", "kind", "notation", "events_json", "undoable", "actor_user_id", "auto",
                   "undoes_seq", "created_at")
 
@@ -710,42 +710,72 @@ class SqlTx:
         with them); return how many. Found through the outbox_finished index, so a call
         does not read the rows it keeps (except dead ones still inside their week, which
         are few)."""
-        return await self._run(f"DELETE FROM outbox WHERE id IN ({self.prune_sql()})",
-                               (now - keep_delivered, now - keep_dead, batch))
+        # Two statements, not DELETE ... WHERE id IN (SELECT ...): PostgreSQL plans that as a
+        # hash join against a scan of the whole outbox whenever the table is small enough for
+        # a scan to cost less than `batch` look-ups, which it then walks on every call.
+        rows = await self._all(self.prune_sql(), (now - keep_delivered, now - keep_dead, batch))
+        return await self._delete_ids("outbox", "id", [int(r[0]) for r in rows])
+
+    async def _delete_ids(self, table: str, column: str, ids: list[int]) -> int:
+        """Delete the rows of `table` whose `column` is one of `ids` (through its key)."""
+        if not ids:
+            return 0
+        return await self._run(f"DELETE FROM {table} WHERE {column} IN ({_marks(len(ids))})", ids)
 
     # --- retention -------------------------------------------------------------------------
     async def idle_lobbies(self, before: float, limit: int = 100) -> list[int]:
         """Lobbies nobody has touched (joined, left, changed) since `before`, oldest first."""
         rows = await self._all("SELECT id FROM games WHERE status = 'lobby' AND updated_at < ?"
-                               " ORDER BY updated_at LIMIT ?", (before, limit))
+                               " ORDER BY updated_at LIMIT ?", (before, limit))  # games_lobbies
         return [int(r["id"]) for r in rows]
+
+    def forget_live_boards_sql(self) -> str:
+        """The games whose live boards `forget_live_boards` deletes (also what the plan tests
+        look at): found from the closed games the sweep is not done with (games_to_pack), not
+        by reading every live board (one per running game) or every closed game."""
+        return (
+            "SELECT g.id FROM games g WHERE g.status IN ('finished', 'abandoned') AND g.log_packed = 0"
+            " AND g.updated_at < ? AND EXISTS (SELECT 1 FROM live_boards l WHERE l.game_id = g.id)"
+            " AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.game_id = g.id AND o.delivered_at IS NULL"
+            " AND o.dead = 0) LIMIT ?"
+        )
 
     async def forget_live_boards(self, before: float, limit: int = OUTBOX_PRUNE_BATCH) -> int:
         """Delete up to `limit` live boards of games closed (finished or abandoned) before
         `before` whose posts have all gone out; return how many. A live board is only read
-        to deliver a game's next post, and a closed game's last one is out."""
-        return await self._run(
-            "DELETE FROM live_boards WHERE game_id IN (SELECT l.game_id FROM live_boards l"
-            " JOIN games g ON g.id = l.game_id WHERE g.status IN ('finished', 'abandoned') AND g.updated_at < ?"
-            " AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.game_id = g.id AND o.delivered_at IS NULL"
-            " AND o.dead = 0) LIMIT ?)",
-            (before, limit))
+        to deliver a game's next post, and a closed game's last one is out. (A closed game's
+        log is packed only once its live board is gone, so the games this looks at are the
+        ones the sweep is not done with.)"""
+        rows = await self._all(self.forget_live_boards_sql(), (before, limit))
+        return await self._delete_ids("live_boards", "game_id", [int(r[0]) for r in rows])
+
+    def archive_candidates_sql(self) -> str:
+        """The closed games whose logs are still to pack, closed before `?`, whose live board is
+        gone (`forget_live_boards` finds them through the same index) (also what the plan
+        tests look at): through games_to_pack, which holds only those, so a sweep does not
+        read the games it is done with. On PostgreSQL the rows are locked, passing over those
+        another process is packing (a game it packed meanwhile is re-checked: log_packed)."""
+        return (
+            "SELECT g.id FROM games g WHERE g.status IN ('finished', 'abandoned') AND g.log_packed = 0"
+            " AND g.updated_at < ? AND NOT EXISTS (SELECT 1 FROM live_boards l WHERE l.game_id = g.id)"
+            f" ORDER BY g.updated_at LIMIT ?{self._skip_locked('g')}"
+        )
 
     async def archive_actions(self, before: float, now: float, limit: int = ARCHIVE_BATCH) -> int:
         """Pack the action logs of up to `limit` games closed before `before` into one row each
-        (`action_archives`) and delete their rows; return how many games. What `actions()`
+        (`action_archives`) and delete their rows; return how many games the sweep is now done
+        with (a game closed without a move has nothing to pack, and counts). What `actions()`
         returns afterwards is the same list."""
-        games = await self._all(
-            "SELECT g.id FROM games g WHERE g.status IN ('finished', 'abandoned') AND g.updated_at < ?"
-            " AND EXISTS (SELECT 1 FROM actions a WHERE a.game_id = g.id) ORDER BY g.id LIMIT ?",
-            (before, limit))
+        games = await self._all(self.archive_candidates_sql(), (before, limit))
         for g in games:
             game_id = int(g["id"])
             rows = await self._all(f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq",
                                    (game_id,))
-            await self._run("INSERT INTO action_archives (game_id, actions, archived_at) VALUES (?, ?, ?)",
-                            (game_id, pack_actions([ActionRow(**dict(r)) for r in rows]), now))
-            await self._run("DELETE FROM actions WHERE game_id = ?", (game_id,))
+            if rows:
+                await self._run("INSERT INTO action_archives (game_id, actions, archived_at) VALUES (?, ?, ?)",
+                                (game_id, pack_actions([ActionRow(**dict(r)) for r in rows]), now))
+                await self._run("DELETE FROM actions WHERE game_id = ?", (game_id,))
+            await self._run("UPDATE games SET log_packed = 1 WHERE id = ?", (game_id,))
         return len(games)
 
     # --- user preferences ----------------------------------------------------------------

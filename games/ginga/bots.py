@@ -13,7 +13,7 @@ from typing import Any
 
 from games.core.ai import RandomBot
 from games.ginga.board import board_of
-from games.ginga.models import GTView, Place, Stop
+from games.ginga.models import GingaView, Place, Stop
 from games.ginga.notation import parse_action
 from games.ginga.tiles import tileset
 
@@ -22,7 +22,7 @@ class ScoringBot:
     name = "scorer"
 
     def choose(self, game: Any, state: Any, seat: int, rng: random.Random) -> Any:
-        view: GTView = game.view(state, seat)
+        view: GingaView = game.view(state, seat)
         if not view.options:
             legal = game.legal_actions(state, seat)
             if not legal:

@@ -20,7 +20,7 @@ from games.core.choices import Place as BoardPlace
 from games.core.events import Event
 from games.ginga import notation, scoring
 from games.ginga.board import cell_name, second_cell
-from games.ginga.models import GTState, Place, Stop
+from games.ginga.models import GingaState, Place, Stop
 from games.ginga.tiles import EDGE_GEOMETRY, L, R, Tile, tileset
 
 TILE = "ginga.step.tile"
@@ -32,7 +32,7 @@ STEPS = (TILE, SECOND, PLACEMENT)
 BOX = ("·", "╵", "╶", "└", "╷", "│", "┌", "├", "╴", "┘", "─", "┴", "┐", "┤", "┬", "┼")
 
 
-def decision(game: Any, state: GTState, seat: int) -> Decision:
+def decision(game: Any, state: GingaState, seat: int) -> Decision:
     prompt = game.prompt(state, seat)
     if seat not in game.active_players(state):
         return Decision(seat=seat, prompt=prompt)

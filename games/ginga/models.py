@@ -16,7 +16,7 @@ from games.core.protocol import Event, Result
 PlacementRow = tuple[int, int, int, int, int, int, int]
 
 
-class GTOptions(BaseModel):
+class GingaOptions(BaseModel):
     """`start_player`: seat number (1 = the first seat) who begins; random when absent (GT-7)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -35,7 +35,7 @@ class LastPlacement(BaseModel):
     loop: list[tuple[int, int]] = Field(default_factory=list)  # the longest loop, in order
 
 
-class GTState(BaseModel):
+class GingaState(BaseModel):
     game: Literal["ginga"] = "ginga"
     n: int
     seed: int
@@ -50,7 +50,7 @@ class GTState(BaseModel):
     latest: list[LastPlacement] = Field(default_factory=list)  # placements of the latest turn
     last: list[Event] = Field(default_factory=list)  # public events of the last action
 
-    def clone(self) -> "GTState":
+    def clone(self) -> "GingaState":
         new = self.model_copy()
         fields = new.__dict__
         fields["pile"] = list(self.pile)
@@ -80,7 +80,7 @@ class Stop(BaseModel):
     kind: Literal["stop"] = "stop"
 
 
-GTAction = Annotated[Union[Place, Stop], Field(discriminator="kind")]
+GingaAction = Annotated[Union[Place, Stop], Field(discriminator="kind")]
 
 
 # --- views ----------------------------------------------------------------------------
@@ -142,7 +142,7 @@ class Best(BaseModel):
     track: list[tuple[int, int]] = Field(default_factory=list)  # cells of the tiles that network runs through
 
 
-class GTView(BaseModel):
+class GingaView(BaseModel):
     game: Literal["ginga"] = "ginga"
     viewer: int | None
     n: int

@@ -1,6 +1,6 @@
 """銀河鉄道 英楽園 (Galactic Railway): every rule of the rulebook and rulings GT-1 … GT-12.
 
-Pure functions over `GTState`: `apply` copies the state, changes the copy and returns it with
+Pure functions over `GingaState`: `apply` copies the state, changes the copy and returns it with
 the events that describe what happened. Rule numbers refer to
 shared/rules/rulings/ginga-tetsudo.md.
 
@@ -28,10 +28,10 @@ from games.ginga import decisions, notation, scoring
 from games.ginga.board import CENTRE, SIZE, Board, Placed, board_of, cell_name, second_cell
 from games.ginga.models import (
     Frame,
-    GTAction,
-    GTOptions,
-    GTState,
-    GTView,
+    GingaAction,
+    GingaOptions,
+    GingaState,
+    GingaView,
     LastPlacement,
     Option,
     Place,
@@ -48,14 +48,14 @@ def _placements(key: tuple[Placed, ...], tile: int) -> tuple[tuple[int, int, int
     return tuple(board_of(key).placements(tileset().tiles[tile], rules.frame))
 
 
-class GalacticRailway(Referee[GTState, Any, GTView]):
+class GalacticRailway(Referee[GingaState, Any, GingaView]):
     name = "ginga"
     min_players = 2
     max_players = 4
-    options_model = GTOptions
-    state_model = GTState
-    action_model = GTAction
-    view_model = GTView
+    options_model = GingaOptions
+    state_model = GingaState
+    action_model = GingaAction
+    view_model = GingaView
     private_information = False  # GT-7: hands and the top of the pile are public
 
     @property
@@ -63,12 +63,12 @@ class GalacticRailway(Referee[GTState, Any, GTView]):
         return tileset().rules.frame
 
     # ------------------------------------------------------------------ setup (GT-7)
-    def setup(self, n_players: int, options: dict[str, Any] | BaseModel | None, seed: int) -> GTState:
+    def setup(self, n_players: int, options: dict[str, Any] | BaseModel | None, seed: int) -> GingaState:
         rules = tileset().rules
         if not rules.players_min <= n_players <= rules.players_max:
             raise IllegalAction("ginga.bad_player_count", count=n_players, min=rules.players_min, max=rules.players_max)
         try:
-            opts = GTOptions.model_validate(options.model_dump() if isinstance(options, BaseModel) else (options or {}))
+            opts = GingaOptions.model_validate(options.model_dump() if isinstance(options, BaseModel) else (options or {}))
         except ValidationError as exc:
             raise IllegalAction("bad_options", detail=str(exc.errors()[0]["loc"])) from None
         if opts.start_player is not None and opts.start_player > n_players:
@@ -81,17 +81,17 @@ class GalacticRailway(Referee[GTState, Any, GTView]):
             seat = (start + i) % n_players
             hands[seat] = pile[: rules.hand_size]
             del pile[: rules.hand_size]
-        return GTState.model_construct(
+        return GingaState.model_construct(
             game="ginga", n=n_players, seed=seed, start=start, pile=pile, hands=hands, placed=[],
             current=start, step="place", passes_in_row=0, turn=0, latest=[], last=[],
         )
 
     # ------------------------------------------------------------------ whose move
-    def active_players(self, state: GTState) -> frozenset[int]:
+    def active_players(self, state: GingaState) -> frozenset[int]:
         return frozenset() if state.step == "over" else frozenset((state.current,))
 
     # ------------------------------------------------------------------ legal moves (GT-4 … GT-6)
-    def legal_actions(self, state: GTState, seat: int) -> list[Any]:
+    def legal_actions(self, state: GingaState, seat: int) -> list[Any]:
         if state.step == "over" or seat != state.current:
             return []
         key = scoring.placed_key(state)
@@ -100,19 +100,19 @@ class GalacticRailway(Referee[GTState, Any, GTView]):
             actions.extend(Place(tile=tile, x=x, y=y, orient=o) for x, y, o in _placements(key, tile))
         return actions
 
-    def can_place(self, state: GTState, seat: int) -> bool:
+    def can_place(self, state: GingaState, seat: int) -> bool:
         board = board_of(scoring.placed_key(state))
         tiles = [tileset().tiles[t] for t in state.hands[seat]]
         return board.can_place(tiles, self.frame)
 
     # ------------------------------------------------------------------ judging and making a move
-    def phase_of(self, state: GTState) -> str:
+    def phase_of(self, state: GingaState) -> str:
         return state.step
 
-    def is_active(self, state: GTState, seat: int) -> bool:
+    def is_active(self, state: GingaState, seat: int) -> bool:
         return seat == state.current
 
-    def refusal(self, state: GTState, seat: int, action: Any) -> IllegalAction | None:
+    def refusal(self, state: GingaState, seat: int, action: Any) -> IllegalAction | None:
         kind = getattr(action, "kind", None)
         if kind == "place":
             try:
@@ -124,7 +124,7 @@ class GalacticRailway(Referee[GTState, Any, GTView]):
             return None if state.step == "second" else IllegalAction("ginga.cannot_stop")
         return IllegalAction("unparsable", text=str(action)[:80])
 
-    def after_move(self, before: GTState, s: GTState, seat: int, action: Any, events: list[Event]) -> None:
+    def after_move(self, before: GingaState, s: GingaState, seat: int, action: Any, events: list[Event]) -> None:
         s.last = [e for e in events if e.public]
 
     def _check_place(self, board: Board, hand: list[int], action: Place) -> Tile:
@@ -168,7 +168,7 @@ class GalacticRailway(Referee[GTState, Any, GTView]):
             raise IllegalAction("ginga.no_success")
         return tile
 
-    def _place(self, s: GTState, seat: int, action: Place, events: list[Event]) -> bool:
+    def _place(self, s: GingaState, seat: int, action: Place, events: list[Event]) -> bool:
         key = scoring.placed_key(s)
         hand = s.hands[seat]
         score = scoring.evaluate(key, action.tile, action.x, action.y, action.orient)
@@ -191,12 +191,12 @@ class GalacticRailway(Referee[GTState, Any, GTView]):
             return True  # nothing hidden was revealed: the placement may be taken back
         return self._end_turn(s, events)
 
-    def _stop(self, s: GTState, seat: int, action: Stop, events: list[Event]) -> bool:
+    def _stop(self, s: GingaState, seat: int, action: Stop, events: list[Event]) -> bool:
         events.append(Event(key="ginga.ev.stopped", params={"seat": seat}))
         return self._end_turn(s, events)
 
     # ------------------------------------------------------------------ end of turn, passes, the end (GT-6, GT-8)
-    def _refill(self, s: GTState, seat: int, events: list[Event]) -> bool:
+    def _refill(self, s: GingaState, seat: int, events: list[Event]) -> bool:
         """Fill the hand to two from the top of the pile; True if a hidden tile came to light
         (any tile below the top, i.e. the new top or a second tile drawn)."""
         need = max(0, tileset().rules.hand_size - len(s.hands[seat]))
@@ -211,7 +211,7 @@ class GalacticRailway(Referee[GTState, Any, GTView]):
         }))
         return len(drawn) >= 2 or bool(s.pile)
 
-    def _end_turn(self, s: GTState, events: list[Event]) -> bool:
+    def _end_turn(self, s: GingaState, events: list[Event]) -> bool:
         """Refill, pass the turn on, pass for everyone who cannot place, end the game when all
         passed in a row. Returns whether the move may be undone (nothing was revealed)."""
         seat = s.current
@@ -234,7 +234,7 @@ class GalacticRailway(Referee[GTState, Any, GTView]):
             s.turn += 1
 
     # ------------------------------------------------------------------ views (GT-7: everything public but the pile)
-    def view(self, state: GTState, seat: int | None) -> GTView:
+    def view(self, state: GingaState, seat: int | None) -> GingaView:
         over = state.step == "over"
         key = scoring.placed_key(state)
         board = board_of(key)
@@ -268,7 +268,7 @@ class GalacticRailway(Referee[GTState, Any, GTView]):
                         cells=[(action.x, action.y), second_cell(action.x, action.y, action.orient)],
                         orient=action.orient, stations=score.stations, loop=score.loop,
                     ))
-        return GTView(
+        return GingaView(
             viewer=seat, n=state.n, phase="over" if over else "play", step=state.step, current=state.current,
             start=state.start, active=active, turn=state.turn, tiles=tiles,
             pile_top=notation.tile_name(state.pile[0]) if state.pile else None, pile_size=len(state.pile),
@@ -278,7 +278,7 @@ class GalacticRailway(Referee[GTState, Any, GTView]):
         )
 
     # ------------------------------------------------------------------ the end (GT-12)
-    def result(self, state: GTState) -> Result | None:
+    def result(self, state: GingaState) -> Result | None:
         if state.step != "over":
             return None
         return scoring.final_result(state)
@@ -290,7 +290,7 @@ class GalacticRailway(Referee[GTState, Any, GTView]):
     def parse_action(self, text: str) -> Any:
         return notation.parse_action(text)
 
-    def describe_action(self, state: GTState, seat: int, action: Any) -> Event:
+    def describe_action(self, state: GingaState, seat: int, action: Any) -> Event:
         if isinstance(action, Stop):
             rest = [notation.tile_name(t) for t in state.hands[seat]] if 0 <= seat < state.n else []
             return Event(key="ginga.act.stop", params={"tiles": rest})
@@ -309,16 +309,16 @@ class GalacticRailway(Referee[GTState, Any, GTView]):
     def vocabulary(self) -> Vocabulary:
         return notation.vocabulary(self)
 
-    def decision(self, state: GTState, seat: int) -> Decision:
+    def decision(self, state: GingaState, seat: int) -> Decision:
         return decisions.decision(self, state, seat)
 
     # ------------------------------------------------------------------ helpers for sessions and bots
-    def forced_action(self, state: GTState, seat: int) -> Any:
+    def forced_action(self, state: GingaState, seat: int) -> Any:
         """A seat's only legal move is made for it (GT-7: hands and the top of the pile are
         public, so it reveals nothing)."""
         return self.sole_legal_action(state, seat)
 
-    def prompt(self, state: GTState, seat: int) -> Event | None:
+    def prompt(self, state: GingaState, seat: int) -> Event | None:
         if seat not in self.active_players(state):
             return None
         hand = [notation.tile_name(t) for t in state.hands[seat]]
@@ -326,7 +326,7 @@ class GalacticRailway(Referee[GTState, Any, GTView]):
             return Event(key="ginga.prompt.second", params={"tiles": hand})
         return Event(key="ginga.prompt.place", params={"tiles": hand})
 
-    def timeout_action(self, state: GTState, seat: int) -> Any:
+    def timeout_action(self, state: GingaState, seat: int) -> Any:
         """For a player whose deadline passed: stop after a first tile; otherwise the first
         legal placement (a placement is compulsory when one exists, GT-6)."""
         if state.step == "second":
@@ -342,7 +342,7 @@ class GalacticRailway(Referee[GTState, Any, GTView]):
         return BOTS
 
 
-    def check_invariants(self, state: GTState) -> None:
+    def check_invariants(self, state: GingaState) -> None:
         """32 tiles, each exactly once (pile, hands, table); hands of at most two; no cell
         covered twice; everything inside one 8×8 box; scores are the placements' points."""
         count = len(tileset())

@@ -9,7 +9,7 @@ from games.core.protocol import PlayerResult, Result, ScoreLine
 from games.core.ranking import rank
 from games.ginga.board import Board, Placed, board_of, index, xy
 from games.ginga.loops import longest_cycle
-from games.ginga.models import Best, GTState
+from games.ginga.models import Best, GingaState
 from games.ginga.tiles import tileset
 
 CATEGORIES = ["stations", "loops"]
@@ -29,7 +29,7 @@ class Score:
         return self.stations + self.loop
 
 
-def placed_key(state: GTState) -> tuple[Placed, ...]:
+def placed_key(state: GingaState) -> tuple[Placed, ...]:
     return tuple(Placed(t, x, y, o) for t, x, y, o, *_ in state.placed)
 
 
@@ -61,7 +61,7 @@ def cells_xy(cells: tuple[int, ...]) -> list[tuple[int, int]]:
     return [xy(c) for c in cells]
 
 
-def totals(state: GTState, seat: int) -> tuple[int, int]:
+def totals(state: GingaState, seat: int) -> tuple[int, int]:
     """(station points, loop points) of a seat so far."""
     stations = loops = 0
     for _, _, _, _, who, st, lp in state.placed:
@@ -71,7 +71,7 @@ def totals(state: GTState, seat: int) -> tuple[int, int]:
     return stations, loops
 
 
-def final_result(state: GTState) -> Result:
+def final_result(state: GingaState) -> Result:
     rows: list[PlayerResult] = []
     for seat in range(state.n):
         mine = [row for row in state.placed if row[4] == seat]
@@ -92,7 +92,7 @@ def final_result(state: GTState) -> Result:
     return Result(players=rows, categories=list(CATEGORIES), label_prefix="ginga", reason="end", ties=ties)
 
 
-def score_history(state: GTState) -> list[list[int]]:
+def score_history(state: GingaState) -> list[list[int]]:
     """Every seat's total after each turn that placed a tile (a turn is the run of placements
     by one seat; passes change no score). Derived from the placements, so games stored before
     this existed have their whole history too."""
@@ -109,7 +109,7 @@ def score_history(state: GTState) -> list[list[int]]:
     return history
 
 
-def bests(state: GTState) -> list[Best]:
+def bests(state: GingaState) -> list[Best]:
     """Per seat: the placement that scored the longest loop and the one that scored the most
     station points, with the cells that made them (replayed from the placements)."""
     out = [Best(seat=seat) for seat in range(state.n)]

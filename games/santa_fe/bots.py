@@ -11,12 +11,12 @@ import random
 from typing import Any
 
 from games.core.ai import RandomBot
-from games.santa_fe.models import DOUBLE, Buy, Decline, Draw, Engineer, Exchange, Pass, Place, Play, SFView
+from games.santa_fe.models import DOUBLE, Buy, Decline, Draw, Engineer, Exchange, Pass, Place, Play, SantaFeView
 
 FAR = 10 ** 6
 
 
-def rr_distance(board, view: SFView, r: int, city: int) -> int:
+def rr_distance(board, view: SantaFeView, r: int, city: int) -> int:
     """Spaces railroad r still needs to reach `city` (0 if it does), over the empty board."""
     if view.connected[city] >> r & 1:
         return 0
@@ -39,7 +39,7 @@ class BuilderBot:
         legal = game.legal_actions(state, seat)
         if len(legal) == 1:
             return legal[0]
-        view: SFView = game.partial_view(state, seat)
+        view: SantaFeView = game.partial_view(state, seat)
         board = game.board
         first = legal[0]
         if isinstance(first, Play):
@@ -61,7 +61,7 @@ class BuilderBot:
         return rng.choice(legal)
 
     # --- how good is a city card now
-    def _prospect(self, board, view: SFView, city: int) -> float:
+    def _prospect(self, board, view: SantaFeView, city: int) -> float:
         score = 0.0
         for r in range(len(board.railroads)):
             d = rr_distance(board, view, r, city)
@@ -71,7 +71,7 @@ class BuilderBot:
                 score += 0.8 / (1 + d / 3)
         return board.values[city] * score
 
-    def _play(self, board, view: SFView, seat: int, legal: list[Play], rng) -> Play:
+    def _play(self, board, view: SantaFeView, seat: int, legal: list[Play], rng) -> Play:
         cities = [a for a in legal if a.card >= 0]
         doubles = [a for a in legal if a.card == DOUBLE]
         if cities:
@@ -83,7 +83,7 @@ class BuilderBot:
         return doubles[0] if doubles else legal[0]
 
     # --- laying track
-    def _targets(self, board, view: SFView, seat: int) -> dict[int, float]:
+    def _targets(self, board, view: SantaFeView, seat: int) -> dict[int, float]:
         me = view.players[seat]
         weights: dict[int, float] = {}
         for c in me.played:
@@ -96,7 +96,7 @@ class BuilderBot:
                     weights[c] = weights.get(c, 0) - board.values[c] * 0.3
         return weights
 
-    def _place(self, board, view: SFView, seat: int, legal: list[Any], rng) -> Any:
+    def _place(self, board, view: SantaFeView, seat: int, legal: list[Any], rng) -> Any:
         places = [a for a in legal if isinstance(a, Place)]
         if not places:
             return next((a for a in legal if isinstance(a, Pass)), legal[0])
@@ -141,7 +141,7 @@ class BuilderBot:
         return best
 
     # --- drawing
-    def _draw(self, board, view: SFView, seat: int, legal: list[Draw], rng) -> Draw:
+    def _draw(self, board, view: SantaFeView, seat: int, legal: list[Draw], rng) -> Draw:
         me = view.players[seat]
         kinds = {a.what: a for a in legal if a.what != "spur"}
         spurs = [a for a in legal if a.what == "spur"]
@@ -158,7 +158,7 @@ class BuilderBot:
             return kinds["city"]
         return kinds.get("double") or legal[0]
 
-    def _exchange(self, board, view: SFView, seat: int, legal: list[Exchange]) -> Exchange:
+    def _exchange(self, board, view: SantaFeView, seat: int, legal: list[Exchange]) -> Exchange:
         me = view.players[seat]
         hopeless = sorted(c for c in me.hand or [] if self._prospect(board, view, c) < board.values[c] * 0.25)
         want = tuple(hopeless)

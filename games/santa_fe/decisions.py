@@ -26,7 +26,7 @@ from games.core.choices import Choice, Decision, Group, Pick
 from games.core.choices import Place as BoardPlace
 from games.core.events import Event
 from games.santa_fe import notation
-from games.santa_fe.models import DOUBLE, NOTHING, Buy, Decline, Draw, Engineer, Exchange, Pass, Place, Play, SFState
+from games.santa_fe.models import DOUBLE, NOTHING, Buy, Decline, Draw, Engineer, Exchange, Pass, Place, Play, SantaFeState
 
 CARD = "santa_fe.step.card"
 RAILROAD = "santa_fe.step.railroad"
@@ -40,7 +40,7 @@ ENGINEER = "santa_fe.step.engineer"
 STEPS = (CARD, RAILROAD, SECTION, END, EXCHANGE, EXCHANGE_CARDS, DRAW, BUY, ENGINEER)
 
 
-def decision(game: Any, state: SFState, seat: int) -> Decision:
+def decision(game: Any, state: SantaFeState, seat: int) -> Decision:
     prompt = game.prompt(state, seat)
     if seat not in game.active_players(state):
         return Decision(seat=seat, prompt=prompt)
@@ -66,7 +66,7 @@ def _city_value(board: Any, city: int) -> dict[str, Any]:
     return {"key": "santa_fe.choice.city", "params": {"city": _city(board, city), "value": board.values[city]}}
 
 
-def _reached_by(board: Any, state: SFState, city: int) -> Event:
+def _reached_by(board: Any, state: SantaFeState, city: int) -> Event:
     """Which railroads reach a city now, and what one of its cards is worth (SF-10)."""
     mask = state.connected[city]
     codes = [rr.code for r, rr in enumerate(board.railroads) if mask >> r & 1]
@@ -76,7 +76,7 @@ def _reached_by(board: Any, state: SFState, city: int) -> Event:
 
 
 # --- SF-2: the secret choice ------------------------------------------------------------
-def _card_choices(game: Any, state: SFState, seat: int, legal: list[Any]) -> list[Choice]:
+def _card_choices(game: Any, state: SantaFeState, seat: int, legal: list[Any]) -> list[Choice]:
     board = game.board
     held = state.players[seat].spur
     out = []
@@ -96,7 +96,7 @@ def _card_choices(game: Any, state: SFState, seat: int, legal: list[Any]) -> lis
 
 
 # --- SF-3: the double-turn exchange -----------------------------------------------------
-def _exchange(game: Any, state: SFState, seat: int, legal: list[Any], prompt: Event | None) -> Decision:
+def _exchange(game: Any, state: SantaFeState, seat: int, legal: list[Any], prompt: Event | None) -> Decision:
     board = game.board
     hand = state.players[seat].hand
     limit = min(len(hand), len(state.deck))
@@ -117,7 +117,7 @@ def _exchange(game: Any, state: SFState, seat: int, legal: list[Any], prompt: Ev
 
 
 # --- SF-6 … SF-12: track laying --------------------------------------------------------
-def _track_choices(game: Any, state: SFState, seat: int, legal: list[Any]) -> list[Choice]:
+def _track_choices(game: Any, state: SantaFeState, seat: int, legal: list[Any]) -> list[Choice]:
     board = game.board
     p = state.players[seat]
     places = [a for a in legal if isinstance(a, Place)]
@@ -175,7 +175,7 @@ def _track_choices(game: Any, state: SFState, seat: int, legal: list[Any]) -> li
     return choices
 
 
-def _order(board: Any, state: SFState, place: Place) -> tuple:
+def _order(board: Any, state: SantaFeState, place: Place) -> tuple:
     """Sections under way first, then by the city a tile starts from and the city it leads to."""
     a, b = board.ends[place.section]
     start, far = (a, b) if place.end == 0 else (b, a)
@@ -189,7 +189,7 @@ def _half(section: Any) -> dict[str, Any] | str:
     return {"key": "santa_fe.choice.half", "params": {"half": 2 if section.code.endswith("/2") else 1}}
 
 
-def _placement_pick(game: Any, state: SFState, seat: int, place: Place, step: str, value: str) -> Pick:
+def _placement_pick(game: Any, state: SantaFeState, seat: int, place: Place, step: str, value: str) -> Pick:
     """A placement in words: "Kansas City → Wichita (space 2/3) · $1 (river)", and what the
     tile reaches: "reaches Wichita (3) · first there: +$2"."""
     board = game.board
@@ -235,11 +235,11 @@ def _placement_pick(game: Any, state: SFState, seat: int, place: Place, step: st
 
 
 # --- SF-4, SF-11, SF-12: draws, the engineer, buying a tile --------------------------------
-def _spur_price(board: Any, state: SFState) -> int:
+def _spur_price(board: Any, state: SantaFeState) -> int:
     return board.rules.spur_price_advanced if state.options.advanced else board.rules.spur_price
 
 
-def _one_step(game: Any, state: SFState, seat: int, action: Any, step: str) -> Choice:
+def _one_step(game: Any, state: SantaFeState, seat: int, action: Any, step: str) -> Choice:
     board = game.board
     text = game.format_action(action)
     detail = None

@@ -111,7 +111,7 @@ class RulesConstants(BaseModel):
     track_price: int
 
 
-class SFMap(BaseModel):
+class SantaFeMap(BaseModel):
     format: int
     title: dict[str, str]
     source: str = ""
@@ -125,7 +125,7 @@ class SFMap(BaseModel):
     rules: RulesConstants
 
     @model_validator(mode="after")
-    def _consistent(self) -> "SFMap":
+    def _consistent(self) -> "SantaFeMap":
         names = [c.name for c in self.cities]
         if len(set(names)) != len(names):
             raise ValueError("duplicate city names")
@@ -291,14 +291,14 @@ class SFMap(BaseModel):
         return list(c.board_ja) if lang == "ja" and c.board_ja else [self.city_label(index, lang)]
 
 
-def load_map(path: Path) -> SFMap:
+def load_map(path: Path) -> SantaFeMap:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return SFMap.model_validate(data)
+        return SantaFeMap.model_validate(data)
     except (OSError, ValueError, ValidationError) as exc:
         raise DataError(f"Santa Fe map {path} is broken: {exc}") from exc
 
 
 @lru_cache(maxsize=1)
-def west() -> SFMap:
+def west() -> SantaFeMap:
     return load_map(MAP_PATH)

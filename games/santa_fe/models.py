@@ -17,7 +17,7 @@ DOUBLE = -1  # Choice.card: the double turn card
 NOTHING = -2  # Choice.card: nothing could be played
 
 
-class SFOptions(BaseModel):
+class SantaFeOptions(BaseModel):
     """Chosen when the game is created."""
 
     model_config = ConfigDict(extra="forbid")
@@ -67,12 +67,12 @@ class PlayerState(BaseModel):
 Phase = Literal["engineer", "choose", "track", "exchange", "draw", "buy", "over"]
 
 
-class SFState(BaseModel):
+class SantaFeState(BaseModel):
     game: Literal["santa_fe"] = "santa_fe"
     n: int
     seed: int
     draws: int = 0
-    options: SFOptions = Field(default_factory=SFOptions)
+    options: SantaFeOptions = Field(default_factory=SantaFeOptions)
     deck: list[int]  # city cards, top = END of the list
     removed: list[int] = Field(default_factory=list)  # exchanged away: out of the game (SF-3)
     doubles_total: int
@@ -109,7 +109,7 @@ class SFState(BaseModel):
     def current(self) -> int:
         return (self.first + self.order_pos) % self.n
 
-    def clone(self) -> "SFState":
+    def clone(self) -> "SantaFeState":
         new = self.model_copy()
         f = new.__dict__
         for name in ("deck", "removed", "spurs", "supply", "sec_rr", "sec_built", "sec_from", "connected", "last",
@@ -181,7 +181,7 @@ class Engineer(BaseModel):
     buy: bool
 
 
-SFAction = Annotated[Union[Play, Place, Pass, Decline, Exchange, Draw, Buy, Engineer], Field(discriminator="kind")]
+SantaFeAction = Annotated[Union[Play, Place, Pass, Decline, Exchange, Draw, Buy, Engineer], Field(discriminator="kind")]
 
 
 # --- views ----------------------------------------------------------------------------
@@ -204,11 +204,11 @@ class PlayerView(BaseModel):
     choice: Choice | None = None
 
 
-class SFView(BaseModel):
+class SantaFeView(BaseModel):
     game: Literal["santa_fe"] = "santa_fe"
     viewer: int | None
     n: int
-    options: SFOptions
+    options: SantaFeOptions
     phase: str
     round: int
     first: int

@@ -24,7 +24,7 @@ from typing import Any
 from games.core.errors import IllegalAction
 from games.core.protocol import Event
 from games.core.vocabulary import Vocabulary
-from games.santa_fe.map import SFMap
+from games.santa_fe.map import SantaFeMap
 from games.santa_fe.models import DOUBLE, NOTHING, Buy, Decline, Draw, Engineer, Exchange, Pass, Place, Play
 
 _PLACE = re.compile(r"^(place|spur)\s+([a-z]{2})\s+(.+?)\s*>\s*(.+?)(/2)?$")
@@ -47,7 +47,7 @@ WORDS = {
 def vocabulary(game: Any) -> Vocabulary:
     """What a person may type: cities and railroads in English or Japanese (railroads also by
     their two letters), and the cards by name; all of these are names a move must say."""
-    board: SFMap = game.board
+    board: SantaFeMap = game.board
     names: dict[str, str] = dict(NAMED_WORDS)
     cities = {c.name.lower() for c in board.cities}
     for city in board.cities:
@@ -67,13 +67,13 @@ def vocabulary(game: Any) -> Vocabulary:
     return Vocabulary(names=names, words=WORDS)
 
 
-def _section_text(board: SFMap, sid: int, end: int) -> str:
+def _section_text(board: SantaFeMap, sid: int, end: int) -> str:
     s = board.sections[sid]
     start, to = (s.a, s.b) if end == 0 else (s.b, s.a)
     return f"{start}>{to}" + ("/2" if s.code.endswith("/2") else "")
 
 
-def format_action(board: SFMap, action: Any) -> str:
+def format_action(board: SantaFeMap, action: Any) -> str:
     if isinstance(action, Play):
         if action.card == DOUBLE:
             card = "double"
@@ -104,21 +104,21 @@ def format_action(board: SFMap, action: Any) -> str:
     raise IllegalAction("unparsable", text=str(action)[:80])
 
 
-def _city(board: SFMap, name: str) -> int:
+def _city(board: SantaFeMap, name: str) -> int:
     index = board.city_by_lower.get(" ".join(name.strip().lower().split()))
     if index is None:
         raise IllegalAction("santa_fe.unknown_city", city=name.strip()[:40])
     return index
 
 
-def _rr(board: SFMap, code: str) -> int:
+def _rr(board: SantaFeMap, code: str) -> int:
     index = board.rr_index.get(code.strip().lower())
     if index is None:
         raise IllegalAction("santa_fe.unknown_railroad", rr=code.strip()[:10])
     return index
 
 
-def parse_action(board: SFMap, text: str) -> Any:
+def parse_action(board: SantaFeMap, text: str) -> Any:
     raw = str(text)
     text = " ".join(raw.strip().lower().split())
     if not text or len(text) > 300:
@@ -167,16 +167,16 @@ def parse_action(board: SFMap, text: str) -> Any:
 
 
 # --- words ---------------------------------------------------------------------------
-def city_words(board: SFMap, city: int) -> dict[str, str]:
+def city_words(board: SantaFeMap, city: int) -> dict[str, str]:
     c = board.cities[city]
     return {"en": c.name, "ja": c.name_ja}
 
 
-def rr_words(board: SFMap, r: int) -> dict[str, str]:
+def rr_words(board: SantaFeMap, r: int) -> dict[str, str]:
     return dict(board.railroads[r].name)
 
 
-def section_words(board: SFMap, sid: int, end: int) -> dict[str, Any]:
+def section_words(board: SantaFeMap, sid: int, end: int) -> dict[str, Any]:
     a, b = board.ends[sid]
     start, to = (a, b) if end == 0 else (b, a)
     s = board.sections[sid]
@@ -185,7 +185,7 @@ def section_words(board: SFMap, sid: int, end: int) -> dict[str, Any]:
                                    "spaces": s.spaces, "half": 2 if s.code.endswith("/2") else 1}}
 
 
-def choice_words(board: SFMap, card: int, spur: bool, spur_rr: int) -> dict[str, Any]:
+def choice_words(board: SantaFeMap, card: int, spur: bool, spur_rr: int) -> dict[str, Any]:
     if card == NOTHING:
         return {"key": "santa_fe.choice.nothing"}
     what = {"key": "santa_fe.choice.double"} if card == DOUBLE else {
@@ -195,7 +195,7 @@ def choice_words(board: SFMap, card: int, spur: bool, spur_rr: int) -> dict[str,
     return what
 
 
-def describe(board: SFMap, action: Any, held_spur: int, state: Any = None) -> Event:
+def describe(board: SantaFeMap, action: Any, held_spur: int, state: Any = None) -> Event:
     if isinstance(action, Play):
         return Event(key="santa_fe.act.play", params={"choice": choice_words(board, action.card, action.spur, held_spur)})
     if isinstance(action, Place):

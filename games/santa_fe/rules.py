@@ -1,6 +1,6 @@
 """Santa Fe: the basic game, the advanced game (SF-11) and the optional buy-track rule (SF-12).
 
-Pure functions over `SFState`: `apply` copies the state, changes the copy and returns it with
+Pure functions over `SantaFeState`: `apply` copies the state, changes the copy and returns it with
 the events describing what happened. Rule numbers refer to shared/rules/rulings/santa-fe.md.
 
 A round: secret simultaneous card choice (phase "choose") → two track-laying turns ("track";
@@ -21,7 +21,7 @@ from games.core.protocol import Event, Result
 from games.core.referee import Handlers, Referee
 from games.core.rng import SeededRng
 from games.santa_fe import decisions, notation, scoring
-from games.santa_fe.map import SFMap, west
+from games.santa_fe.map import SantaFeMap, west
 from games.santa_fe.models import (
     DOUBLE,
     NOTHING,
@@ -36,40 +36,40 @@ from games.santa_fe.models import (
     Play,
     PlayerState,
     PlayerView,
-    SFAction,
-    SFOptions,
-    SFState,
-    SFView,
+    SantaFeAction,
+    SantaFeOptions,
+    SantaFeState,
+    SantaFeView,
 )
 
 
-class SantaFe(Referee[SFState, Any, SFView]):
+class SantaFe(Referee[SantaFeState, Any, SantaFeView]):
     name = "santa_fe"
     min_players = 2
     max_players = 5
-    options_model = SFOptions
-    state_model = SFState
-    action_model = SFAction
-    view_model = SFView
+    options_model = SantaFeOptions
+    state_model = SantaFeState
+    action_model = SantaFeAction
+    view_model = SantaFeView
     private_information = True  # SF-13: city cards in hand, and the secret choice until revealed
 
-    def __init__(self, board: SFMap | None = None) -> None:
+    def __init__(self, board: SantaFeMap | None = None) -> None:
         self._board = board
 
     @property
-    def board(self) -> SFMap:
+    def board(self) -> SantaFeMap:
         if self._board is None:
             self._board = west()
         return self._board
 
     # ------------------------------------------------------------------ setup (SF-1)
-    def setup(self, n_players: int, options: dict[str, Any] | BaseModel | None, seed: int) -> SFState:
+    def setup(self, n_players: int, options: dict[str, Any] | BaseModel | None, seed: int) -> SantaFeState:
         board = self.board
         r = board.rules
         if not r.players_min <= n_players <= r.players_max:
             raise IllegalAction("santa_fe.bad_player_count", count=n_players, min=r.players_min, max=r.players_max)
         try:
-            opts = SFOptions.model_validate(options.model_dump() if isinstance(options, BaseModel) else (options or {}))
+            opts = SantaFeOptions.model_validate(options.model_dump() if isinstance(options, BaseModel) else (options or {}))
         except ValidationError as exc:
             raise IllegalAction("santa_fe.bad_options", detail=str(exc.errors()[0]["loc"])) from None
         if opts.first_player is not None and not 0 <= opts.first_player < n_players:
@@ -77,7 +77,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
         n_rr = len(board.railroads)
         doubles = r.double_turns[n_players]
         money = r.money_advanced if opts.advanced else r.money
-        state = SFState.model_construct(
+        state = SantaFeState.model_construct(
             game="santa_fe", n=n_players, seed=seed, draws=0, options=opts, deck=list(board.city_cards),
             removed=[], doubles_total=doubles, double_pile=doubles - n_players,
             spurs=[r.spurs_per_railroad] * n_rr, spurs_used=0, engineers=r.engineers if opts.advanced else 0,
@@ -104,7 +104,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
         return state
 
     # ------------------------------------------------------------------ whose move
-    def active_players(self, state: SFState) -> frozenset[int]:
+    def active_players(self, state: SantaFeState) -> frozenset[int]:
         phase = state.phase
         if phase == "choose":
             return frozenset(i for i, p in enumerate(state.players) if p.choice is None)
@@ -115,7 +115,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
         return frozenset()
 
     # ------------------------------------------------------------------ legal moves
-    def legal_actions(self, state: SFState, seat: int) -> list[Any]:
+    def legal_actions(self, state: SantaFeState, seat: int) -> list[Any]:
         if seat not in self.active_players(state):
             return []
         phase = state.phase
@@ -147,7 +147,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
             return out
         return []
 
-    def _choices(self, state: SFState, seat: int) -> list[Play]:
+    def _choices(self, state: SantaFeState, seat: int) -> list[Play]:
         """SF-2: a city card or the double turn, with the spur card if one is held (it must be
         played the round after it was drawn); in the first round a city card."""
         p = state.players[seat]
@@ -159,7 +159,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
             return [Play(card=NOTHING)]
         return [Play(card=c, spur=spur) for c in cards]
 
-    def _draws(self, state: SFState, seat: int) -> list[Draw]:
+    def _draws(self, state: SantaFeState, seat: int) -> list[Draw]:
         """SF-4: draw back to the hand limit, one card at a time."""
         p = state.players[seat]
         out: list[Draw] = []
@@ -173,11 +173,11 @@ class SantaFe(Referee[SFState, Any, SFView]):
             out.append(Draw(what="engineer"))
         return out
 
-    def _spur_price(self, state: SFState) -> int:
+    def _spur_price(self, state: SantaFeState) -> int:
         r = self.board.rules
         return r.spur_price_advanced if state.options.advanced else r.spur_price
 
-    def _placements(self, state: SFState, seat: int) -> tuple[list[Place], list[Place], bool]:
+    def _placements(self, state: SantaFeState, seat: int) -> tuple[list[Place], list[Place], bool]:
         """(placements from the supply, placements with the seat's own bought tiles, whether
         some placement exists that the seat cannot pay for). SF-6, SF-7, SF-11, SF-12."""
         board = self.board
@@ -202,7 +202,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
                 target.append(place)
         return supply_out, own_out, unaffordable
 
-    def _rr_placements(self, state: SFState, seat: int, r: int) -> list[Place]:
+    def _rr_placements(self, state: SantaFeState, seat: int, r: int) -> list[Place]:
         board = self.board
         twin = board.twin
         adjacency = board.adjacency
@@ -230,22 +230,22 @@ class SantaFe(Referee[SFState, Any, SFView]):
                         out.append(Place(rr=r, section=s, end=e, spur=True))
         return out
 
-    def can_place(self, state: SFState, seat: int) -> bool:
+    def can_place(self, state: SantaFeState, seat: int) -> bool:
         supply, own, unaffordable = self._placements(state, seat)
         return bool(supply or own or unaffordable)
 
     # ------------------------------------------------------------------ judging a move
-    def phase_of(self, state: SFState) -> str:
+    def phase_of(self, state: SantaFeState) -> str:
         return state.phase
 
-    def refusal(self, state: SFState, seat: int, action: Any) -> IllegalAction | None:
+    def refusal(self, state: SantaFeState, seat: int, action: Any) -> IllegalAction | None:
         phase = state.phase
         kind = getattr(action, "kind", None)
         if kind is None or self.handlers.find(phase, kind) is None:
             return IllegalAction("santa_fe.wrong_phase", phase={"key": f"santa_fe.phase.{phase}"})
         return _REFUSALS[kind](self, state, seat, action)
 
-    def _play_refusal(self, state: SFState, seat: int, action: Play) -> IllegalAction | None:
+    def _play_refusal(self, state: SantaFeState, seat: int, action: Play) -> IllegalAction | None:
         if action in self._choices(state, seat):
             return None
         p = state.players[seat]
@@ -261,7 +261,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
             return IllegalAction("santa_fe.no_spur")
         return IllegalAction("santa_fe.cannot_play_that")
 
-    def _engineer_refusal(self, state: SFState, seat: int, action: Engineer) -> IllegalAction | None:
+    def _engineer_refusal(self, state: SantaFeState, seat: int, action: Engineer) -> IllegalAction | None:
         if action.buy:
             price = self.board.rules.engineer_price
             if state.engineers <= 0:
@@ -270,7 +270,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
                 return IllegalAction("santa_fe.cannot_afford", price=price, money=state.players[seat].money)
         return None
 
-    def _exchange_refusal(self, state: SFState, seat: int, action: Exchange) -> IllegalAction | None:
+    def _exchange_refusal(self, state: SantaFeState, seat: int, action: Exchange) -> IllegalAction | None:
         hand = list(state.players[seat].hand)
         for c in action.cards:
             if c not in hand:
@@ -281,7 +281,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
             return IllegalAction("santa_fe.deck_too_small", count=len(state.deck))
         return None
 
-    def _draw_refusal(self, state: SFState, seat: int, action: Draw) -> IllegalAction | None:
+    def _draw_refusal(self, state: SantaFeState, seat: int, action: Draw) -> IllegalAction | None:
         if action in self._draws(state, seat):
             return None
         p = state.players[seat]
@@ -297,7 +297,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
             return IllegalAction("santa_fe.cannot_afford", price=self._spur_price(state), money=p.money)
         return IllegalAction("santa_fe.no_engineer_left")
 
-    def _buy_refusal(self, state: SFState, seat: int, action: Buy) -> IllegalAction | None:
+    def _buy_refusal(self, state: SantaFeState, seat: int, action: Buy) -> IllegalAction | None:
         if action.rr < 0:
             return None
         price = self.board.rules.track_price
@@ -308,7 +308,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
             return IllegalAction("santa_fe.cannot_afford", price=price, money=state.players[seat].money)
         return None
 
-    def _place_refusal(self, state: SFState, seat: int, action: Place) -> IllegalAction | None:
+    def _place_refusal(self, state: SantaFeState, seat: int, action: Place) -> IllegalAction | None:
         board = self.board
         if not 0 <= action.rr < len(board.railroads):
             return IllegalAction("santa_fe.unknown_railroad", rr=str(action.rr))
@@ -327,18 +327,18 @@ class SantaFe(Referee[SFState, Any, SFView]):
             return IllegalAction("santa_fe.cannot_afford", price=cost, money=p.money)
         return None
 
-    def _pass_refusal(self, state: SFState, seat: int, action: Pass) -> IllegalAction | None:
+    def _pass_refusal(self, state: SantaFeState, seat: int, action: Pass) -> IllegalAction | None:
         return None if state.options.advanced else IllegalAction("santa_fe.cannot_pass")  # SF-11
 
-    def _decline_refusal(self, state: SFState, seat: int, action: Decline) -> IllegalAction | None:
+    def _decline_refusal(self, state: SantaFeState, seat: int, action: Decline) -> IllegalAction | None:
         supply, own, _ = self._placements(state, seat)  # SF-12: only own bought tiles could be placed
         return IllegalAction("santa_fe.cannot_decline") if supply or not own else None
 
-    def after_move(self, before: SFState, s: SFState, seat: int, action: Any, events: list[Event]) -> None:
+    def after_move(self, before: SantaFeState, s: SantaFeState, seat: int, action: Any, events: list[Event]) -> None:
         s.last = [e for e in events if e.public]
         self._record_turn(s, seat, before.phase, before, action)
 
-    def _record_turn(self, s: SFState, seat: int, phase: str, before: SFState, action: Any) -> None:
+    def _record_turn(self, s: SantaFeState, seat: int, phase: str, before: SantaFeState, action: Any) -> None:
         """Extend the last turn, or start a new one when another seat or phase moves; keep the
         score of every seat after each turn."""
         key: list[int | str] = [seat, before.round, phase, before.track_turn]
@@ -355,7 +355,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
             s.turn_tiles.append((action.section, before.sec_built[action.section]))
 
     # --- SF-11: engineers bought before the first round
-    def _engineer(self, s: SFState, seat: int, action: Engineer, events: list[Event]) -> bool:
+    def _engineer(self, s: SantaFeState, seat: int, action: Engineer, events: list[Event]) -> bool:
         p = s.players[seat]
         price = self.board.rules.engineer_price
         if action.buy:
@@ -372,7 +372,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
         return True
 
     # --- SF-2: the secret choice
-    def _play(self, s: SFState, seat: int, action: Play, events: list[Event]) -> bool:
+    def _play(self, s: SantaFeState, seat: int, action: Play, events: list[Event]) -> bool:
         p = s.players[seat]
         p.choice = Choice(card=action.card, spur=action.spur)
         events.append(Event(key="santa_fe.ev.chose", params={"seat": seat}))
@@ -382,7 +382,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
             return False  # the reveal showed everyone's choice
         return True
 
-    def _reveal(self, s: SFState, events: list[Event]) -> None:
+    def _reveal(self, s: SantaFeState, events: list[Event]) -> None:
         words = []
         for i, p in enumerate(s.players):
             c = p.choice
@@ -401,7 +401,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
         self._begin_track_turn(s, 1, events)
 
     # --- SF-3, SF-6 … SF-9: the track-laying turns
-    def _begin_track_turn(self, s: SFState, turn: int, events: list[Event]) -> None:
+    def _begin_track_turn(self, s: SantaFeState, turn: int, events: list[Event]) -> None:
         s.phase = "track"
         s.track_turn = turn
         s.order_pos = -1
@@ -409,7 +409,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
         events.append(Event(key="santa_fe.ev.track_turn", params={"turn": turn}))
         self._next_placer(s, events)
 
-    def _next_placer(self, s: SFState, events: list[Event]) -> None:
+    def _next_placer(self, s: SantaFeState, events: list[Event]) -> None:
         """Hand the track-laying turn to the next seat; end the game when that seat cannot
         place (SF-10) or the turn is over."""
         s.order_pos += 1
@@ -434,12 +434,12 @@ class SantaFe(Referee[SFState, Any, SFView]):
         s.placed_now = 0
         self._check_can_place(s, seat, events)
 
-    def _check_can_place(self, s: SFState, seat: int, events: list[Event]) -> None:
+    def _check_can_place(self, s: SantaFeState, seat: int, events: list[Event]) -> None:
         supply, own, unaffordable = self._placements(s, seat)
         if not (supply or own or unaffordable):
             self._finish(s, events, "blocked", seat)  # SF-10: whatever spurs others hold
 
-    def _place(self, s: SFState, seat: int, action: Place, events: list[Event]) -> bool:
+    def _place(self, s: SantaFeState, seat: int, action: Place, events: list[Event]) -> bool:
         board = self.board
         p = s.players[seat]
         r, sid = action.rr, action.section
@@ -491,7 +491,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
             self._next_placer(s, events)
         return False  # bonuses and ends make undo murky; placements are final like a tile on a table
 
-    def _placement_refusal(self, s: SFState, seat: int, action: Place, rr_words: Any, sec_words: Any) -> IllegalAction:
+    def _placement_refusal(self, s: SantaFeState, seat: int, action: Place, rr_words: Any, sec_words: Any) -> IllegalAction:
         """Why a placement is not at a head of the railroad's lines (or its spur's start)."""
         board = self.board
         sid, r = action.section, action.rr
@@ -515,7 +515,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
             return IllegalAction("santa_fe.spur_not_reached", section=sec_words, rr=rr_words)
         return IllegalAction("santa_fe.not_at_head", section=sec_words, rr=rr_words)
 
-    def _connect(self, s: SFState, seat: int, r: int, city: int, events: list[Event]) -> None:
+    def _connect(self, s: SantaFeState, seat: int, r: int, city: int, events: list[Event]) -> None:
         """SF-9: $2 to the first to connect a valued city, $4 when a railroad first reaches its
         special city; both doubled for a double-turn player."""
         board = self.board
@@ -539,7 +539,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
             events.append(Event(key="santa_fe.ev.bonus_special", params={"seat": seat, "amount": amount, "city": cw,
                                                                     "rr": self._rr(r)}))
 
-    def _pass(self, s: SFState, seat: int, action: Pass, events: list[Event]) -> bool:
+    def _pass(self, s: SantaFeState, seat: int, action: Pass, events: list[Event]) -> bool:
         """SF-11: pass instead of placing (the rest of this track-laying turn)."""
         if s.placed_now == 0:
             s.passes += 1
@@ -548,13 +548,13 @@ class SantaFe(Referee[SFState, Any, SFView]):
         self._next_placer(s, events)
         return s.phase != "over"
 
-    def _decline(self, s: SFState, seat: int, action: Decline, events: list[Event]) -> None:
+    def _decline(self, s: SantaFeState, seat: int, action: Decline, events: list[Event]) -> None:
         """SF-12: only own bought tiles could be placed and the player will not: as unable."""
         events.append(Event(key="santa_fe.ev.declined", params={"seat": seat}))
         self._finish(s, events, "blocked", seat)
 
     # --- SF-3: exchange before the second track-laying turn
-    def _exchange(self, s: SFState, seat: int, action: Exchange, events: list[Event]) -> None:
+    def _exchange(self, s: SantaFeState, seat: int, action: Exchange, events: list[Event]) -> None:
         p = s.players[seat]
         hand = list(p.hand)
         for c in action.cards:
@@ -570,7 +570,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
         if all(q.exchanged for q in s.players):
             self._begin_track_turn(s, 2, events)
 
-    def _end_track_turns(self, s: SFState, events: list[Event]) -> None:
+    def _end_track_turns(self, s: SantaFeState, events: list[Event]) -> None:
         """SF-5: double turns back to the pile, spurs out of the game; then the draws."""
         for p in s.players:
             if p.revealed is not None and p.revealed.card == DOUBLE:
@@ -591,7 +591,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
         # one bought for $4 before the game leaves the hand at 5.
         return r.hand_size_engineer if p.engineer_drawn else r.hand_size
 
-    def _next_drawer(self, s: SFState, events: list[Event]) -> None:
+    def _next_drawer(self, s: SantaFeState, events: list[Event]) -> None:
         while True:
             if s.order_pos >= 0:
                 seat = s.current
@@ -609,7 +609,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
                     self._next_round(s, events)
                 return
 
-    def _draw(self, s: SFState, seat: int, action: Draw, events: list[Event]) -> None:
+    def _draw(self, s: SantaFeState, seat: int, action: Draw, events: list[Event]) -> None:
         p = s.players[seat]
         if action.what == "city":
             card = s.deck.pop()
@@ -637,7 +637,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
             self._next_drawer(s, events)
 
     # --- SF-12: buying a tile
-    def _buy(self, s: SFState, seat: int, action: Buy, events: list[Event]) -> bool:
+    def _buy(self, s: SantaFeState, seat: int, action: Buy, events: list[Event]) -> bool:
         p = s.players[seat]
         price = self.board.rules.track_price
         if action.rr >= 0:
@@ -653,12 +653,12 @@ class SantaFe(Referee[SFState, Any, SFView]):
         return True
 
     # --- rounds and the end
-    def _next_round(self, s: SFState, events: list[Event]) -> None:
+    def _next_round(self, s: SantaFeState, events: list[Event]) -> None:
         s.first = (s.first + 1) % s.n
         s.round += 1
         self._begin_round(s, events, announce=True)
 
-    def _begin_round(self, s: SFState, events: list[Event], announce: bool) -> None:
+    def _begin_round(self, s: SantaFeState, events: list[Event], announce: bool) -> None:
         s.phase = "choose"
         s.order_pos = 0
         s.track_turn = 0
@@ -668,7 +668,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
         if announce:
             events.append(Event(key="santa_fe.ev.round", params={"round": s.round, "seat": s.first}))
 
-    def _finish(self, s: SFState, events: list[Event], reason: str, seat: int | None) -> None:
+    def _finish(self, s: SantaFeState, events: list[Event], reason: str, seat: int | None) -> None:
         s.phase = "over"
         s.end_reason = reason
         s.ended_by = seat
@@ -677,10 +677,10 @@ class SantaFe(Referee[SFState, Any, SFView]):
         events.append(Event(key=f"santa_fe.ev.game_over_{reason}", params=params))
 
     # ------------------------------------------------------------------ views (SF-13)
-    def view(self, state: SFState, seat: int | None) -> SFView:
+    def view(self, state: SantaFeState, seat: int | None) -> SantaFeView:
         return self.partial_view(state, seat, with_legal=True)
 
-    def partial_view(self, state: SFState, seat: int | None, with_legal: bool = False) -> SFView:
+    def partial_view(self, state: SantaFeState, seat: int | None, with_legal: bool = False) -> SantaFeView:
         """The view, optionally without the legal moves in notation (bots skip that work)."""
         board = self.board
         over = state.phase == "over"
@@ -701,7 +701,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
         if with_legal and seat is not None and seat in active:
             legal = [notation.format_action(board, a) for a in self.legal_actions(state, seat)]
         sequential = state.phase in ("engineer", "track", "draw", "buy")
-        return SFView(
+        return SantaFeView(
             viewer=seat, n=state.n, options=state.options, phase=state.phase, round=state.round, first=state.first,
             track_turn=state.track_turn, current=state.current if sequential else None, active=active,
             left=state.left if state.phase == "track" else 0, deck_size=len(state.deck),
@@ -714,7 +714,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
             result=self.result(state) if over else None, legal=legal,
         )
 
-    def result(self, state: SFState) -> Result | None:
+    def result(self, state: SantaFeState) -> Result | None:
         if state.phase != "over":
             return None
         return scoring.final_result(self.board, state)
@@ -733,7 +733,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
             return f"exchange ({len(action.cards)})"
         return self.format_action(action)
 
-    def describe_action(self, state: SFState, seat: int, action: Any) -> Event:
+    def describe_action(self, state: SantaFeState, seat: int, action: Any) -> Event:
         p = state.players[seat]
         held = p.spur if isinstance(action, Play) else -1
         return notation.describe(self.board, action, held, state)
@@ -741,11 +741,11 @@ class SantaFe(Referee[SFState, Any, SFView]):
     def vocabulary(self) -> Vocabulary:
         return notation.vocabulary(self)
 
-    def decision(self, state: SFState, seat: int) -> Decision:
+    def decision(self, state: SantaFeState, seat: int) -> Decision:
         return decisions.decision(self, state, seat)
 
     # ------------------------------------------------------------------ helpers
-    def prompt(self, state: SFState, seat: int) -> Event | None:
+    def prompt(self, state: SantaFeState, seat: int) -> Event | None:
         if seat not in self.active_players(state):
             return None
         phase = state.phase
@@ -758,7 +758,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
             return Event(key="santa_fe.prompt.choose_first")
         return Event(key=f"santa_fe.prompt.{phase}")
 
-    def timeout_action(self, state: SFState, seat: int) -> Any:
+    def timeout_action(self, state: SantaFeState, seat: int) -> Any:
         """The mildest move: keep the cards (no exchange), buy nothing, no engineer, a blind
         city card; otherwise the first legal move (a card choice, a placement, or a pass)."""
         legal = self.legal_actions(state, seat)
@@ -774,7 +774,7 @@ class SantaFe(Referee[SFState, Any, SFView]):
 
         return BOTS
 
-    def check_invariants(self, state: SFState) -> None:
+    def check_invariants(self, state: SantaFeState) -> None:
         """Conservation: 66 city cards, double turn and spur cards, 128 tiles, money ≥ 0, and
         every built space belongs to a railroad."""
         board = self.board
@@ -838,7 +838,7 @@ _REFUSALS = {
 }
 
 
-def _shuffle(state: SFState, items: list[int]) -> None:
+def _shuffle(state: SantaFeState, items: list[int]) -> None:
     SeededRng(state.seed, state.draws, "sf").shuffle(items)
     state.draws += 1
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from games.core.protocol import PlayerResult, Result, ScoreLine
 from games.core.ranking import TieBreak, rank
-from games.santa_fe.map import SFMap
-from games.santa_fe.models import SFState
+from games.santa_fe.map import SantaFeMap
+from games.santa_fe.models import SantaFeState
 
 CATEGORIES = ["money", "cities"]
 TIE_BREAKS = (TieBreak("sevens", "santa_fe.tie.sevens"),)  # SF-10: then shared
@@ -15,16 +15,16 @@ def railroads_at(mask: int) -> int:
     return bin(mask).count("1")
 
 
-def card_points(board: SFMap, state: SFState, city: int) -> int:
+def card_points(board: SantaFeMap, state: SantaFeState, city: int) -> int:
     return board.values[city] * railroads_at(state.connected[city])
 
 
-def score(board: SFMap, state: SFState, seat: int) -> int:
+def score(board: SantaFeMap, state: SantaFeState, seat: int) -> int:
     p = state.players[seat]
     return p.money + sum(card_points(board, state, c) for c in p.played)
 
 
-def final_result(board: SFMap, state: SFState) -> Result:
+def final_result(board: SantaFeMap, state: SantaFeState) -> Result:
     from games.santa_fe.notation import city_words
 
     rows: list[PlayerResult] = []

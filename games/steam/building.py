@@ -347,7 +347,8 @@ def apply_build(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, build: B
     if build.kind is Kind.BUILD:
         if old is not None:
             raise _refuse("occupied", hex=m.label(h))
-        if not buildable(space):
+        # A town that became a new city (Urbanize) is a city now: nothing is built on it.
+        if not buildable(space) or h in rails.new_cities:
             raise _refuse("not_buildable")
         if not _fits(m, h, face, build.rotation):
             raise _refuse("bad_exits", hex=m.label(h))
@@ -505,6 +506,38 @@ def build_cost_if_legal(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, 
 
 
 _UNLISTED = object()
+
+
+def judge_build(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, build: Build,
+                tiles: TileSet | None = None) -> Built | IllegalAction:
+    """What `apply_build` makes of `build`, or the refusal it raises: the rules' judgement of a
+    placement before they make it. An accepted build is kept for `make_build`, which the rules
+    call next with the same board: the move is worked out once, not once to judge and once to
+    make."""
+    tiles = tiles or tileset()
+    try:
+        done = apply_build(m, rails, stock, bt, build, tiles)
+    except IllegalAction as exc:
+        return exc
+    _JUDGED[0] = (m, rails, stock.counts, bt, build, tiles, done)
+    return done
+
+
+def make_build(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, build: Build,
+               tiles: TileSet | None = None) -> Built:
+    """`apply_build`: the answer `judge_build` just kept if it was for these very inputs (the
+    same map, rails and tile set objects, equal stock, turn and build), else worked out anew.
+    The kept answer is taken once, so no two moves share its events."""
+    tiles = tiles or tileset()
+    last, _JUDGED[0] = _JUDGED[0], None
+    if last is not None and last[0] is m and last[1] is rails and last[5] is tiles and last[2] == stock.counts \
+            and last[3] == bt and last[4] == build:
+        return last[6]
+    return apply_build(m, rails, stock, bt, build, tiles)
+
+
+# The last build `judge_build` accepted, with its inputs: apply_build is a pure function of them.
+_JUDGED: list[tuple | None] = [None]
 
 
 def _listed_cost(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, build: Build, tiles: TileSet):

@@ -191,14 +191,24 @@ def _bankrupt(purse: Purse, owed: int, track: IncomeTrack) -> Money:
                  raised=raised, paid=paid, bankrupt=True)
 
 
+def capital_refusal(purse: Purse, steps: int, track: IncomeTrack | None = None) -> IllegalAction | None:
+    """Why `raise_capital` may not give `steps` steps (none below 0, none past the track's
+    lowest space), or None."""
+    track = track or income_track()
+    if steps < 0:
+        return IllegalAction("steam.capital_negative")
+    if track.spaces_back(purse.income, steps * track.raise_.income_spaces_per_step) is None:
+        return IllegalAction("steam.income_floor", lowest=track.lowest)
+    return None
+
+
 def raise_capital(purse: Purse, steps: int, track: IncomeTrack | None = None) -> Money:
     """Standard game phase 1 (ST-12): $5 per income space given, never by points."""
     track = track or income_track()
-    if steps < 0:
-        raise IllegalAction("steam.capital_negative")
+    problem = capital_refusal(purse, steps, track)
+    if problem is not None:
+        raise problem
     after = track.spaces_back(purse.income, steps * track.raise_.income_spaces_per_step)
-    if after is None:
-        raise IllegalAction("steam.income_floor", lowest=track.lowest)
     raised = steps * track.raise_.dollars_per_step
     events = (_ev("capital", seat=purse.seat, steps=steps, amount=raised, income=after),) if steps else ()
     return Money(replace(purse, cash=purse.cash + raised, income=after), events, raised=raised)

@@ -2,7 +2,9 @@
 
 The engine strings together the pure modules beside it — building.py (track), delivery.py
 (routes), economy.py (money), auction.py (turn order) — over the stored state of models.py.
-`apply` copies the state, changes the copy and returns it with the events of the move.
+`apply` is games/core/referee.py's: the one refusal (`refusal`, the checks of each kind in
+`_REFUSALS`) judges the move, then its handler (`handlers`, by phase and kind) makes it on a
+copy of the state.
 
 A game turn, basic game: action tiles in turn order ("actions") → building, the First Build
 holder first ("build") → two delivery rounds, the First Deliver holder first in both, each
@@ -23,7 +25,8 @@ from pydantic import BaseModel, ValidationError
 from games.core.choices import Decision
 from games.core.errors import IllegalAction
 from games.core.events import Event
-from games.core.protocol import ApplyResult, Game, PlayerResult, Result, ScoreLine
+from games.core.protocol import PlayerResult, Result, ScoreLine
+from games.core.referee import Handlers, Referee
 from games.core.rng import SeededRng
 from games.core.vocabulary import Vocabulary
 from games.steam import decisions, economy, notation, orders
@@ -31,7 +34,7 @@ from games.steam.bots import BOTS
 from games.steam.auction import BasicAuction, StandardAuction, order_by_tiles
 from games.steam.derived import (board_map, city_colours, complete_links, cubes_by_city, network, put_rails, rails_of,
                                stock_of)
-from games.steam.building import Build, BuildTurn, Kind, apply_build, legal_builds
+from games.steam.building import Build, BuildTurn, Kind, judge_build, legal_builds, make_build
 from games.steam.components import components
 from games.steam.delivery import Network, awards, check_route, deliveries, parse_route
 from games.steam.delivery import notation as route_notation
@@ -45,16 +48,6 @@ from games.steam.tiles import tileset
 from games.steam.track import lapse, unown_all
 
 KINDS = {"build": Kind.BUILD, "upgrade": Kind.UPGRADE, "redirect": Kind.REDIRECT}
-# Which move each phase takes, and the method of Steam that plays it.
-HANDLERS = {
-    ("first_auction", Bid): "_bid", ("first_auction", Pass): "_pass_bid",
-    ("auction", Bid): "_bid", ("auction", Pass): "_pass_bid",
-    ("capital", Capital): "_capital",
-    ("actions", Take): "_take",
-    ("build", Place): "_place", ("build", Urbanize): "_urbanize", ("build", Grow): "_grow", ("build", Done): "_done",
-    ("deliver", Deliver): "_deliver", ("deliver", Upgrade): "_upgrade", ("deliver", Pass): "_pass_delivery",
-    ("deliver", Score): "_score",
-}
 
 
 def _ev(key: str, **params: Any) -> Event:
@@ -72,23 +65,14 @@ def _grow(city: str, space: int) -> Grow:
 # The action tile moves, made once (frozen values): every player's every action phase lists them.
 _TAKE = {tile: Take(tile=tile) for tile in ACTION_TILES}
 _DECLINE = {tile: Take(tile=tile, decline=True) for tile in ACTION_TILES}
-
-
-def _check_delivery_step(s: SteamState, action: Any) -> None:
-    """ST-9: the points of a delivery are put into income or victory points, seat by seat,
-    before anybody delivers again; without such points owed there is nothing to put anywhere."""
-    scoring = isinstance(action, Score)
-    if s.pending and not scoring:
-        raise IllegalAction("steam.score_first", points=s.pending[0][1])
-    if scoring and not s.pending:
-        raise IllegalAction("steam.nothing_to_score")
+_UPGRADE = Upgrade()
 
 
 def tile_number(tile: str) -> int:
     return components().action(tile).number
 
 
-class Steam(Game[SteamState, Any, SteamView]):
+class Steam(Referee[SteamState, Any, SteamView]):
     name = "steam"
     min_players = 3
     max_players = 5
@@ -175,7 +159,6 @@ class Steam(Game[SteamState, Any, SteamView]):
         if seat not in self.active_players(state):
             return []
         phase = state.phase
-        p = state.players[seat]
         if phase in ("first_auction", "auction"):
             low, high = self.bid_range(state, seat)
             return [Bid(amount=a) for a in range(low, high + 1)] + [Pass()]
@@ -194,8 +177,8 @@ class Steam(Game[SteamState, Any, SteamView]):
             if state.pending:
                 return [Score(into="income"), Score(into="points")]
             out = [Deliver(colour=d.colour.value, route=self._route_text(state, d)) for d in self.deliveries(state, seat)]
-            if not p.loco_upgraded and p.locomotive < components().locomotive["max"]:
-                out.append(Upgrade())
+            if self._upgrade_refusal(state, seat, _UPGRADE) is None:
+                out.append(_UPGRADE)
             out.append(Pass())
             return out
         return []
@@ -334,31 +317,154 @@ class Steam(Game[SteamState, Any, SteamView]):
         m = board_map(state)
         return route_notation(self._network(state), d, m.label)
 
-    # ------------------------------------------------------------------ apply
-    def apply(self, state: SteamState, seat: int, action: Any) -> ApplyResult:
-        if state.phase == "over":
-            raise IllegalAction("game_over")
-        active = self.active_players(state)
-        if seat not in active:
-            raise IllegalAction("not_active", waiting=sorted(active))
-        s = state.clone()
-        events: list[Event] = []
-        phase = s.phase
-        turn_before = s.turn
-        round_before = s.deliver_round
-        handler = getattr(self, HANDLERS.get((phase, type(action)), ""), None)
-        if handler is None:
-            raise IllegalAction("steam.wrong_phase", phase={"key": f"steam.phase.{phase}"})
+    # ------------------------------------------------------------------ judging a move
+    def phase_of(self, state: SteamState) -> str:
+        return state.phase
+
+    def refusal(self, state: SteamState, seat: int, action: Any) -> IllegalAction | None:
+        phase = state.phase
+        kind = getattr(action, "kind", None)
+        if kind is None or self.handlers.find(phase, kind) is None:
+            return IllegalAction("steam.wrong_phase", phase={"key": f"steam.phase.{phase}"})
         if phase == "deliver":
-            _check_delivery_step(s, action)
-        handler(s, seat, action, events)
+            # ST-9: the points of a delivery are put into income or victory points, seat by
+            # seat, before anybody delivers again; without such points owed there is nothing
+            # to put anywhere.
+            scoring = kind == "score"
+            if state.pending and not scoring:
+                return IllegalAction("steam.score_first", points=state.pending[0][1])
+            if scoring and not state.pending:
+                return IllegalAction("steam.nothing_to_score")
+        judge = _REFUSALS.get(kind)
+        return None if judge is None else judge(self, state, seat, action)
+
+    def _bid_refusal(self, state: SteamState, seat: int, action: Bid) -> IllegalAction | None:
+        low, high = self.bid_range(state, seat)
+        if action.amount > high:
+            return IllegalAction("steam.bid_too_high", limit=high)
+        if action.amount < low:
+            return IllegalAction("steam.bid_too_low", minimum=low)
+        return None
+
+    def _capital_refusal(self, state: SteamState, seat: int, action: Capital) -> IllegalAction | None:
+        return economy.capital_refusal(self._purse(state, seat), action.steps)
+
+    def _take_refusal(self, state: SteamState, seat: int, action: Take) -> IllegalAction | None:
+        if action.tile not in ACTION_TILES:
+            return IllegalAction("steam.unknown_tile_action", tile=action.tile)
+        if action.tile not in self.tiles_left(state):
+            return IllegalAction("steam.tile_taken", tile={"key": f"steam.tile.{action.tile}"})
+        if action in self.action_choices(state, seat):
+            return None
+        if action.tile == "urbanize" and not self._urbanize_possible(state):
+            return IllegalAction("steam.no_urbanize")
+        if action.decline and (state.options.standard or action.tile not in economy.DECLINABLE):
+            return IllegalAction("steam.cannot_decline")
+        try:  # the precise refusal: the locomotive at its top, the price out of reach
+            economy.take_action(self._purse(state, seat), action.tile, decline=action.decline,
+                                standard=state.options.standard)
+        except IllegalAction as exc:
+            return exc
+        return IllegalAction("steam.cannot_take", tile={"key": f"steam.tile.{action.tile}"})
+
+    def _place_refusal(self, state: SteamState, seat: int, action: Place) -> IllegalAction | None:
+        h = self._hex_at(state, action.hex)
+        if isinstance(h, IllegalAction):
+            return h
+        build = Build(KINDS[action.how], h, action.face, action.rotation)
+        done = judge_build(board_map(state), rails_of(state), stock_of(state), self._build_turn(state, seat), build,
+                           tileset())
+        if isinstance(done, IllegalAction):
+            return done
+        money = self.spendable(state, seat)
+        if done.cost > money:
+            return IllegalAction("steam.cannot_afford", cost=done.cost, money=money)
+        return None
+
+    def _urbanize_refusal(self, state: SteamState, seat: int, action: Urbanize) -> IllegalAction | None:
+        if not self._action_pending(state, seat, "urbanize"):
+            return IllegalAction("steam.no_urbanize_action")
+        h = self._hex_at(state, action.hex)
+        if isinstance(h, IllegalAction):
+            return h
+        if state.new_city_tiles.get(action.colour, 0) <= 0:
+            return IllegalAction("steam.no_new_city", colour={"key": f"steam.colour.{action.colour}"})
+        done = judge_build(board_map(state), rails_of(state), stock_of(state), self._build_turn(state, seat),
+                           Build(Kind.URBANIZE, h), tileset())  # not a town, or a loop the new city would close
+        if isinstance(done, IllegalAction):
+            return done
+        return self._supply_refusal(state, action.space)
+
+    def _grow_refusal(self, state: SteamState, seat: int, action: Grow) -> IllegalAction | None:
+        if not self._action_pending(state, seat, "city_growth"):
+            return IllegalAction("steam.no_growth_action")
+        if action.hex not in self.growable(state):
+            return IllegalAction("steam.cannot_grow", hex=action.hex)
+        if state.growth_left <= 0:
+            return IllegalAction("steam.no_growth_marker")
+        return self._supply_refusal(state, action.space)
+
+    @staticmethod
+    def _supply_refusal(state: SteamState, space: int) -> IllegalAction | None:
+        """Cubes come from a supply space that holds some; space 0 (none) only once all are empty."""
+        if space == 0:
+            return IllegalAction("steam.supply_not_empty") if any(any(sp) for sp in state.supply) else None
+        if not 1 <= space <= len(state.supply) or not any(state.supply[space - 1]):
+            return IllegalAction("steam.supply_empty", space=space)
+        return None
+
+    def _done_refusal(self, state: SteamState, seat: int, action: Done) -> IllegalAction | None:
+        if self.may_finish_building(state, seat):
+            return None
+        return IllegalAction("steam.action_not_done", tile={"key": f"steam.tile.{state.players[seat].action}"})
+
+    def _deliver_refusal(self, state: SteamState, seat: int, action: Deliver) -> IllegalAction | None:
+        try:
+            d = self._delivery(state, seat, action)
+        except IllegalAction as exc:
+            return exc
+        _JUDGED_DELIVERY[0] = (rails_of(state), state.new_cities, state.cubes, seat, state.players[seat].locomotive,
+                               action, d)
+        return None
+
+    def _judged_delivery(self, s: SteamState, seat: int, action: Deliver) -> Any:
+        """`_delivery`: the one the refusal just checked if it was for this very board (the same
+        rails, equal new cities and cubes, seat, locomotive and move), else checked anew."""
+        last, _JUDGED_DELIVERY[0] = _JUDGED_DELIVERY[0], None
+        if last is not None and last[0] is rails_of(s) and last[3] == seat and last[5] == action \
+                and last[4] == s.players[seat].locomotive and last[1] == s.new_cities and last[2] == s.cubes:
+            return last[6]
+        return self._delivery(s, seat, action)
+
+    def _delivery(self, state: SteamState, seat: int, action: Deliver) -> Any:
+        """The delivery `action` names, checked (ST-8, ST-9); raises its refusal."""
+        net = self._network(state)
+        try:
+            colour = Colour(action.colour)
+        except ValueError:
+            raise IllegalAction("steam.unknown_colour", colour=action.colour) from None
+        places, route = parse_route(net, action.route, lambda text: self._hex(state, text))
+        return check_route(net, city_colours(state), cubes_by_city(state), seat, state.players[seat].locomotive,
+                           places[0], colour, route)
+
+    def _upgrade_refusal(self, state: SteamState, seat: int, action: Upgrade) -> IllegalAction | None:
+        p = state.players[seat]
+        if p.loco_upgraded:
+            return IllegalAction("steam.locomotive_once")
+        if p.locomotive >= components().locomotive["max"]:
+            return IllegalAction("steam.locomotive_max", level=p.locomotive)
+        return None
+
+    def after_move(self, before: SteamState, s: SteamState, seat: int, action: Any, events: list[Event]) -> None:
+        """The last move's public lines, and the turn's: one seat's moves in one phase (and
+        delivery round) of one game turn."""
         s.last = [e for e in events if e.public]
-        key: list[int | str] = [seat, turn_before, phase, round_before if phase == "deliver" else 0]
+        phase = before.phase
+        key: list[int | str] = [seat, before.turn, phase, before.deliver_round if phase == "deliver" else 0]
         if key != s.turn_key:
             s.turn_key = key
             s.turn_events = []
         s.turn_events.extend(s.last)
-        return ApplyResult(state=s, events=events, undoable=False)
 
     # --- money
     @staticmethod
@@ -390,9 +496,6 @@ class Steam(Game[SteamState, Any, SteamView]):
 
     # --- auctions
     def _bid(self, s: SteamState, seat: int, action: Bid, events: list[Event]) -> None:
-        low, high = self.bid_range(s, seat)
-        if action.amount > high:
-            raise IllegalAction("steam.bid_too_high", limit=high)
         if s.phase == "first_auction":
             step = BasicAuction(**_auction_fields(s.auction)).bid(seat, action.amount)
         else:
@@ -455,18 +558,6 @@ class Steam(Game[SteamState, Any, SteamView]):
         self._start(s, "actions")
 
     def _take(self, s: SteamState, seat: int, action: Take, events: list[Event]) -> None:
-        if action.tile not in ACTION_TILES:
-            raise IllegalAction("steam.unknown_tile_action", tile=action.tile)
-        if action.tile not in self.tiles_left(s):
-            raise IllegalAction("steam.tile_taken", tile={"key": f"steam.tile.{action.tile}"})
-        if action not in self.action_choices(s, seat):
-            if action.tile == "urbanize" and not self._urbanize_possible(s):
-                raise IllegalAction("steam.no_urbanize")
-            if action.decline and (s.options.standard or action.tile not in economy.DECLINABLE):
-                raise IllegalAction("steam.cannot_decline")
-            economy.take_action(self._purse(s, seat), action.tile, decline=action.decline,
-                                standard=s.options.standard)  # raises the precise refusal
-            raise IllegalAction("steam.cannot_take", tile={"key": f"steam.tile.{action.tile}"})
         p = s.players[seat]
         money = economy.take_action(self._purse(s, seat), action.tile, decline=action.decline,
                                     standard=s.options.standard)
@@ -485,24 +576,29 @@ class Steam(Game[SteamState, Any, SteamView]):
         s.built_hexes = []
         s.last_builds = []
 
-    def _hex(self, s: SteamState, label: str):
-        """The map's hex for a label; steam.unknown_hex for a label off the map or unreadable."""
+    @staticmethod
+    def _hex_at(s: SteamState, label: str) -> Any:
+        """The map's hex for a label, or steam.unknown_hex for a label off the map or unreadable."""
         m = board_map(s)
         try:
             h = m.hex_at(label)
         except (ValueError, KeyError):
-            raise IllegalAction("steam.unknown_hex", hex=label) from None
+            return IllegalAction("steam.unknown_hex", hex=label)
         if m.space(h) is None:
-            raise IllegalAction("steam.unknown_hex", hex=label)
+            return IllegalAction("steam.unknown_hex", hex=label)
+        return h
+
+    def _hex(self, s: SteamState, label: str):
+        """`_hex_at`, raising its refusal."""
+        h = self._hex_at(s, label)
+        if isinstance(h, IllegalAction):
+            raise h
         return h
 
     def _place(self, s: SteamState, seat: int, action: Place, events: list[Event]) -> None:
         m = board_map(s)
-        h = self._hex(s, action.hex)
-        build = Build(KINDS[action.how], h, action.face, action.rotation)
-        done = apply_build(m, rails_of(s), stock_of(s), self._build_turn(s, seat), build, tileset())
-        if done.cost > self.spendable(s, seat):
-            raise IllegalAction("steam.cannot_afford", cost=done.cost, money=self.spendable(s, seat))
+        build = Build(KINDS[action.how], m.hex_at(action.hex), action.face, action.rotation)
+        done = make_build(m, rails_of(s), stock_of(s), self._build_turn(s, seat), build, tileset())
         events.extend(done.events)
         self._charge(s, seat, done.cost, "build", events, announce=False)
         put_rails(s, done.rails)
@@ -515,24 +611,17 @@ class Steam(Game[SteamState, Any, SteamView]):
             s.built_hexes.append(label)
         s.last_builds = list(s.built_hexes)
 
-    def _take_supply(self, s: SteamState, space: int) -> list[int]:
+    @staticmethod
+    def _take_supply(s: SteamState, space: int) -> list[int]:
         if space == 0:
-            if any(any(sp) for sp in s.supply):
-                raise IllegalAction("steam.supply_not_empty")
             return [0] * len(COLOURS)
-        if not 1 <= space <= len(s.supply) or not any(s.supply[space - 1]):
-            raise IllegalAction("steam.supply_empty", space=space)
         cubes, s.supply[space - 1] = s.supply[space - 1], [0] * len(COLOURS)
         return cubes
 
     def _urbanize(self, s: SteamState, seat: int, action: Urbanize, events: list[Event]) -> None:
-        if not self._action_pending(s, seat, "urbanize"):
-            raise IllegalAction("steam.no_urbanize_action")
         m = board_map(s)
-        h = self._hex(s, action.hex)
-        if s.new_city_tiles.get(action.colour, 0) <= 0:
-            raise IllegalAction("steam.no_new_city", colour={"key": f"steam.colour.{action.colour}"})
-        done = apply_build(m, rails_of(s), stock_of(s), self._build_turn(s, seat), Build(Kind.URBANIZE, h), tileset())
+        h = m.hex_at(action.hex)
+        done = make_build(m, rails_of(s), stock_of(s), self._build_turn(s, seat), Build(Kind.URBANIZE, h), tileset())
         cubes = self._take_supply(s, action.space)
         events.append(_ev("new_city", seat=seat, hex=m.words(h, "steam.place"),
                           colour={"key": f"steam.colour.{action.colour}"}, cubes=sum(cubes)))
@@ -546,12 +635,6 @@ class Steam(Game[SteamState, Any, SteamView]):
         self._mark_built(s, action.hex)
 
     def _grow(self, s: SteamState, seat: int, action: Grow, events: list[Event]) -> None:
-        if not self._action_pending(s, seat, "city_growth"):
-            raise IllegalAction("steam.no_growth_action")
-        if action.hex not in self.growable(s):
-            raise IllegalAction("steam.cannot_grow", hex=action.hex)
-        if s.growth_left <= 0:
-            raise IllegalAction("steam.no_growth_marker")
         cubes = self._take_supply(s, action.space)
         current = s.cubes.setdefault(action.hex, [0] * len(COLOURS))
         s.cubes[action.hex] = [a + b for a, b in zip(current, cubes)]
@@ -563,8 +646,6 @@ class Steam(Game[SteamState, Any, SteamView]):
         self._mark_built(s, action.hex)
 
     def _done(self, s: SteamState, seat: int, action: Done, events: list[Event]) -> None:
-        if not self.may_finish_building(s, seat):
-            raise IllegalAction("steam.action_not_done", tile={"key": f"steam.tile.{s.players[seat].action}"})
         p = s.players[seat]
         if p.action in economy.DECLINABLE and not p.declined and not p.action_done:
             events.append(_ev("forwent", seat=seat, tile={"key": f"steam.tile.{p.action}"}))
@@ -589,15 +670,8 @@ class Steam(Game[SteamState, Any, SteamView]):
 
     def _deliver(self, s: SteamState, seat: int, action: Deliver, events: list[Event]) -> None:
         m = board_map(s)
-        net = self._network(s)
-        try:
-            colour = Colour(action.colour)
-        except ValueError:
-            raise IllegalAction("steam.unknown_colour", colour=action.colour) from None
-
-        places, route = parse_route(net, action.route, lambda text: self._hex(s, text))
-        d = check_route(net, city_colours(s), cubes_by_city(s), seat, s.players[seat].locomotive, places[0], colour,
-                        route)
+        d = self._judged_delivery(s, seat, action)
+        colour = d.colour
         source = m.label(d.source)
         k = COLOURS.index(colour.value)
         left = list(s.cubes[source])  # a new row: the state's rows are shared with the one before
@@ -628,10 +702,6 @@ class Steam(Game[SteamState, Any, SteamView]):
 
     def _upgrade(self, s: SteamState, seat: int, action: Upgrade, events: list[Event]) -> None:
         p = s.players[seat]
-        if p.loco_upgraded:
-            raise IllegalAction("steam.locomotive_once")
-        if p.locomotive >= components().locomotive["max"]:
-            raise IllegalAction("steam.locomotive_max", level=p.locomotive)
         p.locomotive += 1
         p.loco_upgraded = True
         events.append(_ev("locomotive", seat=seat, level=p.locomotive))
@@ -827,6 +897,36 @@ class Steam(Game[SteamState, Any, SteamView]):
         assert all(1 <= p.locomotive <= comp.locomotive["max"] for p in state.players)
         assert {t.hex for t in state.tiles}.isdisjoint(state.new_cities), "track left under a new city"
 
+
+
+Steam.handlers = Handlers({
+    ("first_auction", "bid"): Steam._bid, ("first_auction", "pass"): Steam._pass_bid,
+    ("auction", "bid"): Steam._bid, ("auction", "pass"): Steam._pass_bid,
+    ("capital", "capital"): Steam._capital,
+    ("actions", "take"): Steam._take,
+    ("build", "place"): Steam._place, ("build", "urbanize"): Steam._urbanize, ("build", "grow"): Steam._grow,
+    ("build", "done"): Steam._done,
+    ("deliver", "deliver"): Steam._deliver, ("deliver", "locomotive"): Steam._upgrade,
+    ("deliver", "pass"): Steam._pass_delivery, ("deliver", "score"): Steam._score,
+})
+# The checks of the kinds that have any (a pass and an income-or-points answer have none
+# beyond whose move it is and the delivery step).
+_REFUSALS = {
+    "bid": Steam._bid_refusal,
+    "capital": Steam._capital_refusal,
+    "take": Steam._take_refusal,
+    "place": Steam._place_refusal,
+    "urbanize": Steam._urbanize_refusal,
+    "grow": Steam._grow_refusal,
+    "done": Steam._done_refusal,
+    "deliver": Steam._deliver_refusal,
+    "locomotive": Steam._upgrade_refusal,
+}
+
+
+# The last delivery the refusal accepted, with what it was checked on (the route check is a
+# pure function of the board, the cubes, the mover and the move), taken once by `_deliver`.
+_JUDGED_DELIVERY: list[tuple | None] = [None]
 
 
 def _stored(auction: BasicAuction | StandardAuction) -> dict[str, Any]:

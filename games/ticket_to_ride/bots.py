@@ -14,7 +14,7 @@ from collections import Counter
 from typing import Any
 
 from games.core.ai import RandomBot
-from games.ticket_to_ride.models import Claim, DrawCard, DrawTickets, KeepTickets, TTRView
+from games.ticket_to_ride.models import Claim, DrawCard, DrawTickets, KeepTickets, TicketToRideView
 
 INF = float("inf")
 
@@ -26,7 +26,7 @@ class PlannerBot:
         legal = game.legal_actions(state, seat)
         if len(legal) == 1:
             return legal[0]
-        view: TTRView = game.view(state, seat)
+        view: TicketToRideView = game.view(state, seat)
         board = game.board
         me = view.players[seat]
         if me.offered:
@@ -52,7 +52,7 @@ class PlannerBot:
         return legal[0]
 
     # --- tickets ---------------------------------------------------------------------
-    def _keep(self, board, view: TTRView, seat: int, legal: list[Any]) -> KeepTickets:
+    def _keep(self, board, view: TicketToRideView, seat: int, legal: list[Any]) -> KeepTickets:
         me = view.players[seat]
         scored = []
         for t in me.offered or []:
@@ -70,7 +70,7 @@ class PlannerBot:
         return next(a for a in legal if isinstance(a, KeepTickets))
 
     # --- planning --------------------------------------------------------------------
-    def _plan(self, board, view: TTRView, seat: int, tickets, weights: bool = False) -> set[int] | list[int]:
+    def _plan(self, board, view: TicketToRideView, seat: int, tickets, weights: bool = False) -> set[int] | list[int]:
         """Route ids on the cheapest paths joining each ticket's cities (none if impossible)."""
         graph = self._graph(board, view, seat)
         index = board.city_index
@@ -88,7 +88,7 @@ class PlannerBot:
                     weighted.extend([rid] * board.routes[rid].length)
         return weighted if weights else routes
 
-    def _graph(self, board, view: TTRView, seat: int) -> dict[int, list[tuple[int, int, int, bool]]]:
+    def _graph(self, board, view: TicketToRideView, seat: int) -> dict[int, list[tuple[int, int, int, bool]]]:
         graph: dict[int, list[tuple[int, int, int, bool]]] = {}
         for r in board.routes:
             owner = view.owners[r.id]
@@ -112,7 +112,7 @@ class PlannerBot:
             return (a.route in plan, length, -a.locos, hand.get(a.color, 0))
         return max(claims, key=score)
 
-    def _draw(self, board, view: TTRView, draws: list[DrawCard], plan: set[int], hand: dict[str, int], rng) -> DrawCard:
+    def _draw(self, board, view: TicketToRideView, draws: list[DrawCard], plan: set[int], hand: dict[str, int], rng) -> DrawCard:
         need: Counter[str] = Counter()
         for rid in plan:
             r = board.routes[rid]

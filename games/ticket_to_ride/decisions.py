@@ -15,12 +15,12 @@ from typing import Any
 from games.core.choices import Choice, Decision, Group, Pick, Place
 from games.core.events import Event
 from games.ticket_to_ride import notation
-from games.ticket_to_ride.models import Claim, DrawCard, DrawTickets, TTRState
+from games.ticket_to_ride.models import Claim, DrawCard, DrawTickets, TicketToRideState
 
 ACTION, ROUTE, PAYMENT, KEEP = "ticket_to_ride.step.action", "ticket_to_ride.step.route", "ticket_to_ride.step.payment", "ticket_to_ride.step.keep"
 
 
-def decision(game: Any, state: TTRState, seat: int) -> Decision:
+def decision(game: Any, state: TicketToRideState, seat: int) -> Decision:
     board = game.board
     prompt = game.prompt(state, seat)
     if seat not in game.active_players(state):

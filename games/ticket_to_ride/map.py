@@ -79,7 +79,7 @@ class RulesConstants(BaseModel):
     doubles_min_players: int
 
 
-class TTRMap(BaseModel):
+class TicketToRideMap(BaseModel):
     format: int
     title: dict[str, str]
     board_aspect: float
@@ -90,7 +90,7 @@ class TTRMap(BaseModel):
     rules: RulesConstants
 
     @model_validator(mode="after")
-    def _consistent(self) -> "TTRMap":
+    def _consistent(self) -> "TicketToRideMap":
         names = {c.name for c in self.cities}
         if len(names) != len(self.cities):
             raise ValueError("duplicate city names")
@@ -155,14 +155,14 @@ class TTRMap(BaseModel):
         return len(self.deck.colors) * self.deck.cards_per_color + self.deck.locomotives
 
 
-def load_map(path: Path) -> TTRMap:
+def load_map(path: Path) -> TicketToRideMap:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return TTRMap.model_validate(data)
+        return TicketToRideMap.model_validate(data)
     except (OSError, ValueError, ValidationError) as exc:
         raise DataError(f"Ticket to Ride map {path} is broken: {exc}") from exc
 
 
 @lru_cache(maxsize=1)
-def usa() -> TTRMap:
+def usa() -> TicketToRideMap:
     return load_map(MAP_PATH)

@@ -1,6 +1,6 @@
 """Ticket to Ride state, actions, options and views (pydantic, JSON round-trippable).
 
-Cards are stored as small integers: indexes into `TTRMap.card_colors` (0..7 the colours,
+Cards are stored as small integers: indexes into `TicketToRideMap.card_colors` (0..7 the colours,
 8 the locomotive), which keeps the state cheap to copy; views turn them back into names.
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ EMPTY = -1  # an empty face-up slot (the deck and discard ran out)
 UNCLAIMED = -1
 
 
-class TTROptions(BaseModel):
+class TicketToRideOptions(BaseModel):
     """The USA rulebook describes no variants; the model exists so every game takes options
     the same way and unknown keys are refused rather than silently ignored."""
 
@@ -41,7 +41,7 @@ class PlayerState(BaseModel):
         return new
 
 
-class TTRState(BaseModel):
+class TicketToRideState(BaseModel):
     game: Literal["ticket_to_ride"] = "ticket_to_ride"
     n: int
     seed: int
@@ -69,7 +69,7 @@ class TTRState(BaseModel):
     # Public score (route points) of every seat after each turn of the play phase: the chart.
     history: list[list[int]] = Field(default_factory=list)
 
-    def clone(self) -> "TTRState":
+    def clone(self) -> "TicketToRideState":
         """A copy safe to change: containers are copied, events are immutable."""
         new = self.model_copy()
         fields = new.__dict__
@@ -111,7 +111,7 @@ class Pass(BaseModel):
     kind: Literal["pass"] = "pass"
 
 
-TTRAction = Annotated[Union[DrawCard, DrawTickets, KeepTickets, Claim, Pass], Field(discriminator="kind")]
+TicketToRideAction = Annotated[Union[DrawCard, DrawTickets, KeepTickets, Claim, Pass], Field(discriminator="kind")]
 
 
 # --- views ----------------------------------------------------------------------------
@@ -140,7 +140,7 @@ class PlayerView(BaseModel):
     keep_min: int = 0
 
 
-class TTRView(BaseModel):
+class TicketToRideView(BaseModel):
     game: Literal["ticket_to_ride"] = "ticket_to_ride"
     viewer: int | None
     n: int

@@ -23,7 +23,7 @@ from games.core.errors import IllegalAction
 from games.core.i18n import translate
 from games.core.protocol import Event
 from games.core.vocabulary import Vocabulary
-from games.ticket_to_ride.map import TTRMap
+from games.ticket_to_ride.map import TicketToRideMap
 from games.ticket_to_ride.models import Claim, DrawCard, DrawTickets, KeepTickets, Pass
 
 ALIASES = {
@@ -52,7 +52,7 @@ WORDS_JA = {
 def vocabulary(game: Any) -> Vocabulary:
     """What a person may type: cities in English or Japanese (names: a claim is only guessed
     when both cities were typed), colours in either language and their common aliases."""
-    board: TTRMap = game.board
+    board: TicketToRideMap = game.board
     names: dict[str, str] = {}
     for city in board.cities:
         names[city.name] = city.name
@@ -71,7 +71,7 @@ def _canon_color(word: str) -> str:
     return ALIASES.get(word, word)
 
 
-def format_action(board: TTRMap, action: Any) -> str:
+def format_action(board: TicketToRideMap, action: Any) -> str:
     if isinstance(action, DrawCard):
         return f"draw {action.source}"
     if isinstance(action, DrawTickets):
@@ -89,7 +89,7 @@ def format_action(board: TTRMap, action: Any) -> str:
     raise IllegalAction("unparsable", text=str(action))
 
 
-def parse_action(board: TTRMap, text: str) -> Any:
+def parse_action(board: TicketToRideMap, text: str) -> Any:
     raw = text
     text = " ".join(str(text).strip().lower().split())
     if not text or len(text) > 200:
@@ -128,7 +128,7 @@ def parse_action(board: TTRMap, text: str) -> Any:
     raise IllegalAction("unparsable", text=str(raw)[:80])
 
 
-def _find_route(board: TTRMap, spec: str, pay_color: str) -> int:
+def _find_route(board: TicketToRideMap, spec: str, pay_color: str) -> int:
     spec = spec.strip().lower()
     half = None
     if "/" in spec:
@@ -154,18 +154,18 @@ def _find_route(board: TTRMap, spec: str, pay_color: str) -> int:
 
 
 # --- words ---------------------------------------------------------------------------
-def city_words(board: TTRMap, name: str) -> dict[str, str]:
+def city_words(board: TicketToRideMap, name: str) -> dict[str, str]:
     return {"en": name, "ja": board.city_label(name, "ja")}
 
 
-def route_words(board: TTRMap, route_id: int) -> dict[str, Any]:
+def route_words(board: TicketToRideMap, route_id: int) -> dict[str, Any]:
     r = board.routes[route_id]
     params: dict[str, Any] = {"a": city_words(board, r.a), "b": city_words(board, r.b),
                               "color": {"key": f"ticket_to_ride.color.{r.color}"}, "length": r.length}
     return {"key": "ticket_to_ride.route", "params": params}
 
 
-def ticket_words(board: TTRMap, ticket_id: int) -> dict[str, Any]:
+def ticket_words(board: TicketToRideMap, ticket_id: int) -> dict[str, Any]:
     t = board.ticket_by_id[ticket_id]
     return {"key": "ticket_to_ride.ticket", "params": {"a": city_words(board, t.a), "b": city_words(board, t.b), "points": t.points}}
 
@@ -179,7 +179,7 @@ def payment_words(action: Claim, length: int) -> dict[str, Any]:
     return {"key": "ticket_to_ride.pay.plain", "params": {"count": length, "color": color}}
 
 
-def describe(board: TTRMap, action: Any) -> Event:
+def describe(board: TicketToRideMap, action: Any) -> Event:
     if isinstance(action, DrawCard):
         if action.source == "deck":
             return Event(key="ticket_to_ride.act.draw_deck")

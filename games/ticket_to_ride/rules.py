@@ -1,6 +1,6 @@
 """Ticket to Ride (USA): every rule of the rulebook and rulings TTR-1 … TTR-12.
 
-Pure functions over `TTRState`: `apply` copies the state, changes the copy and returns it
+Pure functions over `TicketToRideState`: `apply` copies the state, changes the copy and returns it
 with the events that describe what happened. Rule numbers in comments refer to
 shared/rules/rulings/ticket-to-ride.md.
 """
@@ -18,7 +18,7 @@ from games.core.protocol import Event, Result
 from games.core.referee import ANY_PHASE, Handlers, Referee
 from games.core.rng import SeededRng
 from games.ticket_to_ride import decisions, notation, scoring
-from games.ticket_to_ride.map import TTRMap, usa
+from games.ticket_to_ride.map import TicketToRideMap, usa
 from games.ticket_to_ride.models import (
     EMPTY,
     LOCO,
@@ -31,29 +31,29 @@ from games.ticket_to_ride.models import (
     PlayerState,
     PlayerView,
     TicketView,
-    TTRAction,
-    TTROptions,
-    TTRState,
-    TTRView,
+    TicketToRideAction,
+    TicketToRideOptions,
+    TicketToRideState,
+    TicketToRideView,
 )
 
 
-class TicketToRide(Referee[TTRState, Any, TTRView]):
+class TicketToRide(Referee[TicketToRideState, Any, TicketToRideView]):
     name = "ticket_to_ride"
     min_players = 2
     max_players = 5
-    options_model = TTROptions
-    state_model = TTRState
-    action_model = TTRAction
-    view_model = TTRView
+    options_model = TicketToRideOptions
+    state_model = TicketToRideState
+    action_model = TicketToRideAction
+    view_model = TicketToRideView
     private_information = True  # TTR-11: train cards and tickets
 
-    def __init__(self, board: TTRMap | None = None) -> None:
+    def __init__(self, board: TicketToRideMap | None = None) -> None:
         self._board = board
         self._claim_cache: dict[tuple[int, int, int], Claim] = {}
 
     @property
-    def board(self) -> TTRMap:
+    def board(self) -> TicketToRideMap:
         if self._board is None:
             self._board = usa()
         return self._board
@@ -69,18 +69,18 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
         )
 
     # ------------------------------------------------------------------ setup (TTR-1)
-    def setup(self, n_players: int, options: dict[str, Any] | BaseModel | None, seed: int) -> TTRState:
+    def setup(self, n_players: int, options: dict[str, Any] | BaseModel | None, seed: int) -> TicketToRideState:
         board = self.board
         if not board.rules.players_min <= n_players <= board.rules.players_max:
             raise IllegalAction("ticket_to_ride.bad_player_count", count=n_players,
                                 min=board.rules.players_min, max=board.rules.players_max)
         try:
-            TTROptions.model_validate(options.model_dump() if isinstance(options, BaseModel) else (options or {}))
+            TicketToRideOptions.model_validate(options.model_dump() if isinstance(options, BaseModel) else (options or {}))
         except ValidationError as exc:
             raise IllegalAction("bad_options", detail=str(exc.errors()[0]["loc"])) from None
         deck = [c for c in range(len(board.deck.colors)) for _ in range(board.deck.cards_per_color)]
         deck += [LOCO] * board.deck.locomotives
-        state = TTRState.model_construct(
+        state = TicketToRideState.model_construct(
             game="ticket_to_ride", n=n_players, seed=seed, draws=0, deck=deck, discard=[],
             face_up=[EMPTY] * board.rules.face_up, ticket_deck=[t.id for t in board.tickets],
             owners=[UNCLAIMED] * len(board.routes), players=[], phase="choose", current=0,
@@ -103,7 +103,7 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
         return state
 
     # ------------------------------------------------------------------ whose move
-    def active_players(self, state: TTRState) -> frozenset[int]:
+    def active_players(self, state: TicketToRideState) -> frozenset[int]:
         if state.phase == "choose":
             return frozenset(i for i, p in enumerate(state.players) if p.offered)
         if state.phase == "play":
@@ -111,7 +111,7 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
         return frozenset()
 
     # ------------------------------------------------------------------ legal moves
-    def legal_actions(self, state: TTRState, seat: int) -> list[Any]:
+    def legal_actions(self, state: TicketToRideState, seat: int) -> list[Any]:
         if seat not in self.active_players(state):
             return []
         player = state.players[seat]
@@ -135,7 +135,7 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
         actions.extend(self._claims(state, seat))
         return actions or [Pass()]  # TTR-7
 
-    def _claims(self, state: TTRState, seat: int) -> list[Claim]:
+    def _claims(self, state: TicketToRideState, seat: int) -> list[Claim]:
         """Every route the seat can claim now, with every way to pay for it.
 
         This runs on every move of every bot and fuzzed game, so it works on precomputed
@@ -175,10 +175,10 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
         return out
 
     # ------------------------------------------------------------------ judging a move
-    def phase_of(self, state: TTRState) -> str:
+    def phase_of(self, state: TicketToRideState) -> str:
         return state.phase
 
-    def refusal(self, state: TTRState, seat: int, action: Any) -> IllegalAction | None:
+    def refusal(self, state: TicketToRideState, seat: int, action: Any) -> IllegalAction | None:
         kind = getattr(action, "kind", None)
         player = state.players[seat]
         if player.offered and kind != "keep":
@@ -199,7 +199,7 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
         return IllegalAction("unparsable", text=str(action))
 
     @staticmethod
-    def _keep_refusal(state: TTRState, seat: int, action: KeepTickets) -> IllegalAction | None:
+    def _keep_refusal(state: TicketToRideState, seat: int, action: KeepTickets) -> IllegalAction | None:
         player = state.players[seat]
         if not player.offered:
             return IllegalAction("ticket_to_ride.no_tickets_to_keep")
@@ -210,7 +210,7 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
             return IllegalAction("ticket_to_ride.keep_more", keep_min=player.keep_min)
         return None
 
-    def _draw_refusal(self, state: TTRState, action: DrawCard) -> IllegalAction | None:
+    def _draw_refusal(self, state: TicketToRideState, action: DrawCard) -> IllegalAction | None:
         if action.source == "deck":
             return None if state.deck or state.discard else IllegalAction("ticket_to_ride.deck_empty")
         colors = self.board.card_colors
@@ -223,7 +223,7 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
             return IllegalAction("ticket_to_ride.second_face_up_locomotive")  # TTR-3
         return None
 
-    def _claim_refusal(self, state: TTRState, seat: int, action: Claim) -> IllegalAction | None:
+    def _claim_refusal(self, state: TicketToRideState, seat: int, action: Claim) -> IllegalAction | None:
         board = self.board
         if not 0 <= action.route < len(board.routes):
             return IllegalAction("ticket_to_ride.unknown_route", route=str(action.route))
@@ -258,7 +258,7 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
             return IllegalAction("ticket_to_ride.not_enough_cards", route=name, length=route.length, color=_color(action.color))
         return None
 
-    def after_move(self, before: TTRState, s: TTRState, seat: int, action: Any, events: list[Event]) -> None:
+    def after_move(self, before: TicketToRideState, s: TicketToRideState, seat: int, action: Any, events: list[Event]) -> None:
         if s.phase != "over":
             _settle_face_up(s, events, self.board)  # TTR-2b: after every action
         s.last = [e for e in events if e.public]
@@ -266,7 +266,7 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
         _record_turn(s, before.drew_one or (before.phase == "play" and action.kind == "keep"), action)
 
     # ------------------------------------------------------------------ making a move
-    def _keep(self, s: TTRState, seat: int, action: KeepTickets, events: list[Event]) -> bool:
+    def _keep(self, s: TicketToRideState, seat: int, action: KeepTickets, events: list[Event]) -> bool:
         player = s.players[seat]
         ids = list(action.ids)
         returned = [t for t in player.offered if t not in ids]
@@ -285,7 +285,7 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
             self._end_turn(s, events)
         return True
 
-    def _draw(self, s: TTRState, seat: int, action: DrawCard, events: list[Event]) -> bool:
+    def _draw(self, s: TicketToRideState, seat: int, action: DrawCard, events: list[Event]) -> bool:
         board = self.board
         colors = board.card_colors
         if action.source == "deck":
@@ -314,10 +314,10 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
         return False  # a card was revealed: never undoable
 
     @staticmethod
-    def _second_draw_possible(s: TTRState) -> bool:
+    def _second_draw_possible(s: TicketToRideState) -> bool:
         return bool(s.deck or s.discard) or any(c not in (EMPTY, LOCO) for c in s.face_up)
 
-    def _draw_tickets(self, s: TTRState, seat: int, action: DrawTickets, events: list[Event]) -> bool:
+    def _draw_tickets(self, s: TicketToRideState, seat: int, action: DrawTickets, events: list[Event]) -> bool:
         count = min(self.board.rules.draw_tickets, len(s.ticket_deck))
         player = s.players[seat]
         player.offered = s.ticket_deck[:count]
@@ -327,7 +327,7 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
         events.append(Event(key="ticket_to_ride.ev.offered", params={"tickets": [self._ticket_name(t) for t in player.offered]}, to=(seat,)))
         return False  # hidden tickets were revealed to the player
 
-    def _claim(self, s: TTRState, seat: int, action: Claim, events: list[Event]) -> bool:
+    def _claim(self, s: TicketToRideState, seat: int, action: Claim, events: list[Event]) -> bool:
         board = self.board
         route = board.routes[action.route]
         name = self._route_name(route.id)
@@ -350,14 +350,14 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
         self._end_turn(s, events)
         return True  # paid cards are public and nothing random happened
 
-    def _pass(self, s: TTRState, seat: int, action: Pass, events: list[Event]) -> bool:
+    def _pass(self, s: TicketToRideState, seat: int, action: Pass, events: list[Event]) -> bool:
         events.append(Event(key="ticket_to_ride.ev.passed", params={"seat": seat}))
         s.passes_in_row += 1
         self._end_turn(s, events, passed=True)
         return True
 
     # ------------------------------------------------------------------ turn order and the end (TTR-8)
-    def _end_turn(self, s: TTRState, events: list[Event], passed: bool = False) -> None:
+    def _end_turn(self, s: TicketToRideState, events: list[Event], passed: bool = False) -> None:
         seat = s.current
         s.drew_one = False
         s.turn += 1
@@ -378,7 +378,7 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
         else:
             s.current = (seat + 1) % s.n
 
-    def _scores_after_turn(self, s: TTRState, seat: int) -> list[int]:
+    def _scores_after_turn(self, s: TicketToRideState, seat: int) -> list[int]:
         """Every seat's route points now. Only the seat whose turn it was can have scored, so
         the others are carried over from the last row (recounting all seats over all routes
         every turn cost a quarter of a random game's time); a game stored before scores were
@@ -389,13 +389,13 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
         row[seat] = scoring.route_points(self.board, s.owners, seat)
         return row
 
-    def _finish(self, s: TTRState, events: list[Event], reason: str) -> None:
+    def _finish(self, s: TicketToRideState, events: list[Event], reason: str) -> None:
         s.phase = "over"
         s.end_reason = reason
         events.append(Event(key=f"ticket_to_ride.ev.game_over_{reason}", params={}))
 
     # ------------------------------------------------------------------ views (TTR-11)
-    def view(self, state: TTRState, seat: int | None) -> TTRView:
+    def view(self, state: TicketToRideState, seat: int | None) -> TicketToRideView:
         board = self.board
         colors = board.card_colors
         over = state.phase == "over"
@@ -423,7 +423,7 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
         legal = []
         if seat is not None and seat in active:
             legal = [notation.format_action(board, a) for a in self.legal_actions(state, seat)]
-        return TTRView(
+        return TicketToRideView(
             viewer=seat, n=state.n, phase=state.phase, current=state.current, active=active,
             drew_one=state.drew_one, final_round=state.final_turns is not None and not over,
             turns_left=state.final_turns, face_up=[colors[c] if c != EMPTY else None for c in state.face_up],
@@ -435,7 +435,7 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
         )
 
     @staticmethod
-    def _history(state: TTRState, result: Result | None) -> list[list[int]]:
+    def _history(state: TicketToRideState, result: Result | None) -> list[list[int]]:
         """Scores after each turn; at the end the final totals (tickets, bonus) are the last point."""
         history = [list(row) for row in state.history]
         if result is not None:
@@ -454,7 +454,7 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
         return notation.route_words(self.board, route_id)
 
     # ------------------------------------------------------------------ the end (TTR-9, TTR-10, TTR-12)
-    def result(self, state: TTRState) -> Result | None:
+    def result(self, state: TicketToRideState) -> Result | None:
         if state.phase != "over":
             return None
         return scoring.final_result(self.board, state)
@@ -471,17 +471,17 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
             return f"keep ({len(action.ids)})"
         return self.format_action(action)
 
-    def describe_action(self, state: TTRState, seat: int, action: Any) -> Event:
+    def describe_action(self, state: TicketToRideState, seat: int, action: Any) -> Event:
         return notation.describe(self.board, action)
 
     def vocabulary(self) -> Vocabulary:
         return notation.vocabulary(self)
 
-    def decision(self, state: TTRState, seat: int) -> Decision:
+    def decision(self, state: TicketToRideState, seat: int) -> Decision:
         return decisions.decision(self, state, seat)
 
     # ------------------------------------------------------------------ helpers for sessions and bots
-    def prompt(self, state: TTRState, seat: int) -> Event | None:
+    def prompt(self, state: TicketToRideState, seat: int) -> Event | None:
         if seat not in self.active_players(state):
             return None
         player = state.players[seat]
@@ -491,7 +491,7 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
             return Event(key="ticket_to_ride.prompt.second_card")
         return Event(key="ticket_to_ride.prompt.turn")
 
-    def timeout_action(self, state: TTRState, seat: int) -> Any:
+    def timeout_action(self, state: TicketToRideState, seat: int) -> Any:
         """The mildest move for a player who let the deadline pass: keep the fewest tickets
         allowed (the first ones offered), or draw a blind card, or pass if nothing is left."""
         player = state.players[seat]
@@ -511,7 +511,7 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
 
         return BOTS
 
-    def check_invariants(self, state: TTRState) -> None:
+    def check_invariants(self, state: TicketToRideState) -> None:
         """TTR conservation: 110 cards, 30 tickets, 45 trains per player at every step."""
         board = self.board
         cards = len(state.deck) + len(state.discard) + sum(1 for c in state.face_up if c != EMPTY)
@@ -536,7 +536,7 @@ class TicketToRide(Referee[TTRState, Any, TTRView]):
             assert p.trains + used == board.rules.trains_per_player, f"trains not conserved for seat {i}"
 
 
-def _record_turn(s: TTRState, same_turn: bool, action: Any) -> None:
+def _record_turn(s: TicketToRideState, same_turn: bool, action: Any) -> None:
     """Keep the whole last turn for the board: a turn's later step adds to what its first
     step recorded, any other action starts a new one. Face-down cards are recorded only as
     "deck"."""
@@ -550,12 +550,12 @@ def _record_turn(s: TTRState, same_turn: bool, action: Any) -> None:
 
 
 # ---------------------------------------------------------------------- card handling
-def _shuffle(state: TTRState, items: list[int]) -> None:
+def _shuffle(state: TicketToRideState, items: list[int]) -> None:
     SeededRng(state.seed, state.draws, "ttr").shuffle(items)
     state.draws += 1
 
 
-def _reshuffle(state: TTRState, events: list[Event]) -> None:
+def _reshuffle(state: TicketToRideState, events: list[Event]) -> None:
     """TTR-3: an empty deck is replaced by the shuffled discard pile."""
     if state.deck or not state.discard:
         return
@@ -564,13 +564,13 @@ def _reshuffle(state: TTRState, events: list[Event]) -> None:
     events.append(Event(key="ticket_to_ride.ev.reshuffled", params={"count": len(state.deck)}))
 
 
-def _refill_slot(state: TTRState, slot: int, events: list[Event]) -> None:
+def _refill_slot(state: TicketToRideState, slot: int, events: list[Event]) -> None:
     if not state.deck:
         _reshuffle(state, events)
     state.face_up[slot] = state.deck.pop() if state.deck else EMPTY
 
 
-def _settle_face_up(state: TTRState, events: list[Event], board: TTRMap) -> None:
+def _settle_face_up(state: TicketToRideState, events: list[Event], board: TicketToRideMap) -> None:
     """TTR-2 and TTR-2b: fill every empty slot that cards exist for, then re-deal the row
     while it holds too many locomotives and a row with fewer can come out of the cards.
 
@@ -604,7 +604,7 @@ def _settle_face_up(state: TTRState, events: list[Event], board: TTRMap) -> None
     events.append(Event(key=key, params={"times": deals, "reshuffled": len(quiet)}))
 
 
-def _legal_row_possible(state: TTRState, board: TTRMap) -> bool:
+def _legal_row_possible(state: TicketToRideState, board: TicketToRideMap) -> bool:
     """TTR-2: can the deck, the discard and the row itself make a row with fewer locomotives
     than the reset threshold? A row takes min(row size, cards available) cards, and at most
     threshold − 1 of them may be locomotives."""

@@ -4,8 +4,8 @@ from __future__ import annotations
 from games.core.graph import DisjointSet, longest_trail
 from games.core.protocol import PlayerResult, Result, ScoreLine
 from games.core.ranking import TieBreak, rank
-from games.ticket_to_ride.map import TTRMap
-from games.ticket_to_ride.models import TTRState
+from games.ticket_to_ride.map import TicketToRideMap
+from games.ticket_to_ride.models import TicketToRideState
 
 CATEGORIES = ["routes", "tickets_completed", "tickets_failed", "longest_path"]
 # TTR-10: on equal points, the most completed tickets, then the holder of the longest-path
@@ -13,21 +13,21 @@ CATEGORIES = ["routes", "tickets_completed", "tickets_failed", "longest_path"]
 TIE_BREAKS = (TieBreak("completed", "ticket_to_ride.tie.completed"), TieBreak("longest_bonus", "ticket_to_ride.tie.longest"))
 
 
-def route_points(board: TTRMap, owners: list[int], seat: int) -> int:
+def route_points(board: TicketToRideMap, owners: list[int], seat: int) -> int:
     points = board.rules.route_points
     return sum(points[board.routes[r].length] for r, o in enumerate(owners) if o == seat)
 
 
-def _edges(board: TTRMap, owners: list[int], seat: int) -> list[tuple[int, int, int]]:
+def _edges(board: TicketToRideMap, owners: list[int], seat: int) -> list[tuple[int, int, int]]:
     ends = board.route_ends
     return [(*ends[r], board.routes[r].length) for r, o in enumerate(owners) if o == seat]
 
 
-def longest_path(board: TTRMap, owners: list[int], seat: int) -> int:
+def longest_path(board: TicketToRideMap, owners: list[int], seat: int) -> int:
     return longest_trail(_edges(board, owners, seat))
 
 
-def longest_path_routes(board: TTRMap, owners: list[int], seat: int) -> list[int]:
+def longest_path_routes(board: TicketToRideMap, owners: list[int], seat: int) -> list[int]:
     """The routes of one of the seat's longest continuous paths (no route used twice), in
     order along the path: what the final images draw. Its length equals longest_path()."""
     ends = board.route_ends
@@ -58,7 +58,7 @@ def longest_path_routes(board: TTRMap, owners: list[int], seat: int) -> list[int
     return best[1]
 
 
-def completed_tickets(board: TTRMap, owners: list[int], seat: int, tickets: list[int]) -> set[int]:
+def completed_tickets(board: TicketToRideMap, owners: list[int], seat: int, tickets: list[int]) -> set[int]:
     network = DisjointSet()
     for a, b, _ in _edges(board, owners, seat):
         network.union(a, b)
@@ -71,7 +71,7 @@ def completed_tickets(board: TTRMap, owners: list[int], seat: int, tickets: list
     return done
 
 
-def final_result(board: TTRMap, state: TTRState) -> Result:
+def final_result(board: TicketToRideMap, state: TicketToRideState) -> Result:
     from games.ticket_to_ride.notation import ticket_words  # words live with the notation
 
     longest = [longest_path(board, state.owners, i) for i in range(state.n)]

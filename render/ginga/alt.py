@@ -9,11 +9,11 @@ from typing import Any, Sequence
 
 from games.core.i18n import translate
 from games.ginga.board import cell_name
-from games.ginga.models import GTView, LastPlacement
+from games.ginga.models import GingaView, LastPlacement
 from render.kit import alt
 from render.kit.ranking import tie_notes
 
-def describe_board(view: GTView, names: Sequence[str], lang: str = "en") -> str:
+def describe_board(view: GingaView, names: Sequence[str], lang: str = "en") -> str:
     waiting = [] if view.phase == "over" else [view.current]
     lines = [alt.board_heading(lang, "ginga", view.turn + 1, waiting, names)]
     if view.phase == "over":
@@ -35,7 +35,7 @@ def describe_board(view: GTView, names: Sequence[str], lang: str = "en") -> str:
     return alt.alt_text(lines)
 
 
-def describe_hand(view: GTView, names: Sequence[str], lang: str = "en") -> str:
+def describe_hand(view: GingaView, names: Sequence[str], lang: str = "en") -> str:
     if view.viewer is None:
         return ""
     me = view.players[view.viewer]
@@ -61,7 +61,7 @@ def describe_hand(view: GTView, names: Sequence[str], lang: str = "en") -> str:
     return alt.alt_text(lines)
 
 
-def describe_final(view: GTView, names: Sequence[str], lang: str = "en") -> str:
+def describe_final(view: GingaView, names: Sequence[str], lang: str = "en") -> str:
     if view.result is None:
         return ""
     lines = [alt.ranking_sentence(lang, "ginga", [(r.rank, r.seat, r.total) for r in view.result.players], names),

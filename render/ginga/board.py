@@ -20,7 +20,7 @@ from typing import Sequence
 from PIL import Image, ImageDraw
 
 from games.ginga.board import CENTRE, COLUMNS, second_cell
-from games.ginga.models import GTView, LastPlacement
+from games.ginga.models import GingaView, LastPlacement
 from render.ginga import style
 from render.ginga.sidebar import draw_sidebar
 from render.ginga.tiles import tile_by_id, tile_patch
@@ -37,7 +37,7 @@ MARGIN = 46  # room for the cell names
 MAX_CELL = 112
 
 
-def area(view: GTView) -> tuple[int, int, int, int]:
+def area(view: GingaView) -> tuple[int, int, int, int]:
     """(x0, y0, x1, y1) inclusive: the cells the image shows."""
     f = view.frame
     if f.min_x is None:
@@ -58,7 +58,7 @@ class Grid:
         self.top = (size - self.rows * self.cell) // 2
 
     @classmethod
-    def of(cls, view: GTView, size: int = BOARD, margin: int = MARGIN) -> "Grid":
+    def of(cls, view: GingaView, size: int = BOARD, margin: int = MARGIN) -> "Grid":
         return cls(*area(view), size=size, margin=margin)
 
     def origin(self, x: int, y: int) -> tuple[int, int]:
@@ -69,7 +69,7 @@ class Grid:
         return px + self.cell / 2, py + self.cell / 2
 
 
-def render_board(view: GTView, names: Sequence[str], lang: str = "en") -> Image.Image:
+def render_board(view: GingaView, names: Sequence[str], lang: str = "en") -> Image.Image:
     grid = Grid.of(view)
     img = _table_layer(_layer_key(view, grid)).copy()
     paste_tiles(img, grid, view.tiles)
@@ -94,7 +94,7 @@ def _background() -> Image.Image:
 
 
 # --- the table ------------------------------------------------------------------------------------
-def _layer_key(view: GTView, grid: Grid) -> tuple:
+def _layer_key(view: GingaView, grid: Grid) -> tuple:
     f = view.frame
     return (grid.x0, grid.y0, grid.x1, grid.y1, tuple(f.reach), f.fixed_x, f.fixed_y, f.min_x is None)
 
@@ -115,7 +115,7 @@ def _build_table(key: tuple) -> Image.Image:
     return img
 
 
-def table_image(view: GTView, size: int, margin: int = MARGIN,
+def table_image(view: GingaView, size: int, margin: int = MARGIN,
                 coordinates: bool = True) -> tuple[Image.Image, Grid]:
     """The table alone (cells, frame, cell names, tiles) `size` pixels wide, for images other
     than the board (the final details)."""
@@ -132,7 +132,7 @@ def table_image(view: GTView, size: int, margin: int = MARGIN,
     return img, grid
 
 
-def draw_frame_table(img: Image.Image, grid: Grid, view: GTView, coordinates: bool = True) -> None:
+def draw_frame_table(img: Image.Image, grid: Grid, view: GingaView, coordinates: bool = True) -> None:
     """The empty table of `view` (cells, the frame, cell names) on `grid`."""
     f = view.frame
     _draw_table(img, grid, tuple(f.reach), f.fixed_x, f.fixed_y, f.min_x is None, coordinates)
@@ -224,7 +224,7 @@ def _dashed(d: ImageDraw.ImageDraw, a, b, fill, width: int, dash: float) -> None
                fill=fill, width=width)
 
 
-def _draw_latest(img: Image.Image, view: GTView, grid: Grid) -> None:
+def _draw_latest(img: Image.Image, view: GingaView, grid: Grid) -> None:
     """The latest turn, every tile of it: the kit's last-move halo round each tile (drawn under
     the tile, so the tile is pasted again on top), the scoring loop in the player's colour,
     rings on the stations that scored, and the points on a badge."""

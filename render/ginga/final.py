@@ -8,7 +8,7 @@ from typing import Sequence
 from PIL import Image, ImageDraw
 
 from games.core.i18n import translate
-from games.ginga.models import Best, GTView
+from games.ginga.models import Best, GingaView
 from render.ginga import style
 from render.ginga.board import Grid, table_image
 from render.kit.chart import score_timeline
@@ -26,7 +26,7 @@ CHART_H = 420
 CAPTION_H = 48
 
 
-def render_final(view: GTView, names: Sequence[str], lang: str = "en") -> Image.Image:
+def render_final(view: GingaView, names: Sequence[str], lang: str = "en") -> Image.Image:
     result = view.result
     if result is None:
         raise ValueError("the game is not over: the view has no result")
@@ -69,7 +69,7 @@ def render_final(view: GTView, names: Sequence[str], lang: str = "en") -> Image.
     return img
 
 
-def timeline(view: GTView, name) -> list[tuple[str, tuple[int, int, int], list[int]]]:
+def timeline(view: GingaView, name) -> list[tuple[str, tuple[int, int, int], list[int]]]:
     """Per seat: name, colour, total after each turn from 0; the final totals end every line."""
     history = [[0] * view.n] + [list(h) for h in view.score_history]
     if view.result is not None:
@@ -77,7 +77,7 @@ def timeline(view: GTView, name) -> list[tuple[str, tuple[int, int, int], list[i
     return [(name(seat), style.player_rgb(seat), [h[seat] for h in history]) for seat in range(view.n)]
 
 
-def best_table(view: GTView, best: Best, size: int) -> Image.Image:
+def best_table(view: GingaView, best: Best, size: int) -> Image.Image:
     """The final table with the player's best station network (its tiles tinted, its stations
     ringed) and best loop (a thick line in the player's colour with a dark casing)."""
     img, grid = table_image(view, size, margin=10, coordinates=False)

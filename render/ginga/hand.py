@@ -14,7 +14,7 @@ from typing import Sequence
 from PIL import Image, ImageDraw
 
 from games.core.i18n import translate
-from games.ginga.models import GTView, Option
+from games.ginga.models import GingaView, Option
 from render.ginga import style
 from render.ginga.placements import bounds, cell_for, draw_badge, numbered_table, table_size
 from render.ginga.places import menu_numbers
@@ -33,7 +33,7 @@ SUMMARY = 26  # a tile's placements and best score
 FLOOR = math.ceil(MIN_TEXT_PX_AT_400 * WIDTH / SHOWN_AT)  # the smallest legible text at this width
 
 
-def render_hand(view: GTView, names: Sequence[str], lang: str = "en") -> Image.Image:
+def render_hand(view: GingaView, names: Sequence[str], lang: str = "en") -> Image.Image:
     if view.viewer is None:
         raise ValueError("a hand is drawn from a player's own view (viewer is None)")
     seat = view.viewer
@@ -78,7 +78,7 @@ def render_hand(view: GTView, names: Sequence[str], lang: str = "en") -> Image.I
     return img
 
 
-def _header(img: Image.Image, view: GTView, hand: Sequence[str], seat: int, names: Sequence[str], playing: bool,
+def _header(img: Image.Image, view: GingaView, hand: Sequence[str], seat: int, names: Sequence[str], playing: bool,
             lang: str) -> None:
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((PAD, PAD, PAD + 18, PAD + 52), 5, fill=style.player_rgb(seat), outline=style.TEXT, width=1)

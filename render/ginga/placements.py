@@ -22,7 +22,7 @@ from typing import Sequence
 from PIL import Image, ImageDraw
 
 from games.ginga.board import COLUMNS
-from games.ginga.models import GTView, Option
+from games.ginga.models import GingaView, Option
 from render.ginga import style
 from render.ginga.board import MAX_CELL, Grid, area, draw_frame_table, paste_tiles
 from render.ginga.places import quarter
@@ -38,7 +38,7 @@ OUTLINE: style.RGB = style.COORD
 RIM = 2  # the outlined badge's line
 
 
-def bounds(view: GTView, options: Sequence[Option]) -> tuple[int, int, int, int]:
+def bounds(view: GingaView, options: Sequence[Option]) -> tuple[int, int, int, int]:
     """(x0, y0, x1, y1) inclusive: the placements' cells and AROUND cells around, at least
     MIN_SPAN cells each way (a few placements in a corner still show their neighbourhood),
     inside the area the board shows."""
@@ -136,7 +136,7 @@ def number_style(cell: int, numbers: Sequence[int | None], floor: int) -> tuple[
     return size, 1.0 if w <= room else max(0.7, room / w)
 
 
-def numbered_table(view: GTView, options: Sequence[Option], numbers: Sequence[int | None],
+def numbered_table(view: GingaView, options: Sequence[Option], numbers: Sequence[int | None],
                    box: tuple[int, int, int, int], cell: int, floor: int) -> tuple[Image.Image, Grid]:
     """The table cut to `box` with `options` numbered `numbers` on it (None: an empty badge)."""
     grid = grid_for(box, cell)

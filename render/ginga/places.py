@@ -18,7 +18,7 @@ from typing import Any, Sequence
 from games.core.choices import Place
 from games.ginga.board import parse_cell
 from games.ginga.decisions import placement_order, where
-from games.ginga.models import GTView
+from games.ginga.models import GingaView
 from render.ginga import style
 from render.ginga.board import Grid
 from render.kit.images import Places
@@ -50,7 +50,7 @@ def _cells(place: Place) -> tuple[tuple[int, int], tuple[int, int]] | None:
     return a, b
 
 
-def locate(view: GTView, place: Place) -> Mark | None:
+def locate(view: GingaView, place: Place) -> Mark | None:
     """The quarter of half L's cell towards half R, on the board image's table; a short line
     from it across the edge into half R's cell says which way the tile lies."""
     cells = _cells(place)
@@ -65,11 +65,11 @@ def locate(view: GTView, place: Place) -> Mark | None:
     return Mark(spot=spot, line=(spot, (spot[0] + (rx - lx) * reach, spot[1] + (ry - ly) * reach)))
 
 
-def size(view: GTView) -> tuple[int, int]:
+def size(view: GingaView) -> tuple[int, int]:
     return style.WIDTH, style.HEIGHT
 
 
-def menu_numbers(view: GTView, options: Sequence[Any]) -> list[int | None]:
+def menu_numbers(view: GingaView, options: Sequence[Any]) -> list[int | None]:
     """The numbers of one tile's placements (view Options) in the pick picture of its
     placement step, in the order given; None for all when the step is split into regions
     (each numbered from 1, so one table could not show them without repeating numbers).

@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 
 from games.core.i18n import translate
 from games.ginga.board import cell_name
-from games.ginga.models import GTView
+from games.ginga.models import GingaView
 from render.ginga import style
 from render.ginga.legend import draw_legend
 from render.ginga.tiles import paste_tile, tile_by_id
@@ -32,7 +32,7 @@ def player_name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
 
 
-def draw_sidebar(img: Image.Image, view: GTView, names: Sequence[str], lang: str) -> None:
+def draw_sidebar(img: Image.Image, view: GingaView, names: Sequence[str], lang: str) -> None:
     d = ImageDraw.Draw(img)
     y = _banner(img, d, view, names, lang, PAD)
     y = _players(img, d, view, names, y + 10)
@@ -43,7 +43,7 @@ def draw_sidebar(img: Image.Image, view: GTView, names: Sequence[str], lang: str
                  lambda: draw_legend(img, (SX, legend_top), SW, lang))
 
 
-def _banner(img: Image.Image, d: ImageDraw.ImageDraw, view: GTView, names: Sequence[str], lang: str,
+def _banner(img: Image.Image, d: ImageDraw.ImageDraw, view: GingaView, names: Sequence[str], lang: str,
             top: int) -> int:
     height = 80
     if is_abandoned(view):
@@ -74,7 +74,7 @@ def _banner(img: Image.Image, d: ImageDraw.ImageDraw, view: GTView, names: Seque
     return top + height
 
 
-def _players(img: Image.Image, d: ImageDraw.ImageDraw, view: GTView, names: Sequence[str], top: int) -> int:
+def _players(img: Image.Image, d: ImageDraw.ImageDraw, view: GingaView, names: Sequence[str], top: int) -> int:
     """One row per seat: colour, name, total; below, the two tiles of the hand."""
     n = len(view.players)
     cell = 48 if n <= 3 else 44
@@ -107,7 +107,7 @@ def _player_row(img: Image.Image, d: ImageDraw.ImageDraw, p, names: Sequence[str
         x = box[2] + 10
 
 
-def _pile(img: Image.Image, d: ImageDraw.ImageDraw, view: GTView, lang: str, top: int) -> int:
+def _pile(img: Image.Image, d: ImageDraw.ImageDraw, view: GingaView, lang: str, top: int) -> int:
     cell = 40
     height = cell + 16
     d.rounded_rectangle((SX, top, SX + SW, top + height), 10, fill=style.PANEL, outline=style.PANEL_EDGE, width=2)
@@ -124,7 +124,7 @@ def _pile(img: Image.Image, d: ImageDraw.ImageDraw, view: GTView, lang: str, top
     return top + height
 
 
-def _latest_text(img: Image.Image, d: ImageDraw.ImageDraw, view: GTView, names: Sequence[str], lang: str,
+def _latest_text(img: Image.Image, d: ImageDraw.ImageDraw, view: GingaView, names: Sequence[str], lang: str,
                  top: int, bottom: int) -> None:
     """Every placement of the latest turn (never only the last): its cells and what it scored."""
     if not view.latest:

@@ -28,27 +28,6 @@ PLAYER_COLORS: list[RGB] = [
     (100, 30, 160),  # purple (dark, so it never reads as the pink card colour)
 ]
 
-# Ticket to Ride's card (and route) colours. Red, orange, green and the brass all turn olive or
-# mustard for a red-green reader, so they are spread over lightness: a deep red, a light orange,
-# a dark blue-green, a mid brass. Measured with render/kit/vision.py, every two of the ten are at
-# least 13.1 ΔE00 apart in normal vision, deuteranopia and protanopia (the check asks 10; the
-# earlier green was 3.4 from the brass and 4.9 from the orange for a protanope). Each colour
-# also has its own shape (render/ticket_to_ride/icons.SHAPES).
-CARD_COLORS: dict[str, RGB] = {
-    "red": (170, 25, 30),
-    "orange": (239, 134, 12),
-    "yellow": (251, 217, 29),
-    "green": (18, 119, 81),
-    "blue": (30, 100, 210),
-    "pink": (229, 123, 203),
-    "white": (246, 246, 240),
-    "black": (40, 40, 44),
-    # The locomotive is a wild card: brass, unlike any train colour, for swatches and
-    # legends; card painters draw LOCOMOTIVE_STRIPES over it.
-    "locomotive": (168, 145, 104),
-    "gray": (170, 170, 170),  # gray routes (any one colour may claim them)
-}
-LOCOMOTIVE_STRIPES: tuple[str, ...] = ("red", "orange", "yellow", "green", "blue", "pink")
 
 
 def player_color(seat: int) -> RGB:
@@ -88,8 +67,6 @@ def player_text(seat: int) -> RGB:
     """Text colour for a name written on the seat's colour."""
     return contrast_text(player_color(seat))
 
-
-CARD_TEXT: dict[str, RGB] = {name: contrast_text(rgb) for name, rgb in CARD_COLORS.items()}
 
 
 def player_rgb(seat: int) -> RGB:

@@ -43,12 +43,6 @@ def draw_rotated_rect(draw, center, length: float, width: float, angle: float,
         d.line(points + points[:1], fill=outline, width=outline_width, joint="curve")
 
 
-def card(draw, box, color: str, radius: int = 6, outline=(40, 40, 40)) -> None:
-    """A plain Ticket to Ride card face of a named colour (see palette.CARD_COLORS)."""
-    _draw(draw).rounded_rectangle(box, radius, fill=palette.CARD_COLORS.get(color, (200, 200, 200)),
-                                  outline=outline, width=2)
-
-
 def pill(img: Image.Image, xy: tuple[float, float], label: str, size: int, fill,
          text_fill=None, anchor: str = "la", pad: int | None = None, bold: bool = True,
          outline=None) -> tuple[int, int, int, int]:

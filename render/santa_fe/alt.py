@@ -10,7 +10,7 @@ from typing import Sequence
 
 from games.core.i18n import translate
 from games.santa_fe.map import west
-from games.santa_fe.models import SFView
+from games.santa_fe.models import SantaFeView
 from render.kit.alt import alt_text, board_heading, hand_heading, last_move_sentence, ranking_sentence
 from render.kit.ended import is_abandoned
 from render.kit.ranking import tie_notes
@@ -26,20 +26,20 @@ def _list(lang: str, items: Sequence[str], latin_sep: str = ", ") -> str:
     return ("、" if lang == "ja" else latin_sep).join(items)
 
 
-def _scores(view: SFView, names: Sequence[str], lang: str) -> str:
+def _scores(view: SantaFeView, names: Sequence[str], lang: str) -> str:
     """Money and points: in Santa Fe the money is part of the score and what players spend."""
     return translate(lang, "santa_fe.render.alt.scores", {"scores": _list(lang, [
         translate(lang, "santa_fe.render.alt.score", {"seat": p.seat, "money": p.money, "points": p.score}, names)
         for p in view.players])}, names)
 
 
-def last_turn_events(view: SFView, names: Sequence[str], lang: str) -> list[str]:
+def last_turn_events(view: SantaFeView, names: Sequence[str], lang: str) -> list[str]:
     """The whole last turn's public events, one string each (empty when nothing happened)."""
     lines = public_event_lines(view.turn_events or view.last, names, lang, 10, _ONE_LINE, _ONE_LINE)
     return [] if lines == ["—"] else list(lines)
 
 
-def _played(view: SFView, names: Sequence[str], lang: str) -> list[str]:
+def _played(view: SantaFeView, names: Sequence[str], lang: str) -> list[str]:
     """Who played which city card (public once revealed): a sentence per player."""
     board = west()
     out = []
@@ -52,7 +52,7 @@ def _played(view: SFView, names: Sequence[str], lang: str) -> list[str]:
     return out
 
 
-def describe_board(view: SFView, names: Sequence[str], lang: str = "en") -> str:
+def describe_board(view: SantaFeView, names: Sequence[str], lang: str = "en") -> str:
     title, sub, _, _ = banner_text(view, names, lang)
     over = view.phase == "over" or is_abandoned(view)
     events = last_turn_events(view, names, lang)
@@ -65,7 +65,7 @@ def describe_board(view: SFView, names: Sequence[str], lang: str = "en") -> str:
     ])
 
 
-def describe_hand(view: SFView, names: Sequence[str], lang: str = "en") -> str:
+def describe_hand(view: SantaFeView, names: Sequence[str], lang: str = "en") -> str:
     board = west()
     if view.viewer is None:
         return ""
@@ -83,7 +83,7 @@ def describe_hand(view: SFView, names: Sequence[str], lang: str = "en") -> str:
     return alt_text(lines)
 
 
-def describe_final(view: SFView, names: Sequence[str], lang: str = "en") -> str:
+def describe_final(view: SantaFeView, names: Sequence[str], lang: str = "en") -> str:
     if view.result is None:
         return ""
     rows = view.result.players

@@ -22,7 +22,7 @@ from PIL import Image, ImageDraw
 
 from games.core.i18n import translate
 from games.santa_fe.map import west
-from games.santa_fe.models import SFView
+from games.santa_fe.models import SantaFeView
 from render.kit.board_names import Pieces
 from render.kit.encode import LayerCache, board_palette, drawn_on
 from render.kit.fonts import font
@@ -84,7 +84,7 @@ def static_map(lang: str) -> StaticMap:
     return _STATIC.get(("sf-board", lang, SIZE), lambda: _build_static(lang))
 
 
-def render_board(view: SFView, names: Sequence[str], lang: str = "en") -> Image.Image:
+def render_board(view: SantaFeView, names: Sequence[str], lang: str = "en") -> Image.Image:
     base = static_map(lang)
     img = base.image.copy()
     # A move that changes nothing on the map (a card chosen, drawn or bought) shows the map of the
@@ -95,7 +95,7 @@ def render_board(view: SFView, names: Sequence[str], lang: str = "en") -> Image.
     return drawn_on(img, base.image, BOARD_PALETTE)
 
 
-def render_map(view: SFView, lang: str = "en", width: int | None = None) -> Image.Image:
+def render_map(view: SantaFeView, lang: str = "en", width: int | None = None) -> Image.Image:
     """Just the map with the track (no sidebar), optionally scaled to `width`."""
     base = static_map(lang)
     img = base.image.crop((0, 0, MAP_W, MAP_H))
@@ -106,7 +106,7 @@ def render_map(view: SFView, lang: str = "en", width: int | None = None) -> Imag
 
 
 # --- the dynamic map layer ---------------------------------------------------------------------------
-def draw_track(img: Image.Image, base: StaticMap, view: SFView, lang: str) -> dict[int, Box]:
+def draw_track(img: Image.Image, base: StaticMap, view: SantaFeView, lang: str) -> dict[int, Box]:
     """Placed tiles, line heads, the railroads reaching each city and who played which card, from
     public fields; then the city names, placed clear of them (render.santa_fe.names). Returns
     each name's box."""
@@ -149,27 +149,27 @@ def draw_track(img: Image.Image, base: StaticMap, view: SFView, lang: str) -> di
     return boxes
 
 
-def map_key(view: SFView, lang: str) -> tuple:
+def map_key(view: SantaFeView, lang: str) -> tuple:
     """What draw_track draws from."""
     players = tuple((p.seat, tuple(p.played), None if p.revealed is None else p.revealed.card) for p in view.players)
     return ("sf-map", lang, tuple(view.sec_built), tuple(view.sec_rr), tuple(view.sec_from), repr(view.lines),
             tuple(view.connected), tuple(last_tile_spaces(view)), tuple(sorted(_fresh(view))), players)
 
 
-def name_boxes(view: SFView, lang: str) -> dict[int, Box]:
+def name_boxes(view: SantaFeView, lang: str) -> dict[int, Box]:
     """Where this board puts each city's name."""
     base = static_map(lang)
     return draw_track(base.image.crop((0, 0, MAP_W, MAP_H)), base, view, lang)
 
 
-def last_tile_spaces(view: SFView) -> list[tuple[int, int]]:
+def last_tile_spaces(view: SantaFeView) -> list[tuple[int, int]]:
     """(section, geometric space index) of every tile the last turn placed."""
     layout = board_layout()
     return [(sid, layout.space_index(sid, k, view.sec_from[sid])) for sid, k in view.turn_tiles
             if 0 <= sid < len(view.sec_built) and k < view.sec_built[sid]]
 
 
-def _halo_last_tiles(img: Image.Image, view: SFView, pieces: Pieces) -> None:
+def _halo_last_tiles(img: Image.Image, view: SantaFeView, pieces: Pieces) -> None:
     """The kit's last-move halo under every tile of the last turn (drawn before the tiles)."""
     layout = board_layout()
     paths = []
@@ -184,7 +184,7 @@ def _halo_last_tiles(img: Image.Image, view: SFView, pieces: Pieces) -> None:
         pieces.line("marks", path, TILE_W + 2 * sum(thickness(img.width)))
 
 
-def _played_tags(img: Image.Image, base: StaticMap, view: SFView, pieces: Pieces) -> None:
+def _played_tags(img: Image.Image, base: StaticMap, view: SantaFeView, pieces: Pieces) -> None:
     """Who played which city card: the seat's marker shape beside the city; the cards revealed
     this round (the last card choice) ringed with the last-move halo."""
     fresh = _fresh(view)
@@ -213,7 +213,7 @@ def _played_tags(img: Image.Image, base: StaticMap, view: SFView, pieces: Pieces
         pieces.paste("hard", patch, offset)
 
 
-def _fresh(view: SFView) -> set[tuple[int, int]]:
+def _fresh(view: SantaFeView) -> set[tuple[int, int]]:
     """(seat, city card) of the cards revealed this round, ringed on the map."""
     if view.phase in ("track", "exchange") or (view.phase == "over" and view.turn_tiles):
         return {(p.seat, p.revealed.card) for p in view.players if p.revealed is not None and p.revealed.card >= 0}

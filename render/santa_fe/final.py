@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 from games.core.i18n import has_key, translate
 from games.core.protocol import Result
 from games.santa_fe.map import west
-from games.santa_fe.models import SFView
+from games.santa_fe.models import SantaFeView
 from render.kit.chart import score_timeline, stacked_bar_chart
 from render.kit.legibility import min_font_px
 from render.kit.text import draw_text, measure
@@ -29,7 +29,7 @@ OTHER_COLOURS = [(52, 120, 198), (142, 84, 190), (80, 170, 190)]
 __all__ = ["render_final", "breakdown_chart", "category_label", "CATEGORY_COLOURS"]
 
 
-def render_final(view: SFView, names: Sequence[str], lang: str = "en") -> Image.Image:
+def render_final(view: SantaFeView, names: Sequence[str], lang: str = "en") -> Image.Image:
     result = view.result
     if result is None:
         raise ValueError("the game is not over: the view has no result")
@@ -59,7 +59,7 @@ PAD = 24
 TIMELINE_H = 440
 
 
-def detail_lines(view: SFView, seat: int, lang: str) -> list[str]:
+def detail_lines(view: SantaFeView, seat: int, lang: str) -> list[str]:
     """Each city the seat played and what it scored: value × railroads reaching it."""
     result = view.result
     row = next(r for r in result.players if r.seat == seat) if result else None
@@ -70,7 +70,7 @@ def detail_lines(view: SFView, seat: int, lang: str) -> list[str]:
     return out
 
 
-def _details(view: SFView, names: Sequence[str], lang: str, width: int) -> Image.Image:
+def _details(view: SantaFeView, names: Sequence[str], lang: str, width: int) -> Image.Image:
     """Per player (in ranking order): the name and the points from cities, then every played
     city as a chip (its value as on the map, × the railroads reaching it = its points)."""
     board = west()

@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 
 from games.core.i18n import translate
 from games.santa_fe.map import west
-from games.santa_fe.models import Choice, PlayerView, SFView
+from games.santa_fe.models import Choice, PlayerView, SantaFeView
 from games.santa_fe.notation import choice_words
 from render.kit.legibility import min_font_px
 from render.kit.palette import contrast_text
@@ -39,7 +39,7 @@ MAP_HEIGHT = round(MAP_H * MAP_WIDTH / MAP_W)
 UNREACHABLE = 10 ** 6
 
 
-def render_hand(view: SFView, names: Sequence[str], lang: str = "en") -> Image.Image:
+def render_hand(view: SantaFeView, names: Sequence[str], lang: str = "en") -> Image.Image:
     if view.viewer is None:
         raise ValueError("render_hand needs the player's own view, not a spectator view")
     me = view.players[view.viewer]
@@ -68,7 +68,7 @@ def render_hand(view: SFView, names: Sequence[str], lang: str = "en") -> Image.I
 
 
 # --- how far each railroad is from a city --------------------------------------------------------------
-def reach_distances(view: SFView) -> list[list[int]]:
+def reach_distances(view: SantaFeView) -> list[list[int]]:
     """[railroad][city]: track spaces the railroad still needs to reach the city from its line
     heads over sections still free for it (0 if it reaches the city; UNREACHABLE if it cannot,
     or has fewer tiles left than that). Spurs are not counted."""
@@ -142,7 +142,7 @@ def choice_text(choice: Choice, lang: str, spur_rr: int) -> str:
     return translate(lang, words["key"], words.get("params"))
 
 
-def _choice(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, me: PlayerView, lang: str, y: int) -> int:
+def _choice(img: Image.Image, d: ImageDraw.ImageDraw, view: SantaFeView, me: PlayerView, lang: str, y: int) -> int:
     """This round's card: secret until everyone has chosen, so only this image shows it."""
     if view.phase == "choose":
         if me.choice is not None:
@@ -163,7 +163,7 @@ def _choice(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, me: PlayerVi
     return y + 56
 
 
-def _city_cards(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, me: PlayerView, hand: list[int],
+def _city_cards(img: Image.Image, d: ImageDraw.ImageDraw, view: SantaFeView, me: PlayerView, hand: list[int],
                 distances: list[list[int]], lang: str, y: int) -> int:
     board = west()
     if not hand:
@@ -257,7 +257,7 @@ def _other_cards(img: Image.Image, d: ImageDraw.ImageDraw, me: PlayerView, lang:
     return y + h
 
 
-def _played(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, me: PlayerView, lang: str, y: int) -> int:
+def _played(img: Image.Image, d: ImageDraw.ImageDraw, view: SantaFeView, me: PlayerView, lang: str, y: int) -> int:
     """Cards played so far (public), each with what it is worth now: value × railroads."""
     board = west()
     if not me.played:
@@ -283,7 +283,7 @@ def _played(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, me: PlayerVi
     return row_y + chip_h
 
 
-def _map(img: Image.Image, view: SFView, me: PlayerView, lang: str, top: int) -> int:
+def _map(img: Image.Image, view: SantaFeView, me: PlayerView, lang: str, top: int) -> int:
     """The board with every city of the hand ringed in magenta, the played ones in near-black."""
     scale = MAP_WIDTH / MAP_W
     small = render_map(view, lang, MAP_WIDTH)

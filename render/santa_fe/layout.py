@@ -1,7 +1,7 @@
 """Where things go on the Santa Fe board image: pure geometry, computed once.
 
-The map file gives every city and every terrain line as (lon, lat); `SFMap.project` turns
-them into 0..1 of the board and `SFMap.aspect` says how wide the board is for its height.
+The map file gives every city and every terrain line as (lon, lat); `SantaFeMap.project` turns
+them into 0..1 of the board and `SantaFeMap.aspect` says how wide the board is for its height.
 Here they become pixels in the map area. Real geography puts a few cities a few pixels apart
 (San Francisco and Oakland, Seattle and Tacoma, Ogden and Salt Lake City), so cities are
 pushed apart until every section has room for its track spaces; cities on the coast are
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
 
-from games.santa_fe.map import SFMap, west
+from games.santa_fe.map import SantaFeMap, west
 from render.kit.geometry import bend_for, curve, offset, segments
 from render.kit.labels import MARK, NAME, TRACK, Occupancy
 from render.kit.shapes import rotated_rect_points
@@ -116,7 +116,7 @@ def map_occupancy(layout: "BoardLayout", marker_r: Callable[[int], float], pip_r
     return occupied
 
 
-def lonlat_xy(board: SFMap, lon: float, lat: float) -> Point:
+def lonlat_xy(board: SantaFeMap, lon: float, lat: float) -> Point:
     x, y = board.project(lon, lat)
     return x * MAP_W, y * MAP_H
 
@@ -163,7 +163,7 @@ def _in_polygon(p: Point, poly: list[Point]) -> bool:
     return inside
 
 
-def _water_polygons(board: SFMap) -> list[list[Point]]:
+def _water_polygons(board: SantaFeMap) -> list[list[Point]]:
     """The sea and lakes as closed polygons in (unwarped) pixels, to keep cities on land."""
     polys = []
     for line in board.water:
@@ -180,7 +180,7 @@ def _water_polygons(board: SFMap) -> list[list[Point]]:
     return polys
 
 
-def _relax(board: SFMap, start: list[Point]) -> list[Point]:
+def _relax(board: SantaFeMap, start: list[Point]) -> list[Point]:
     """Push cities apart until each pair has room; a city never moves into water.
 
     Nearly coincident cities separate along their real bearing (San Francisco stays west of
@@ -375,7 +375,7 @@ def board_layout() -> BoardLayout:
                        ranges=ranges, water=water, borders=borders, foreign=foreign)
 
 
-def _foreign(board: SFMap, line, rivers: tuple[tuple[Point, ...], ...]) -> tuple[tuple[Point, ...], ...]:
+def _foreign(board: SantaFeMap, line, rivers: tuple[tuple[Point, ...], ...]) -> tuple[tuple[Point, ...], ...]:
     """Canada (north of 49°) and Mexico (south of the border and the Rio Grande) as polygons."""
     canada_south = line([(-140.0, 49.0), (-60.0, 49.0)], 40.0)
     canada = tuple(canada_south + [(MAP_W + 60, -60), (-60, -60)])

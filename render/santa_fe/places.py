@@ -18,7 +18,7 @@ import math
 
 from games.core.choices import Place
 from games.santa_fe.map import west
-from games.santa_fe.models import SFView
+from games.santa_fe.models import SantaFeView
 from render.kit.images import Places
 from render.kit.picking import Mark, Point
 from render.santa_fe.layout import BOARD_H, BOARD_W, TILE_W, Space, board_layout
@@ -43,7 +43,7 @@ def _track(spaces: tuple[Space, ...]) -> tuple[Point, ...]:
     return (first, *(s.center for s in spaces), last)
 
 
-def _cost_note(view: SFView, sid: int, built: int, ends: list[int]) -> str | None:
+def _cost_note(view: SantaFeView, sid: int, built: int, ends: list[int]) -> str | None:
     """What the next tile costs from each possible end (SF-11), as the menu prints it; None
     when it is free or the game is not the advanced one."""
     if not view.options.advanced:
@@ -56,7 +56,7 @@ def _cost_note(view: SFView, sid: int, built: int, ends: list[int]) -> str | Non
     return f"${costs[0]}" if len(costs) == 1 else f"${costs[0]}–{costs[-1]}"
 
 
-def locate(view: SFView, place: Place) -> Mark | None:
+def locate(view: SantaFeView, place: Place) -> Mark | None:
     if place.kind != "section" or not 1 <= len(place.at) <= 2:
         return None
     board = west()
@@ -95,7 +95,7 @@ def locate(view: SFView, place: Place) -> Mark | None:
     return Mark(spot=middle, line=line, note=_cost_note(view, sid, 0, [0, 1]), keep=TILE_W)
 
 
-def size(view: SFView) -> tuple[int, int]:
+def size(view: SantaFeView) -> tuple[int, int]:
     return BOARD_W, BOARD_H
 
 

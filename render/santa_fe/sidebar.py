@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 
 from games.core.i18n import has_key, translate
 from games.santa_fe.map import west
-from games.santa_fe.models import DOUBLE, NOTHING, PlayerView, SFView
+from games.santa_fe.models import DOUBLE, NOTHING, PlayerView, SantaFeView
 from render.kit.ended import ABANDONED_KEY, ABANDONED_SUB_KEY, is_abandoned
 from render.kit.banner import draw_banner
 from render.kit.events import public_event_lines
@@ -44,7 +44,7 @@ def name_of(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
 
 
-def draw_sidebar(img: Image.Image, view: SFView, names: Sequence[str], lang: str) -> None:
+def draw_sidebar(img: Image.Image, view: SantaFeView, names: Sequence[str], lang: str) -> None:
     """The panel under the map (it keeps the old name: the board calls it the same way)."""
     d = ImageDraw.Draw(img)
     y = _banner(img, d, view, names, lang, PANEL_Y + 10)
@@ -54,7 +54,7 @@ def draw_sidebar(img: Image.Image, view: SFView, names: Sequence[str], lang: str
 
 
 # --- top: whose turn, what the game waits on ------------------------------------------------------------
-def banner_text(view: SFView, names: Sequence[str], lang: str) -> tuple[str, str, tuple[int, int, int], bool]:
+def banner_text(view: SantaFeView, names: Sequence[str], lang: str) -> tuple[str, str, tuple[int, int, int], bool]:
     """(title, subtitle, colour, arrow) of the turn banner."""
     rnd = translate(lang, "santa_fe.render.round", {"round": view.round})
     phase = view.phase
@@ -101,7 +101,7 @@ def banner_text(view: SFView, names: Sequence[str], lang: str) -> tuple[str, str
     return title, sub, style.player_rgb(seat), True
 
 
-def _banner(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, names: Sequence[str], lang: str,
+def _banner(img: Image.Image, d: ImageDraw.ImageDraw, view: SantaFeView, names: Sequence[str], lang: str,
             top: int) -> int:
     title, sub, bg, arrow = banner_text(view, names, lang)
     # each part of the panel is drawn again only when what it shows changes (render.kit.regions)
@@ -112,12 +112,12 @@ def _banner(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, names: Seque
 
 
 # --- the railroads' tiles left and the cards beside the board --------------------------------------------
-def _chips(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, lang: str, top: int) -> int:
+def _chips(img: Image.Image, d: ImageDraw.ImageDraw, view: SantaFeView, lang: str, top: int) -> int:
     key = ("sf-chips", tuple(view.supply), view.double_pile, view.deck_size, view.options.advanced, view.engineers)
     return REGIONS.draw(img, (0, top, BOARD_W, top + CHIPS_H), key, lambda: _draw_chips(img, d, view, top))
 
 
-def _draw_chips(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, top: int) -> int:
+def _draw_chips(img: Image.Image, d: ImageDraw.ImageDraw, view: SantaFeView, top: int) -> int:
     board = west()
     mid = top + CHIPS_H // 2
     x = LEFT
@@ -147,7 +147,7 @@ def _draw_chips(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, top: int
 
 
 # --- the players -----------------------------------------------------------------------------------------
-def _players(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, names: Sequence[str], lang: str,
+def _players(img: Image.Image, d: ImageDraw.ImageDraw, view: SantaFeView, names: Sequence[str], lang: str,
              top: int, bottom: int) -> None:
     n = len(view.players)
     row_h = min(ROW_MAX, (bottom - top) // max(n, 1))
@@ -160,7 +160,7 @@ def _players(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, names: Sequ
                      lambda: _player_row(img, d, view, p, names, lang, y, row_h, p.seat in active))
 
 
-def _player_row(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, p: PlayerView, names: Sequence[str],
+def _player_row(img: Image.Image, d: ImageDraw.ImageDraw, view: SantaFeView, p: PlayerView, names: Sequence[str],
                 lang: str, y: int, h: int, is_active: bool) -> None:
     colour = style.player_rgb(p.seat)
     box = (LEFT, y + 2, SPLIT - 8, y + h - 2)
@@ -196,7 +196,7 @@ def _player_row(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, p: Playe
     _status(img, d, view, p, lang, x, mid)
 
 
-def _status(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, p: PlayerView, lang: str, x: float,
+def _status(img: Image.Image, d: ImageDraw.ImageDraw, view: SantaFeView, p: PlayerView, lang: str, x: float,
             y: float) -> None:
     """Right end of the row: chosen / choosing during the secret choice, the card played once
     revealed (public from then on)."""
@@ -230,14 +230,14 @@ def _status(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, p: PlayerVie
 
 
 # --- the last turn ---------------------------------------------------------------------------------------
-def last_turn_lines(view: SFView, names: Sequence[str], lang: str, width: int, room: int) -> list[str]:
+def last_turn_lines(view: SantaFeView, names: Sequence[str], lang: str, width: int, room: int) -> list[str]:
     """The last turn's public events wrapped to `width`, at most `room` lines. When they do not
     fit, the kit keeps the start of the turn's first event (its move, naming the player) and
     the last events whole (bonuses and the game's end come last), with "…" between."""
     return public_event_lines(view.turn_events or view.last, names, lang, TEXT, width, room)
 
 
-def _last_turn(img: Image.Image, d: ImageDraw.ImageDraw, view: SFView, names: Sequence[str], lang: str,
+def _last_turn(img: Image.Image, d: ImageDraw.ImageDraw, view: SantaFeView, names: Sequence[str], lang: str,
                top: int, bottom: int) -> None:
     x = SPLIT + 4
     width = RIGHT - x

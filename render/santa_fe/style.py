@@ -99,7 +99,7 @@ def player_rgb(seat: int) -> RGB:
 def rr_rgb(r: int) -> RGB:
     """A railroad's colour, from the map file's colour name."""
     name = west().railroads[r].color
-    return RAILROAD_COLORS.get(name) or tuple(palette.CARD_COLORS[name][:3])  # type: ignore[return-value]
+    return RAILROAD_COLORS[name]
 
 
 def rr_text(r: int) -> RGB:

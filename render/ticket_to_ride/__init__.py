@@ -24,7 +24,7 @@ from render.ticket_to_ride.places import PLACES
 # so only the card colours are held apart from each other (each also has its shape).
 PALETTE = Palette(players=kit_palette.PLAYER_COLORS[:5],
                   surfaces={"map": style.MAP_BG, "panel": style.PANEL, "strip": style.SIDEBAR_BG},
-                  marks={"card colour": Marks(dict(kit_palette.CARD_COLORS), of_players=True)})
+                  marks={"card colour": Marks(dict(style.CARD_COLORS), of_players=True)})
 
 RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True,
                       describe_board=describe_board, describe_hand=describe_hand, describe_final=describe_final,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from games.core.i18n import translate
-from games.ticket_to_ride.models import TTRView
+from games.ticket_to_ride.models import TicketToRideView
 from render.kit.ended import is_abandoned
 from render.kit.ranking import tie_notes
 
@@ -32,14 +32,14 @@ def clip(sentences: Sequence[str], lang: str, limit: int = LIMIT) -> str:
     return out[:limit]
 
 
-def _scores(view: TTRView, names: Sequence[str], lang: str) -> str:
+def _scores(view: TicketToRideView, names: Sequence[str], lang: str) -> str:
     totals = {p.seat: p.total for p in view.result.players} if view.result else {}
     items = [translate(lang, "ticket_to_ride.alt.player", {"seat": p.seat, "points": totals.get(p.seat, p.route_points),
                                                  "trains": p.trains}, names) for p in view.players]
     return translate(lang, "ticket_to_ride.alt.scores", {"scores": items})
 
 
-def _waiting(view: TTRView, names: Sequence[str], lang: str) -> str:
+def _waiting(view: TicketToRideView, names: Sequence[str], lang: str) -> str:
     if is_abandoned(view):
         return translate(lang, "ticket_to_ride.alt.abandoned")
     if view.phase == "over":
@@ -49,7 +49,7 @@ def _waiting(view: TTRView, names: Sequence[str], lang: str) -> str:
     return translate(lang, "ticket_to_ride.alt.waiting", {"seat": view.current}, names)
 
 
-def _last_turn(view: TTRView, names: Sequence[str], lang: str) -> str:
+def _last_turn(view: TicketToRideView, names: Sequence[str], lang: str) -> str:
     events = [e for e in (view.turn_log or view.last) if e.to is None]
     if not events:
         return ""
@@ -58,7 +58,7 @@ def _last_turn(view: TTRView, names: Sequence[str], lang: str) -> str:
                      {"text": sep.join(translate(lang, e.key, e.params, names) for e in events)})
 
 
-def describe_board(view: TTRView, names: Sequence[str], lang: str) -> str:
+def describe_board(view: TicketToRideView, names: Sequence[str], lang: str) -> str:
     turn = view.turn + (0 if view.phase == "over" else 1)
     sentences = [translate(lang, "ticket_to_ride.alt.board", {"turn": turn}), _waiting(view, names, lang),
                  _scores(view, names, lang)]
@@ -85,7 +85,7 @@ def _city(name: str, lang: str) -> str:
     return usa().city_label(name, lang)
 
 
-def describe_hand(view: TTRView, names: Sequence[str], lang: str) -> str:
+def describe_hand(view: TicketToRideView, names: Sequence[str], lang: str) -> str:
     if view.viewer is None:
         return ""
     me = view.players[view.viewer]
@@ -101,7 +101,7 @@ def describe_hand(view: TTRView, names: Sequence[str], lang: str) -> str:
     return clip(sentences, lang)
 
 
-def describe_final(view: TTRView, names: Sequence[str], lang: str) -> str:
+def describe_final(view: TicketToRideView, names: Sequence[str], lang: str) -> str:
     if view.result is None:
         return ""
     sentences = [translate(lang, "ticket_to_ride.alt.final")]

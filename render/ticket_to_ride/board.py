@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 
 from games.core.i18n import translate
 from games.ticket_to_ride.map import usa
-from games.ticket_to_ride.models import TTRView
+from games.ticket_to_ride.models import TicketToRideView
 from render.kit.encode import LayerCache, board_palette, drawn_on
 from render.kit.highlight import halo_line
 from render.kit.labels import MARK, NAME, TRACK, Label, Occupancy, Prices, Spots, label_size, place_names
@@ -72,7 +72,7 @@ def static_map(lang: str | None) -> StaticMap:
     return _STATIC.get(("ttr-board", lang, SIZE), lambda: _build_static(lang))
 
 
-def render_board(view: TTRView, names: Sequence[str], lang: str = "en") -> Image.Image:
+def render_board(view: TicketToRideView, names: Sequence[str], lang: str = "en") -> Image.Image:
     img = Image.new("RGB", (BOARD_W, BOARD_H), style.SIDEBAR_BG)
     over = view.phase == "over" and view.result is not None
     routes: list[int] = []
@@ -93,7 +93,7 @@ def render_board(view: TTRView, names: Sequence[str], lang: str = "en") -> Image
     return drawn_on(img, static_map(lang).image, BOARD_PALETTE)
 
 
-def render_map(view: TTRView, lang: str | None = "en", width: int | None = None, last_turn: bool = False,
+def render_map(view: TicketToRideView, lang: str | None = "en", width: int | None = None, last_turn: bool = False,
                highlight: Sequence[int] = ()) -> Image.Image:
     """Just the map with the claimed routes, optionally scaled to `width`; `last_turn` rings
     the route the last turn claimed, `highlight` rings other routes (a longest path).
@@ -110,7 +110,7 @@ def render_map(view: TTRView, lang: str | None = "en", width: int | None = None,
 
 
 # --- the dynamic map layer ---------------------------------------------------------------------
-def _draw_claims(img: Image.Image, base: StaticMap, view: TTRView, lang: str, ringed: Sequence[int] = ()) -> None:
+def _draw_claims(img: Image.Image, base: StaticMap, view: TicketToRideView, lang: str, ringed: Sequence[int] = ()) -> None:
     board = usa()
     # With few players only one half of a double route may be used: the other one fades out.
     one_half_only = view.n < board.rules.doubles_min_players

@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 from games.core.i18n import has_key, translate
 from games.core.protocol import Result
 from games.ticket_to_ride.map import usa
-from games.ticket_to_ride.models import TicketView, TTRView
+from games.ticket_to_ride.models import TicketView, TicketToRideView
 from render.kit.chart import score_timeline
 from render.kit.ranking import (RankEntry, RankingLook, draw_notes, draw_rank_row, ending_on_totals, notes_height,
                                 tie_notes)
@@ -43,7 +43,7 @@ DONE_MARK, FAILED_MARK = "✓", "×"
 __all__ = ["render_final", "longest_holders", "longest_map", "timeline"]
 
 
-def render_final(view: TTRView, names: Sequence[str], lang: str = "en") -> Image.Image:
+def render_final(view: TicketToRideView, names: Sequence[str], lang: str = "en") -> Image.Image:
     result = view.result
     if result is None:
         raise ValueError("the game is not over: the view has no result")
@@ -94,7 +94,7 @@ def _stats_line(row, lang: str) -> str:
     return " · ".join(parts)
 
 
-def timeline(view: TTRView, names: Sequence[str], lang: str, size: tuple[int, int]) -> Image.Image:
+def timeline(view: TicketToRideView, names: Sequence[str], lang: str, size: tuple[int, int]) -> Image.Image:
     """Each seat's route points after every turn, then the final score (tickets and the
     longest-path bonus count only at the end, TTR-9): the last point is the ranking's total."""
     history = ending_on_totals(view.history, view.result, view.n)
@@ -125,12 +125,12 @@ def _flow(labels: Sequence[str], width: int) -> list[list[tuple[str, int]]]:
     return [r for r in rows if r]
 
 
-def _player_tickets(view: TTRView, seat: int) -> list[TicketView]:
+def _player_tickets(view: TicketToRideView, seat: int) -> list[TicketView]:
     tickets = view.players[seat].tickets or []
     return sorted(tickets, key=lambda t: (not t.completed, -t.points))
 
 
-def _tickets_height(view: TTRView, rows, names, lang: str, width: int) -> int:
+def _tickets_height(view: TicketToRideView, rows, names, lang: str, width: int) -> int:
     h = 44
     for row in rows:
         labels = [_ticket_label(t, lang) for t in _player_tickets(view, row.seat)]
@@ -138,7 +138,7 @@ def _tickets_height(view: TTRView, rows, names, lang: str, width: int) -> int:
     return h
 
 
-def _tickets(img: Image.Image, d: ImageDraw.ImageDraw, view: TTRView, rows, names: Sequence[str], lang: str,
+def _tickets(img: Image.Image, d: ImageDraw.ImageDraw, view: TicketToRideView, rows, names: Sequence[str], lang: str,
              at: tuple[int, int], width: int) -> None:
     x0, y = at
     draw_text(img, (x0, y), translate(lang, "ticket_to_ride.render.tickets_title"), TEXT + 3, style.TEXT, bold=True)
@@ -174,7 +174,7 @@ def longest_holders(result: Result) -> list[int]:
     return [row.seat for row in result.players if (row.stats or {}).get("longest_bonus")]
 
 
-def longest_map(view: TTRView, routes: Sequence[tuple[int, int]], width: int) -> Image.Image:
+def longest_map(view: TicketToRideView, routes: Sequence[tuple[int, int]], width: int) -> Image.Image:
     """The map without names, every other route faded, the longest path ringed on top: at a
     third of the board's size the path must still jump out."""
     full = render_map(view, None)
@@ -187,7 +187,7 @@ def longest_map(view: TTRView, routes: Sequence[tuple[int, int]], width: int) ->
     return faded.resize((width, round(MAP_H * width / MAP_W)), Image.Resampling.LANCZOS)
 
 
-def _mini_map(img: Image.Image, view: TTRView, result: Result, names: Sequence[str], lang: str,
+def _mini_map(img: Image.Image, view: TicketToRideView, result: Result, names: Sequence[str], lang: str,
               at: tuple[int, int]) -> None:
     x, y = at
     holders = longest_holders(result)

@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 
 from games.core.i18n import translate
 from games.ticket_to_ride.map import usa
-from games.ticket_to_ride.models import PlayerView, TicketView, TTRView
+from games.ticket_to_ride.models import PlayerView, TicketView, TicketToRideView
 from render.kit.palette import contrast_text
 from render.kit.text import draw_text, fit_size, measure
 from render.ticket_to_ride import icons, style
@@ -35,7 +35,7 @@ MAP_HEIGHT = round(MAP_H * MAP_WIDTH / MAP_W)
 OFFER_MARKS = "ABCDEFG"
 
 
-def render_hand(view: TTRView, names: Sequence[str], lang: str = "en") -> Image.Image:
+def render_hand(view: TicketToRideView, names: Sequence[str], lang: str = "en") -> Image.Image:
     if view.viewer is None:
         raise ValueError("render_hand needs the player's own view, not a spectator view")
     me = view.players[view.viewer]
@@ -86,7 +86,7 @@ def _badge_colour(t: TicketView, offered: bool, over: bool):
     return style.TICKET_INK
 
 
-def _ticket_map(img: Image.Image, view: TTRView, tickets: list[TicketView], offered: list[TicketView],
+def _ticket_map(img: Image.Image, view: TicketToRideView, tickets: list[TicketView], offered: list[TicketView],
                 lang: str, top: int, over: bool) -> int:
     """The board (with everyone's trains) and each ticket's two cities marked with its badge."""
     mw, mh = MAP_WIDTH, MAP_HEIGHT

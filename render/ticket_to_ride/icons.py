@@ -13,7 +13,6 @@ from games.core.i18n import translate
 from games.ticket_to_ride.map import LOCOMOTIVE
 from render.kit.chart import draw_marker
 from render.kit.palette import contrast_text
-from render.kit.shapes import card
 from render.kit.symbols import Symbols
 from render.kit.text import draw_text
 from render.ticket_to_ride import style
@@ -203,7 +202,8 @@ def card_face(d: ImageDraw.ImageDraw, box: Box, colour: str | None) -> None:
             d.rectangle((inner[0], inner[1] + i * h, inner[2], inner[1] + (i + 1) * h), fill=style.card_rgb(c))
         d.rounded_rectangle(box, radius, outline=style.CLAIM_OUTLINE, width=2)
         return
-    card(d, box, colour, radius=radius, outline=style.CLAIM_OUTLINE)
+    d.rounded_rectangle(box, radius, fill=style.CARD_COLORS.get(colour, (200, 200, 200)), outline=style.CLAIM_OUTLINE,
+                        width=2)
 
 
 def deck(d: ImageDraw.ImageDraw, box: Box) -> None:

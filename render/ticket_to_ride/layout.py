@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from games.ticket_to_ride.map import TTRMap, usa
+from games.ticket_to_ride.map import TicketToRideMap, usa
 from render.kit.geometry import bend_for, curve, offset, segments
 from render.kit.shapes import rotated_rect_points
 
@@ -70,7 +70,7 @@ class BoardLayout:
     routes: tuple[RouteShape, ...]
 
 
-def city_xy(x: float, y: float, board: TTRMap) -> Point:
+def city_xy(x: float, y: float, board: TicketToRideMap) -> Point:
     xs = [c.x for c in board.cities]
     ys = [c.y for c in board.cities]
     x0, x1 = min(xs), max(xs)

@@ -11,7 +11,7 @@ from functools import lru_cache
 from games.core.choices import Place
 from games.ticket_to_ride.decisions import route_place
 from games.ticket_to_ride.map import usa
-from games.ticket_to_ride.models import TTRView
+from games.ticket_to_ride.models import TicketToRideView
 from render.kit.images import Places
 from render.kit.picking import Mark
 from render.ticket_to_ride.board import marked_car, route_line
@@ -30,7 +30,7 @@ def _routes() -> dict[tuple[str, ...], int]:
     return {route_place(board, r.id).at: r.id for r in board.routes}
 
 
-def locate(view: TTRView, place: Place) -> Mark | None:
+def locate(view: TicketToRideView, place: Place) -> Mark | None:
     if place.kind != "route":
         return None
     route_id = _routes().get(tuple(place.at))
@@ -42,7 +42,7 @@ def locate(view: TTRView, place: Place) -> Mark | None:
                 keep=CAR_W + 2)
 
 
-def size(view: TTRView) -> tuple[int, int]:
+def size(view: TicketToRideView) -> tuple[int, int]:
     return BOARD_W, BOARD_H
 
 

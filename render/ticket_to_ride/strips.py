@@ -15,7 +15,7 @@ from typing import Sequence
 from PIL import Image, ImageDraw
 
 from games.core.i18n import translate
-from games.ticket_to_ride.models import TTRView
+from games.ticket_to_ride.models import TicketToRideView
 from render.kit.ended import ABANDONED_KEY, ABANDONED_SUB_KEY, is_abandoned
 from render.kit.events import public_event_lines
 from render.kit.palette import contrast_text
@@ -37,7 +37,7 @@ FACE_UP_RIGHT = PAD + 5 * CARD_W + 4 * CARD_GAP
 TURN_LEFT = FACE_UP_RIGHT + 32
 
 
-def draw_strips(img: Image.Image, view: TTRView, names: Sequence[str], lang: str) -> None:
+def draw_strips(img: Image.Image, view: TicketToRideView, names: Sequence[str], lang: str) -> None:
     d = ImageDraw.Draw(img)
     d.rectangle((0, TOP_H - 3, BOARD_W, TOP_H - 1), fill=style.DIVIDER)
     bottom = MAP_Y + MAP_H
@@ -51,7 +51,7 @@ def _name(names: Sequence[str], seat: int) -> str:
     return names[seat] if seat < len(names) else f"#{seat + 1}"
 
 
-def waited_on(view: TTRView) -> set[int]:
+def waited_on(view: TicketToRideView) -> set[int]:
     if view.phase == "over" or is_abandoned(view):
         return set()
     return set(view.active)
@@ -80,7 +80,7 @@ def tile_box(n: int, index: int) -> tuple[int, int, int, int]:
     return x0 + 10, top + 10, x0 + 10 + TILE_W, bottom - 10
 
 
-def _players(img: Image.Image, d: ImageDraw.ImageDraw, view: TTRView, names: Sequence[str], lang: str) -> None:
+def _players(img: Image.Image, d: ImageDraw.ImageDraw, view: TicketToRideView, names: Sequence[str], lang: str) -> None:
     n = len(view.players)
     active = waited_on(view)
     scores = {p.seat: p.total for p in view.result.players} if view.result else {}
@@ -129,12 +129,12 @@ def _chip(img: Image.Image, d: ImageDraw.ImageDraw, box: tuple[int, int, int, in
 
 
 # --- the face-up row -------------------------------------------------------------------------------------
-def _face_up(img: Image.Image, d: ImageDraw.ImageDraw, view: TTRView, lang: str, top: int) -> None:
+def _face_up(img: Image.Image, d: ImageDraw.ImageDraw, view: TicketToRideView, lang: str, top: int) -> None:
     box = (0, top, min(img.width, FACE_UP_RIGHT + 20), min(img.height, top + BOTTOM_H))
     REGIONS.draw(img, box, ("ttr-face-up", lang, tuple(view.face_up)), lambda: _face_up_cards(img, d, view, lang, top))
 
 
-def _face_up_cards(img: Image.Image, d: ImageDraw.ImageDraw, view: TTRView, lang: str, top: int) -> None:
+def _face_up_cards(img: Image.Image, d: ImageDraw.ImageDraw, view: TicketToRideView, lang: str, top: int) -> None:
     draw_text(img, (PAD, top + 6), translate(lang, "ticket_to_ride.render.face_up"), TEXT, style.MUTED_TEXT, bold=True)
     y0 = top + BOTTOM_H - CARD_H - 10
     for i, colour in enumerate(view.face_up):
@@ -144,7 +144,7 @@ def _face_up_cards(img: Image.Image, d: ImageDraw.ImageDraw, view: TTRView, lang
 
 
 # --- the last turn -----------------------------------------------------------------------------------------
-def status_tags(view: TTRView, names: Sequence[str], lang: str) -> list[tuple[str, tuple[int, int, int]]]:
+def status_tags(view: TicketToRideView, names: Sequence[str], lang: str) -> list[tuple[str, tuple[int, int, int]]]:
     """The state of the game in a few words, as (text, tag colour), most important last."""
     if is_abandoned(view):
         return [(translate(lang, ABANDONED_KEY), style.OVER_BG)]
@@ -170,7 +170,7 @@ def status_tags(view: TTRView, names: Sequence[str], lang: str) -> list[tuple[st
     return tags
 
 
-def _last_turn(img: Image.Image, d: ImageDraw.ImageDraw, view: TTRView, names: Sequence[str], lang: str,
+def _last_turn(img: Image.Image, d: ImageDraw.ImageDraw, view: TicketToRideView, names: Sequence[str], lang: str,
                top: int) -> None:
     right = BOARD_W - PAD
     title = translate(lang, "ticket_to_ride.render.last_turn")

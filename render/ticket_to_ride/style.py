@@ -1,7 +1,6 @@
 """Ticket to Ride colours: the board's own tints, on top of the shared palette."""
 from __future__ import annotations
 
-from render.kit import palette
 from render.kit.palette import darker, mix, player_rgb  # noqa: F401 (re-exported)
 from render.kit.text import signed  # noqa: F401 (re-exported)
 
@@ -23,8 +22,29 @@ FINAL_BG: RGB = (196, 40, 40)
 OVER_BG: RGB = (40, 44, 52)
 
 
+# The card (and route) colours. Red, orange, green and the brass all turn olive or
+# mustard for a red-green reader, so they are spread over lightness: a deep red, a light orange,
+# a dark blue-green, a mid brass. Measured with render/kit/vision.py, every two of the ten are at
+# least 13.1 ΔE00 apart in normal vision, deuteranopia and protanopia (the check asks 10; the
+# earlier green was 3.4 from the brass and 4.9 from the orange for a protanope). Each colour
+# also has its own shape (icons.SHAPES).
+CARD_COLORS: dict[str, RGB] = {
+    "red": (170, 25, 30),
+    "orange": (239, 134, 12),
+    "yellow": (251, 217, 29),
+    "green": (18, 119, 81),
+    "blue": (30, 100, 210),
+    "pink": (229, 123, 203),
+    "white": (246, 246, 240),
+    "black": (40, 40, 44),
+    # The locomotive is a wild card: brass, unlike any train colour, for swatches and legends.
+    "locomotive": (168, 145, 104),
+    "gray": (170, 170, 170),  # gray routes (any one colour may claim them)
+}
+
+
 def card_rgb(color: str) -> RGB:
-    return tuple(palette.CARD_COLORS[color][:3])  # type: ignore[return-value]
+    return CARD_COLORS[color]
 
 
 UNCLAIMED_FADE = 0.28  # empty spaces are a little paler than trains, so claims stand out

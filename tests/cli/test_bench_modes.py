@@ -60,12 +60,20 @@ async def test_sizes_print_bytes_per_finished_game(store: str, capsys) -> None:
 def test_processes_print_moves_per_second_with_the_ratio(store: str, capsys) -> None:
     if store == "postgres":
         _need_postgres()
-    assert run_throughput_bench("ticket_to_ride", processes=(1, 2), moves=8, store=store) == 0
+    assert run_throughput_bench("ticket_to_ride", processes=(1, 2), players=2, seconds=1.0, warmup=0.5,
+                                store=store) == 0
     out = capsys.readouterr().out
-    lines = re.findall(rf"^throughput, {store}, (\d) process(?:es)?: [\d.]+ moves/s \(([\d.]+)x 1 process\);"
+    lines = re.findall(rf"^throughput, {store}, (\d) process(?:es)?, 2 players: [\d.]+ moves/s \(([\d.]+)x 1 process\);"
+                       r" CPU per move: bot processes ([\d.]+) ms, (.+) \((\d+) moves/s per busy core\);"
                        r" (\d+) moves in [\d.]+ s$", out, re.M)
-    assert [(n, moves) for n, _, moves in lines] == [("1", "8"), ("2", "8")], out  # the same total work
+    assert [n for n, *_ in lines] == ["1", "2"], out  # the same 2 players, in 1 process then 2
     assert lines[0][1] == "1.00"
+    assert all(int(moves) > 0 and float(bot_ms) > 0 for _, _, bot_ms, _, _, moves in lines), out
+    for *_, database, _, _ in lines:
+        if store == "postgres":  # the throwaway server runs here: its CPU is read
+            assert re.fullmatch(r"database server [\d.]+ ms", database), database
+        else:
+            assert database == "database in the bot processes"
 
 
 def test_the_modes_are_on_the_command_line(capsys) -> None:

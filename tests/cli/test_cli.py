@@ -4,6 +4,7 @@ import re
 import sqlite3
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from railyard.cli import main
@@ -11,6 +12,7 @@ from railyard.cli import main
 FIXTURE = Path("tests/fixtures/ticket_to_ride/game-2p-seed101.json")
 
 
+@pytest.mark.slow  # a whole game
 def test_demo_plays_a_whole_game_and_writes_every_image(tmp_path, capsys):
     out = tmp_path / "demo"
     record = tmp_path / "record.json"
@@ -43,6 +45,7 @@ def test_demo_plays_a_whole_game_and_writes_every_image(tmp_path, capsys):
     assert main(["replay", str(record)]) == 0
 
 
+@pytest.mark.slow  # a whole game
 def test_demo_in_japanese(tmp_path, capsys):
     assert main(["demo", "--players", "2", "--seed", "9", "--out", str(tmp_path), "--lang", "ja", "--quiet",
                  "--no-timelapse"]) == 0
@@ -75,6 +78,7 @@ def test_replay_of_garbage_says_why(tmp_path, capsys):
     assert main(["replay", str(tmp_path / "missing.json")]) == 2
 
 
+@pytest.mark.slow  # a whole game
 def test_bench_prints_its_figures(capsys):
     assert main(["bench", "--games", "3", "--moves", "5", "--timelapse-games", "0"]) == 0
     text = capsys.readouterr().out
@@ -89,6 +93,7 @@ def test_bench_prints_its_figures(capsys):
     assert int(frames) > 1 and 0 < float(size) < 8
 
 
+@pytest.mark.slow  # a whole game
 def test_demo_takes_game_options_like_game_new(tmp_path, capsys):
     """`--option advanced=true` reaches the game: the Santa Fe advanced game starts with the
     engineer purchase, and the record keeps the options so the replay is the same game."""
@@ -119,6 +124,7 @@ def test_demo_help_lists_every_games_options(capsys):
     assert "--option" in text and "santa_fe: advanced=<bool>" in text and "ticket_to_ride: none" in text
 
 
+@pytest.mark.slow  # a whole game
 def test_demo_counts_what_discord_would_send_one_live_board(tmp_path, capsys):
     """A 4-player Ticket to Ride game with two people and two bots: at most one new message
     per person-turn plus the lobby, start and final posts, and at most a quarter of the

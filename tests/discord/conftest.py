@@ -8,6 +8,7 @@ outbox is delivered (`bot.idle()`), so tests see every post the interaction caus
 """
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import random
 import re
@@ -75,7 +76,8 @@ class Harness:
     async def stop(self) -> None:
         if self._running is not None:
             running, self._running = self._running, None
-            await running.__aexit__(None, None, None)
+            # A bot that cannot close within a minute is a bug to see, not a test run that hangs.
+            await asyncio.wait_for(running.__aexit__(None, None, None), 60)
         self.bot = None
 
     async def restart(self) -> RailyardBot:

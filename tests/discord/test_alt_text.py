@@ -54,6 +54,7 @@ async def _play_out(h: Harness, user: int, *, locale: str = "en-US") -> list:
     raise AssertionError("the game did not finish")
 
 
+@pytest.mark.slow  # a whole game
 async def test_a_whole_game_every_image_described_public_in_the_servers_language(harness: Harness, fake) -> None:
     h = harness
     fake.guilds[GUILD].locale = "ja"  # the server prefers Japanese; Alice's own client is English

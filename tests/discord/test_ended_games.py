@@ -182,6 +182,7 @@ async def every_component(h: Harness, message, game_id: int, version: int, user:
 ASKING = [(ALICE, "en-US"), (ALICE, "ja"), (CAROL, "ja")]  # a player (the host), and someone who never played
 
 
+@pytest.mark.slow  # a whole game
 async def test_every_command_and_button_says_what_became_of_the_game(harness: Harness, fake) -> None:
     """No game here, a lobby closed before it started, an abandoned game and a finished one:
     each command and each old component answers what is true of it, for a player and for

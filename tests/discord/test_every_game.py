@@ -92,6 +92,7 @@ async def open_game(h: Harness, name: str) -> None:
     await h.click(lobby, None, ALICE, label=_label("discord.lobby.start", "en-US"))
 
 
+@pytest.mark.slow  # a whole game
 @pytest.mark.parametrize("name", GAMES)
 async def test_a_random_game_through_the_chooser(name: str, harness: Harness) -> None:
     h = harness

@@ -91,6 +91,7 @@ async def test_a_final_post_sent_before_its_holders_died_is_found_not_given_up(h
     (3, set()),  # what an ordinary post is given up after: the final post still goes out
     (4, set()),
 ])
+@pytest.mark.slow  # a whole game
 async def test_a_final_post_whose_holders_die_drawing_it_goes_out_lighter(
         harness: Harness, fake, clock, dead_holders: int, files: set[str]) -> None:
     h = harness

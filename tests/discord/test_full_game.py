@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 import threading
 
+import pytest
+
 from games import registry
 from tests.discord.conftest import ALICE, BOB, CHANNEL, Harness, find_id
 
@@ -32,6 +34,7 @@ def payload_text(payload: dict) -> str:
     return "\n".join(parts)
 
 
+@pytest.mark.slow  # a whole game
 async def test_full_game_two_users_and_a_bot(harness: Harness, fake, clock, monkeypatch) -> None:
     h = harness
     # every image is drawn off the event loop's thread

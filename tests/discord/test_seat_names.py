@@ -159,6 +159,7 @@ def _texts_of_a_decision(lang: str, decision, names) -> None:
         event_text(lang, amount.label, names)
 
 
+@pytest.mark.slow  # a whole game
 @pytest.mark.parametrize("name, players, options", TABLES,
                          ids=[f"{g}-{n}{'-' + '-'.join(o) if o else ''}" for g, n, o in TABLES])
 def test_no_text_of_a_whole_game_shows_a_seat_number(name, players, options, watch: Watch) -> None:

@@ -26,8 +26,13 @@ CASES = [
     ("santa_fe", 4, {"advanced": True, "buy_track": True}, 11, 1),
     ("santa_fe", 3, {}, 12, 1),
     ("ginga", 3, {}, 11, 1),
+    ("steam", 4, {}, 11, 2),  # seed 11 tries a build on a new city (refused: a city now)
+    ("steam", 3, {"standard": True, "map": "rhine_ruhr"}, 12, 2),
 ]
 WIDER = {"catan_express": {"bank", "offer", "ride", "plenty"}}
+# Games whose moves one of their bots picks: a uniformly random Steam walk bankrupts every seat
+# within a few turns, before anybody delivers; the builder plays whole games of every kind.
+PLAYED_BY = {"steam": "builder"}
 MAX_STEPS = 1200
 
 
@@ -50,6 +55,7 @@ def test_the_menus_and_apply_agree_over_whole_games(name, n, options, seed, ever
     state = game.setup(n, options, seed)
     seen: dict[str, object] = {}
     wider = WIDER.get(name, set())
+    player = game.bots()[PLAYED_BY[name]] if name in PLAYED_BY else None
     refused = 0
     for step in range(MAX_STEPS):
         if game.is_over(state):
@@ -77,9 +83,12 @@ def test_the_menus_and_apply_agree_over_whole_games(name, n, options, seed, ever
             assert game.dump_state(state) == before, (name, step)
         for action in legal[:200]:
             seen.setdefault(game.format_action(action), action)
-        kinds = sorted({a.kind for a in legal})
-        kind = rng.choice(kinds)
-        state = game.apply(state, seat, rng.choice([a for a in legal if a.kind == kind])).state
+        if player is not None:
+            action = player.choose(game, state, seat, rng)
+        else:
+            kind = rng.choice(sorted({a.kind for a in legal}))
+            action = rng.choice([a for a in legal if a.kind == kind])
+        state = game.apply(state, seat, action).state
     assert refused > 20, refused
     if game.is_over(state):
         exc = _refused_with_words(game, state, 0, next(iter(seen.values())))

@@ -13,7 +13,7 @@ from games.core.errors import IllegalAction
 from games.core.i18n import translate
 from games.core.typed import normalize, resolve
 from games.core.vocabulary import Vocabulary
-from games.ginga.models import Place as GTPlace
+from games.ginga.models import Place as GingaPlace
 import tests.games.ginga.helpers as gt
 import tests.games.santa_fe.helpers as sf
 from tests.games.ticket_to_ride.helpers import GAME as TTR
@@ -224,9 +224,9 @@ def gt_position_with_groups():
     state = gt.GAME.setup(2, None, 5)
     for _ in range(40):
         seat = min(gt.GAME.active_players(state))
-        groups: dict[tuple[int, int, int], list[GTPlace]] = {}
+        groups: dict[tuple[int, int, int], list[GingaPlace]] = {}
         for a in gt.GAME.legal_actions(state, seat):
-            if isinstance(a, GTPlace):
+            if isinstance(a, GingaPlace):
                 groups.setdefault((a.tile, a.x, a.y), []).append(a)
         one = [g for g in groups.values() if len(g) == 1]
         many = [g for g in groups.values() if len(g) > 1]

@@ -33,6 +33,7 @@ CONFIGS = {
 }
 
 
+@pytest.mark.slow  # a whole game
 @pytest.mark.parametrize("name", registry.names())
 def test_no_view_at_any_point_of_a_game_shows_the_seed_or_what_is_drawn_from_it(name: str) -> None:
     game = registry.get(name)

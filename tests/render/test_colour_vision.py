@@ -98,9 +98,9 @@ def test_the_colours_boards_draw_with_a_meaning_are_the_checked_ones():
     """Goods, railroads, terrains, resources and card colours: the palettes hold the very colours
     the boards draw."""
     from render.catan_express import style as ce
-    from render.kit.palette import CARD_COLORS
     from render.santa_fe import style as sf
     from render.steam import style as steam
+    from render.ticket_to_ride import style as ttr
 
     marks = {name: renderers.get(name).palette.marks for name in renderers.names()}
     assert marks["steam"]["goods"].colours == steam.GOODS
@@ -109,5 +109,5 @@ def test_the_colours_boards_draw_with_a_meaning_are_the_checked_ones():
     assert sorted(marks["santa_fe"]["railroad"].colours.values()) == sorted(sf.rr_rgb(r) for r in range(5))
     assert marks["catan_express"]["terrain"].colours == ce.TERRAIN
     assert marks["catan_express"]["resource"].colours == ce.RESOURCE
-    assert marks["ticket_to_ride"]["card colour"].colours == CARD_COLORS
+    assert marks["ticket_to_ride"]["card colour"].colours == ttr.CARD_COLORS
     assert marks["ginga"] == {}  # a tile game: nothing but the seats is told by its colour

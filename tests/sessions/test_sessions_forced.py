@@ -70,6 +70,7 @@ async def test_a_game_that_forces_nothing_asks_every_time(svc: SessionService) -
     assert await svc.run_bots(begun.game_id) == []
 
 
+@pytest.mark.slow  # a whole game
 @pytest.mark.parametrize("name, options, players, bots", [("catan_express", {"map": "islands"}, 2, 4),
                                                      ("steam", {}, 2, 2)])
 async def test_a_real_game_makes_its_players_forced_moves(backend: Backend, clock: Any, name, options, players,

@@ -42,6 +42,8 @@ from .models import (
     iso,
 )
 
+CLOSE_WAIT = 10.0  # seconds a close waits for a peer or a held request before going on
+
 DEFAULT_TOKEN = "fake-discord-token.railyard.tests"
 DEFAULT_APPLICATION_ID = 900000000000000001
 DEFAULT_OWNER_ID = 900000000000000002
@@ -360,14 +362,18 @@ class FakeDiscord:
     async def close(self) -> None:
         for stall in self._stalls:  # no handler may outlive the fake waiting for a release
             stall.release()
+        # Bounded: a client that never answers the close frame, or a request still held open,
+        # must not keep the loopback (and a test run) from ending.
         for session in list(self._sessions):
             if not session.ws.closed:
                 with contextlib.suppress(Exception):
-                    await session.ws.close(code=1001, message=b"fake discord shutting down")
+                    await asyncio.wait_for(session.ws.close(code=1001, message=b"fake discord shutting down"),
+                                           CLOSE_WAIT)
             session.closed = True
         if self._runner is not None:
-            await self._runner.cleanup()
-            self._runner = None
+            runner, self._runner = self._runner, None
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(runner.cleanup(), CLOSE_WAIT)
 
     async def __aenter__(self) -> "FakeDiscord":
         return await self.start()

@@ -17,6 +17,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("railyard.discord.housekeeping")
 
+# Seconds between two batches of a sweep. A batch is a write transaction (on SQLite every move
+# waits for it), and after an upgrade, or a long stop, a sweep may have tens of thousands of
+# closed games' logs to pack: without a pause it would take the store batch after batch and
+# every move would queue behind one. With it the sweep takes a small share of the store (a
+# batch is a few milliseconds per game) and drains such a backlog within the hour.
+BATCH_PAUSE = 0.1
+
 
 class Housekeeping(commands.Cog):
     def __init__(self, bot: "RailyardBot") -> None:
@@ -39,14 +46,14 @@ class Housekeeping(commands.Cog):
                 closed += len(batch)
                 if len(batch) < SWEEP_BATCH:
                     break
-                await asyncio.sleep(0)  # moves go between batches
+                await asyncio.sleep(BATCH_PAUSE)
             keep = settings.outbox_keep_hours * 3600.0
             while removed := await service.forget_live_boards(keep):
                 boards += removed
-                await asyncio.sleep(0)
+                await asyncio.sleep(BATCH_PAUSE)
             while packed := await service.archive_logs(keep):
                 logs += packed
-                await asyncio.sleep(0)
+                await asyncio.sleep(BATCH_PAUSE)
         except Exception:  # noqa: BLE001 - the loop must keep running
             log.exception("housekeeping failed")
         if closed:

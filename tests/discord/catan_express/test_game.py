@@ -20,6 +20,8 @@ import random
 import re
 from typing import Any
 
+import pytest
+
 from bot.discord.ui.catan_express import cards_line
 from bot.sessions import Actor
 from games.catan_express.components import RESOURCES
@@ -443,6 +445,7 @@ def planned(tb: Table, state: Any, seat: int) -> str:
     return "end"
 
 
+@pytest.mark.slow  # a whole game
 async def test_catan_express_on_discord(harness: Harness, fake, caplog) -> None:
     caplog.set_level(logging.INFO)
     caplog.set_level(logging.DEBUG, logger="railyard")

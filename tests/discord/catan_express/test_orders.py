@@ -60,6 +60,7 @@ async def act(h: Harness, user: int, notation: str, locale: str) -> Any:
     return outcome
 
 
+@pytest.mark.slow  # a whole game
 @pytest.mark.parametrize("locale, lang, person", [("en-US", "en", BOB), ("ja", "ja", KEN)])
 async def test_a_player_sets_orders_and_the_game_moves_on_without_pinging_them(
         harness: Harness, fake, locale: str, lang: str, person: int) -> None:

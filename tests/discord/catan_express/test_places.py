@@ -20,6 +20,8 @@ import random
 import re
 from typing import Any
 
+import pytest
+
 from bot.sessions import Actor
 from games.catan_express.rules import GAME
 from games.core.i18n import translate
@@ -217,6 +219,7 @@ async def forgeries_refused(h: Harness, user: int, locale: str) -> int:
     return len(regions)
 
 
+@pytest.mark.slow  # a whole game
 async def test_six_on_the_islands_place_by_region_and_number(harness: Harness) -> None:
     h = harness
     opened = await h.slash(ALICE, "game new", {"game": "catan_express", "options": "map=islands"})

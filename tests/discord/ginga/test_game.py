@@ -12,6 +12,8 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from games import registry
 from games.core.i18n import translate
 from games.ginga.board import cell_name, second_cell
@@ -63,6 +65,7 @@ def check_placements(parts: list[list[dict]], expected: dict[tuple[str, str, str
     return where
 
 
+@pytest.mark.slow  # a whole game
 async def test_full_game_of_galactic_railway(harness: Harness, fake) -> None:
     h = harness
     bot = h.bot

@@ -173,6 +173,7 @@ async def click_through(h: Harness, message: Any, user: int, notation: str, *,
             message = h.fake.message(result.original.id)
 
 
+@pytest.mark.slow  # a whole game
 async def test_santa_fe_whole_game_through_discord(harness: Harness, fake, santa_fe) -> None:
     h = harness
     bot = h.bot
@@ -590,6 +591,7 @@ async def test_simultaneous_choice_and_refusals(harness: Harness, fake, santa_fe
     fake.assert_clean()
 
 
+@pytest.mark.slow  # a whole game
 async def test_advanced_game_engineer_pass_and_buying_track(harness: Harness, fake, santa_fe) -> None:
     """The advanced game with the optional rule: engineers before round 1, terrain costs in
     the placement labels, Pass, and buying a tile, all with the buttons of the public post."""

@@ -100,6 +100,7 @@ def _sharing(game: Any, state: Any, seat: int, humans: set[int]) -> Any:
     return None
 
 
+@pytest.mark.slow  # a whole game
 async def test_steam_whole_game_through_discord(harness: Harness, fake, steam) -> None:
     h = harness
     bot = h.bot

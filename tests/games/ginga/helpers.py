@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from games.ginga.board import Board, Placed, index, parse_cell
-from games.ginga.models import GTState, Place
+from games.ginga.models import GingaState, Place
 from games.ginga.notation import DIRECTIONS
 from games.ginga.rules import GAME
 from games.ginga.tiles import tileset
@@ -35,7 +35,7 @@ def placed_row(tile: str, at: str, direction: str, seat: int = 0) -> tuple:
 
 
 def state_with(placed: Iterable[tuple[str, str, str]] = (), hands: Sequence[Sequence[str]] = (("T1", "T2"), ("T3", "T4")),
-               pile: Sequence[str] | None = None, current: int = 0, step: str = "place") -> GTState:
+               pile: Sequence[str] | None = None, current: int = 0, step: str = "place") -> GingaState:
     """A position built by hand (placements are not checked and score nothing)."""
     rows = [placed_row(*p) for p in placed]
     hand_ids = [[tid(t) for t in h] for h in hands]
@@ -44,7 +44,7 @@ def state_with(placed: Iterable[tuple[str, str, str]] = (), hands: Sequence[Sequ
         pile_ids = [t for t in range(len(tileset())) if t not in used]
     else:
         pile_ids = [tid(t) for t in pile]
-    return GTState(n=len(hands), seed=0, start=0, pile=pile_ids, hands=hand_ids, placed=rows, current=current,
+    return GingaState(n=len(hands), seed=0, start=0, pile=pile_ids, hands=hand_ids, placed=rows, current=current,
                    step=step)
 
 
@@ -56,7 +56,7 @@ def board_of_rows(placed: Iterable[tuple[str, str, str]]) -> Board:
     return board
 
 
-def play_rows(moves: Iterable[tuple[str, str, str]], n: int = 2) -> GTState:
+def play_rows(moves: Iterable[tuple[str, str, str]], n: int = 2) -> GingaState:
     """Place tiles one after the other through the rules (each must be legal), always as seat
     0 holding just that tile; the rest of the turn order is ignored. The last placement's
     points are in `state.placed[-1]` and `state.latest`."""

@@ -6,11 +6,14 @@ from pathlib import Path
 
 from PIL import Image
 
+import pytest
+
 from railyard.cli import main
 
 FIXTURE = Path("tests/fixtures/ginga/game-3p-seed505.json")
 
 
+@pytest.mark.slow  # a whole game
 def test_demo_plays_a_whole_game_and_writes_every_image(tmp_path, capsys):
     out = tmp_path / "demo"
     record = tmp_path / "record.json"
@@ -26,6 +29,7 @@ def test_demo_plays_a_whole_game_and_writes_every_image(tmp_path, capsys):
     assert main(["replay", str(record)]) == 0
 
 
+@pytest.mark.slow  # a whole game
 def test_demo_in_japanese(tmp_path, capsys):
     assert main(["demo", "ginga", "--players", "2", "--seed", "9", "--out", str(tmp_path), "--lang", "ja",
                  "--quiet"]) == 0
@@ -39,6 +43,7 @@ def test_replay_of_a_recorded_game_matches(capsys):
     assert json.loads(FIXTURE.read_text(encoding="utf-8"))["game"] == "ginga"
 
 
+@pytest.mark.slow  # a whole game
 def test_bench_prints_the_loop_figures(capsys):
     assert main(["bench", "ginga", "--games", "2", "--moves", "5"]) == 0
     text = capsys.readouterr().out

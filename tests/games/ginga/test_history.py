@@ -8,12 +8,12 @@ import pytest
 
 from games.core.i18n import translate
 from games.ginga import decisions
-from games.ginga.models import GTState
+from games.ginga.models import GingaState
 from games.ginga.rules import GAME
 from tests.support.bot_games import bot_states
 
 
-def _play(seed: int, n: int) -> list[GTState]:
+def _play(seed: int, n: int) -> list[GingaState]:
     return bot_states(GAME, n, seed, "scorer")
 
 

@@ -1,7 +1,7 @@
 """Building Santa Fe positions for tests: real setup, then the few fields a test needs."""
 from __future__ import annotations
 
-from games.santa_fe.models import DOUBLE, Choice, SFState
+from games.santa_fe.models import DOUBLE, Choice, SantaFeState
 from games.santa_fe.rules import GAME
 
 BOARD = GAME.board
@@ -12,11 +12,11 @@ def city(name: str) -> int:
     return BOARD.city_index[name]
 
 
-def started(n: int = 3, seed: int = 7, **options) -> SFState:
+def started(n: int = 3, seed: int = 7, **options) -> SantaFeState:
     return GAME.setup(n, {"first_player": 0, **options}, seed)
 
 
-def act(state: SFState, seat: int, text: str) -> SFState:
+def act(state: SantaFeState, seat: int, text: str) -> SantaFeState:
     return GAME.apply(state, seat, GAME.parse_action(text)).state
 
 
@@ -26,7 +26,7 @@ def section(path: str) -> tuple[int, int]:
     return place.section, place.end
 
 
-def build(state: SFState, code: str, *paths: str) -> SFState:
+def build(state: SantaFeState, code: str, *paths: str) -> SantaFeState:
     """Lay complete sections for railroad `code` along its lines (no bonuses, no money):
     each path 'A>B' must start at a head of that railroad."""
     s = state.clone()
@@ -46,7 +46,7 @@ def build(state: SFState, code: str, *paths: str) -> SFState:
     return s
 
 
-def to_track(state: SFState, seat: int, double: bool = False, turn: int = 1) -> SFState:
+def to_track(state: SantaFeState, seat: int, double: bool = False, turn: int = 1) -> SantaFeState:
     """Put the game in a track-laying turn with `seat` to place (every choice revealed)."""
     s = state.clone()
     s.phase = "track"
@@ -66,5 +66,5 @@ def to_track(state: SFState, seat: int, double: bool = False, turn: int = 1) -> 
     return s
 
 
-def legal_texts(state: SFState, seat: int) -> list[str]:
+def legal_texts(state: SantaFeState, seat: int) -> list[str]:
     return [GAME.format_action(a) for a in GAME.legal_actions(state, seat)]

@@ -10,7 +10,7 @@ from games.core.errors import IllegalAction
 from games.core.events import Event
 from games.core.i18n import LANGUAGES, has_key, translate
 from games.santa_fe import decisions
-from games.santa_fe.models import DOUBLE, Choice, SFState
+from games.santa_fe.models import DOUBLE, Choice, SantaFeState
 from tests.games.santa_fe.helpers import BOARD, GAME, RR, build, city, started, to_track
 from tests.support.protocol_checks import catalog_keys, check_decisions, walk_checking_decisions
 
@@ -67,7 +67,7 @@ def test_only_the_card_choice_and_the_exchange_are_secret():
 
 
 # ---------------------------------------------------------------- the double-turn exchange (SF-3)
-def exchange_position(hands: dict[int, list[str]], deck: int | None = None, n: int = 3) -> SFState:
+def exchange_position(hands: dict[int, list[str]], deck: int | None = None, n: int = 3) -> SantaFeState:
     """The exchange step before the second track-laying turn: the seats in `hands` played a
     double turn and hold exactly those city cards; `deck` city cards are left to draw."""
     s = started(n).clone()

@@ -45,6 +45,7 @@ def test_moves_and_states_round_trip(map_id: str, standard: bool, players: int, 
     walk_checking_round_trips(GAME, seed, players, 120, {"map": map_id, "standard": standard})
 
 
+@pytest.mark.slow  # a whole game
 @pytest.mark.parametrize("map_id, standard, players, seed", CONFIGS)
 def test_random_play_keeps_every_menu_exact(map_id: str, standard: bool, players: int, seed: int) -> None:
     walk_checking_decisions(GAME, seed, players, 40, {"map": map_id, "standard": standard})

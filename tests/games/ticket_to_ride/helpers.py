@@ -1,13 +1,13 @@
 """Building Ticket to Ride positions for tests: real setup, then the few fields a test needs."""
 from __future__ import annotations
 
-from games.ticket_to_ride.models import LOCO, TTRState
+from games.ticket_to_ride.models import LOCO, TicketToRideState
 from games.ticket_to_ride.rules import GAME
 
 COLORS = GAME.board.card_colors
 
 
-def started(n: int = 4, seed: int = 7) -> TTRState:
+def started(n: int = 4, seed: int = 7) -> TicketToRideState:
     """A game past the opening ticket choice: every player kept all three tickets."""
     state = GAME.setup(n, None, seed)
     for seat in range(n):
@@ -23,7 +23,7 @@ def hand(**counts: int) -> list[int]:
     return out
 
 
-def with_hand(state: TTRState, seat: int, **counts: int) -> TTRState:
+def with_hand(state: TicketToRideState, seat: int, **counts: int) -> TicketToRideState:
     """Give `seat` exactly this hand, moving cards between the hand and the deck so that
     conservation still holds."""
     s = state.clone()
@@ -43,7 +43,7 @@ def route(code: str) -> int:
     return GAME.board.route_by_code[code.lower()].id
 
 
-def claim_for(state: TTRState, seat: int, code: str) -> TTRState:
+def claim_for(state: TicketToRideState, seat: int, code: str) -> TicketToRideState:
     """Give `seat` a route outright (trains paid) without the cards: for end-game positions."""
     s = state.clone()
     rid = route(code)

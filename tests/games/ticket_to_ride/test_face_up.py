@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.ticket_to_ride.models import EMPTY, Claim, DrawCard, DrawTickets, TTRState
+from games.ticket_to_ride.models import EMPTY, Claim, DrawCard, DrawTickets, TicketToRideState
 from games.ticket_to_ride.rules import _legal_row_possible
 from tests.games.ticket_to_ride.helpers import COLORS, GAME, LOCO, started
 
@@ -13,8 +13,8 @@ RED, BLUE, GREEN, YELLOW = (COLORS.index(c) for c in ("red", "blue", "green", "y
 RESET_KEYS = {"ticket_to_ride.ev.face_up_reset", "ticket_to_ride.ev.face_up_reset_many"}
 
 
-def only_in_play(state: TTRState, *, row: list[int], deck: list[int], discard: list[int] = (),
-                 hands: dict[int, dict[int, int]] | None = None) -> TTRState:
+def only_in_play(state: TicketToRideState, *, row: list[int], deck: list[int], discard: list[int] = (),
+                 hands: dict[int, dict[int, int]] | None = None) -> TicketToRideState:
     """Lay out exactly these cards in row, deck (top = end) and discard, and the given cards
     in the given hands; every other card goes to the hands of seats 2 and 3, so the 110 cards
     are still all there."""
@@ -102,7 +102,7 @@ def test_setup_row_is_legal_whatever_the_seed():
         assert s.face_up.count(LOCO) < 3 and EMPTY not in s.face_up
 
 
-def assert_face_up_settled(state: TTRState) -> None:
+def assert_face_up_settled(state: TicketToRideState) -> None:
     """What TTR-2/2b promise after every action: no empty slot while cards could fill it, and
     no row with three locomotives while a legal row could be dealt."""
     if state.phase == "over":

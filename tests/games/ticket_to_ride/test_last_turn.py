@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.ticket_to_ride import scoring
-from games.ticket_to_ride.models import Claim, DrawCard, DrawTickets, KeepTickets, TTRState
+from games.ticket_to_ride.models import Claim, DrawCard, DrawTickets, KeepTickets, TicketToRideState
 from games.ticket_to_ride.rules import GAME
 from tests.support.bot_games import bot_steps
 
@@ -87,7 +87,7 @@ def test_a_stored_state_without_the_new_fields_loads(steps):
     data = steps[30][3].model_dump(mode="json")
     for name in ("turn_log", "turn_route", "turn_cards", "history"):
         data.pop(name)
-    state = TTRState.model_validate(data)
+    state = TicketToRideState.model_validate(data)
     assert state.turn_log == [] and state.history == []
     seat = min(GAME.active_players(state))
     GAME.apply(state, seat, GAME.legal_actions(state, seat)[0])

@@ -56,6 +56,7 @@ def test_apply_never_mutates_and_notation_round_trips(seed, n, steps):
     walk_checking_round_trips(GAME, seed, n, steps)
 
 
+@pytest.mark.slow  # a whole game
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 2**40), st.integers(2, 5), st.integers(0, 400))
 def test_every_legal_move_is_offered_once_by_the_menus(seed, n, steps):

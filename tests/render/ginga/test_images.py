@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.ginga.models import GTState
+from games.ginga.models import GingaState
 from games.ginga.rules import GAME
 from render.ginga import RENDERER, style
 from render.ginga import final as final_mod
@@ -25,17 +25,17 @@ from tests.support.bot_games import bot_states
 NAMES = ["Alice", "山田太郎", "Bob", "Zoë"]
 
 
-def _play(seed: int, n: int) -> list[GTState]:
+def _play(seed: int, n: int) -> list[GingaState]:
     return bot_states(GAME, n, seed, "scorer")
 
 
 @pytest.fixture(scope="module")
-def game() -> list[GTState]:
+def game() -> list[GingaState]:
     return _play(5, 4)
 
 
 @pytest.fixture(scope="module")
-def two_tile_turn(game) -> GTState:
+def two_tile_turn(game) -> GingaState:
     """A state right after a turn of two placements, both scoring."""
     return next(s for s in game if s.step == "place" and len(s.latest) == 2
                 and all(p.station_points + p.loop_points for p in s.latest))

@@ -330,3 +330,13 @@ def test_two_player_game_closes_the_other_half_of_a_double():
     d = render_board(GAME.view(four[2], None).model_copy(update={"turn_route": None}), NAMES, "en")
     xy = _on_board(board_layout().routes[twin[four[1].route]].cars[0].center)
     assert c.getpixel(xy) == d.getpixel(xy)
+
+
+def test_card_colours_are_distinct_and_take_readable_text():
+    from render.kit import palette
+    from render.ticket_to_ride.style import CARD_COLORS
+
+    assert {"red", "orange", "yellow", "green", "blue", "pink", "white", "black", "locomotive", "gray"} <= set(CARD_COLORS)
+    assert len(set(CARD_COLORS.values())) == len(CARD_COLORS)
+    for rgb in CARD_COLORS.values():
+        assert palette.contrast_ratio(rgb, palette.contrast_text(rgb)) >= 3.5, rgb
