@@ -28,7 +28,7 @@ from typing import Any, Protocol, Sequence
 from PIL import Image
 
 from games.catalog import entries, load
-from render.kit.encode import palette_png_of, to_png
+from render.kit.encode import add_times, palette_png_of, to_png
 from render.kit.images import Places
 
 # name -> "module:attribute"
@@ -100,14 +100,15 @@ class GameRenderer:
         return self.encode(self.final_image(view, names, lang))
 
     def encode(self, img: Image.Image, times: dict[str, float] | None = None) -> bytes:
-        """PNG bytes of img; `times`, if given, gets the seconds of its "colours" and "png" steps added."""
+        """PNG bytes of img; `times`, if given, gets the seconds of its "colours" and "png" steps added
+        (wall, and CPU under "colours cpu" and "png cpu")."""
         if getattr(self._images, "palette_png", False) and img.mode == "RGB":
             # a board maps onto its layer's palette (render.kit.encode)
             return palette_png_of(img, self._images, times)
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.thread_time()
         data = to_png(img)
         if times is not None:
-            times["png"] = times.get("png", 0.0) + time.perf_counter() - started
+            add_times(times, "png", time.perf_counter() - started, time.thread_time() - started_cpu)
         return data
 
     def __repr__(self) -> str:

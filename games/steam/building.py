@@ -35,6 +35,7 @@ Why the listing does not simply try every candidate
 """
 from __future__ import annotations
 
+import threading
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -451,6 +452,23 @@ def _buildable(m: SteamMap) -> tuple[frozenset[Hex], frozenset[Hex]]:
 
 
 def legal_builds(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, tiles: TileSet | None = None) -> list[Build]:
+    """`listed_builds`, the last answer given again when asked for the very same board (the same
+    map, rails and tile set objects, equal stock and turn): one move asks twice, once whether the
+    builder's only move is forced and once for the menu, and listing costs 3-10 ms late in a game."""
+    tiles = tiles or tileset()
+    last = getattr(_LAST_LISTING, "kept", None)
+    if last is not None and last[0] is m and last[1] is rails and last[2] is tiles and last[3] == stock.counts \
+            and last[4] == bt:
+        return list(last[5])
+    out = listed_builds(m, rails, stock, bt, tiles)
+    _LAST_LISTING.kept = (m, rails, tiles, stock.counts, bt, tuple(out))
+    return out
+
+
+_LAST_LISTING = threading.local()  # per thread: render and bench threads list boards of their own
+
+
+def listed_builds(m: SteamMap, rails: Rails, stock: Stock, bt: BuildTurn, tiles: TileSet | None = None) -> list[Build]:
     """Every legal placement, upgrade and redirect for the builder now, with its cost
     (urbanizing is the engine's, as it depends on the action tile taken).
 

@@ -820,6 +820,13 @@ class Steam(Referee[SteamState, Any, SteamView]):
     def forced_action(self, state: SteamState, seat: int) -> Any:
         """A seat's only legal move is made for it (ST-15: everything in Steam is public, so it
         reveals nothing): a build phase with no tile the player can pay for ends at once."""
+        if state.phase == "build" and seat in self.active_players(state):
+            # counted before the whole list is made: a late build phase lists a thousand tiles
+            money = self.spendable(state, seat)
+            affordable = sum(1 for b in legal_builds(board_map(state), rails_of(state), stock_of(state),
+                                                     self._build_turn(state, seat), tileset()) if b.cost <= money)
+            if affordable > 1 or (affordable and self.may_finish_building(state, seat)):
+                return None
         return self.sole_legal_action(state, seat)
 
     def prompt(self, state: SteamState, seat: int) -> Event | None:

@@ -35,8 +35,10 @@ Looks
 from __future__ import annotations
 
 import math
+import threading
+from contextlib import contextmanager
 from functools import lru_cache
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from PIL import Image, ImageDraw
 
@@ -50,12 +52,16 @@ from render.catan_express.room import centre_loco_spot, loco_offsets, loco_spot
 from render.catan_express.sizes import BOARD_W, BUILDING_R, MIN_TEXT, POINT_R, STOP_R
 from render.catan_express.figures import SS, loco_patch, robber_patch
 from render.catan_express.sidebar import draw_panel, panel_height
-from render.catan_express.stamps import plain, stamp_text
+from render.catan_express.stamps import is_plain, plain, stamp_text
 from render.kit import palette
 from render.kit.chart import draw_marker
-from render.kit.encode import LayerCache, drawn_on
+from render.kit.encode import LayerCache, board_palette, drawn_on
 from render.kit.highlight import halo_lines, halo_spot, thickness
+from render.kit.regions import MAPS
 from render.kit.text import draw_text, measure
+
+# The 256 colours this game's boards map onto from the first on (render.kit.make_board_palettes)
+BOARD_PALETTE = board_palette(__file__)
 
 Point = tuple[float, float]
 LABEL_SIZE = MIN_TEXT
@@ -282,11 +288,23 @@ def _render_board(view: CatanView, names: Sequence[str], lang: str, quick: bool)
     key = board_key(view)
     ml = map_layout(state.map_id)
     img = Image.new("RGB", (BOARD_W, ml.size[1] + 2 + panel_height(view)), style.PANEL_BG)
-    draw_map(img, view, key, lang, quick)
+    # A move that changes nothing on the map (a trade, a card bought or played, a discard) shows the
+    # map of the board before it: kept whole (render.kit.regions), keyed by all draw_map reads.
+    MAPS.draw(img, (0, 0, ml.size[0], ml.size[1]), ("ce-map", key, lang, quick, is_plain(), map_inputs(state)),
+              lambda: draw_map(img, view, key, lang, quick), ground=("ce-board", style.PANEL_BG))
     d = ImageDraw.Draw(img)
     d.rectangle((0, ml.size[1], BOARD_W, ml.size[1] + 2), fill=style.DIVIDER)
     draw_panel(img, view, names, lang, ml.size[1] + 2)
-    return drawn_on(img, static_layers(key, lang)[2])
+    return drawn_on(img, static_layers(key, lang)[2], BOARD_PALETTE)
+
+
+# The state fields draw_map and what it calls read, but the players (only their locomotives and towers).
+MAP_FIELDS = {"map_id", "buildings", "pieces", "robber", "dice", "stops", "last_build", "last_ride"}
+
+
+def map_inputs(state: CatanState) -> tuple:
+    """What draw_map draws from, as a key."""
+    return state.model_dump_json(include=MAP_FIELDS), tuple((repr(p.loco), repr(p.towers)) for p in state.players)
 
 
 def render_map(view: CatanView, lang: str = "en", quick: bool = True, numbered: bool = True) -> Image.Image:
@@ -318,19 +336,23 @@ def draw_map(img: Image.Image, view: CatanView, key, lang: str, quick: bool = Tr
     state = view.state
     big, names, flat = static_layers(key, lang, numbered)
     pl = places(*key)
-    work = big.copy()
-    _halos(work, state, pl)
-    _pieces(work, state, pl)
     if quick:
         # Shrinking is 2x2 averaging, so each band of the map can be shrunk on its own: only
         # the bands the track and halos touch are, the rest comes from the empty map.
-        img.paste(flat, (0, 0))
-        for box in _track_bands(state, pl, flat.size):
-            x0, y0, x1, y1 = box
-            img.paste(work.crop((x0 * SS, y0 * SS, x1 * SS, y1 * SS)).reduce(SS), (x0, y0))
-            part = names.crop(box)
-            img.paste(part, (x0, y0), part)
+        boxes = _track_bands(state, pl, flat.size)
+        with _clean_copy(big, boxes) as work:
+            _halos(work, state, pl)
+            _pieces(work, state, pl)
+            img.paste(flat, (0, 0))
+            for box in boxes:
+                x0, y0, x1, y1 = box
+                img.paste(work.crop((x0 * SS, y0 * SS, x1 * SS, y1 * SS)).reduce(SS), (x0, y0))
+                part = names.crop(box)
+                img.paste(part, (x0, y0), part)
     else:
+        work = big.copy()
+        _halos(work, state, pl)
+        _pieces(work, state, pl)
         img.paste(work.reduce(SS), (0, 0))
         img.paste(names, (0, 0), names)
     _production(img, state, pl)
@@ -342,6 +364,28 @@ def draw_map(img: Image.Image, view: CatanView, key, lang: str, quick: bool = Tr
 
 
 BAND = 24  # rows of the map shrunk together where track lies
+_WORK = "railyard.ce_work"  # Image.info of a supersampled map: (lock, a copy of it to draw the track on)
+
+
+@contextmanager
+def _clean_copy(big: Image.Image, boxes: Sequence[tuple[int, int, int, int]]) -> Iterator[Image.Image]:
+    """A copy of the supersampled map to draw the track on inside `boxes` (map pixels): kept with
+    the map and given back as clean as it was taken (those boxes copied back from the map), since
+    copying all of it (2400x1800) cost a few ms a move. A thread finding it in use gets a copy."""
+    kept = big.info.get(_WORK)
+    if kept is None:
+        kept = big.info.setdefault(_WORK, (threading.Lock(), big.copy()))
+    lock, work = kept
+    if not lock.acquire(blocking=False):
+        yield big.copy()
+        return
+    try:
+        yield work
+    finally:
+        for x0, y0, x1, y1 in boxes:
+            box = (x0 * SS, y0 * SS, x1 * SS, y1 * SS)
+            work.paste(big.crop(box), box[:2])
+        lock.release()
 
 
 def _track_bands(state: CatanState, pl: Places, size: tuple[int, int]) -> list[tuple[int, int, int, int]]:

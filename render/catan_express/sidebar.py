@@ -23,6 +23,7 @@ from render.kit.chart import draw_marker
 from render.kit.ended import ABANDONED_KEY, ABANDONED_SUB_KEY, is_abandoned
 from render.kit.events import public_event_lines
 from render.kit.banner import draw_banner
+from render.kit.regions import REGIONS
 from render.kit.symbols import glyph
 from render.kit.text import wrap
 
@@ -100,8 +101,11 @@ def banner_text(view: CatanView, names: Sequence[str], lang: str) -> tuple[str, 
 def _banner(img: Image.Image, d: ImageDraw.ImageDraw, view: CatanView, names: Sequence[str], lang: str,
             top: int) -> int:
     title, sub, bg, arrow = banner_text(view, names, lang)
-    return draw_banner(img, d, (LEFT, top, RIGHT, top + BANNER_H), title, sub, bg, arrow, title_size=BANNER_SIZE,
-                       text_size=TEXT, sub_room=(RIGHT - LEFT) // 2, text=stamp_text)
+    # each part of the panel is drawn again only when what it shows changes (render.kit.regions)
+    return REGIONS.draw(img, (0, top - 4, BOARD_W, top + BANNER_H + 4), ("ce-banner", is_plain(), title, sub, bg, arrow),
+                        lambda: draw_banner(img, d, (LEFT, top, RIGHT, top + BANNER_H), title, sub, bg, arrow,
+                                            title_size=BANNER_SIZE, text_size=TEXT, sub_room=(RIGHT - LEFT) // 2,
+                                            text=stamp_text))
 
 
 # --- the seats -----------------------------------------------------------------------------------
@@ -122,25 +126,36 @@ def seat_values(view: CatanView, seat: int) -> dict[str, str]:
 def _seats(img: Image.Image, d: ImageDraw.ImageDraw, view: CatanView, names: Sequence[str], lang: str,
            top: int) -> None:
     state = view.state
-    mid = top + HEAD_H // 2
-    for key, right in COLUMNS:
-        stamp_text(img, (right, mid), translate(lang, f"catan_express.render.col.{key}"), TEXT, style.MUTED_TEXT, anchor="rm")
+    REGIONS.draw(img, (0, top, SPLIT - 4, top + HEAD_H), ("ce-head", is_plain(), lang), lambda: _head(img, lang, top))
     active = set(view.active) if state.phase != "over" and not is_abandoned(view) else set()
     y = top + HEAD_H
     for seat in range(state.n):
-        colour = style.player_rgb(seat)
-        if seat in active:
-            d.rounded_rectangle((LEFT, y + 2, SPLIT - 8, y + ROW_H - 2), 8,
-                                fill=style.mix(colour, (255, 255, 255), 0.8), outline=colour, width=4)
-        row_mid = y + ROW_H / 2
-        draw_marker(d, style.player_marker(seat), (LEFT + 20, row_mid), 11, colour, outline=style.CASING, width=2)
-        stamp_text(img, (LEFT + 40, row_mid), name_of(names, seat), NAME_SIZE, style.TEXT, bold=True, anchor="lm",
-                  max_width=COLUMNS[0][1] - 50 - LEFT - 40)
         values = seat_values(view, seat)
-        for key, right in COLUMNS:
-            stamp_text(img, (right, row_mid), values[key], NAME_SIZE if key == "points" else TEXT, style.TEXT,
-                      bold=key == "points", anchor="rm")
+        key = ("ce-row", is_plain(), lang, seat, seat in active, name_of(names, seat), tuple(values.items()))
+        REGIONS.draw(img, (0, y, SPLIT - 4, y + ROW_H), key,
+                     lambda: _seat_row(img, d, seat, names, values, y, seat in active))
         y += ROW_H
+
+
+def _head(img: Image.Image, lang: str, top: int) -> None:
+    mid = top + HEAD_H // 2
+    for key, right in COLUMNS:
+        stamp_text(img, (right, mid), translate(lang, f"catan_express.render.col.{key}"), TEXT, style.MUTED_TEXT, anchor="rm")
+
+
+def _seat_row(img: Image.Image, d: ImageDraw.ImageDraw, seat: int, names: Sequence[str], values: dict[str, str],
+              y: int, is_active: bool) -> None:
+    colour = style.player_rgb(seat)
+    if is_active:
+        d.rounded_rectangle((LEFT, y + 2, SPLIT - 8, y + ROW_H - 2), 8,
+                            fill=style.mix(colour, (255, 255, 255), 0.8), outline=colour, width=4)
+    row_mid = y + ROW_H / 2
+    draw_marker(d, style.player_marker(seat), (LEFT + 20, row_mid), 11, colour, outline=style.CASING, width=2)
+    stamp_text(img, (LEFT + 40, row_mid), name_of(names, seat), NAME_SIZE, style.TEXT, bold=True, anchor="lm",
+              max_width=COLUMNS[0][1] - 50 - LEFT - 40)
+    for key, right in COLUMNS:
+        stamp_text(img, (right, row_mid), values[key], NAME_SIZE if key == "points" else TEXT, style.TEXT,
+                  bold=key == "points", anchor="rm")
 
 
 # --- dice, race, last turn -----------------------------------------------------------------------
@@ -172,29 +187,40 @@ def race_lines(view: CatanView, names: Sequence[str], lang: str) -> list[str]:
 def _right(img: Image.Image, d: ImageDraw.ImageDraw, view: CatanView, names: Sequence[str], lang: str,
            top: int, bottom: int) -> None:
     state = view.state
+    width = RIGHT - (SPLIT + 10)
+    race = tuple(part for text in race_lines(view, names, lang) for part in wrap(text, TEXT, width, lang, True))
+    y = top + 40 + 8 + len(race) * EVENT_LINE_H + 4 + TEXT + 10
+    room = max(1, int((bottom - y) // EVENT_LINE_H))
+    lines = tuple(public_event_lines(state.last, names, lang, TEXT, width, room))
+    key = ("ce-right", is_plain(), lang, top, bottom, tuple(state.dice), race, lines)
+    REGIONS.draw(img, (SPLIT - 3, top, BOARD_W, bottom + 1), key,
+                 lambda: _draw_right(img, d, state.dice, race, lines, lang, top, bottom))
+
+
+def _draw_right(img: Image.Image, d: ImageDraw.ImageDraw, dice: Sequence[int], race: Sequence[str],
+                lines: Sequence[str], lang: str, top: int, bottom: int) -> None:
     x = SPLIT + 10
     width = RIGHT - x
     d.line((SPLIT, top, SPLIT, bottom), fill=style.PANEL_EDGE, width=2)
     die = 40
     label = translate(lang, "catan_express.render.roll")
     end = stamp_text(img, (x, top + die / 2), label, TEXT, style.MUTED_TEXT, bold=True, anchor="lm")[2]
-    if len(state.dice) == 2:
-        for k, v in enumerate(state.dice):
+    if len(dice) == 2:
+        for k, v in enumerate(dice):
             draw_die(d, end + 10 + k * (die + 8), top, die, v)
-        stamp_text(img, (end + 10 + 2 * (die + 8) + 4, top + die / 2), f"= {sum(state.dice)}", NAME_SIZE, style.TEXT,
+        stamp_text(img, (end + 10 + 2 * (die + 8) + 4, top + die / 2), f"= {sum(dice)}", NAME_SIZE, style.TEXT,
                   bold=True, anchor="lm")
     else:
         stamp_text(img, (end + 10, top + die / 2), "—", TEXT, style.TEXT, anchor="lm")
     y = top + die + 8
-    for line in (part for text in race_lines(view, names, lang) for part in wrap(text, TEXT, width, lang, True)):
+    for line in race:
         stamp_text(img, (x, y + EVENT_LINE_H / 2), line, TEXT, style.RACE, bold=True, anchor="lm", max_width=width)
         y += EVENT_LINE_H
     y += 4
     stamp_text(img, (x, y), translate(lang, "catan_express.render.last_events"), TEXT, style.MUTED_TEXT, bold=True,
               max_width=width)
     y += TEXT + 10
-    room = max(1, int((bottom - y) // EVENT_LINE_H))
-    for line in public_event_lines(state.last, names, lang, TEXT, width, room):
+    for line in lines:
         stamp_text(img, (x, y + EVENT_LINE_H // 2), line, TEXT, style.TEXT, anchor="lm", max_width=width)
         y += EVENT_LINE_H
 

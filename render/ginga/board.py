@@ -24,10 +24,13 @@ from games.ginga.models import GingaView, LastPlacement
 from render.ginga import style
 from render.ginga.sidebar import draw_sidebar
 from render.ginga.tiles import tile_by_id, tile_patch
-from render.kit.encode import LayerCache, drawn_on
+from render.kit.encode import LayerCache, board_palette, drawn_on
 from render.kit.highlight import halo_lines
 from render.kit.palette import contrast_text
 from render.kit.text import draw_text, measure
+
+# The 256 colours this game's boards map onto from the first on (render.kit.make_board_palettes)
+BOARD_PALETTE = board_palette(__file__)
 
 BOARD, SIDEBAR_W, WIDTH, HEIGHT = style.BOARD, style.SIDEBAR_W, style.WIDTH, style.HEIGHT
 MARGIN = 46  # room for the cell names
@@ -72,7 +75,7 @@ def render_board(view: GingaView, names: Sequence[str], lang: str = "en") -> Ima
     paste_tiles(img, grid, view.tiles)
     _draw_latest(img, view, grid)
     draw_sidebar(img, view, names, lang)
-    return drawn_on(img, _background())  # one palette for every table the sky holds
+    return drawn_on(img, _background(), BOARD_PALETTE)  # one palette for every table the sky holds
 
 
 @lru_cache(maxsize=2)

@@ -19,6 +19,7 @@ from render.ginga.legend import draw_legend
 from render.ginga.tiles import paste_tile, tile_by_id
 from render.kit.ended import ABANDONED_KEY, ABANDONED_SUB_KEY, is_abandoned
 from render.kit.palette import contrast_text
+from render.kit.regions import REGIONS
 from render.kit.text import draw_text, fit_size, measure
 
 PAD = 14
@@ -38,7 +39,8 @@ def draw_sidebar(img: Image.Image, view: GingaView, names: Sequence[str], lang: 
     y = _pile(img, d, view, lang, y + 4)
     legend_top = style.HEIGHT - PAD - 2 * 34
     _latest_text(img, d, view, names, lang, y + 8, legend_top - 6)
-    draw_legend(img, (SX, legend_top), SW, lang)
+    REGIONS.draw(img, (SX - 2, legend_top - 4, style.WIDTH, style.HEIGHT), ("ginga-legend", lang),
+                 lambda: draw_legend(img, (SX, legend_top), SW, lang))
 
 
 def _banner(img: Image.Image, d: ImageDraw.ImageDraw, view: GingaView, names: Sequence[str], lang: str,
@@ -78,23 +80,31 @@ def _players(img: Image.Image, d: ImageDraw.ImageDraw, view: GingaView, names: S
     cell = 48 if n <= 3 else 44
     row_h = 44 + cell + 12
     for p in view.players:
-        y = top
         active = p.seat in view.active and not is_abandoned(view)
-        colour = style.player_rgb(p.seat)
-        d.rounded_rectangle((SX, y, SX + SW, y + row_h), 10, fill=style.PANEL,
-                            outline=style.TEXT if active else style.PANEL_EDGE, width=4 if active else 2)
-        d.rounded_rectangle((SX + 8, y + 8, SX + 22, y + row_h - 8), 4, fill=colour, outline=style.TEXT, width=1)
-        total = str(p.total)
-        tw, _ = measure(total, 34, True)
-        draw_text(img, (SX + SW - 12, y + 24), total, 34, style.TEXT, bold=True, anchor="rm")
-        draw_text(img, (SX + 32, y + 24), player_name(names, p.seat), 26, style.TEXT, bold=True, anchor="lm",
-                  max_width=SW - 32 - tw - 24)
-        x = SX + 32
-        for tile_id in p.hand:
-            box = paste_tile(img, tile_by_id(tile_id).index, 0, (x, y + 42), cell)
-            x = box[2] + 10
+        # a row is drawn again only when what it shows changes (render.kit.regions)
+        key = ("ginga-row", p.seat, active, p.total, player_name(names, p.seat), tuple(p.hand), cell)
+        REGIONS.draw(img, (SX - 2, top - 2, style.WIDTH, top + row_h + 3), key,
+                     lambda: _player_row(img, d, p, names, top, row_h, cell, active))
         top += row_h + 6
     return top
+
+
+def _player_row(img: Image.Image, d: ImageDraw.ImageDraw, p, names: Sequence[str], top: int, row_h: int, cell: int,
+                active: bool) -> None:
+    y = top
+    colour = style.player_rgb(p.seat)
+    d.rounded_rectangle((SX, y, SX + SW, y + row_h), 10, fill=style.PANEL,
+                        outline=style.TEXT if active else style.PANEL_EDGE, width=4 if active else 2)
+    d.rounded_rectangle((SX + 8, y + 8, SX + 22, y + row_h - 8), 4, fill=colour, outline=style.TEXT, width=1)
+    total = str(p.total)
+    tw, _ = measure(total, 34, True)
+    draw_text(img, (SX + SW - 12, y + 24), total, 34, style.TEXT, bold=True, anchor="rm")
+    draw_text(img, (SX + 32, y + 24), player_name(names, p.seat), 26, style.TEXT, bold=True, anchor="lm",
+              max_width=SW - 32 - tw - 24)
+    x = SX + 32
+    for tile_id in p.hand:
+        box = paste_tile(img, tile_by_id(tile_id).index, 0, (x, y + 42), cell)
+        x = box[2] + 10
 
 
 def _pile(img: Image.Image, d: ImageDraw.ImageDraw, view: GingaView, lang: str, top: int) -> int:

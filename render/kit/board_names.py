@@ -172,19 +172,26 @@ class Placer:
         taken = pieces.track.point(lambda v: TRACK_CELL if v else FREE)
         for level, layer in ((MARK_CELL, pieces.marks), (HARD_CELL, fixed), (HARD_CELL, pieces.hard)):
             taken.paste(level, (0, 0), solid(layer))
-        paint = ImageDraw.Draw(taken)
         out: dict[Hashable, Box] = {}
         # Names whose preferred spot nothing this move covers keep it; the others move, never onto
         # a name that stays, onto another moving name's own spot only when nothing else is left. A
         # moving name that finds no spot clear of the other moving names (an earlier one took the
-        # last) chooses first on a second try.
+        # last) chooses first on a second try. (This first pass reads and paints the masks' bytes:
+        # a board has a hundred names or so, and a crop per question cost more than the answer.)
+        width, height = taken.size
+        cells_now, pieces_now = bytearray(taken.tobytes()), moving.tobytes()
         for key, spots in names:
             area, home = spots.area, spots.cells[0]
-            home = (area[0] + home[0], area[1] + home[1], area[0] + home[2], area[1] + home[3])
-            crowded = taken.crop(home).histogram()[NAME_CELL]  # too near a name that stays
-            if moving.crop(home).getbbox() is None and not crowded:
-                out[key] = spots.boxes[0]
-                paint.rectangle(cells(grow(spots.boxes[0], gap), self.scale), fill=NAME_CELL)
+            x0, y0 = max(0, area[0] + home[0]), max(0, area[1] + home[1])
+            x1, y1 = min(width, area[0] + home[2]), min(height, area[1] + home[3])
+            rows = [(y * width + x0, y * width + x1) for y in range(y0, y1)] if x0 < x1 else []
+            if any(pieces_now.count(0, a, b) != b - a for a, b in rows):  # a piece covers it
+                continue
+            if any(cells_now.find(NAME_CELL, a, b) >= 0 for a, b in rows):  # too near a name that stays
+                continue
+            out[key] = spots.boxes[0]
+            _fill(cells_now, width, height, cells(grow(spots.boxes[0], gap), self.scale), NAME_CELL)
+        taken = Image.frombytes("L", (width, height), bytes(cells_now))
         movers = [(key, spots) for key, spots in names if key not in out]
         homes = Image.new("L", taken.size, 0)
         number = {key: n for n, (key, _) in enumerate(movers, start=1)}
@@ -196,7 +203,10 @@ class Placer:
             paint = ImageDraw.Draw(taken)
             stuck = set()
             for key, spots in movers:
-                memo = (key, spots, taken.crop(spots.area).tobytes(), homes.crop(spots.area).tobytes())
+                # choose() reads `homes` only as this name's own spot or another's: the numbers are
+                # made 1 and 2, so the choice made for a neighbourhood holds whatever the others' numbers
+                theirs = homes.crop(spots.area).tobytes().translate(_OWN_OR_OTHER[number[key]])
+                memo = (key, spots, taken.crop(spots.area).tobytes(), theirs)
                 found = self._chosen.get(memo)
                 if found is None:
                     found = self._chosen[memo] = spots.choose(taken, homes, number[key])
@@ -212,6 +222,20 @@ class Placer:
             movers = [m for m in movers if m[0] in stuck] + [m for m in movers if m[0] not in stuck]
         _settle(out, {key: spots.boxes[0] for key, spots in names}, gap)
         return {key: out[key] for key, _ in names}
+
+
+def _fill(mask: bytearray, width: int, height: int, box: tuple[int, int, int, int], value: int) -> None:
+    """ImageDraw's rectangle(box, fill=value) on an "L" mask's bytes: both ends inside."""
+    x0, y0, x1, y1 = max(0, box[0]), max(0, box[1]), min(width - 1, box[2]), min(height - 1, box[3])
+    if x0 > x1:
+        return
+    run = bytes((value,)) * (x1 + 1 - x0)
+    for y in range(y0, y1 + 1):
+        mask[y * width + x0:y * width + x1 + 1] = run
+
+
+# per name number n: a bytes.translate table taking 0 to 0, n to 1 and any other number to 2
+_OWN_OR_OTHER = [bytes(0 if v == 0 else 1 if v == n else 2 for v in range(256)) for n in range(256)]
 
 
 def _settle(out: dict[Hashable, Box], homes: dict[Hashable, Box], gap: float) -> None:

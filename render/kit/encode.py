@@ -66,10 +66,12 @@ with nothing kept (the first on its layer) costs about half as much again as Pil
 from __future__ import annotations
 
 import io
+import json
 import threading
 import time
 from collections import OrderedDict
-from typing import Any, Callable, Hashable, Sequence
+from pathlib import Path
+from typing import Any, Callable, Hashable, NamedTuple, Sequence
 
 from PIL import Image, ImageChops
 
@@ -99,6 +101,28 @@ def quantize_keeping(img: Image.Image, keep: Sequence[tuple[int, int, int]], sam
 
 
 # --- a palette built once per board -----------------------------------------------------------------
+class StartPalette(NamedTuple):
+    """A game's board palette made beforehand (render.kit.make_board_palettes): `colours`, the
+    256 of them; `flat`, those that are flat colours of its boards, kept exact."""
+
+    colours: tuple[RGB, ...]
+    flat: tuple[RGB, ...]
+
+
+BOARD_PALETTE_FILE = "board_palette.json"
+
+
+def board_palette(module: str) -> StartPalette | None:
+    """The board palette kept beside a game's board module (`module`: its __file__), written by
+    render.kit.make_board_palettes; None if there is no file."""
+    path = Path(module).with_name(BOARD_PALETTE_FILE)
+    if not path.exists():
+        return None
+    data = json.loads(path.read_text())
+    return StartPalette(tuple(tuple(c) for c in data["colours"]), tuple(tuple(c) for c in data["flat"]))  # type: ignore[arg-type]
+
+
+
 BOARD_PALETTE = "railyard.board_palette"  # Image.info of a board: the BoardPalette of its static layer
 _LAYER_PALETTE = "railyard.layer_palette"  # Image.info of a static layer: its BoardPalette
 SAME_CELL = 3  # Pillow maps colours through a cache of 4-level cells: colours this close share one
@@ -109,18 +133,19 @@ FLAT_ERROR, FLAT_COUNT = 8, 8
 # drift: DRIFT more sampled pixels off by over DRIFT_ERROR than on the board the palette was
 # built from (about 1,000 more on the board: edges and blends of pieces the palette lacks)
 DRIFT_ERROR, DRIFT = 16, 64
-KEEP_MAX = 96  # flat colours a palette keeps at most
+KEEP_MAX = 200  # flat colours a palette keeps at most (a game's boards draw 30-180)
 BUILD_SAMPLE = 2  # the octree looks at the board shrunk this many times (the check catches what it misses)
 
 
-def drawn_on(img: Image.Image, layer: Image.Image) -> Image.Image:
+def drawn_on(img: Image.Image, layer: Image.Image, start: StartPalette | None = None) -> Image.Image:
     """Mark `img`, a board, as drawn on the static `layer`: its 256-colour PNG then maps onto
     the palette kept for that layer (BoardPalette) instead of quantising the board afresh.
     The palette is kept in the layer's own `info`, so it lives and goes with the cached layer.
+    `start`: the game's board palette (board_palette), the layer's palette from its first board.
     Returns img."""
     palette = layer.info.get(_LAYER_PALETTE)
     if palette is None:
-        palette = layer.info.setdefault(_LAYER_PALETTE, BoardPalette())
+        palette = layer.info.setdefault(_LAYER_PALETTE, BoardPalette(start))
     img.info[BOARD_PALETTE] = palette
     return img
 
@@ -144,7 +169,8 @@ class BoardPalette:
     palette was built from (new edges and blends everywhere) is the palette built again from
     it. Either way the board that shows something new is itself encoded right."""
 
-    def __init__(self) -> None:
+    def __init__(self, start: StartPalette | None = None) -> None:
+        self.start = start  # taken as the palette at the first board instead of an octree's (_start)
         self.reference: Image.Image | None = None
         self.kept: list[RGB] = []  # flat colours found off since the first build
         self.off = 0  # sampled pixels off on the board the palette was built from
@@ -154,8 +180,7 @@ class BoardPalette:
 
     def colours(self) -> list[RGB]:
         """The palette as it stands (empty before the first board)."""
-        flat = (self.reference.getpalette() or []) if self.reference is not None else []
-        return [tuple(flat[i:i + 3]) for i in range(0, len(flat), 3)]  # type: ignore[misc]
+        return colours_of(self.reference) if self.reference is not None else []
 
     def apply(self, img: Image.Image, meaning: Sequence[RGB] = ()) -> Image.Image:
         """img (RGB) as a "P" image on this board's palette."""
@@ -163,6 +188,11 @@ class BoardPalette:
         fixed = list(dict.fromkeys(tuple(c) for c in meaning))
         found: list[RGB] = []
         drift = True
+        if ref is None and self.start is not None:
+            with self._lock:
+                if self.reference is None:
+                    return self._start(img, fixed, self.start)
+            ref = self.reference
         if ref is not None:
             mapped = img.quantize(palette=ref, dither=Image.Dither.NONE)
             seen, worst, errors = _check(img, mapped)
@@ -182,6 +212,22 @@ class BoardPalette:
             self.off = sum(errors[DRIFT_ERROR + 1:])
             self.builds += 1
             return mapped
+
+    def _start(self, img: Image.Image, fixed: list[RGB], start: StartPalette) -> Image.Image:
+        """Take `start` as the palette, with no octree (the meaning colours and its flat colours
+        exact, as if learned); img mapped onto it, its check the drift is measured from, and any
+        flat colour it still lacks put in."""
+        self.kept = [c for c in dict.fromkeys(start.flat) if c not in fixed][:KEEP_MAX]
+        colours = list(dict.fromkeys([*fixed, *self.kept, *start.colours]))[:256]
+        self.reference = _keeping(colours, fixed + self.kept)
+        mapped = img.quantize(palette=self.reference, dither=Image.Dither.NONE)
+        seen, worst, errors = _check(img, mapped)
+        missing = self._missing(seen, worst, errors, fixed)
+        if missing:
+            mapped = self._put_in(img, mapped, fixed, missing)
+            errors = _check(img, mapped)[2]
+        self.off = sum(errors[DRIFT_ERROR + 1:])
+        return mapped
 
     def _build(self, img: Image.Image, fixed: list[RGB]) -> tuple[Image.Image, list[int]]:
         """Build the palette from img; (img mapped onto it, the check's histogram). A flat
@@ -210,6 +256,12 @@ class BoardPalette:
         self.kept.extend(found)
         self.reference = _with_colours(self.colours(), mapped.histogram(), fixed + self.kept, found)
         return img.quantize(palette=self.reference, dither=Image.Dither.NONE)
+
+
+def colours_of(reference: Image.Image) -> list[RGB]:
+    """The colours of a "P" image's palette, in index order."""
+    flat = reference.getpalette() or []
+    return [tuple(flat[i:i + 3]) for i in range(0, len(flat), 3)]  # type: ignore[misc]
 
 
 def _palette_for(img: Image.Image, fixed: Sequence[RGB]) -> Image.Image:
@@ -327,16 +379,23 @@ def palette_png_of(img: Image.Image, renderer: Any = None, times: dict[str, floa
     (`drawn_on`) is written from compressed bands kept from the boards before it
     (render.kit.bandpng): most of a board is as it was on the last move. Any other image is
     encoded whole: its bands would seldom come again. `times`, if given, gets the seconds
-    spent on "colours" and "png" added (the bench's split)."""
-    started = time.perf_counter()
+    spent on "colours" and "png" added (the bench's split), and the thread's CPU seconds on
+    "colours cpu" and "png cpu" (the figures to read on a machine others load)."""
+    started, started_cpu = time.perf_counter(), time.thread_time()
     mapped = few_colours(img, renderer)
-    mapped_at = time.perf_counter()
+    mapped_at, mapped_cpu = time.perf_counter(), time.thread_time()
     board = isinstance(img.info.get(BOARD_PALETTE), BoardPalette) and "transparency" not in mapped.info
     data = palette_png(mapped) if board else to_png(mapped)
     if times is not None:
-        times["colours"] = times.get("colours", 0.0) + mapped_at - started
-        times["png"] = times.get("png", 0.0) + time.perf_counter() - mapped_at
+        add_times(times, "colours", mapped_at - started, mapped_cpu - started_cpu)
+        add_times(times, "png", time.perf_counter() - mapped_at, time.thread_time() - mapped_cpu)
     return data
+
+
+def add_times(times: dict[str, float], part: str, seconds: float, cpu: float) -> None:
+    """Add a step's wall and CPU seconds to the bench's split (`part`, `part` + " cpu")."""
+    times[part] = times.get(part, 0.0) + seconds
+    times[f"{part} cpu"] = times.get(f"{part} cpu", 0.0) + cpu
 
 
 def shrink_files(files: Sequence[tuple[str, bytes]], scale: float = 0.5) -> list[tuple[str, bytes]]:

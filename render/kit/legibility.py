@@ -58,6 +58,12 @@ def recording_text_sizes() -> Iterator[TextSizes]:
         _recorder.reset(token)
 
 
+def recording() -> bool:
+    """Whether text sizes are being recorded (render.kit.regions then draws every part afresh,
+    so that each text is drawn and noted)."""
+    return _recorder.get() is not None
+
+
 def note_text(size: int, text: str) -> None:
     """Called by render.kit.text.draw_text for every text it draws."""
     sizes = _recorder.get()

@@ -24,10 +24,11 @@ from games.core.i18n import translate
 from games.santa_fe.map import west
 from games.santa_fe.models import SantaFeView
 from render.kit.board_names import Pieces
-from render.kit.encode import LayerCache, drawn_on
+from render.kit.encode import LayerCache, board_palette, drawn_on
 from render.kit.fonts import font
 from render.kit.geometry import Box, Walker
 from render.kit.highlight import halo_lines, halo_spot, thickness
+from render.kit.regions import MAPS
 from render.kit.text import draw_text
 from render.santa_fe import icons, names, style
 from render.santa_fe.layout import (
@@ -53,6 +54,9 @@ from render.santa_fe.layout import (
 from render.santa_fe.names import LABEL_SIZE, geo_lines, mark_slots
 from render.santa_fe.sidebar import draw_sidebar
 from render.santa_fe.tags import TAG_R, played_marks, tag_patch
+
+# The 256 colours this game's boards map onto from the first on (render.kit.make_board_palettes)
+BOARD_PALETTE = board_palette(__file__)
 
 SIZE = (BOARD_W, BOARD_H)
 SS = 2  # supersampling factor for the static shapes and the patches
@@ -83,9 +87,12 @@ def static_map(lang: str) -> StaticMap:
 def render_board(view: SantaFeView, names: Sequence[str], lang: str = "en") -> Image.Image:
     base = static_map(lang)
     img = base.image.copy()
-    draw_track(img, base, view, lang)
+    # A move that changes nothing on the map (a card chosen, drawn or bought) shows the map of the
+    # board before it: kept whole (render.kit.regions), keyed by all draw_track reads.
+    MAPS.draw(img, (0, 0, MAP_W, MAP_H), map_key(view, lang), lambda: draw_track(img, base, view, lang),
+              ground=("sf-board", lang, SIZE))
     draw_sidebar(img, view, names, lang)
-    return drawn_on(img, base.image)
+    return drawn_on(img, base.image, BOARD_PALETTE)
 
 
 def render_map(view: SantaFeView, lang: str = "en", width: int | None = None) -> Image.Image:
@@ -142,6 +149,13 @@ def draw_track(img: Image.Image, base: StaticMap, view: SantaFeView, lang: str) 
     return boxes
 
 
+def map_key(view: SantaFeView, lang: str) -> tuple:
+    """What draw_track draws from."""
+    players = tuple((p.seat, tuple(p.played), None if p.revealed is None else p.revealed.card) for p in view.players)
+    return ("sf-map", lang, tuple(view.sec_built), tuple(view.sec_rr), tuple(view.sec_from), repr(view.lines),
+            tuple(view.connected), tuple(last_tile_spaces(view)), tuple(sorted(_fresh(view))), players)
+
+
 def name_boxes(view: SantaFeView, lang: str) -> dict[int, Box]:
     """Where this board puts each city's name."""
     base = static_map(lang)
@@ -173,9 +187,7 @@ def _halo_last_tiles(img: Image.Image, view: SantaFeView, pieces: Pieces) -> Non
 def _played_tags(img: Image.Image, base: StaticMap, view: SantaFeView, pieces: Pieces) -> None:
     """Who played which city card: the seat's marker shape beside the city; the cards revealed
     this round (the last card choice) ringed with the last-move halo."""
-    fresh = set()
-    if view.phase in ("track", "exchange") or (view.phase == "over" and view.turn_tiles):
-        fresh = {(p.seat, p.revealed.card) for p in view.players if p.revealed is not None and p.revealed.card >= 0}
+    fresh = _fresh(view)
     marks = played_marks(view.players, base.slots)
     layout = board_layout()
     ringed = set()
@@ -199,6 +211,13 @@ def _played_tags(img: Image.Image, base: StaticMap, view: SantaFeView, pieces: P
         patch, offset = tag_patch(seat, centre)
         img.paste(patch, offset, patch)
         pieces.paste("hard", patch, offset)
+
+
+def _fresh(view: SantaFeView) -> set[tuple[int, int]]:
+    """(seat, city card) of the cards revealed this round, ringed on the map."""
+    if view.phase in ("track", "exchange") or (view.phase == "over" and view.turn_tiles):
+        return {(p.seat, p.revealed.card) for p in view.players if p.revealed is not None and p.revealed.card >= 0}
+    return set()
 
 
 def _patch(points: list[Point], pad: float) -> tuple[int, int, int, int]:

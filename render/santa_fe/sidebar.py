@@ -18,6 +18,7 @@ from games.santa_fe.models import DOUBLE, NOTHING, PlayerView, SantaFeView
 from render.kit.ended import ABANDONED_KEY, ABANDONED_SUB_KEY, is_abandoned
 from render.kit.banner import draw_banner
 from render.kit.events import public_event_lines
+from render.kit.regions import REGIONS
 from render.kit.text import draw_text, measure
 from render.santa_fe import icons, style
 from render.santa_fe.layout import BOARD_H, BOARD_W, MIN_TEXT, PANEL_Y
@@ -103,12 +104,20 @@ def banner_text(view: SantaFeView, names: Sequence[str], lang: str) -> tuple[str
 def _banner(img: Image.Image, d: ImageDraw.ImageDraw, view: SantaFeView, names: Sequence[str], lang: str,
             top: int) -> int:
     title, sub, bg, arrow = banner_text(view, names, lang)
-    return draw_banner(img, d, (LEFT, top, RIGHT, top + BANNER_H), title, sub, bg, arrow, title_size=BANNER_SIZE,
-                       text_size=TEXT, sub_room=WIDTH // 2, text=draw_text)
+    # each part of the panel is drawn again only when what it shows changes (render.kit.regions)
+    return REGIONS.draw(img, (0, top - 4, BOARD_W, top + BANNER_H + 4), ("sf-banner", title, sub, bg, arrow),
+                        lambda: draw_banner(img, d, (LEFT, top, RIGHT, top + BANNER_H), title, sub, bg, arrow,
+                                            title_size=BANNER_SIZE, text_size=TEXT, sub_room=WIDTH // 2,
+                                            text=draw_text))
 
 
 # --- the railroads' tiles left and the cards beside the board --------------------------------------------
 def _chips(img: Image.Image, d: ImageDraw.ImageDraw, view: SantaFeView, lang: str, top: int) -> int:
+    key = ("sf-chips", tuple(view.supply), view.double_pile, view.deck_size, view.options.advanced, view.engineers)
+    return REGIONS.draw(img, (0, top, BOARD_W, top + CHIPS_H), key, lambda: _draw_chips(img, d, view, top))
+
+
+def _draw_chips(img: Image.Image, d: ImageDraw.ImageDraw, view: SantaFeView, top: int) -> int:
     board = west()
     mid = top + CHIPS_H // 2
     x = LEFT
@@ -144,7 +153,11 @@ def _players(img: Image.Image, d: ImageDraw.ImageDraw, view: SantaFeView, names:
     row_h = min(ROW_MAX, (bottom - top) // max(n, 1))
     active = set(view.active) if view.phase != "over" and not is_abandoned(view) else set()
     for k, p in enumerate(view.players):
-        _player_row(img, d, view, p, names, lang, top + k * row_h, row_h, p.seat in active)
+        y = top + k * row_h
+        key = ("sf-row", lang, y, row_h, p.seat in active, repr(p), name_of(names, p.seat), view.phase, view.first,
+               p.seat in view.active)
+        REGIONS.draw(img, (0, y, SPLIT - 6, y + row_h), key,
+                     lambda: _player_row(img, d, view, p, names, lang, y, row_h, p.seat in active))
 
 
 def _player_row(img: Image.Image, d: ImageDraw.ImageDraw, view: SantaFeView, p: PlayerView, names: Sequence[str],
@@ -228,14 +241,24 @@ def _last_turn(img: Image.Image, d: ImageDraw.ImageDraw, view: SantaFeView, name
                top: int, bottom: int) -> None:
     x = SPLIT + 4
     width = RIGHT - x
-    d.line((SPLIT - 2, top, SPLIT - 2, bottom), fill=style.PANEL_EDGE, width=2)
     if view.turn_seat is not None:
         title = translate(lang, "santa_fe.render.last_turn_of", {"seat": view.turn_seat}, names)
     else:
         title = translate(lang, "santa_fe.render.last_events")
-    draw_text(img, (x, top + 2), title, TEXT, style.MUTED_TEXT, bold=True, max_width=width)
     y = top + TEXT + 12
     room = max(1, (bottom - y) // EVENT_LINE_H)
-    for line in last_turn_lines(view, names, lang, width, room):
+    lines = tuple(last_turn_lines(view, names, lang, width, room))
+    REGIONS.draw(img, (SPLIT - 6, top, BOARD_W, bottom + 1), ("sf-last-turn", top, bottom, title, lines),
+                 lambda: _draw_last_turn(img, d, top, bottom, title, lines))
+
+
+def _draw_last_turn(img: Image.Image, d: ImageDraw.ImageDraw, top: int, bottom: int, title: str,
+                    lines: Sequence[str]) -> None:
+    x = SPLIT + 4
+    width = RIGHT - x
+    d.line((SPLIT - 2, top, SPLIT - 2, bottom), fill=style.PANEL_EDGE, width=2)
+    draw_text(img, (x, top + 2), title, TEXT, style.MUTED_TEXT, bold=True, max_width=width)
+    y = top + TEXT + 12
+    for line in lines:
         draw_text(img, (x, y + EVENT_LINE_H // 2), line, TEXT, style.TEXT, anchor="lm", max_width=width)
         y += EVENT_LINE_H

@@ -35,15 +35,19 @@ from games.core.hexgrid import Hex
 from games.steam.derived import board_map, map_of, runs
 from games.steam.map import Terrain
 from games.steam.models import COLOURS, SteamState, SteamView
-from render.kit.encode import LayerCache, drawn_on
+from render.kit.encode import LayerCache, board_palette, drawn_on
 from render.kit.geometry import Walker
 from render.kit.board_names import Pieces
 from render.kit.highlight import halo_lines, thickness
+from render.kit.regions import MAPS
 from render.kit.text import draw_text
 from render.steam import marks, names, style
 from render.steam.layout import BOARD_W, MIN_TEXT, MapLayout, map_layout
 from render.steam.names import water_names
 from render.steam.sidebar import draw_panel, panel_height
+
+# The 256 colours this game's boards map onto from the first on (render.kit.make_board_palettes)
+BOARD_PALETTE = board_palette(__file__)
 
 SS = 2
 Point = tuple[float, float]
@@ -214,11 +218,20 @@ def render_board(view: SteamView, names: Sequence[str], lang: str = "en") -> Ima
     height = ml.size[1] + panel_height(state, lang)
     img = Image.new("RGB", (BOARD_W, height), style.PANEL_BG)
     img.paste(base.image, (0, 0))
-    draw_map(img, state, base, ml, lang)
+    # A move that changes nothing on the map (an auction bid, an action chosen, income) shows the
+    # map of the board before it: kept whole (render.kit.regions), keyed by all draw_map reads.
+    MAPS.draw(img, (0, 0, ml.size[0], ml.size[1]), ("steam-map", lang, state.model_dump_json(include=MAP_FIELDS)),
+              lambda: draw_map(img, state, base, ml, lang), ground=("steam-map", state.options.map, lang, BOARD_W))
     d = ImageDraw.Draw(img)
     d.rectangle((0, ml.size[1], BOARD_W, ml.size[1] + 2), fill=style.DIVIDER)
     draw_panel(img, view, names, lang, ml.size[1] + 2)
-    return drawn_on(img, base.image)
+    return drawn_on(img, base.image, BOARD_PALETTE)
+
+
+# The state fields draw_map and what it calls read (the map, track, links, cities and their cubes,
+# the latest builds and delivery).
+MAP_FIELDS = {"options", "tiles", "links", "new_cities", "new_city_tiles", "grown", "cubes", "phase", "history",
+              "delivered", "last_builds", "last_route", "last_route_places"}
 
 
 def render_map(state: SteamState, lang: str = "en", route: Sequence[int] | None = None) -> Image.Image:

@@ -20,6 +20,7 @@ from render.kit.events import public_event_lines
 from render.kit.banner import draw_banner
 from render.kit.legend import draw_legend, legend_height
 from render.kit.palette import contrast_text
+from render.kit.regions import REGIONS
 from render.kit.text import draw_text, measure, signed
 from render.steam import marks, style
 from render.steam.layout import BOARD_W, MIN_TEXT
@@ -74,7 +75,10 @@ def draw_panel(img: Image.Image, view: SteamView, names: Sequence[str], lang: st
     _players(img, d, view, names, lang, rows_top)
     _last_turn(img, d, view, names, lang, rows_top, rows_bottom)
     y = _supply(img, d, state, lang, rows_bottom + 12)
-    draw_legend(img, (LEFT, y + 8), legend_items(lang), TEXT, RIGHT - LEFT)
+    # each part of the panel is drawn again only when what it shows changes (render.kit.regions)
+    items = legend_items(lang)
+    box = (0, y + 4, BOARD_W, min(img.height, y + 12 + legend_height(items, TEXT, RIGHT - LEFT)))
+    REGIONS.draw(img, box, ("steam-legend", lang, y), lambda: draw_legend(img, (LEFT, y + 8), items, TEXT, RIGHT - LEFT))
 
 
 # --- the banner ----------------------------------------------------------------------------------
@@ -117,24 +121,32 @@ def banner_text(view: SteamView, names: Sequence[str], lang: str) -> tuple[str, 
 def _banner(img: Image.Image, d: ImageDraw.ImageDraw, view: SteamView, names: Sequence[str], lang: str,
             top: int) -> int:
     title, sub, bg, arrow = banner_text(view, names, lang)
-    return draw_banner(img, d, (LEFT, top, RIGHT, top + BANNER_H), title, sub, bg, arrow, title_size=BANNER_SIZE,
-                       text_size=TEXT, sub_room=(RIGHT - LEFT) // 2, text=draw_text)
+    return REGIONS.draw(img, (0, top - 4, BOARD_W, top + BANNER_H + 4), ("steam-banner", title, sub, bg, arrow),
+                        lambda: draw_banner(img, d, (LEFT, top, RIGHT, top + BANNER_H), title, sub, bg, arrow,
+                                            title_size=BANNER_SIZE, text_size=TEXT, sub_room=(RIGHT - LEFT) // 2,
+                                            text=draw_text))
 
 
 # --- the players ---------------------------------------------------------------------------------
 def _players(img: Image.Image, d: ImageDraw.ImageDraw, view: SteamView, names: Sequence[str], lang: str,
              top: int) -> None:
     state = view.state
+    REGIONS.draw(img, (0, top, SPLIT - 6, top + HEAD_H), ("steam-head", lang), lambda: _head(img, lang, top))
+    active = set(view.active) if state.phase != "over" and not is_abandoned(view) else set()
+    y = top + HEAD_H
+    for seat in seats_in_order(state):
+        key = ("steam-row", lang, y, seat, seat in active, repr(state.players[seat]), name_of(names, seat))
+        REGIONS.draw(img, (0, y, SPLIT - 6, y + ROW_H), key,
+                     lambda: _player_row(img, d, state, seat, names, lang, y, seat in active))
+        y += ROW_H
+
+
+def _head(img: Image.Image, lang: str, top: int) -> None:
     mid = top + HEAD_H // 2
     for key, right in (("cash", COL_CASH), ("income", COL_INCOME), ("points", COL_POINTS), ("loco", COL_LOCO)):
         draw_text(img, (right, mid), translate(lang, f"steam.render.col.{key}"), TEXT, style.MUTED_TEXT, anchor="rm")
     draw_text(img, (COL_ACTION + 6, mid), translate(lang, "steam.render.col.action"), TEXT, style.MUTED_TEXT,
               anchor="lm", max_width=SPLIT - 16 - COL_ACTION - 6)
-    active = set(view.active) if state.phase != "over" and not is_abandoned(view) else set()
-    y = top + HEAD_H
-    for seat in seats_in_order(state):
-        _player_row(img, d, state, seat, names, lang, y, seat in active)
-        y += ROW_H
 
 
 def _player_row(img: Image.Image, d: ImageDraw.ImageDraw, state: SteamState, seat: int, names: Sequence[str],
@@ -181,12 +193,22 @@ def _last_turn(img: Image.Image, d: ImageDraw.ImageDraw, view: SteamView, names:
     state = view.state
     x = SPLIT + 8
     width = RIGHT - x
+    y = top + TEXT + 14
+    room = max(1, (bottom - y) // EVENT_LINE_H)
+    lines = tuple(public_event_lines(state.turn_events or state.last, names, lang, TEXT, width, room))
+    REGIONS.draw(img, (SPLIT - 6, top, BOARD_W, bottom + 1), ("steam-last-turn", lang, top, bottom, lines),
+                 lambda: _draw_last_turn(img, d, lang, top, bottom, lines))
+
+
+def _draw_last_turn(img: Image.Image, d: ImageDraw.ImageDraw, lang: str, top: int, bottom: int,
+                    lines: Sequence[str]) -> None:
+    x = SPLIT + 8
+    width = RIGHT - x
     d.line((SPLIT - 2, top, SPLIT - 2, bottom), fill=style.PANEL_EDGE, width=2)
     draw_text(img, (x, top + 2), translate(lang, "steam.render.last_events"), TEXT, style.MUTED_TEXT, bold=True,
               max_width=width)
     y = top + TEXT + 14
-    room = max(1, (bottom - y) // EVENT_LINE_H)
-    for line in public_event_lines(state.turn_events or state.last, names, lang, TEXT, width, room):
+    for line in lines:
         draw_text(img, (x, y + EVENT_LINE_H // 2), line, TEXT, style.TEXT, anchor="lm", max_width=width)
         y += EVENT_LINE_H
 
@@ -212,6 +234,12 @@ def supply_layout(state: SteamState, top: int) -> list[tuple[tuple[float, float,
 
 def _supply(img: Image.Image, d: ImageDraw.ImageDraw, state: SteamState, lang: str, top: int) -> int:
     """The twelve goods supply spaces (City Growth and Urbanize take their cubes), numbered."""
+    box = (0, top, BOARD_W, top + SUPPLY_TITLE_H + SUPPLY_H)
+    return REGIONS.draw(img, box, ("steam-supply", lang, top, repr(state.supply)),
+                        lambda: _draw_supply(img, d, state, lang, top))
+
+
+def _draw_supply(img: Image.Image, d: ImageDraw.ImageDraw, state: SteamState, lang: str, top: int) -> int:
     draw_text(img, (LEFT, top + SUPPLY_TITLE_H / 2), translate(lang, "steam.render.supply"), TEXT, style.MUTED_TEXT,
               bold=True, anchor="lm")
     for k, (box, cubes) in enumerate(supply_layout(state, top)):

@@ -21,9 +21,10 @@ from PIL import Image, ImageDraw
 from games.core.i18n import translate
 from games.ticket_to_ride.map import usa
 from games.ticket_to_ride.models import TicketToRideView
-from render.kit.encode import LayerCache, drawn_on
+from render.kit.encode import LayerCache, board_palette, drawn_on
 from render.kit.highlight import halo_line
 from render.kit.labels import MARK, NAME, TRACK, Label, Occupancy, Prices, Spots, label_size, place_names
+from render.kit.regions import MAPS
 from render.kit.text import draw_text
 from render.ticket_to_ride import icons, style
 from render.ticket_to_ride.layout import (
@@ -40,6 +41,9 @@ from render.ticket_to_ride.layout import (
     board_layout,
 )
 from render.ticket_to_ride.strips import draw_strips
+
+# The 256 colours this game's boards map onto from the first on (render.kit.make_board_palettes)
+BOARD_PALETTE = board_palette(__file__)
 
 SIZE = (MAP_W, MAP_H)
 SS = 2  # supersampling factor for the static shapes
@@ -70,14 +74,23 @@ def static_map(lang: str | None) -> StaticMap:
 
 def render_board(view: TicketToRideView, names: Sequence[str], lang: str = "en") -> Image.Image:
     img = Image.new("RGB", (BOARD_W, BOARD_H), style.SIDEBAR_BG)
-    if view.phase == "over" and view.result is not None:  # the story's end: the longest path(s)
+    over = view.phase == "over" and view.result is not None
+    routes: list[int] = []
+    if over:  # the story's end: the longest path(s)
         holders = [row.seat for row in view.result.players if (row.stats or {}).get("longest_bonus")]
         routes = [r for seat in holders for r in view.players[seat].longest_routes]
-        img.paste(render_map(view, lang, highlight=routes), (0, MAP_Y))
-    else:
-        img.paste(render_map(view, lang, last_turn=True), (0, MAP_Y))
+
+    def paint() -> None:
+        img.paste(render_map(view, lang, highlight=routes) if over else render_map(view, lang, last_turn=True),
+                  (0, MAP_Y))
+
+    ringed = ("longest", *routes) if over else ("last", view.turn_route)
+    # A move that claims nothing (most draw cards) shows the map of the board before it: kept whole
+    # (render.kit.regions), on the strip's flat colour.
+    MAPS.draw(img, (0, MAP_Y, MAP_W, MAP_Y + MAP_H), ("ttr-map", lang, view.n, tuple(view.owners), ringed), paint,
+              ground=("ttr-board", style.SIDEBAR_BG))
     draw_strips(img, view, names, lang)
-    return drawn_on(img, static_map(lang).image)
+    return drawn_on(img, static_map(lang).image, BOARD_PALETTE)
 
 
 def render_map(view: TicketToRideView, lang: str | None = "en", width: int | None = None, last_turn: bool = False,

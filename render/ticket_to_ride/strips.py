@@ -19,6 +19,7 @@ from games.ticket_to_ride.models import TicketToRideView
 from render.kit.ended import ABANDONED_KEY, ABANDONED_SUB_KEY, is_abandoned
 from render.kit.events import public_event_lines
 from render.kit.palette import contrast_text
+from render.kit.regions import REGIONS
 from render.kit.shapes import pill
 from render.kit.text import draw_text, measure, truncate
 from render.ticket_to_ride import icons, style
@@ -84,38 +85,56 @@ def _players(img: Image.Image, d: ImageDraw.ImageDraw, view: TicketToRideView, n
     active = waited_on(view)
     scores = {p.seat: p.total for p in view.result.players} if view.result else {}
     ranks = {p.seat: p.rank for p in view.result.players} if view.result else {}
+    pill = view.phase != "over" and not is_abandoned(view)
     for i, p in enumerate(view.players):
-        x0, top, x1, bottom = chip_box(n, i)
-        colour = style.player_rgb(p.seat)
-        if p.seat in active:  # ringed in near-black and marked with an arrow: not colour alone
-            d.rounded_rectangle((x0, top, x1, bottom), 12, fill=style.mix(colour, (255, 255, 255), 0.78),
-                                outline=style.CLAIM_OUTLINE, width=5)
-        else:
-            d.rounded_rectangle((x0, top, x1, bottom), 12, fill=style.PANEL, outline=style.PANEL_EDGE, width=2)
-        icons.seat_tile(d, tile_box(n, i), p.seat)
-        x = x0 + TEXT_X
-        line1 = top + 22
-        if p.seat in active:
-            x = icons.turn_arrow(d, (x, line1), 20, style.CLAIM_OUTLINE) + 6
         score = style.signed(scores[p.seat]) if p.seat in scores else str(p.route_points)
-        draw_text(img, (x1 - 10, line1), score, SCORE, style.TEXT, bold=True, anchor="rm")
-        sw = measure(score, SCORE, True)[0]
         label = _name(names, p.seat)
         if p.seat in ranks:
             label = f"{ranks[p.seat]}. {label}"
-        draw_text(img, (x, line1), label, NAME, style.TEXT, bold=True, anchor="lm", max_width=round(x1 - 16 - sw - x))
-        line2 = bottom - 23
-        x = x0 + TEXT_X
-        if p.choosing and view.phase != "over" and not is_abandoned(view):
-            pill(img, (x, line2), translate(lang, "ticket_to_ride.render.choosing"), TEXT, style.CHOOSING_BG, anchor="lm")
-            continue
-        for icon, value in ((icons.train, p.trains), (icons.cards, p.card_count), (icons.ticket, p.ticket_count)):
-            x = icon(d, (x, line2), 24, colour) + 5
-            x = draw_text(img, (x, line2), str(value), TEXT, style.TEXT, bold=True, anchor="lm")[2] + 14
+        choosing = p.choosing and pill
+        x0, top, x1, bottom = chip_box(n, i)
+        # a chip is drawn again only when what it shows changes (render.kit.regions)
+        key = ("ttr-chip", lang, n, i, p.seat, p.seat in active, score, label, choosing, p.trains, p.card_count,
+               p.ticket_count)
+        REGIONS.draw(img, (x0 - 2, top - 2, x1 + 3, bottom + 3), key,
+                     lambda: _chip(img, d, (x0, top, x1, bottom), p, p.seat in active, score, label, choosing,
+                                   n, i, lang))
+
+
+def _chip(img: Image.Image, d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], p, is_active: bool,
+          score: str, label: str, choosing: bool, n: int, i: int, lang: str) -> None:
+    x0, top, x1, bottom = box
+    colour = style.player_rgb(p.seat)
+    if is_active:  # ringed in near-black and marked with an arrow: not colour alone
+        d.rounded_rectangle((x0, top, x1, bottom), 12, fill=style.mix(colour, (255, 255, 255), 0.78),
+                            outline=style.CLAIM_OUTLINE, width=5)
+    else:
+        d.rounded_rectangle((x0, top, x1, bottom), 12, fill=style.PANEL, outline=style.PANEL_EDGE, width=2)
+    icons.seat_tile(d, tile_box(n, i), p.seat)
+    x = x0 + TEXT_X
+    line1 = top + 22
+    if is_active:
+        x = icons.turn_arrow(d, (x, line1), 20, style.CLAIM_OUTLINE) + 6
+    draw_text(img, (x1 - 10, line1), score, SCORE, style.TEXT, bold=True, anchor="rm")
+    sw = measure(score, SCORE, True)[0]
+    draw_text(img, (x, line1), label, NAME, style.TEXT, bold=True, anchor="lm", max_width=round(x1 - 16 - sw - x))
+    line2 = bottom - 23
+    x = x0 + TEXT_X
+    if choosing:
+        pill(img, (x, line2), translate(lang, "ticket_to_ride.render.choosing"), TEXT, style.CHOOSING_BG, anchor="lm")
+        return
+    for icon, value in ((icons.train, p.trains), (icons.cards, p.card_count), (icons.ticket, p.ticket_count)):
+        x = icon(d, (x, line2), 24, colour) + 5
+        x = draw_text(img, (x, line2), str(value), TEXT, style.TEXT, bold=True, anchor="lm")[2] + 14
 
 
 # --- the face-up row -------------------------------------------------------------------------------------
 def _face_up(img: Image.Image, d: ImageDraw.ImageDraw, view: TicketToRideView, lang: str, top: int) -> None:
+    box = (0, top, min(img.width, FACE_UP_RIGHT + 20), min(img.height, top + BOTTOM_H))
+    REGIONS.draw(img, box, ("ttr-face-up", lang, tuple(view.face_up)), lambda: _face_up_cards(img, d, view, lang, top))
+
+
+def _face_up_cards(img: Image.Image, d: ImageDraw.ImageDraw, view: TicketToRideView, lang: str, top: int) -> None:
     draw_text(img, (PAD, top + 6), translate(lang, "ticket_to_ride.render.face_up"), TEXT, style.MUTED_TEXT, bold=True)
     y0 = top + BOTTOM_H - CARD_H - 10
     for i, colour in enumerate(view.face_up):

@@ -1,0 +1,88 @@
+"""Parts of a board drawn once for what they show and pasted back on later moves.
+
+Most of a board's panel is as it was on the last move: a player's row changes when that player's
+money or turn does, the legend never. Drawing its text and shapes again cost several ms a move.
+So a part is drawn through `Regions.draw` with its box and a key naming everything it shows: the
+box's pixels after drawing are kept, and a later board whose box holds the same pixels before
+drawing (its ground: a digest of them is part of the key) and asks for the same key gets them
+pasted instead. Pillow draws a pixel from the key's values and the pixels under it alone, so a
+pasted part is the same, pixel for pixel, as one drawn again.
+
+The box must hold everything the part draws (a part drawn outside it would lose that on later
+boards), and the key everything it is drawn from. While text sizes are recorded
+(render.kit.legibility) every part is drawn afresh, so the record holds every text.
+"""
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from typing import Callable, Hashable, TypeVar
+
+from PIL import Image
+
+from render.kit.legibility import recording
+
+Box = tuple[int, int, int, int]
+T = TypeVar("T")
+
+KEPT_BYTES = 48 * 2**20  # kept parts' pixels (a player's row is 100-200 KB, a legend 100-400 KB)
+
+
+class Regions:
+    """Parts of boards kept by (box, ground, key), least recently used dropped first past `limit` bytes."""
+
+    def __init__(self, limit: int = KEPT_BYTES) -> None:
+        self.limit = limit
+        self.size = 0
+        self.hits = self.misses = 0
+        self._items: OrderedDict[Hashable, tuple[Image.Image, object]] = OrderedDict()
+        self._lock = threading.Lock()  # render threads share it (render/pool.py, workers=0)
+
+    def draw(self, img: Image.Image, box: Box, key: Hashable, paint: Callable[[], T],
+             ground: Hashable | None = None) -> T:
+        """paint() draws the part on img inside `box` and returns what the caller needs from it
+        (kept with the pixels); on a board that asks again with the same key and ground, the
+        kept pixels are pasted and paint's kept result returned. `ground`: a name for what the
+        box holds before painting, given by a caller that knows it (a static layer's key), in
+        place of the digest of its pixels (a map's millions of pixels cost a few ms to digest)."""
+        if recording():  # a check that notes every text drawn: nothing is pasted instead
+            return paint()
+        if ground is None:
+            ground = hashlib.sha1(img.crop(box).tobytes()).digest()
+        full = (img.mode, box, key, ground)
+        with self._lock:
+            found = self._items.get(full)
+            if found is not None:
+                self._items.move_to_end(full)
+                self.hits += 1
+        if found is not None:
+            img.paste(found[0], box[:2])
+            return found[1]  # type: ignore[return-value]
+        result = paint()
+        part = img.crop(box)
+        with self._lock:
+            self.misses += 1
+            if full not in self._items:
+                self._items[full] = (part, result)
+                self.size += _bytes(part)
+                while self.size > self.limit and self._items:
+                    _, (old, _) = self._items.popitem(last=False)
+                    self.size -= _bytes(old)
+        return result
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self.size = 0
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+def _bytes(img: Image.Image) -> int:
+    return img.width * img.height * len(img.getbands())
+
+
+REGIONS = Regions()
+MAPS = Regions(6 * 5 * 2**20)  # whole maps (3-5 MB each): the last few boards' are the ones asked again
