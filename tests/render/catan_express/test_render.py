@@ -342,8 +342,8 @@ def test_stops_towers_locomotives_and_the_ride_are_drawn(four):
     assert _near(without.getpixel((round(x + r - 2), round(y))), style.STOP, 40)
     # the towers still standing: seats 1, 2, 3 (seat 0 collected its own)
     assert board_mod.towers_left(s, 12) == [1, 2, 3]
-    s.players[3].loco = 12
-    s.last_ride = [12, next(iter(pl.geo.land_of[12]))]
+    s.players[3].loco = "12"
+    s.last_ride = ["12", str(next(iter(pl.geo.land_of[12])))]
     with_loco = render_board(GAME.view(s, None), NAMES[:4], "en")
     assert _changed(without, with_loco) > 400
     text = describe_board(GAME.view(s, None), NAMES[:4], "en")
@@ -364,7 +364,7 @@ def _busy_by_hand(four) -> CatanState:
     free = next(n for n in pl.geo.intersections if n not in s.buildings)
     s.buildings = {**s.buildings, free: Building(seat=1, kind="settlement")}
     s.last_build = [spoke, str(free)] + ([ferry] if ferry else [])
-    s.last_ride = sorted(pl.geo.intersections)[::7][:6]
+    s.last_ride = [str(n) for n in sorted(pl.geo.intersections)[::7][:6]]
     return s
 
 
