@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 pytest_plugins = ["pytester"]
+pytestmark = pytest.mark.slow  # each test starts a pytest process of its own
 
 HEADER = '''
 import logging

@@ -47,6 +47,7 @@ def _refused_with_words(game, state, seat, action) -> IllegalAction | None:
     return None
 
 
+@pytest.mark.slow  # whole games
 @pytest.mark.parametrize("name,n,options,seed,every", CASES, ids=[f"{c[0]}-{c[1]}p-seed{c[3]}" for c in CASES])
 def test_the_menus_and_apply_agree_over_whole_games(name, n, options, seed, every):
     game = registry.get(name)

@@ -34,6 +34,7 @@ def play(seed: int, n: int, check_every: int = 1, bots=("random",)):
     raise AssertionError(f"seed {seed}: no end after {MAX_STEPS} actions")
 
 
+@pytest.mark.slow  # a thousand whole games
 @pytest.mark.parametrize("block", range(10))
 def test_thousand_random_games_end_and_conserve(block):
     for seed in range(block * 100, block * 100 + 100):
@@ -44,12 +45,14 @@ def test_thousand_random_games_end_and_conserve(block):
         assert len(result.players) == n and result.players[0].rank == 1
 
 
+@pytest.mark.slow  # whole games
 @pytest.mark.parametrize("seed", range(20))
 def test_planner_games_conserve_at_every_step(seed):
     state, _ = play(seed, 2 + seed % 4, bots=("planner", "random"))
     assert GAME.result(state).players
 
 
+@pytest.mark.slow  # forty walks of up to 400 moves
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**40), st.integers(2, 5), st.integers(0, 400))
 def test_apply_never_mutates_and_notation_round_trips(seed, n, steps):

@@ -555,8 +555,11 @@ def _crowded(state: CatanState, pl, locos: list[str]) -> CatanState:
     return s
 
 
-@pytest.mark.parametrize("board", [(4, "main", "random", 11), (6, "main", "random", 12), (4, "islands", "random", 11),
-                                   (6, "islands", "random", 12), (6, "islands", "beginner", 0)],
+@pytest.mark.parametrize("board", [pytest.param((4, "main", "random", 11), marks=pytest.mark.slow),  # random whole
+                                   pytest.param((6, "main", "random", 12), marks=pytest.mark.slow),  # games
+                                   pytest.param((4, "islands", "random", 11), marks=pytest.mark.slow),
+                                   pytest.param((6, "islands", "random", 12), marks=pytest.mark.slow),
+                                   (6, "islands", "beginner", 0)],
                          ids=lambda b: f"{b[0]}p-{b[1]}-{b[2]}")
 def test_no_piece_covers_a_harbour_label(board):
     """The pixels of every label stay as on the empty map with a city on every intersection,

@@ -217,6 +217,7 @@ def _drawable() -> dict[str, tuple]:
     return _steps_to_draw()
 
 
+@pytest.mark.slow  # whole games played to find a menu of every kind
 @pytest.mark.parametrize("lang", ["en", "ja"])
 @pytest.mark.parametrize("name", ["hexes", "tiles", "faces", "rotations", "towns", "cities", "cubes", "routes"])
 def test_pick_pictures_read_at_400_px(name: str, lang: str) -> None:
