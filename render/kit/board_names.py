@@ -165,7 +165,8 @@ class NameSpots:
             if found < best_cost:
                 best, best_cost = i, found
         if best_cost[0] or best_cost[1]:
-            best, best_cost = 0, cost(self.cells[0], None)  # every spot meets another name or a piece no name may hide: its own spot, then
+            # every spot meets another name or a piece no name may hide: its own spot, then
+            best, best_cost = 0, cost(self.cells[0], None)
         return self.boxes[best], best_cost[0]
 
     @cached_property
