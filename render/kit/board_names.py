@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Hashable, Iterable, Sequence
 
 from PIL import Image, ImageChops, ImageDraw
@@ -133,24 +134,46 @@ class NameSpots:
         spot meets another name or such a piece, its own spot, which the map's placement chose
         apart from the other names. With the cells of other names it covers (0 but when every spot
         meets one)."""
-        near, theirs = taken.crop(self.area), homes.crop(self.area)
+        return self.choose_in(taken.crop(self.area).tobytes(),
+                              homes.crop(self.area).tobytes().translate(_OWN_OR_OTHER[own]))
 
-        def others(i: int) -> int:
-            hist = theirs.crop(self.cells[i]).histogram()
-            return sum(hist) - hist[0] - hist[own]
-
-        for i, covered in enumerate(self.cells):
-            if near.crop(covered).getbbox() is None and not others(i):
+    def choose_in(self, near: bytes, theirs: bytes) -> tuple[Box, int]:
+        """choose() on the bytes of `area` cropped from `taken` (`near`) and from `homes` with
+        this name's number made 1 and every other 2 (`theirs`). (It counts bytes in each spot's
+        rows: a crop per spot cost more, and a name has a hundred spots, most of them covered.)"""
+        spans = self._spans
+        for i, rows in enumerate(spans):
+            if all(near.count(0, a, b) == b - a for a, b in rows) and not any(theirs.count(2, a, b) for a, b in rows):
                 return self.boxes[i], 0
 
-        def cost(i: int) -> tuple[int, int, int, int]:
-            hist = near.crop(self.cells[i]).histogram()
-            return hist[NAME_CELL], hist[HARD_CELL], others(i), sum(hist[c] * price for c, price in CELL_COST.items())
+        size = (self.area[2] - self.area[0], self.area[3] - self.area[1])
+        near_img, theirs_img = Image.frombytes("L", size, near), Image.frombytes("L", size, theirs)
 
-        best = min(range(len(self.boxes)), key=cost)
-        if cost(best)[0] or cost(best)[1]:
-            best = 0  # every spot meets another name or a piece no name may hide: its own spot, then
-        return self.boxes[best], cost(best)[0]
+        def cost(covered: tuple[int, int, int, int], beaten: tuple[int, ...] | None) -> tuple[int, ...]:
+            """The spot's cost, or just its first two figures once they show it cannot beat
+            `beaten` (the other figures are then never compared)."""
+            hist = near_img.crop(covered).histogram()
+            first = (hist[NAME_CELL], hist[HARD_CELL])
+            if beaten is not None and first > beaten[:2]:
+                return first
+            return (*first, theirs_img.crop(covered).histogram()[2],
+                    sum(hist[c] * price for c, price in CELL_COST.items()))
+
+        best, best_cost = 0, cost(self.cells[0], None)
+        for i in range(1, len(self.cells)):
+            found = cost(self.cells[i], best_cost)
+            if found < best_cost:
+                best, best_cost = i, found
+        if best_cost[0] or best_cost[1]:
+            # every spot meets another name or a piece no name may hide: its own spot, then
+            best, best_cost = 0, cost(self.cells[0], None)
+        return self.boxes[best], best_cost[0]
+
+    @cached_property
+    def _spans(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """Per spot, the (start, end) offsets of its rows in the bytes of `area`."""
+        width = self.area[2] - self.area[0]
+        return tuple(tuple((y * width + c[0], y * width + c[2]) for y in range(c[1], c[3])) for c in self.cells)
 
 
 class Placer:
@@ -166,10 +189,10 @@ class Placer:
         cells' mask of what never moves (fixed_cells, a name never covers it); `gap` is kept round
         each name."""
         def solid(img: Image.Image) -> Image.Image:
-            return img.point(lambda v: 255 if v else 0)
+            return img.point(_SOLID)
 
         moving = ImageChops.lighter(ImageChops.lighter(pieces.track, pieces.marks), pieces.hard)
-        taken = pieces.track.point(lambda v: TRACK_CELL if v else FREE)
+        taken = pieces.track.point(_TRACK_LEVELS)
         for level, layer in ((MARK_CELL, pieces.marks), (HARD_CELL, fixed), (HARD_CELL, pieces.hard)):
             taken.paste(level, (0, 0), solid(layer))
         out: dict[Hashable, Box] = {}
@@ -209,7 +232,7 @@ class Placer:
                 memo = (key, spots, taken.crop(spots.area).tobytes(), theirs)
                 found = self._chosen.get(memo)
                 if found is None:
-                    found = self._chosen[memo] = spots.choose(taken, homes, number[key])
+                    found = self._chosen[memo] = spots.choose_in(memo[2], theirs)
                     if len(self._chosen) > CHOSEN_KEPT:
                         self._chosen.pop(next(iter(self._chosen)))
                 box, overlap = found
@@ -234,6 +257,10 @@ def _fill(mask: bytearray, width: int, height: int, box: tuple[int, int, int, in
         mask[y * width + x0:y * width + x1 + 1] = run
 
 
+# Image.point tables: any non-zero cell to 255; to TRACK_CELL (made once, not from a lambda a call)
+_SOLID = [0] + [255] * 255
+_TRACK_LEVELS = [FREE] + [TRACK_CELL] * 255
+
 # per name number n: a bytes.translate table taking 0 to 0, n to 1 and any other number to 2
 _OWN_OR_OTHER = [bytes(0 if v == 0 else 1 if v == n else 2 for v in range(256)) for n in range(256)]
 
@@ -241,15 +268,38 @@ _OWN_OR_OTHER = [bytes(0 if v == 0 else 1 if v == n else 2 for v in range(256)) 
 def _settle(out: dict[Hashable, Box], homes: dict[Hashable, Box], gap: float) -> None:
     """Where two names still meet (a crowded corner late in a game), both go back to the spots the
     map's placement gave them, which keep apart; until none meets another but two the map's
-    placement itself let meet."""
+    placement itself let meet. The first such pair in the names' order goes back first."""
+    keys = list(out)
     for _ in range(len(out)):
-        keys = list(out)
-        clash = next(((a, b) for i, a in enumerate(keys) for b in keys[i + 1:]
-                      if _meet(grow(out[a], gap), out[b]) and not (out[a] == homes[a] and out[b] == homes[b])), None)
+        clash = _first_clash(keys, out, homes, gap)
         if clash is None:
             return
         for k in clash:
             out[k] = homes[k]
+
+
+def _first_clash(keys: list[Hashable], out: dict[Hashable, Box], homes: dict[Hashable, Box],
+                 gap: float) -> tuple[Hashable, Hashable] | None:
+    """The first pair (a before b in `keys`) where a's box grown by `gap` meets b's and not both
+    are at home. (Only names whose grown boxes overlap across can meet: a sweep along x finds
+    those, in place of a test of every pair, a hundred names making five thousand.)"""
+    grown = [grow(out[k], gap) for k in keys]
+    reach = [(min(g[0], out[k][0]), max(g[2], out[k][2])) for g, k in zip(grown, keys)]
+    order = sorted(range(len(keys)), key=lambda i: reach[i][0])
+    best: tuple[int, int] | None = None
+    open_: list[int] = []
+    for j in order:
+        start = reach[j][0]
+        open_ = [i for i in open_ if reach[i][1] > start]
+        for i in open_:
+            a, b = min(i, j), max(i, j)
+            if best is not None and (a, b) >= best:
+                continue
+            ka, kb = keys[a], keys[b]
+            if _meet(grown[a], out[kb]) and not (out[ka] == homes[ka] and out[kb] == homes[kb]):
+                best = (a, b)
+        open_.append(j)
+    return None if best is None else (keys[best[0]], keys[best[1]])
 
 
 def _meet(a: Box, b: Box) -> bool:
