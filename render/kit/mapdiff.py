@@ -33,7 +33,7 @@ REDRAW_AT_MOST = 0.4  # past this share of the map changed, a full draw costs no
 class Piece(NamedTuple):
     key: Hashable  # all the piece draws from: two pieces with one key draw the same pixels
     box: Box  # every pixel it can change lies inside
-    draw: Callable[[Image.Image], None]
+    draw: Callable[[Image.Image], None] | None  # None: part of the ground (drawn by `ground`)
 
 
 class _Kept(NamedTuple):
@@ -119,7 +119,7 @@ def _changed(kept: _Kept, pieces: Sequence[Piece], now: set[Hashable], size: tup
         return None
     boxes = [kept.boxes[k] for k in kept.keys if k not in now]
     boxes += [p.box for p in pieces if p.key not in kept.boxes]
-    boxes = [c for c in (_clip(b, size) for b in boxes) if c is not None]
+    boxes = [c for c in (clip(b, size) for b in boxes) if c is not None]
     if _area(boxes) > REDRAW_AT_MOST * size[0] * size[1]:
         return None
     return boxes
@@ -127,20 +127,22 @@ def _changed(kept: _Kept, pieces: Sequence[Piece], now: set[Hashable], size: tup
 
 def _redraw(img: Image.Image, piece: Piece, boxes: Sequence[Box]) -> None:
     """Draw the piece again inside `boxes` only."""
-    meets = [b for b in boxes if _meets(piece.box, b)]
-    if not meets:
+    if piece.draw is None:
+        return
+    touched = [b for b in boxes if meets(piece.box, b)]
+    if not touched:
         return
     x0, y0, x1, y1 = piece.box
-    if any(b[0] <= x0 and b[1] <= y0 and x1 <= b[2] and y1 <= b[3] for b in meets):
+    if any(b[0] <= x0 and b[1] <= y0 and x1 <= b[2] and y1 <= b[3] for b in touched):
         piece.draw(img)
         return
-    whole = _clip(piece.box, img.size)
+    whole = clip(piece.box, img.size)
     if whole is None:
         return
     before = img.crop(whole)
     outside = Image.new("L", before.size, 255)  # where the kept pixels are put back
-    for b in meets:
-        inside = _clip(b, img.size)
+    for b in touched:
+        inside = clip(b, img.size)
         if inside is not None:
             outside.paste(0, (max(inside[0], whole[0]) - whole[0], max(inside[1], whole[1]) - whole[1],
                               min(inside[2], whole[2]) - whole[0], min(inside[3], whole[3]) - whole[1]))
@@ -148,11 +150,13 @@ def _redraw(img: Image.Image, piece: Piece, boxes: Sequence[Box]) -> None:
     img.paste(before, whole[:2], outside)
 
 
-def _meets(a: Box, b: Box) -> bool:
+def meets(a: Box, b: Box) -> bool:
+    """Whether two boxes share a pixel."""
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def _clip(b: Box, size: tuple[int, int]) -> Box | None:
+def clip(b: Box, size: tuple[int, int]) -> Box | None:
+    """The part of a box inside an image of `size`, or None."""
     x0, y0, x1, y1 = max(0, b[0]), max(0, b[1]), min(size[0], b[2]), min(size[1], b[3])
     return (x0, y0, x1, y1) if x0 < x1 and y0 < y1 else None
 
