@@ -37,7 +37,7 @@ from __future__ import annotations
 import math
 import threading
 from contextlib import contextmanager
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Iterator, Sequence
 
 from PIL import Image, ImageDraw
@@ -57,6 +57,7 @@ from render.kit import palette
 from render.kit.chart import draw_marker
 from render.kit.encode import LayerCache, board_palette, drawn_on
 from render.kit.highlight import halo_lines, halo_spot, thickness
+from render.kit.mapdiff import KeptMaps, Piece, clip, meets, outer_box
 from render.kit.regions import MAPS
 from render.kit.text import draw_text, measure
 
@@ -290,8 +291,14 @@ def _render_board(view: CatanView, names: Sequence[str], lang: str, quick: bool)
     img = Image.new("RGB", (BOARD_W, ml.size[1] + 2 + panel_height(view)), style.PANEL_BG)
     # A move that changes nothing on the map (a trade, a card bought or played, a discard) shows the
     # map of the board before it: kept whole (render.kit.regions), keyed by all draw_map reads.
+    def paint() -> None:
+        if quick and not is_plain():
+            img.paste(kept_map(view, key, lang), (0, 0))
+        else:
+            draw_map(img, view, key, lang, quick)
+
     MAPS.draw(img, (0, 0, ml.size[0], ml.size[1]), ("ce-map", key, lang, quick, is_plain(), map_inputs(state)),
-              lambda: draw_map(img, view, key, lang, quick), ground=("ce-board", style.PANEL_BG))
+              paint, ground=("ce-board", style.PANEL_BG))
     d = ImageDraw.Draw(img)
     d.rectangle((0, ml.size[1], BOARD_W, ml.size[1] + 2), fill=style.DIVIDER)
     draw_panel(img, view, names, lang, ml.size[1] + 2)
@@ -341,8 +348,7 @@ def draw_map(img: Image.Image, view: CatanView, key, lang: str, quick: bool = Tr
         # the bands the track and halos touch are, the rest comes from the empty map.
         boxes = _track_bands(state, pl, flat.size)
         with _clean_copy(big, boxes) as work:
-            _halos(work, state, pl)
-            _pieces(work, state, pl)
+            _draw_track(work, pl, *_track(state, pl))
             img.paste(flat, (0, 0))
             for box in boxes:
                 x0, y0, x1, y1 = box
@@ -351,16 +357,57 @@ def draw_map(img: Image.Image, view: CatanView, key, lang: str, quick: bool = Tr
                 img.paste(part, (x0, y0), part)
     else:
         work = big.copy()
-        _halos(work, state, pl)
-        _pieces(work, state, pl)
+        _draw_track(work, pl, *_track(state, pl))
         img.paste(work.reduce(SS), (0, 0))
         img.paste(names, (0, 0), names)
-    _production(img, state, pl)
-    _buildings(img, state, pl, numbered)
-    _robber(img, state, pl)
-    _stops(img, state, pl, numbered)
-    _locomotives(img, state, pl)
-    _hex_labels(img, state, pl)
+    for piece in top_pieces(state, pl, numbered):
+        piece.draw(img)
+
+
+def top_pieces(state: CatanState, pl: Places, numbered: bool = True) -> list[Piece]:
+    """What is drawn over the map and its track, in order: the rolled number's rings, buildings,
+    the robber, stops, locomotives, then the hex labels."""
+    pieces: list[Piece] = []
+    _production(pieces, state, pl)
+    _buildings(pieces, state, pl, numbered)
+    _robber(pieces, state, pl)
+    _stops(pieces, state, pl, numbered)
+    _locomotives(pieces, state, pl)
+    _hex_labels(pieces, state, pl)
+    return pieces
+
+
+# Maps of the last boards, to redraw only around what a move changed (render.kit.mapdiff).
+KEPT_MAPS = KeptMaps()
+
+
+def kept_map(view: CatanView, key, lang: str) -> Image.Image:
+    """draw_map's map (quick), redrawn from a kept map where it can be (not to be drawn on)."""
+    state = view.state
+    big, names, flat = static_layers(key, lang)
+    pl = places(*key)
+    paths, spots, lanes = _track(state, pl)
+    pieces = [Piece(k, b, None) for k, b, _ in (*paths, *spots, *lanes)] + top_pieces(state, pl)
+
+    def ground(img: Image.Image, boxes: Sequence[tuple[int, int, int, int]]) -> None:
+        def near(box: tuple[int, int, int, int]) -> bool:
+            return any(meets(box, b) for b in boxes)
+
+        drawn = [(k, b, v) for k, b, v in (*paths, *spots, *lanes) if near(b)]
+        clean = [c for c in (clip(b, flat.size) for _, b, _ in drawn) if c is not None]
+        with _clean_copy(big, clean) as work:
+            _draw_track(work, pl, *([m for m in marks if near(m[1])] for marks in (paths, spots, lanes)))
+            for x0, y0, x1, y1 in boxes:
+                img.paste(work.crop((x0 * SS, y0 * SS, x1 * SS, y1 * SS)).reduce(SS), (x0, y0))
+                part = names.crop((x0, y0, x1, y1))
+                img.paste(part, (x0, y0), part)
+
+    def full() -> Image.Image:
+        img = Image.new("RGB", flat.size, style.SEA)
+        draw_map(img, view, key, lang, True)
+        return img
+
+    return KEPT_MAPS.draw(("ce-map", key, lang), flat.size, pieces, ground, full)
 
 
 BAND = 24  # rows of the map shrunk together where track lies
@@ -446,34 +493,34 @@ def ride_points(state: CatanState, pl: Places) -> list[Point]:
     return [p for p in (pl.xy(x) for x in state.last_ride) if p is not None]
 
 
-def _halos(work: Image.Image, state: CatanState, pl: Places) -> None:
-    """The latest build (its pieces and points) and the latest ride, ringed in the kit's halo."""
-    width = rail_width(pl.ml) * SS
-    paths = []
+Mark = tuple[tuple, tuple[int, int, int, int], tuple]  # key, box on the map, what to draw
+
+
+def _track(state: CatanState, pl: Places) -> tuple[list[Mark], list[Mark], list[Mark]]:
+    """What is drawn on the supersampled map, in order: halo paths (the latest ride, then the
+    latest build's pieces), halo spots round the latest build's points, then the rails and
+    ferries: each a key naming it, the box (map pixels) it can reach, and its coordinates."""
+    band, edge = thickness(pl.ml.size[0] * SS)
+    tw = rail_width(pl.ml) * SS
+    halo_w = tw * 1.4
+    path_reach = (max(1, round(halo_w + 2 * (band + edge)))) / 2 / SS + 1
+    paths: list[Mark] = []
     ride = ride_points(state, pl)
     if len(ride) >= 2:
-        paths.append(_scaled(ride))
+        pts = _scaled(ride)
+        paths.append((("halo", tuple(pts)), _box_of(pts, path_reach), (pts,)))
     for name in state.last_build:
         ends = pl.piece_ends(name)
         if ends is not None:
-            paths.append(_scaled(ends))
-    halo_lines(work, paths, width * 1.4)
+            pts = _scaled(ends)
+            paths.append((("halo", tuple(pts)), _box_of(pts, path_reach), (pts,)))
+    spots: list[Mark] = []
     for name in state.last_build:
         if "-" not in name and pl.xy(name) is not None:
             x, y = pl.xy(name)
-            halo_spot(work, (x * SS, y * SS), POINT_R * 1.9 * SS)
-
-
-def _offset_line(a: Point, b: Point, off: float) -> tuple[Point, Point]:
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length = math.hypot(dx, dy) or 1.0
-    nx, ny = -dy / length * off, dx / length * off
-    return (a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny)
-
-
-def _pieces(work: Image.Image, state: CatanState, pl: Places) -> None:
-    d = ImageDraw.Draw(work)
-    tw = rail_width(pl.ml) * SS
+            at = (x * SS, y * SS)
+            spots.append((("spot", at), _box_of([at], (POINT_R * 1.9 * SS + band + edge) / SS + 1), (at,)))
+    lanes: list[Mark] = []
     cw = tw + 4 * SS
     for name, owners in sorted(state.pieces.items(), key=lambda kv: pl.kind(kv[0]) == "rail"):
         ends = pl.piece_ends(name)
@@ -487,10 +534,35 @@ def _pieces(work: Image.Image, state: CatanState, pl: Places) -> None:
             p, q = _offset_line(a, b, (i - (k - 1) / 2) * pitch)
             if not ferry:  # a rail stops short of the number discs at both ends
                 p, q = _trim(p, q, POINT_R * 0.6 * SS)
-            d.line((p, q), fill=style.CASING, width=round(cw))
-            d.line((p, q), fill=style.player_rgb(seat), width=round(tw))
-            if ferry:
-                _dashes(d, p, q, style.FERRY_DASH, max(2, round(tw * 0.3)), tw * 0.9, tw * 0.9)
+            lanes.append((("lane", name, i, seat, p, q), _box_of([p, q], round(cw) / 2 / SS + 1), (p, q, seat, ferry)))
+    return paths, spots, lanes
+
+
+def _box_of(pts: Sequence[Point], reach: float) -> tuple[int, int, int, int]:
+    """The map-pixel box round supersampled points, `reach` map pixels further out."""
+    return outer_box([x / SS for x, _ in pts], [y / SS for _, y in pts], reach)
+
+
+def _draw_track(work: Image.Image, pl: Places, paths: Sequence[Mark], spots: Sequence[Mark],
+                lanes: Sequence[Mark]) -> None:
+    tw = rail_width(pl.ml) * SS
+    cw = tw + 4 * SS
+    halo_lines(work, [m[2][0] for m in paths], tw * 1.4)
+    for m in spots:
+        halo_spot(work, m[2][0], POINT_R * 1.9 * SS)
+    d = ImageDraw.Draw(work)
+    for _, _, (p, q, seat, ferry) in lanes:
+        d.line((p, q), fill=style.CASING, width=round(cw))
+        d.line((p, q), fill=style.player_rgb(seat), width=round(tw))
+        if ferry:
+            _dashes(d, p, q, style.FERRY_DASH, max(2, round(tw * 0.3)), tw * 0.9, tw * 0.9)
+
+
+def _offset_line(a: Point, b: Point, off: float) -> tuple[Point, Point]:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy) or 1.0
+    nx, ny = -dy / length * off, dx / length * off
+    return (a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny)
 
 
 def _trim(a: Point, b: Point, by: float) -> tuple[Point, Point]:
@@ -519,6 +591,12 @@ def building_radius() -> float:
 
 def paste_centred(img: Image.Image, patch: Image.Image, centre: Point) -> None:
     img.paste(patch, (round(centre[0] - patch.width / 2), round(centre[1] - patch.height / 2)), patch)
+
+
+def _centred(key: tuple, patch: Image.Image, centre: Point) -> Piece:
+    """A piece that pastes `patch` centred on `centre` (paste_centred)."""
+    x, y = round(centre[0] - patch.width / 2), round(centre[1] - patch.height / 2)
+    return Piece(key, (x, y, x + patch.width, y + patch.height), lambda img: img.paste(patch, (x, y), patch))
 
 
 @lru_cache(maxsize=512)
@@ -558,35 +636,40 @@ def building_patch(seat: int, kind: str, number: int | None) -> Image.Image:
     return img
 
 
-def _production(img: Image.Image, state: CatanState, pl: Places) -> None:
+def _production(pieces: list[Piece], state: CatanState, pl: Places) -> None:
     """A thick ring round every token of the number just rolled (the hexes that produced, or
     would have but for the robber): a shape, so it reads without colour."""
     if len(state.dice) != 2:
         return
     rolled = sum(state.dice)
-    d = ImageDraw.Draw(img)
     r = token_radius(pl.ml.s) + 5
     for x in pl.board.land:
         if x.token == rolled:
             cx, cy = pl.ml.center(x.hex)
-            d.ellipse((cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3), outline=style.CASING, width=3)
-            d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=style.PRODUCED, width=6)
+            pieces.append(Piece(("rolled", cx, cy, r), outer_box([cx], [cy], r + 3), partial(_rolled_ring, cx, cy, r)))
 
 
-def _buildings(img: Image.Image, state: CatanState, pl: Places, numbered: bool = True) -> None:
+def _rolled_ring(cx: float, cy: float, r: float, img: Image.Image) -> None:
+    d = ImageDraw.Draw(img)
+    d.ellipse((cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3), outline=style.CASING, width=3)
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=style.PRODUCED, width=6)
+
+
+def _buildings(pieces: list[Piece], state: CatanState, pl: Places, numbered: bool = True) -> None:
     for n, b in sorted(state.buildings.items()):
         xy = pl.xy(n)
         if xy is not None:
-            paste_centred(img, building_patch(b.seat, b.kind, int(n) if numbered else None), xy)
+            number = int(n) if numbered else None
+            pieces.append(_centred(("building", n, b.seat, b.kind, number), building_patch(b.seat, b.kind, number), xy))
 
 
-def _robber(img: Image.Image, state: CatanState, pl: Places) -> None:
+def _robber(pieces: list[Piece], state: CatanState, pl: Places) -> None:
     xy = pl.xy(state.robber)
     if xy is None:
         return
     on_desert = pl.board.at(pl.board.hex_at(state.robber))
     spot = xy if on_desert is not None and on_desert.token is None else _polar(xy, ROBBER_AT, pl.ml.s * 0.55)
-    paste_centred(img, robber_patch(round(pl.ml.s, 1)), spot)
+    pieces.append(_centred(("robber", spot), robber_patch(round(pl.ml.s, 1)), spot))
 
 
 def label_spot(state: CatanState, pl: Places, h) -> Point:
@@ -615,10 +698,18 @@ def label_spot(state: CatanState, pl: Places, h) -> Point:
     return _polar(c, LABEL_AT, pl.ml.s * 0.56)
 
 
-def _hex_labels(img: Image.Image, state: CatanState, pl: Places) -> None:
+def _hex_labels(pieces: list[Piece], state: CatanState, pl: Places) -> None:
     for x in pl.board.land:
-        stamp_text(img, label_spot(state, pl, x.hex), pl.board.label(x.hex), LABEL_SIZE, style.LABEL_TEXT, bold=True,
-                   anchor="mm", stroke_width=3, stroke_fill=style.LABEL_HALO)
+        spot, text = label_spot(state, pl, x.hex), pl.board.label(x.hex)
+        # the text's halo reaches 3 px past its letters: a size round the middle holds it
+        reach = (measure(text, LABEL_SIZE, True)[0] / 2 + LABEL_SIZE + 8, LABEL_SIZE + 8)
+        box = outer_box([spot[0] - reach[0], spot[0] + reach[0]], [spot[1] - reach[1], spot[1] + reach[1]], 0)
+        pieces.append(Piece(("label", text, spot), box, partial(_hex_label, spot, text)))
+
+
+def _hex_label(spot: Point, text: str, img: Image.Image) -> None:
+    stamp_text(img, spot, text, LABEL_SIZE, style.LABEL_TEXT, bold=True, anchor="mm", stroke_width=3,
+               stroke_fill=style.LABEL_HALO)
 
 
 def towers_left(state: CatanState, stop: int) -> list[int]:
@@ -674,25 +765,29 @@ def _stop_marks(state: CatanState, pl: Places, stop: int) -> list[Point]:
     return [badge] + [(x + (k - (len(seats) - 1) / 2) * pitch, row) for k in range(len(seats))]
 
 
-def _stops(img: Image.Image, state: CatanState, pl: Places, numbered: bool = True) -> None:
+def _stops(pieces: list[Piece], state: CatanState, pl: Places, numbered: bool = True) -> None:
     """Each stop: a blue ring round the building, its order in a blue badge (numbered=False:
     none), and beneath it one small shape per seat whose water tower still stands there."""
-    d = ImageDraw.Draw(img)
     r = STOP_R
     for order, stop in enumerate(state.stops, start=1):
         xy = pl.xy(stop)
         if xy is None:
             continue
         x, y = xy
-        d.ellipse((x - r, y - r, x + r, y + r), outline=style.STOP, width=5)
+        pieces.append(Piece(("stop", x, y), outer_box([x], [y], r), partial(_stop_ring, x, y)))
         badge, *towers = _stop_marks(state, pl, stop)
         if numbered:
-            paste_centred(img, stop_badge(order), badge)
+            pieces.append(_centred(("badge", order, badge), stop_badge(order), badge))
         for seat, at in zip(towers_left(state, stop), towers):
-            paste_centred(img, tower_patch(seat), at)
+            pieces.append(_centred(("tower", seat, at), tower_patch(seat), at))
 
 
-def _locomotives(img: Image.Image, state: CatanState, pl: Places) -> None:
+def _stop_ring(x: float, y: float, img: Image.Image) -> None:
+    r = STOP_R
+    ImageDraw.Draw(img).ellipse((x - r, y - r, x + r, y + r), outline=style.STOP, width=5)
+
+
+def _locomotives(pieces: list[Piece], state: CatanState, pl: Places) -> None:
     """Each locomotive just above or below its intersection, along the one vertical edge there
     (no spoke runs that way: render.catan_express.room.points_up), or right of a hex centre's
     token. Several at one place overlap side by side, towards the land beside a coast (the sea
@@ -714,4 +809,4 @@ def _locomotives(img: Image.Image, state: CatanState, pl: Places) -> None:
             spot = centre_loco_spot(xy, pl.ml.s)
         placed = [(spot[0] + dx, seat) for dx, seat in zip(loco_offsets(len(seats), row), seats)]
         for x, seat in sorted(placed, reverse=True):
-            paste_centred(img, loco_patch(seat), (x, spot[1]))
+            pieces.append(_centred(("loco", seat, x, spot[1]), loco_patch(seat), (x, spot[1])))

@@ -22,7 +22,8 @@ from games.core.i18n import translate
 from games.ticket_to_ride.map import usa
 from games.ticket_to_ride.models import TicketToRideView
 from render.kit.encode import LayerCache, board_palette, drawn_on
-from render.kit.highlight import halo_line
+from render.kit.highlight import halo_line, thickness
+from render.kit.mapdiff import KeptMaps, Piece, outer_box
 from render.kit.labels import MARK, NAME, TRACK, Label, Occupancy, Prices, Spots, label_size, place_names
 from render.kit.regions import MAPS
 from render.kit.text import draw_text
@@ -81,8 +82,7 @@ def render_board(view: TicketToRideView, names: Sequence[str], lang: str = "en")
         routes = [r for seat in holders for r in view.players[seat].longest_routes]
 
     def paint() -> None:
-        img.paste(render_map(view, lang, highlight=routes) if over else render_map(view, lang, last_turn=True),
-                  (0, MAP_Y))
+        img.paste(_kept_map(view, lang, routes if over else _last_ringed(view)), (0, MAP_Y))
 
     ringed = ("longest", *routes) if over else ("last", view.turn_route)
     # A move that claims nothing (most draw cards) shows the map of the board before it: kept whole
@@ -100,39 +100,91 @@ def render_map(view: TicketToRideView, lang: str | None = "en", width: int | Non
     lang None: a map without names or legend, for small copies where type could not be read."""
     base = static_map(lang)
     img = base.image.copy()
-    ringed = list(highlight)
-    if last_turn and view.turn_route is not None and 0 <= view.turn_route < len(view.owners):
-        ringed.append(view.turn_route)
+    ringed = list(highlight) + (_last_ringed(view) if last_turn else [])
     _draw_claims(img, base, view, lang, ringed)
     if width is not None and width != MAP_W:
         img = img.resize((width, round(MAP_H * width / MAP_W)), Image.Resampling.LANCZOS)
     return img
 
 
+def _last_ringed(view: TicketToRideView) -> list[int]:
+    if view.turn_route is not None and 0 <= view.turn_route < len(view.owners):
+        return [view.turn_route]
+    return []
+
+
+# Maps of the last boards with their claims, to redraw only around what a move changed
+# (render.kit.mapdiff): a claim redraws its route, the cities it touches and last turn's ring.
+KEPT_MAPS = KeptMaps()
+
+
+def _kept_map(view: TicketToRideView, lang: str, ringed: Sequence[int]) -> Image.Image:
+    """render_map's map with `ringed` ringed, redrawn from a kept map where it can be (not to be drawn on)."""
+    base = static_map(lang)
+    pieces = map_pieces(base, view, lang, ringed)
+
+    def ground(img: Image.Image, boxes: Sequence[tuple[int, int, int, int]]) -> None:
+        for box in boxes:
+            img.paste(base.image.crop(box), box[:2])
+
+    def full() -> Image.Image:
+        img = base.image.copy()
+        for piece in pieces:
+            piece.draw(img)
+        return img
+
+    return KEPT_MAPS.draw(("ttr-map", lang), SIZE, pieces, ground, full)
+
+
 # --- the dynamic map layer ---------------------------------------------------------------------
 def _draw_claims(img: Image.Image, base: StaticMap, view: TicketToRideView, lang: str, ringed: Sequence[int] = ()) -> None:
+    for piece in map_pieces(base, view, lang, ringed):
+        piece.draw(img)
+
+
+def map_pieces(base: StaticMap, view: TicketToRideView, lang: str | None, ringed: Sequence[int] = ()) -> list[Piece]:
+    """What the map draws over its static layer, in order: the rings, the claimed routes (and
+    the halves closed beside them), then the city names and dots those touch, put back on top."""
     board = usa()
     # With few players only one half of a double route may be used: the other one fades out.
     one_half_only = view.n < board.rules.doubles_min_players
     touched: set[str] = set()
     layout = board_layout()
+    pieces: list[Piece] = []
     for route_id in ringed:  # the halo first, the cars on top: a white-and-black outline remains
-        halo_line(img, route_line(layout.routes[route_id].cars), CLAIMED_W)
+        pieces.append(_halo_piece(route_id))
         touched.update(_cities_under(route_id, lang))
     for route_id, seat in enumerate(view.owners):
         if seat < 0:
             continue
-        patch, offset = claimed_patch(route_id, seat)
-        img.paste(patch, offset, patch)
+        pieces.append(_patch_piece(("claim", route_id, seat), *claimed_patch(route_id, seat)))
         touched.update(_cities_under(route_id, lang))
         twin = board.twin.get(route_id)
         if one_half_only and twin is not None and view.owners[twin] < 0:
-            patch, offset = closed_patch(twin)
-            img.paste(patch, offset, patch)
+            pieces.append(_patch_piece(("closed", twin), *closed_patch(twin)))
             touched.update(_cities_under(twin, lang))
     for city in sorted(touched):  # names and dots stay on top of the trains
-        box = base.city_boxes[city]
-        img.paste(base.image.crop(box), box, base.mask.crop(box))
+        pieces.append(_city_piece(base, city))
+    return pieces
+
+
+@lru_cache(maxsize=None)
+def _halo_piece(route_id: int) -> Piece:
+    line = route_line(board_layout().routes[route_id].cars)
+    band, edge = thickness(MAP_W)
+    reach = (CLAIMED_W + 2 * (band + edge)) / 2 + 1
+    return Piece(("halo", route_id), outer_box([x for x, _ in line], [y for _, y in line], reach),
+                 lambda img: halo_line(img, line, CLAIMED_W))
+
+
+def _patch_piece(key: tuple, patch: Image.Image, offset: tuple[int, int]) -> Piece:
+    return Piece(key, (offset[0], offset[1], offset[0] + patch.width, offset[1] + patch.height),
+                 lambda img: img.paste(patch, offset, patch))
+
+
+def _city_piece(base: StaticMap, city: str) -> Piece:
+    box = base.city_boxes[city]
+    return Piece(("city", city), box, lambda img: img.paste(base.image.crop(box), box, base.mask.crop(box)))
 
 
 def route_line(cars: Sequence[Car]) -> list[tuple[float, float]]:
