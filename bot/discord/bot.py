@@ -46,6 +46,7 @@ INITIAL_EXTENSIONS: tuple[str, ...] = (
     "bot.discord.cogs.game",
     "bot.discord.cogs.move",
     "bot.discord.cogs.orders",
+    "bot.discord.cogs.me",
     "bot.discord.cogs.timers",
     "bot.discord.cogs.housekeeping",
 )

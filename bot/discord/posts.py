@@ -245,6 +245,9 @@ async def status_reply(status: StatusInfo, lang: str, *, note: str | None = None
         view = abandoned(view)
     elif status.waiting:
         lines.append(t(lang, "discord.status.waiting", {"seats": status.waiting}, names))
+        for clock in status.clocks:  # their own time of day, for a game played across time zones
+            lines.append(t(lang, "discord.status.asleep" if clock.asleep else "discord.status.local_time",
+                           {"seat": clock.seat, "time": clock.time}, names))
     board = attach(reply, "board.png", await render_picture(info.game, "board", view, names, lang,
                                                             game_id=info.game_id))
     reply.embeds = fit_embeds([status_embed(ui, view, names, lang, game_id=info.game_id,

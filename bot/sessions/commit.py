@@ -14,10 +14,11 @@ from bot.sessions.core import (
     Core, Loaded, bots_waited_on, dump_events, has_lapses, lapsing_answers, public_menu, public_notation, split_events,
 )
 from bot.sessions.models import Outcome
+from bot.sessions.hours import awake_of, reminder_timer
 from bot.sessions.movers import Movers
 from bot.sessions.posting import AbandonedPost, GamePost
 from bot.sessions.settings import GameSettings
-from bot.store import GameRow, SeatRow, Tx
+from bot.store import GameRow, SeatRow, Tx, UserPrefs
 from games.core import Event
 
 
@@ -28,8 +29,12 @@ class Commit:
         self.core = core
         self.movers = movers
 
-    async def reset_timers(self, tx: Tx, game_id: int, settings: GameSettings, now: float) -> None:
-        await tx.set_timer(game_id, "reminder", now + settings.reminder_interval(0), attempt=0)
+    async def reset_timers(self, tx: Tx, game_id: int, settings: GameSettings, now: float,
+                           asleep: list[str] | None = None, prefs: dict[str, UserPrefs] | None = None) -> None:
+        """A new turn's timers; `asleep`: the people it waits on who are in their own night, not
+        pinged now, so the first reminder comes at their morning (bot/sessions/hours.py)."""
+        due, payload = reminder_timer(now + settings.reminder_interval(0), asleep or [], prefs or {}, now)
+        await tx.set_timer(game_id, "reminder", due, 0, payload.model_dump(mode="json"))
         if settings.deadline_hours:
             await tx.set_timer(game_id, "deadline", now + settings.deadline_hours * 3600.0)
         else:
@@ -104,12 +109,16 @@ class Commit:
             await tx.clear_standing_orders(row.id)
             waiting: list[int] = []
         else:
-            await self.reset_timers(tx, row.id, ld.settings, now)
             waiting = sorted(game.active_players(new_state))
         # a seat whose standing orders will move is not pinged: run_bots makes its move
         movers = await self.movers.automatic(tx, ld, new_state, waiting, seats, tidy=True) if waiting else frozenset()
-        mention = [seats[s].user_id for s in waiting
+        mention = [str(seats[s].user_id) for s in waiting
                    if s < len(seats) and seats[s].user_id and s not in movers]
+        if status != "finished":
+            # nobody is pinged in their own night: named on the post, reminded at their morning
+            prefs = await tx.prefs_for(mention) if mention else {}
+            mention, sleeping = awake_of(mention, prefs, now)
+            await self.reset_timers(tx, row.id, ld.settings, now, sleeping, prefs)
         bots_next = bots_waited_on(seats, waiting) or bool(movers)
         if status != "finished":
             await self.schedule_bots(tx, row.id, bots_next, now)

@@ -9,6 +9,7 @@ from bot.sessions.commit import Commit
 from bot.sessions.core import Core, no_open_game
 from bot.sessions.lobby import Lobby
 from bot.sessions.errors import SessionError
+from bot.sessions.hours import OFF_WORDS, parse_quiet, parse_zone
 from bot.sessions.models import (
     Actor,
     GameInfo,
@@ -163,3 +164,17 @@ class HostTools:
             user_id, dm_reminders=dm_reminders,
             locale=language_for(locale) if locale is not None else None,
         )
+
+    async def set_user_hours(self, user_id: str, *, timezone: str | None = None,
+                             quiet_hours: str | None = None) -> UserPrefs:
+        """A person's own time zone and quiet hours, as typed (bot/sessions/hours.py parses
+        them; "off" clears either); what is not given stays. Quiet hours need a time zone."""
+        current = await self.core.store.get_prefs(user_id)
+        tz, quiet = current.tz, (current.quiet_start, current.quiet_end)
+        if timezone is not None:
+            tz = None if timezone.strip().lower() in OFF_WORDS else parse_zone(timezone)
+        if quiet_hours is not None:
+            quiet = parse_quiet(quiet_hours) or (None, None)
+        if quiet[0] is not None and tz is None:
+            raise SessionError("quiet_hours_need_zone", value=quiet_hours or "")
+        return await self.core.store.set_hours(user_id, tz=tz, quiet_start=quiet[0], quiet_end=quiet[1])

@@ -6,10 +6,12 @@ from pydantic import ValidationError
 
 from bot.sessions.core import Core, Loaded, not_running, public_menu, public_notation
 from bot.sessions.errors import SessionError
+from bot.sessions.hours import asleep, local_clock
 from bot.sessions.models import (
     GameInfo,
     HistoryEntry,
     LegalMove,
+    LocalClock,
     PrivateView,
     StatusInfo,
     WaitingGame,
@@ -62,13 +64,27 @@ class Looking:
         game = ld.game
         result = game.result(ld.state)
         waiting = sorted(game.active_players(ld.state)) if ld.row.status == "active" else []
+        people = {s: str(ld.seats[s].user_id) for s in waiting if s < len(ld.seats) and ld.seats[s].user_id}
         return StatusInfo(
             info=info, names=ld.names, version=ld.row.version, waiting=waiting,
-            waiting_user_ids=[ld.seats[s].user_id for s in waiting
-                              if s < len(ld.seats) and ld.seats[s].user_id],
+            waiting_user_ids=list(people.values()),
             view=game.view(ld.state, None), result=result, last_move_at=ld.row.last_move_at,
-            menu=public_menu(game, ld.state, waiting),
+            menu=public_menu(game, ld.state, waiting), clocks=await self._clocks(people),
         )
+
+    async def _clocks(self, people: dict[int, str]) -> list[LocalClock]:
+        """The local time of each waited-on person (seat -> user id) who set a time zone."""
+        if not people:
+            return []
+        async with self.core.store.read() as tx:
+            prefs = await tx.prefs_for(people.values())
+        now = self.core.clock()
+        clocks = []
+        for seat, user_id in people.items():
+            time_of_day = local_clock(prefs[user_id], now)
+            if time_of_day is not None:
+                clocks.append(LocalClock(seat=seat, time=time_of_day, asleep=asleep(prefs[user_id], now)))
+        return clocks
 
     async def private_view(self, channel_id: str, user_id: str) -> PrivateView:
         """What this user's seat may see (hand, secret choices), with the moves open to it:

@@ -108,6 +108,16 @@ class StatusInfo(BaseModel):
     result: Result | None = None
     last_move_at: float | None = None
     menu: "PublicMenu | None" = None
+    # the local time of each waited-on person who set a time zone (bot/sessions/hours.py)
+    clocks: list["LocalClock"] = Field(default_factory=list)
+
+
+class LocalClock(BaseModel):
+    """A waited-on person's time of day where they are, and whether it is their quiet time."""
+
+    seat: int
+    time: str  # HH:MM
+    asleep: bool
 
 
 class LegalMove(BaseModel):

@@ -78,6 +78,7 @@ class SessionService:
         # the host's tools, a user's preferences
         self.abandon, self.kick, self.settings = host.abandon, host.kick, host.settings
         self.user_prefs, self.set_user_prefs = host.user_prefs, host.set_user_prefs
+        self.set_user_hours = host.set_user_hours
         # looking
         self.lobby, self.status, self.private_view = looking.lobby, looking.status, looking.private_view
         self.history, self.games_waiting_on = looking.history, looking.games_waiting_on

@@ -44,6 +44,7 @@ from bot.sessions.commit import Commit
 from bot.sessions.core import Core, Loaded, has_lapses, lapsing_answers, log
 from bot.sessions.delivery import TAKEOVER_LIMIT, notice_payload
 from bot.sessions.errors import SessionError
+from bot.sessions.hours import ReminderPayload, asleep, reminder_step, wakes_at
 from bot.sessions.movers import Movers
 from bot.sessions.moves import Moves
 from bot.sessions.posting import ReminderPost
@@ -129,9 +130,11 @@ class Timers:
             except SessionError:
                 await tx.set_timer(game_id, "reminder", now + REMINDER_CAP_SECONDS, timer.attempt)
                 return None
+            payload = ReminderPayload.of(timer.payload_json)
             quiet = ld.settings.quiet_hours
-            if quiet is not None and quiet.contains(now):
-                await tx.set_timer(game_id, "reminder", quiet.end_after(now), timer.attempt)
+            if quiet is not None and quiet.contains(now):  # the channel's quiet hours (the host's)
+                await tx.set_timer(game_id, "reminder", quiet.end_after(now), timer.attempt,
+                                   payload.model_dump(mode="json"))
                 return None
             movers = await self.movers.automatic(tx, ld, ld.state, active, ld.seats)
             # an answer that lapses is not reminded of: its 'lapse' timer closes it instead
@@ -142,24 +145,28 @@ class Timers:
                 await tx.set_timer(game_id, "reminder", now + ld.settings.reminder_interval(0),
                                    timer.attempt)
                 return None
-            attempt = timer.attempt + 1
-            await tx.set_timer(game_id, "reminder", now + ld.settings.reminder_interval(attempt),
-                               attempt)
-            user_ids = [ld.seats[s].user_id for s in humans]
-            prefs = await tx.prefs_for(u for u in user_ids if u)
-            dm = [u for u in user_ids if u and prefs[u].dm_reminders]
+            user_ids = [u for u in (ld.seats[s].user_id for s in humans) if u]
+            prefs = await tx.prefs_for(user_ids)
+            # each person's own hours: the asleep are reminded at their morning (bot/sessions/hours.py)
+            step = reminder_step(user_ids, prefs, now, attempt=timer.attempt, payload=payload,
+                                 due_at=timer.due_at, interval=ld.settings.reminder_interval)
+            await tx.set_timer(game_id, "reminder", step.due_at, step.attempt, step.payload.model_dump(mode="json"))
+            if not step.ping:
+                return None
+            user_ids, attempt = step.ping, step.attempt
+            dm = [u for u in user_ids if prefs[u].dm_reminders]
             since = row.last_move_at or row.updated_at
             params = {"seats": humans, "hours": max(0, int((now - since) // 3600))}
-            payload = ReminderPost(
+            post = ReminderPost(
                 game_id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, game=row.game,
                 version=row.version, locale=row.locale, names=ld.names,
-                mention_user_ids=[u for u in user_ids if u], dm_user_ids=dm, attempt=attempt,
+                mention_user_ids=user_ids, dm_user_ids=dm, attempt=attempt,
                 events=[Event(key="reminder.waiting", params=params)],
             ).model_dump(mode="json")
-            outbox_id = await tx.add_outbox(row.id, "reminder", payload, now)
+            outbox_id = await tx.add_outbox(row.id, "reminder", post, now)
             return Reminder(
                 game_id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, game=row.game,
-                locale=row.locale, names=ld.names, user_ids=[u for u in user_ids if u],
+                locale=row.locale, names=ld.names, user_ids=user_ids,
                 dm_user_ids=dm, attempt=attempt, key="reminder.waiting", params=params,
                 outbox_id=outbox_id,
             )
@@ -214,6 +221,12 @@ class Timers:
         ld, _ = await self.core.read_id(game_id)
         active = sorted(ld.game.active_players(ld.state))
         late = [s for s in active if s < len(ld.seats) and ld.seats[s].user_id]
+        # a deadline that runs out in a person's own night runs out at their morning
+        async with self.core.store.read() as tx:
+            prefs = await tx.prefs_for(str(ld.seats[s].user_id) for s in late)
+        mornings = [wakes_at(prefs[str(ld.seats[s].user_id)], now) for s in late
+                    if asleep(prefs[str(ld.seats[s].user_id)], now)]
+        late = [s for s in late if not asleep(prefs[str(ld.seats[s].user_id)], now)]
         outcomes: list[Outcome] = []
         for seat in late:
             # One action per late seat and deadline: the commit restarts the deadline, so a
@@ -230,6 +243,8 @@ class Timers:
                 outcomes.append(outcome)
         if outcomes:
             await self._end_firing(game_id, "deadline", owner)
+        elif mornings:
+            await self._end_firing(game_id, "deadline", owner, due_at=min(mornings))
         elif ld.settings.deadline_hours:
             await self._end_firing(game_id, "deadline", owner, due_at=now + ld.settings.deadline_hours * 3600.0)
         else:

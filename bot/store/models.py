@@ -129,3 +129,7 @@ class UserPrefs(BaseModel):
     user_id: str
     dm_reminders: bool = False
     locale: str | None = None
+    # the person's own hours (bot/sessions/hours.py), None where not set
+    tz: str | None = None
+    quiet_start: int | None = None
+    quiet_end: int | None = None

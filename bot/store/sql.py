@@ -85,6 +85,7 @@ OUTBOX_COLUMNS = (
     "id, game_id, created_at, kind, payload AS payload_json, attempts, next_attempt_at,"
     " delivered_at, last_error, dead, claimed_by, claimed_until, takeovers"
 )
+PREFS_COLUMNS = "user_id, dm_reminders, locale, tz, quiet_start, quiet_end"
 TIMER_COLUMNS = ("game_id, kind, due_at, attempt, payload AS payload_json, claimed_by, claimed_until,"
                  " takeovers")
 # update_game(**fields) name -> column
@@ -780,8 +781,7 @@ class SqlTx:
 
     # --- user preferences ----------------------------------------------------------------
     async def get_prefs(self, user_id: str) -> UserPrefs:
-        row = await self._one("SELECT user_id, dm_reminders, locale FROM user_prefs WHERE user_id = ?",
-                              (user_id,))
+        row = await self._one(f"SELECT {PREFS_COLUMNS} FROM user_prefs WHERE user_id = ?", (user_id,))
         return UserPrefs(**dict(row)) if row else UserPrefs(user_id=user_id)
 
     async def prefs_for(self, user_ids: Iterable[str]) -> dict[str, UserPrefs]:
@@ -789,7 +789,7 @@ class SqlTx:
         if not ids:
             return {}
         rows = await self._all(
-            f"SELECT user_id, dm_reminders, locale FROM user_prefs WHERE user_id IN ({_marks(len(ids))})", ids)
+            f"SELECT {PREFS_COLUMNS} FROM user_prefs WHERE user_id IN ({_marks(len(ids))})", ids)
         found = {r["user_id"]: UserPrefs(**dict(r)) for r in rows}
         return {uid: found.get(uid) or UserPrefs(user_id=uid) for uid in ids}
 
@@ -802,8 +802,21 @@ class SqlTx:
             "INSERT INTO user_prefs (user_id, dm_reminders, locale) VALUES (?, COALESCE(?, 0), ?)"
             " ON CONFLICT (user_id) DO UPDATE SET"
             " dm_reminders = COALESCE(?, user_prefs.dm_reminders), locale = COALESCE(?, user_prefs.locale)"
-            " RETURNING user_id, dm_reminders, locale",
+            f" RETURNING {PREFS_COLUMNS}",
             (user_id, dm, locale, dm, locale),
+        )
+        assert row is not None
+        return UserPrefs(**dict(row))
+
+    async def set_hours(self, user_id: str, *, tz: str | None, quiet_start: int | None,
+                        quiet_end: int | None) -> UserPrefs:
+        """Set a person's own hours as given (None clears them): the time zone and the quiet
+        hours, both ends or neither."""
+        row = await self._returning(
+            "INSERT INTO user_prefs (user_id, tz, quiet_start, quiet_end) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET tz = ?, quiet_start = ?, quiet_end = ?"
+            f" RETURNING {PREFS_COLUMNS}",
+            (user_id, tz, quiet_start, quiet_end, tz, quiet_start, quiet_end),
         )
         assert row is not None
         return UserPrefs(**dict(row))
@@ -979,3 +992,8 @@ class StoreCommon:
                         locale: str | None = None) -> UserPrefs:
         return await self._writing(lambda tx: tx.set_prefs(user_id, dm_reminders=dm_reminders, locale=locale),
                                    "set_prefs")
+
+    async def set_hours(self, user_id: str, *, tz: str | None, quiet_start: int | None,
+                        quiet_end: int | None) -> UserPrefs:
+        return await self._writing(
+            lambda tx: tx.set_hours(user_id, tz=tz, quiet_start=quiet_start, quiet_end=quiet_end), "set_hours")

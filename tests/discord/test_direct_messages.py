@@ -48,6 +48,9 @@ async def test_commands_in_a_direct_message_say_they_need_a_server(harness: Harn
     assert len(commands) >= 11  # every /game subcommand and /move
     for path, required in commands:
         result = await in_dm(h, ALICE, path, {o["name"]: placeholder(o) for o in required})
+        if path == "me":  # a person's own settings, for all their games: a DM is a fine place
+            assert result.ephemeral and translate("en", "discord.me.no_zone") in result.content
+            continue
         assert result.ephemeral and result.content == guild_only, (path, result.content)
     # what /move would suggest there: nothing
     assert await fake.autocomplete(None, None, ALICE, "move", focused="move", value="") == []
