@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import hashlib
 import struct
-import threading
 import zlib
-from collections import OrderedDict
 
 from PIL import Image
+
+from render.kit.kept import Kept
 
 BAND_ROWS = 32
 LEVEL = 5  # zlib's, as render.kit.encode.COMPRESS_LEVEL for whole images
@@ -34,42 +34,8 @@ _FINAL_BLOCK = b"\x03\x00"  # a final, empty block of fixed codes
 _ADLER_BASE = 65521
 
 
-class _Bands:
-    """Compressed bands by digest, least recently used dropped first past CACHE_BYTES."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.size = 0
-        self._items: OrderedDict[bytes, tuple[bytes, int]] = OrderedDict()
-        self._lock = threading.Lock()  # render threads share it (render/pool.py, workers=0)
-
-    def get(self, key: bytes) -> tuple[bytes, int] | None:
-        with self._lock:
-            found = self._items.get(key)
-            if found is not None:
-                self._items.move_to_end(key)
-            return found
-
-    def put(self, key: bytes, value: tuple[bytes, int]) -> None:
-        with self._lock:
-            if key in self._items:
-                return
-            self._items[key] = value
-            self.size += len(value[0])
-            while self.size > self.limit and self._items:
-                _, (data, _) = self._items.popitem(last=False)
-                self.size -= len(data)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-            self.size = 0
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-
-BANDS = _Bands(CACHE_BYTES)
+# compressed bands by digest: (deflated bytes, their Adler-32)
+BANDS: Kept[tuple[bytes, int]] = Kept(CACHE_BYTES, lambda band: len(band[0]))
 
 
 def palette_png(img: Image.Image) -> bytes:

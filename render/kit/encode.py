@@ -220,12 +220,7 @@ class BoardPalette:
         self.kept = [c for c in dict.fromkeys(start.flat) if c not in fixed][:KEEP_MAX]
         colours = list(dict.fromkeys([*fixed, *self.kept, *start.colours]))[:256]
         self.reference = _keeping(colours, fixed + self.kept)
-        mapped = img.quantize(palette=self.reference, dither=Image.Dither.NONE)
-        seen, worst, errors = _check(img, mapped)
-        missing = self._missing(seen, worst, errors, fixed)
-        if missing:
-            mapped = self._put_in(img, mapped, fixed, missing)
-            errors = _check(img, mapped)[2]
+        mapped, errors = self._mapped_keeping_flat(img, fixed)
         self.off = sum(errors[DRIFT_ERROR + 1:])
         return mapped
 
@@ -234,11 +229,16 @@ class BoardPalette:
         colour of img the octree merged into a neighbour is kept and put in at once, so the
         next board does not find it off."""
         self.reference = _palette_for(img, fixed + self.kept)
+        return self._mapped_keeping_flat(img, fixed)
+
+    def _mapped_keeping_flat(self, img: Image.Image, fixed: list[RGB]) -> tuple[Image.Image, list[int]]:
+        """img mapped onto the palette just made, with any flat colour it lacks put in at once;
+        (the mapped image, the check's histogram of it)."""
         mapped = img.quantize(palette=self.reference, dither=Image.Dither.NONE)
         seen, worst, errors = _check(img, mapped)
-        merged = self._missing(seen, worst, errors, fixed)
-        if merged:
-            mapped = self._put_in(img, mapped, fixed, merged)
+        missing = self._missing(seen, worst, errors, fixed)
+        if missing:
+            mapped = self._put_in(img, mapped, fixed, missing)
             errors = _check(img, mapped)[2]
         return mapped, errors
 

@@ -18,11 +18,11 @@ at a full draw.
 from __future__ import annotations
 
 import math
-import threading
-from collections import OrderedDict
 from typing import Callable, Hashable, NamedTuple, Sequence
 
 from PIL import Image
+
+from render.kit.kept import Kept
 
 Box = tuple[int, int, int, int]
 
@@ -47,12 +47,9 @@ class KeptMaps:
     drawn for: a layout, a language), least recently used dropped first past `limit` bytes."""
 
     def __init__(self, limit: int = KEPT_BYTES, per_family: int = 3) -> None:
-        self.limit = limit
         self.per_family = per_family
-        self.size = 0
-        self.redraws = self.full = 0
-        self._items: OrderedDict[tuple[Hashable, tuple[Hashable, ...]], _Kept] = OrderedDict()
-        self._lock = threading.Lock()  # render threads share it (render/pool.py, workers=0)
+        self.redraws = self.full = 0  # read by tests and the bench; not exact under threads
+        self._items: Kept[_Kept] = Kept(limit, lambda kept: _bytes(kept.image))
 
     def draw(self, family: Hashable, size: tuple[int, int], pieces: Sequence[Piece],
              ground: Callable[[Image.Image, Sequence[Box]], None], full: Callable[[], Image.Image]) -> Image.Image:
@@ -62,12 +59,10 @@ class KeptMaps:
         keys = tuple(p.key for p in pieces)
         if len(set(keys)) != len(keys):  # the diff pairs pieces by key
             return full()
-        with self._lock:
-            found = self._items.get((family, keys))
-            if found is not None:
-                self._items.move_to_end((family, keys))
-                return found.image
-            kept = [v for (f, _), v in self._items.items() if f == family]
+        found = self._items.get((family, keys))
+        if found is not None:
+            return found.image
+        kept = self._items.values_where(lambda key: key[0] == family)
         now = set(keys)
         best = None
         # the kept map with the fewest pieces to take away or add (a map of another game has many)
@@ -89,22 +84,18 @@ class KeptMaps:
         return img
 
     def _keep(self, family: Hashable, keys: tuple[Hashable, ...], boxes: dict[Hashable, Box], img: Image.Image) -> None:
-        with self._lock:
-            if (family, keys) in self._items:
-                return
-            ours = [k for k in self._items if k[0] == family]
-            for k in ours[:max(0, len(ours) - self.per_family + 1)]:  # a family's oldest go first
-                self.size -= _bytes(self._items.pop(k).image)
-            self._items[(family, keys)] = _Kept(keys, boxes, img)
-            self.size += _bytes(img)
-            while self.size > self.limit and self._items:
-                _, old = self._items.popitem(last=False)
-                self.size -= _bytes(old.image)
+        def oldest_of_family(kept: list[Hashable]) -> list[Hashable]:  # a family keeps per_family maps at most
+            ours = [k for k in kept if k[0] == family]  # type: ignore[index]
+            return ours[:max(0, len(ours) - self.per_family + 1)]
+
+        self._items.put((family, keys), _Kept(keys, boxes, img), before=oldest_of_family)
+
+    @property
+    def size(self) -> int:
+        return self._items.size
 
     def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-            self.size = 0
+        self._items.clear()
 
     def __len__(self) -> int:
         return len(self._items)

@@ -15,12 +15,11 @@ boards), and the key everything it is drawn from. While text sizes are recorded
 from __future__ import annotations
 
 import hashlib
-import threading
-from collections import OrderedDict
 from typing import Callable, Hashable, TypeVar
 
 from PIL import Image
 
+from render.kit.kept import Kept
 from render.kit.legibility import recording
 
 Box = tuple[int, int, int, int]
@@ -33,11 +32,8 @@ class Regions:
     """Parts of boards kept by (box, ground, key), least recently used dropped first past `limit` bytes."""
 
     def __init__(self, limit: int = KEPT_BYTES) -> None:
-        self.limit = limit
-        self.size = 0
-        self.hits = self.misses = 0
-        self._items: OrderedDict[Hashable, tuple[Image.Image, object]] = OrderedDict()
-        self._lock = threading.Lock()  # render threads share it (render/pool.py, workers=0)
+        self.hits = self.misses = 0  # read by tests and the bench; not exact under threads
+        self._items: Kept[tuple[Image.Image, object]] = Kept(limit, lambda kept: _bytes(kept[0]))
 
     def draw(self, img: Image.Image, box: Box, key: Hashable, paint: Callable[[], T],
              ground: Hashable | None = None) -> T:
@@ -51,30 +47,22 @@ class Regions:
         if ground is None:
             ground = hashlib.sha1(img.crop(box).tobytes()).digest()
         full = (img.mode, box, key, ground)
-        with self._lock:
-            found = self._items.get(full)
-            if found is not None:
-                self._items.move_to_end(full)
-                self.hits += 1
+        found = self._items.get(full)
         if found is not None:
+            self.hits += 1
             img.paste(found[0], box[:2])
             return found[1]  # type: ignore[return-value]
         result = paint()
-        part = img.crop(box)
-        with self._lock:
-            self.misses += 1
-            if full not in self._items:
-                self._items[full] = (part, result)
-                self.size += _bytes(part)
-                while self.size > self.limit and self._items:
-                    _, (old, _) = self._items.popitem(last=False)
-                    self.size -= _bytes(old)
+        self.misses += 1
+        self._items.put(full, (img.crop(box), result))
         return result
 
+    @property
+    def size(self) -> int:
+        return self._items.size
+
     def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-            self.size = 0
+        self._items.clear()
 
     def __len__(self) -> int:
         return len(self._items)
