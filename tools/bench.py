@@ -1020,9 +1020,9 @@ async def _postmaster(url: str) -> int | None:
     conn = await asyncpg.connect(url)
     try:
         backend = int(await conn.fetchval("SELECT pg_backend_pid()"))
+        fields = _stat(backend)  # while the connection holds it: its backend ends with it
     finally:
         await conn.close()
-    fields = _stat(backend)
     return int(fields[1]) if fields is not None else None
 
 
