@@ -98,7 +98,7 @@ def zone_names() -> tuple[str, ...]:
 # not yet told of this turn because they were asleep}. The timer is due at whichever comes
 # first: the next regular reminder or the first morning among the owed.
 class ReminderPayload(BaseModel):
-    regular: float | None = None  # None on a timer written before personal hours: its due time
+    regular: float | None = None  # when the next reminder to everyone is due, while some are owed
     owed: list[str] = Field(default_factory=list)
 
     @classmethod
@@ -131,7 +131,9 @@ def reminder_step(waited: list[str], prefs: dict[str, UserPrefs], now: float, *,
     """What a reminder timer firing at `now` does for the people the game waits on (`waited`):
     a regular reminder (its time has come) goes to all of them, else only to the owed ones; of
     those, the awake are pinged now and the asleep are owed it until their morning."""
-    regular = payload.regular if payload.regular is not None else due_at
+    # the timer's own due time is the regular reminder's unless someone is owed one (a timer
+    # written before personal hours has no payload; a due time moved by hand means "now")
+    regular = payload.regular if payload.owed and payload.regular is not None else due_at
     if now >= regular:
         targets, attempt = list(waited), attempt + 1
         regular = now + interval(attempt)

@@ -187,3 +187,16 @@ async def test_a_week_of_play_across_time_zones_pings_nobody_in_their_night(
     assert moves > 20 and reminders > 5 and pings
     assert not [(when, u) for when, u in pings + late if asleep(prefs[u], when)]
     assert {u for _, u in pings} == {ALICE.user_id, BOB.user_id}
+
+
+async def test_a_reminder_brought_forward_by_hand_reminds_everyone_awake(
+        service: SessionService, start_game, store: StoreBackend, clock) -> None:
+    """An operator (or a test) that moves the reminder's due time to now gets a reminder now:
+    the timer's own due time is the regular one while nobody is owed a morning reminder."""
+    clock.now = utc(10, 4)
+    start = await start_game()
+    async with store.write() as tx:
+        await tx.execute("UPDATE timers SET due_at = ? WHERE game_id = ? AND kind = 'reminder'",
+                         (clock.now, start.game_id))
+    (reminder,) = await service.due_reminders()
+    assert sorted(reminder.user_ids) == sorted([ALICE.user_id, BOB.user_id]) and reminder.attempt == 1
