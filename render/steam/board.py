@@ -218,9 +218,9 @@ def render_board(view: SteamView, names: Sequence[str], lang: str = "en") -> Ima
     base = static_map(state.options.map, lang)
     height = ml.size[1] + panel_height(state, lang)
     img = Image.new("RGB", (BOARD_W, height), style.PANEL_BG)
-    img.paste(base.image, (0, 0))
     # A move that changes nothing on the map (an auction bid, an action chosen, income) shows the
     # map of the board before it: kept whole (render.kit.regions), keyed by all draw_map reads.
+    # Either way the whole map area is pasted over, so nothing is laid there first.
     MAPS.draw(img, (0, 0, ml.size[0], ml.size[1]), ("steam-map", lang, state.model_dump_json(include=MAP_FIELDS)),
               lambda: img.paste(_kept_map(state, base, ml, lang), (0, 0)),
               ground=("steam-map", state.options.map, lang, BOARD_W))
