@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Sequence
 
 from PIL import Image, ImageDraw
@@ -39,6 +39,7 @@ from render.kit.encode import LayerCache, board_palette, drawn_on
 from render.kit.geometry import Walker
 from render.kit.board_names import Pieces
 from render.kit.highlight import halo_lines, thickness
+from render.kit.mapdiff import KeptMaps, Piece, meets, outer_box
 from render.kit.regions import MAPS
 from render.kit.text import draw_text
 from render.steam import marks, names, style
@@ -217,15 +218,40 @@ def render_board(view: SteamView, names: Sequence[str], lang: str = "en") -> Ima
     base = static_map(state.options.map, lang)
     height = ml.size[1] + panel_height(state, lang)
     img = Image.new("RGB", (BOARD_W, height), style.PANEL_BG)
-    img.paste(base.image, (0, 0))
     # A move that changes nothing on the map (an auction bid, an action chosen, income) shows the
     # map of the board before it: kept whole (render.kit.regions), keyed by all draw_map reads.
+    # Either way the whole map area is pasted over, so nothing is laid there first.
     MAPS.draw(img, (0, 0, ml.size[0], ml.size[1]), ("steam-map", lang, state.model_dump_json(include=MAP_FIELDS)),
-              lambda: draw_map(img, state, base, ml, lang), ground=("steam-map", state.options.map, lang, BOARD_W))
+              lambda: img.paste(_kept_map(state, base, ml, lang), (0, 0)),
+              ground=("steam-map", state.options.map, lang, BOARD_W))
     d = ImageDraw.Draw(img)
     d.rectangle((0, ml.size[1], BOARD_W, ml.size[1] + 2), fill=style.DIVIDER)
     draw_panel(img, view, names, lang, ml.size[1] + 2)
     return drawn_on(img, base.image, BOARD_PALETTE)
+
+
+# Maps of the last boards with their track, to redraw only round what a move changed
+# (render.kit.mapdiff): a build redraws its hexes, their links' marks, the last build's outline and
+# the names near them. Bounded by mapdiff.KEPT_BYTES (32 MB, a Steam map 4-5 MB) and 3 maps a map
+# and language.
+KEPT_MAPS = KeptMaps()
+
+
+def _kept_map(state: SteamState, base: StaticMap, ml: MapLayout, lang: str) -> Image.Image:
+    """draw_map's map over the static layer, redrawn from a kept map where it can be (not to be drawn on)."""
+    pieces, _ = map_pieces(state, ml, lang)
+
+    def ground(img: Image.Image, boxes: Sequence[tuple[int, int, int, int]]) -> None:
+        for box in boxes:
+            img.paste(base.image.crop(box), box[:2])
+
+    def full() -> Image.Image:
+        img = base.image.copy()
+        for piece in pieces:
+            piece.draw(img)
+        return img
+
+    return KEPT_MAPS.draw(("steam-map", state.options.map, lang), ml.size, pieces, ground, full)
 
 
 # The state fields draw_map and what it calls read (the map, track, links, cities and their cubes,
@@ -279,16 +305,32 @@ def route_is_news(state: SteamState) -> bool:
 
 def draw_map(img: Image.Image, state: SteamState, base: StaticMap, ml: MapLayout, lang: str = "en",
              route: Sequence[int] | None = None) -> dict[Hex, tuple[int, int, int, int]]:
-    """Everything the move has put on the map; `pieces` records where, so the names (drawn last)
-    keep off it. Returns each name's box. `route`: links haloed instead of the latest delivery."""
+    """Everything the move has put on the map (map_pieces), drawn on `img`. Returns each name's box."""
+    pieces, boxes = map_pieces(state, ml, lang, route)
+    for piece in pieces:
+        piece.draw(img)
+    return boxes
+
+
+def map_pieces(state: SteamState, ml: MapLayout, lang: str = "en",
+               route: Sequence[int] | None = None) -> tuple[list[Piece], dict[Hex, tuple[int, int, int, int]]]:
+    """What the move has put on the map, as pieces drawn in order over the static layer: new
+    cities, the last move's halos, the tiles, cubes and growth markers, links' marks, then the
+    city names, each where none of the others lies (their masks, `Pieces`, are made from the
+    pieces' shapes and patches, without drawing them). With each name's box. `route`: links
+    haloed instead of the latest delivery."""
     m = board_map(state)
     looks = link_looks(state)
-    d = ImageDraw.Draw(img)
     pieces = Pieces(ml.size, names.SCALE)
+    out: list[Piece] = []
     for label, colour in state.new_cities.items():
-        _city(d, ml.hexes, m.hex_at(label), colour, new=True)
-        pieces.polygon("hard", ml.hexes.polygon(m.hex_at(label)))
-    _halos(img, pieces, state, ml, looks, route)
+        hx = m.hex_at(label)
+        polygon = ml.hexes.polygon(hx)
+        out.append(Piece(("new city", label, colour), outer_box([x for x, _ in polygon], [y for _, y in polygon],
+                                                                 city_edge(ml.s)),
+                         partial(_new_city, ml, hx, colour)))
+        pieces.polygon("hard", polygon)
+    out += _halos(pieces, state, ml, looks, route)
     by_hex: dict[str, list[TrackLook]] = {}
     for (label, sides), (_, owner, complete) in looks.items():
         by_hex.setdefault(label, []).append(TrackLook(sides, owner, complete))
@@ -297,25 +339,44 @@ def draw_map(img: Image.Image, state: SteamState, base: StaticMap, ml: MapLayout
         hx = m.hex_at(t.hex)
         tracks = tuple(sorted(by_hex.get(t.hex, ()), key=lambda k: k.sides))
         patch, offset = tile_patch(state.options.map, hx, tracks, hx in towns)
-        _paste(img, pieces, "track", patch, offset)
-    _cities(img, pieces, state, ml)
-    _link_marks(img, pieces, state, ml)
+        out.append(_patches(("tile", t.hex, tracks), pieces, "track", [(patch, offset)]))
+    out += _cities(pieces, state, ml)
+    out += _link_marks(pieces, state, ml)
     boxes = names.place(state, lang, pieces)
-    names.draw(img, state, lang, boxes)
-    return boxes
+    for hx, box in boxes.items():
+        patch = names.name_patch(state.options.map, hx, lang)
+        at = (int(box[0]), int(box[1]))
+        out.append(Piece(("name", hx, at), (*at, at[0] + patch.width, at[1] + patch.height),
+                         partial(_paste_patches, [(patch, at)])))
+    return out, boxes
 
 
 def name_boxes(state: SteamState, lang: str = "en") -> dict[Hex, tuple[int, int, int, int]]:
     """Where this board draws each city's name."""
-    ml = map_layout(state.options.map)
-    base = static_map(state.options.map, lang)
-    return draw_map(base.image.copy(), state, base, ml, lang)
+    return map_pieces(state, map_layout(state.options.map), lang)[1]
 
 
-def _paste(img: Image.Image, pieces: Pieces, layer: str, patch: Image.Image, at: tuple[int, int]) -> None:
-    """A piece's patch onto the board, and where it lies onto the pieces' `layer`."""
-    img.paste(patch, at, patch)
-    pieces.paste(layer, patch, at)
+def city_edge(s: float) -> int:
+    """How far a city's dark edge reaches out of its hex (and a pixel for its rounding)."""
+    return max(2, round(s * 0.06)) // 2 + 2
+
+
+def _new_city(ml: MapLayout, hx: Hex, colour: str, img: Image.Image) -> None:
+    _city(ImageDraw.Draw(img), ml.hexes, hx, colour, new=True)
+
+
+def _paste_patches(patches: Sequence[tuple[Image.Image, tuple[int, int]]], img: Image.Image) -> None:
+    for patch, at in patches:
+        img.paste(patch, at, patch)
+
+
+def _patches(key: tuple, pieces: Pieces, layer: str, patches: Sequence[tuple[Image.Image, tuple[int, int]]]) -> Piece:
+    """A piece made of RGBA patches pasted in order, which cover `layer` of `pieces` where they lie."""
+    for patch, at in patches:
+        pieces.paste(layer, patch, at)
+    box = (min(at[0] for _, at in patches), min(at[1] for _, at in patches),
+           max(at[0] + p.width for p, at in patches), max(at[1] + p.height for p, at in patches))
+    return Piece(key, box, partial(_paste_patches, list(patches)))
 
 
 def build_outline(state: SteamState, ml: MapLayout) -> list[tuple[Point, Point]]:
@@ -360,8 +421,8 @@ def halo_width(img_width: int, width: float = 0) -> int:
     return round(width + 2 * (band + edge))
 
 
-def _halos(img: Image.Image, pieces: Pieces, state: SteamState, ml: MapLayout, looks,
-           route: Sequence[int] | None = None) -> None:
+def _halos(pieces: Pieces, state: SteamState, ml: MapLayout, looks,
+           route: Sequence[int] | None = None) -> list[Piece]:
     m = board_map(state)
     paths: list[list[Point]] = []
     if route is None and state.last_route and route_is_news(state):
@@ -370,12 +431,43 @@ def _halos(img: Image.Image, pieces: Pieces, state: SteamState, ml: MapLayout, l
         wanted = set(route)
         paths = [ml.track_path(m.hex_at(label), sides) for (label, sides), (lid, _, _) in looks.items()
                  if lid in wanted]
-        halo_lines(img, paths, casing_width(ml))
     outline = outline_paths(build_outline(state, ml))
-    halo_lines(img, outline, 0)
-    for path, width in [*((p, halo_width(img.width, casing_width(ml))) for p in paths),
-                        *((p, halo_width(img.width)) for p in outline)]:
+    for path, width in [*((p, halo_width(BOARD_W, casing_width(ml))) for p in paths),
+                        *((p, halo_width(BOARD_W)) for p in outline)]:
         pieces.line("marks", path, width)
+    return [*_halo_groups("route halo", paths, casing_width(ml)), *_halo_groups("build halo", outline, 0)]
+
+
+def _halo_groups(kind: str, paths: list[list[Point]], width: float) -> list[Piece]:
+    """halo_lines(paths, width) as one piece per group of paths whose halos meet: a halo draws all
+    its dark edges before its white bands, which the groups, apart, need not share to give the
+    same pixels (and a build far from another then redraws only round itself)."""
+    paths = [p for p in paths if p]
+    reach = halo_width(BOARD_W, width) / 2 + 1
+    boxes = [outer_box([x for x, _ in p], [y for _, y in p], reach) for p in paths]
+    group = list(range(len(paths)))
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            i = group[i]
+        return i
+
+    for i in range(len(paths)):
+        for j in range(i):
+            if meets(boxes[i], boxes[j]):
+                group[root(i)] = root(j)
+    out = []
+    for r in sorted({root(i) for i in range(len(paths))}):
+        mine = [i for i in range(len(paths)) if root(i) == r]
+        lines = [paths[i] for i in mine]
+        box = (min(boxes[i][0] for i in mine), min(boxes[i][1] for i in mine), max(boxes[i][2] for i in mine),
+               max(boxes[i][3] for i in mine))
+        out.append(Piece((kind, width, tuple(tuple(p) for p in lines)), box, partial(_halo, lines, width)))
+    return out
+
+
+def _halo(paths: list[list[Point]], width: float, img: Image.Image) -> None:
+    halo_lines(img, paths, width)
 
 
 @lru_cache(maxsize=8192)
@@ -442,29 +534,29 @@ def cube_patch(colour: str, r: float) -> Image.Image:
     return big.resize((size, size), Image.Resampling.BOX)
 
 
-def paste_centred(img: Image.Image, patch: Image.Image, centre: Point, pieces: Pieces | None = None,
-                  layer: str = "marks") -> None:
-    at = (round(centre[0] - patch.width / 2), round(centre[1] - patch.height / 2))
-    if pieces is None:
-        img.paste(patch, at, patch)
-    else:
-        _paste(img, pieces, layer, patch, at)
+def centred(patch: Image.Image, centre: Point) -> tuple[Image.Image, tuple[int, int]]:
+    """The patch and where it goes to lie centred on `centre`."""
+    return patch, (round(centre[0] - patch.width / 2), round(centre[1] - patch.height / 2))
 
 
-def _cities(img: Image.Image, pieces: Pieces, state: SteamState, ml: MapLayout) -> None:
+def _cities(pieces: Pieces, state: SteamState, ml: MapLayout) -> list[Piece]:
     m = board_map(state)
     s = ml.s
+    out = []
     for label, counts in state.cubes.items():
         cubes = [COLOURS[k] for k, n in enumerate(counts) for _ in range(n)]
         if not cubes:
             continue
         c = ml.center(m.hex_at(label))
         r = s * (0.15 if len(cubes) <= 6 else 0.13)
-        for colour, spot in zip(cubes, cube_spots(c, s, len(cubes))):
-            paste_centred(img, cube_patch(colour, round(r, 1)), spot, pieces, "hard")
+        out.append(_patches(("cubes", label, tuple(counts)), pieces, "hard",
+                            [centred(cube_patch(colour, round(r, 1)), spot)
+                             for colour, spot in zip(cubes, cube_spots(c, s, len(cubes)))]))
     for label in state.grown:
         x, y = ml.center(m.hex_at(label))
-        paste_centred(img, growth_patch(round(s * 0.2, 1)), (x + s * 0.58, y - s * 0.5), pieces, "hard")
+        out.append(_patches(("grown", label), pieces, "hard",
+                            [centred(growth_patch(round(s * 0.2, 1)), (x + s * 0.58, y - s * 0.5))]))
+    return out
 
 
 @lru_cache(maxsize=8)
@@ -502,16 +594,21 @@ def link_middle(ml: MapLayout, m, run) -> Point:
     return walk.at(walk.total / 2)
 
 
-def _link_marks(img: Image.Image, pieces: Pieces, state: SteamState, ml: MapLayout) -> None:
+def _link_marks(pieces: Pieces, state: SteamState, ml: MapLayout) -> list[Piece]:
     m = board_map(state)
     traced = runs(state)
     r = round(ml.s * 0.19, 1)
     width = max(4, round(ml.s * 0.1))
+    out = []
     for rec in state.links:
         run = traced.get(rec.id)
         if run is None or not run.segments:
             continue
         for hx, side in run.open_ends:
-            paste_centred(img, open_end_patch(side, round(ml.s, 1), width), ml.side_mid(hx, side), pieces)
+            out.append(_patches(("open end", rec.id, hx, side), pieces, "marks",
+                                [centred(open_end_patch(side, round(ml.s, 1), width), ml.side_mid(hx, side))]))
         if rec.owner is not None:
-            paste_centred(img, marker_patch(rec.owner, r), link_middle(ml, m, run), pieces)
+            middle = link_middle(ml, m, run)
+            out.append(_patches(("marker", rec.id, rec.owner, middle), pieces, "marks",
+                                [centred(marker_patch(rec.owner, r), middle)]))
+    return out
