@@ -18,6 +18,9 @@ LayerCache. A move then draws:
     marker and a buffer stop at each open end;
   * last, the city names, each where nothing of the above was drawn (render/steam/names.py).
 
+Each of these is a piece (render.kit.mapdiff) with a box holding all it draws, so a move that
+changes the map starts from a kept map and redraws only round the pieces it added or took away.
+
 Link looks: an owned link is its owner's colour on a dark casing with the owner's marker
 shape (style.SYMBOLS, as on the score chart) at its middle; an unowned link is
 pale and dashed; an incomplete link ends in a bar across the track.
