@@ -67,10 +67,10 @@ def parse_zone(text: str) -> str:
             # the tz database's fixed-offset zones have the sign reversed (POSIX): Etc/GMT-9 is UTC+9
             return "UTC" if hours == 0 else f"Etc/GMT{'-' if sign == '+' else '+'}{hours}"
         raise SessionError("bad_timezone", value=text)
-    for name in zone_names():
-        if name.lower() == raw.lower():
-            return name
-    raise SessionError("bad_timezone", value=text)
+    found = _zones_by_lower().get(raw.lower())
+    if found is None:
+        raise SessionError("bad_timezone", value=text)
+    return found
 
 
 def parse_quiet(text: str) -> tuple[int, int] | None:
@@ -90,6 +90,11 @@ def parse_quiet(text: str) -> tuple[int, int] | None:
 @lru_cache(maxsize=1)
 def zone_names() -> tuple[str, ...]:
     return tuple(sorted(available_timezones()))
+
+
+@lru_cache(maxsize=1)
+def _zones_by_lower() -> dict[str, str]:
+    return {name.lower(): name for name in zone_names()}
 
 
 # --- reminders by each person's hours ----------------------------------------------------------

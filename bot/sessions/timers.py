@@ -222,11 +222,12 @@ class Timers:
         active = sorted(ld.game.active_players(ld.state))
         late = [s for s in active if s < len(ld.seats) and ld.seats[s].user_id]
         # a deadline that runs out in a person's own night runs out at their morning
+        people = {s: str(ld.seats[s].user_id) for s in late}
         async with self.core.store.read() as tx:
-            prefs = await tx.prefs_for(str(ld.seats[s].user_id) for s in late)
-        mornings = [wakes_at(prefs[str(ld.seats[s].user_id)], now) for s in late
-                    if asleep(prefs[str(ld.seats[s].user_id)], now)]
-        late = [s for s in late if not asleep(prefs[str(ld.seats[s].user_id)], now)]
+            prefs = await tx.prefs_for(people.values())
+        sleeping = [s for s in late if asleep(prefs[people[s]], now)]
+        mornings = [wakes_at(prefs[people[s]], now) for s in sleeping]
+        late = [s for s in late if s not in sleeping]
         outcomes: list[Outcome] = []
         for seat in late:
             # One action per late seat and deadline: the commit restarts the deadline, so a

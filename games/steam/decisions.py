@@ -43,8 +43,7 @@ from games.core.choices import VALUE_MAX, Amount, Choice, Decision, Pick
 from games.core.choices import Place as Where
 from games.core.events import Event
 from games.steam import economy
-from games.steam.derived import board_map, city_colours, map_of, rails_of, stock_of
-from games.steam.building import legal_builds
+from games.steam.derived import board_map, city_colours, map_of, stock_of
 from games.steam.components import components
 from games.steam.delivery import COLOUR_ORDER
 from games.steam.income import income_track
@@ -178,10 +177,8 @@ def builds_with_costs(game: Any, state: SteamState, seat: int) -> list[tuple[Pla
     """Every legal placement the seat can pay for now, with its price — what `game.placements`
     lists, priced, from one search of the building module."""
     m = board_map(state)
-    money = game.spendable(state, seat)
-    found = legal_builds(m, rails_of(state), stock_of(state), game._build_turn(state, seat), tileset())
     return [(Place(how=b.kind.value, hex=m.label(b.hex), face=b.face, rotation=b.rotation), b.cost)
-            for b in found if b.cost <= money]
+            for b in game.affordable_builds(state, seat)]
 
 
 @lru_cache(maxsize=None)

@@ -240,12 +240,17 @@ class Steam(Referee[SteamState, Any, SteamView]):
             return state.players[seat].cash
         return economy.available(self._purse(state, seat))
 
+    def affordable_builds(self, state: SteamState, seat: int) -> list[Build]:
+        """The legal builds `seat` can pay for now, priced: the one listing the moves, the menu
+        and the forced-move check read."""
+        money = self.spendable(state, seat)
+        return [b for b in legal_builds(board_map(state), rails_of(state), stock_of(state),
+                                        self._build_turn(state, seat), tileset()) if b.cost <= money]
+
     def placements(self, state: SteamState, seat: int) -> list[Place]:
         m = board_map(state)
-        money = self.spendable(state, seat)
         return [Place(how=b.kind.value, hex=m.label(b.hex), face=b.face, rotation=b.rotation)
-                for b in legal_builds(m, rails_of(state), stock_of(state), self._build_turn(state, seat), tileset())
-                if b.cost <= money]
+                for b in self.affordable_builds(state, seat)]
 
     def _action_pending(self, state: SteamState, seat: int, tile: str) -> bool:
         p = state.players[seat]
@@ -821,10 +826,8 @@ class Steam(Referee[SteamState, Any, SteamView]):
         """A seat's only legal move is made for it (ST-15: everything in Steam is public, so it
         reveals nothing): a build phase with no tile the player can pay for ends at once."""
         if state.phase == "build" and seat in self.active_players(state):
-            # counted before the whole list is made: a late build phase lists a thousand tiles
-            money = self.spendable(state, seat)
-            affordable = sum(1 for b in legal_builds(board_map(state), rails_of(state), stock_of(state),
-                                                     self._build_turn(state, seat), tileset()) if b.cost <= money)
+            # counted before the moves are made: a late build phase lists a thousand tiles
+            affordable = len(self.affordable_builds(state, seat))
             if affordable > 1 or (affordable and self.may_finish_building(state, seat)):
                 return None
         return self.sole_legal_action(state, seat)

@@ -83,6 +83,22 @@ class KeptMaps:
         self._keep(family, keys, {p.key: p.box for p in pieces}, img)
         return img
 
+    def draw_over(self, family: Hashable, layer: Image.Image, pieces: Sequence[Piece]) -> Image.Image:
+        """`draw` for a map whose ground is a static image, `layer`: laid again by pasting its
+        pixels back into the boxes."""
+        def ground(img: Image.Image, boxes: Sequence[Box]) -> None:
+            for box in boxes:
+                img.paste(layer.crop(box), box[:2])
+
+        def full() -> Image.Image:
+            img = layer.copy()
+            for piece in pieces:
+                if piece.draw is not None:
+                    piece.draw(img)
+            return img
+
+        return self.draw(family, layer.size, pieces, ground, full)
+
     def _keep(self, family: Hashable, keys: tuple[Hashable, ...], boxes: dict[Hashable, Box], img: Image.Image) -> None:
         def oldest_of_family(kept: list[Hashable]) -> list[Hashable]:  # a family keeps per_family maps at most
             ours = [k for k in kept if k[0] == family]  # type: ignore[index]

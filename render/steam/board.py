@@ -243,18 +243,7 @@ KEPT_MAPS = KeptMaps()
 def _kept_map(state: SteamState, base: StaticMap, ml: MapLayout, lang: str) -> Image.Image:
     """draw_map's map over the static layer, redrawn from a kept map where it can be (not to be drawn on)."""
     pieces, _ = map_pieces(state, ml, lang)
-
-    def ground(img: Image.Image, boxes: Sequence[tuple[int, int, int, int]]) -> None:
-        for box in boxes:
-            img.paste(base.image.crop(box), box[:2])
-
-    def full() -> Image.Image:
-        img = base.image.copy()
-        for piece in pieces:
-            piece.draw(img)
-        return img
-
-    return KEPT_MAPS.draw(("steam-map", state.options.map, lang), ml.size, pieces, ground, full)
+    return KEPT_MAPS.draw_over(("steam-map", state.options.map, lang), base.image, pieces)
 
 
 # The state fields draw_map and what it calls read (the map, track, links, cities and their cubes,

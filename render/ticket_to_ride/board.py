@@ -122,18 +122,7 @@ def _kept_map(view: TicketToRideView, lang: str, ringed: Sequence[int]) -> Image
     """render_map's map with `ringed` ringed, redrawn from a kept map where it can be (not to be drawn on)."""
     base = static_map(lang)
     pieces = map_pieces(base, view, lang, ringed)
-
-    def ground(img: Image.Image, boxes: Sequence[tuple[int, int, int, int]]) -> None:
-        for box in boxes:
-            img.paste(base.image.crop(box), box[:2])
-
-    def full() -> Image.Image:
-        img = base.image.copy()
-        for piece in pieces:
-            piece.draw(img)
-        return img
-
-    return KEPT_MAPS.draw(("ttr-map", lang), SIZE, pieces, ground, full)
+    return KEPT_MAPS.draw_over(("ttr-map", lang), base.image, pieces)
 
 
 # --- the dynamic map layer ---------------------------------------------------------------------
