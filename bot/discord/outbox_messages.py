@@ -33,7 +33,7 @@ from typing import Any, Awaitable, Callable
 import discord
 
 from bot.discord.outbox import THREAD_ARCHIVED, UNKNOWN_MESSAGE, Channel, Courier, DirectMessage
-from bot.discord.posts import Picture, game_post, jump_url, mentions
+from bot.discord.posts import Picture, game_post, jump_url, mentions, waiting_line
 from bot.discord.host import Host
 from bot.discord.replies import Reply
 from bot.discord.text import CONTENT_MAX, clip, event_text, join_lines, t
@@ -41,6 +41,7 @@ from bot.discord.ui import base as ui_base
 from bot.sessions.live import GAME_POST_KINDS, LiveBoard, Step, facts_of, plan, posted
 from bot.sessions.posting import POSTS, AbandonedPost, GamePost, ReminderPost, load_post
 from bot.sessions.delivery import OutboxRow
+from bot.sessions.models import WaitingGame
 from render import pool as render_pool
 
 
@@ -83,6 +84,8 @@ class OutboxMessages:
             "abandoned": self._abandoned,
             "reminder": self._reminder,
             "notice": self._notice,
+            "returned": self._personal,
+            "digest": self._personal,
         }
 
     async def compose(self, row: OutboxRow, out: Courier) -> None:
@@ -269,6 +272,18 @@ class OutboxMessages:
             content = f"⏰ {mentions(channel_users)} {text}"
             await out.post("channel", post.channel_id,
                            Reply(content=clip(content, CONTENT_MAX), allowed_mentions=_only_users(channel_users)))
+
+    # ------------------------------------------------------------------ a person's own DMs
+    async def _personal(self, row: OutboxRow, payload: dict[str, Any], out: Courier) -> None:
+        """The DM a person gets when their away time ends ('returned') or at their digest
+        hour ('digest'): the games waiting on them, in their own language. Closed DMs are
+        nothing to retry (they chose so): the part is kept as closed."""
+        lang = payload.get("locale") or "en"
+        user_id = str(payload["user_id"])
+        games = [WaitingGame.model_validate(g) for g in payload.get("games") or []]
+        head = t(lang, f"discord.{row.kind}.title", count=len(games))
+        lines = [waiting_line(g, lang, in_dm=True) for g in games] or [t(lang, "discord.mine.none_anywhere")]
+        await out.dm("dm", user_id, Reply(content=join_lines([head, *lines], CONTENT_MAX)))
 
     # ------------------------------------------------------------------ notices to the host
     async def _notice(self, row: OutboxRow, payload: dict[str, Any], out: Courier) -> None:

@@ -369,7 +369,7 @@ async def log_reply(interaction: discord.Interaction, page: int | None) -> Reply
     for e in entries:
         # the service gives public events and notation only (kept tickets are not named)
         words = " ".join(event_text(lang, ev, names) for ev in e.events) or e.notation
-        mark = {"bot": "🤖 ", "deadline": "⏰ ", "order": "📋 ", "forced": "⏭️ ", "lapsed": "⌛ "}.get(e.auto or "", "")
+        mark = {"bot": "🤖 ", "deadline": "⏰ ", "order": "📋 ", "forced": "⏭️ ", "lapsed": "⌛ ", "away": "🏖️ "}.get(e.auto or "", "")
         line = clip(f"`{e.seq:>3}` {mark}{words}", 400)
         if e.undone:
             line = f"~~{line}~~"

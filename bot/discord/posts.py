@@ -30,6 +30,7 @@ from bot.discord.text import (
 from bot.discord.ui import base as ui_base
 from bot.discord.ui.components import GameSelect, Row, button, make_view
 from bot.sessions import GameInfo, PublicMenu, StatusInfo
+from bot.sessions.models import SeatPace, WaitingGame
 from bot.sessions.posting import GamePost
 from games import registry
 from games.core import Result
@@ -75,6 +76,53 @@ def mentions(user_ids: Sequence[str]) -> str:
 
 def jump_url(guild_id: str | None, channel_id: str) -> str:
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}"
+
+
+def waiting_line(game: WaitingGame, lang: str, *, in_dm: bool = False) -> str:
+    """One game waiting on a person, as /game mine, the digest and the return DM list it: the
+    game, its channel (a link in a DM, where a channel mention may not resolve), since when it
+    waits, what it asks of them."""
+    since = f"<t:{int(game.since)}:R>" if game.since else "—"
+    channel = jump_url(game.guild_id, game.channel_id) if in_dm else f"<#{game.channel_id}>"
+    line = t(lang, "discord.mine.line", game=ui_base.get(game.game).title(lang),
+             channel=channel, since=since, game_id=game.game_id)
+    if game.asks is not None:
+        line += "\n  ↳ " + event_text(lang, game.asks, game.names)
+    return line
+
+
+def pace_lines(pace: Sequence[SeatPace], names: Sequence[str], lang: str) -> list[str]:
+    """Each seat's time bank (counting down in the reader's client while it runs) and who is
+    away until when, under a board post and in /game status."""
+    lines = []
+    banks = [p for p in pace if p.bank_left is not None]
+    if banks:
+        parts = []
+        for p in banks:
+            left = bank_words(p.bank_left or 0.0, lang)
+            if p.runs_out is not None:
+                parts.append(t(lang, "discord.pace.bank_running", {"seat": p.seat, "left": left,
+                                                                   "ends": f"<t:{int(p.runs_out)}:R>"}, names))
+            else:
+                parts.append(t(lang, "discord.pace.bank", {"seat": p.seat, "left": left}, names))
+        lines.append("⏳ " + t(lang, "discord.delivery.comma").join(parts))
+    for p in pace:
+        if p.away_until is not None:
+            lines.append("🏖️ " + t(lang, "discord.pace.away", {"seat": p.seat, "until": f"<t:{int(p.away_until)}:f>"},
+                                   names))
+    return lines
+
+
+def bank_words(seconds: float, lang: str) -> str:
+    """Time left in a bank: "2d 5h", "5h 20m", "40m" (ja: 2日5時間, 5時間20分, 40分)."""
+    minutes = int(seconds // 60)
+    days, rest = divmod(minutes, 24 * 60)
+    hours, mins = divmod(rest, 60)
+    if days:
+        return t(lang, "discord.pace.days_hours", days=days, hours=hours)
+    if hours:
+        return t(lang, "discord.pace.hours_minutes", hours=hours, minutes=mins)
+    return t(lang, "discord.pace.minutes", minutes=mins)
 
 
 # ------------------------------------------------------------------------------ embeds
@@ -157,6 +205,7 @@ async def game_post(post: GamePost, *, events: Sequence[Any] | None = None,
                                          chart=chart, board=board)
         reply.content = join_lines(lines, CONTENT_MAX)
         return reply
+    lines += pace_lines(post.pace, names, lang)
     waiting_ping = mentions(post.mention_user_ids)
     if waiting_ping:
         lines.append(f"➡️ {waiting_ping} {ui.waiting_hint(view, lang)}")
@@ -248,6 +297,7 @@ async def status_reply(status: StatusInfo, lang: str, *, note: str | None = None
         for clock in status.clocks:  # their own time of day, for a game played across time zones
             lines.append(t(lang, "discord.status.asleep" if clock.asleep else "discord.status.local_time",
                            {"seat": clock.seat, "time": clock.time}, names))
+        lines += pace_lines(status.pace, names, lang)
     board = attach(reply, "board.png", await render_picture(info.game, "board", view, names, lang,
                                                             game_id=info.game_id))
     reply.embeds = fit_embeds([status_embed(ui, view, names, lang, game_id=info.game_id,

@@ -21,9 +21,9 @@ class Automatic:
 
     async def step_automatic(self, game_id: int) -> Outcome | None:
         """One automatic move: a bot's if a bot is waited on, else a forced move, else a standing
-        order's."""
+        order's, else a bot's for a person away (where the host allows it)."""
         return (await self.moves.step_bot(game_id) or await self.moves.step_forced(game_id)
-                or await self.orders.step_order(game_id))
+                or await self.orders.step_order(game_id) or await self.moves.step_away(game_id))
 
     async def run_bots(self, game_id: int, limit: int = 10_000) -> list[Outcome]:
         """Let bots and standing orders move until a person is needed, the game ends, or

@@ -16,6 +16,7 @@ from bot.sessions.core import (
 from bot.sessions.models import Outcome
 from bot.sessions.hours import awake_of, reminder_timer
 from bot.sessions.movers import Movers
+from bot.sessions.pace import advance_clocks, bank_due, pace_of
 from bot.sessions.posting import AbandonedPost, GamePost
 from bot.sessions.settings import GameSettings
 from bot.store import GameRow, SeatRow, Tx, UserPrefs
@@ -30,13 +31,18 @@ class Commit:
         self.movers = movers
 
     async def reset_timers(self, tx: Tx, game_id: int, settings: GameSettings, now: float,
-                           asleep: list[str] | None = None, prefs: dict[str, UserPrefs] | None = None) -> None:
+                           asleep: list[str] | None = None, prefs: dict[str, UserPrefs] | None = None,
+                           bank_runs_out: float | None = None) -> None:
         """A new turn's timers; `asleep`: the people it waits on who are in their own night, not
-        pinged now, so the first reminder comes at their morning (bot/sessions/hours.py)."""
+        pinged now, so the first reminder comes at their morning (bot/sessions/hours.py). The
+        deadline is the turn's (settings) or the first running time bank's end, whichever
+        comes first (bot/sessions/clocks.py)."""
         due, payload = reminder_timer(now + settings.reminder_interval(0), asleep or [], prefs or {}, now)
         await tx.set_timer(game_id, "reminder", due, 0, payload.model_dump(mode="json"))
-        if settings.deadline_hours:
-            await tx.set_timer(game_id, "deadline", now + settings.deadline_hours * 3600.0)
+        ends = [t for t in (now + settings.deadline_hours * 3600.0 if settings.deadline_hours else None,
+                            bank_runs_out) if t is not None]
+        if ends:
+            await tx.set_timer(game_id, "deadline", min(ends))
         else:
             await tx.delete_timers(game_id, "deadline")
 
@@ -112,13 +118,20 @@ class Commit:
             waiting = sorted(game.active_players(new_state))
         # a seat whose standing orders will move is not pinged: run_bots makes its move
         movers = await self.movers.automatic(tx, ld, new_state, waiting, seats, tidy=True) if waiting else frozenset()
-        mention = [str(seats[s].user_id) for s in waiting
-                   if s < len(seats) and seats[s].user_id and s not in movers]
+        people = {s: str(seat.user_id) for s, seat in enumerate(seats) if seat.user_id}
+        charged = [s for s in waiting if s in people and s not in movers]  # waited on in person
+        mention = [people[s] for s in charged]
+        pace = []
         if status != "finished":
-            # nobody is pinged in their own night: named on the post, reminded at their morning
-            prefs = await tx.prefs_for(mention) if mention else {}
+            prefs = await tx.prefs_for(people.values()) if people else {}
+            by_seat = {s: prefs.get(u) for s, u in people.items()}
+            clocks = await advance_clocks(tx, ld, charged, by_seat, now)
+            pace = pace_of(clocks, by_seat, len(seats), now)
+            # nobody is pinged in their own night (named on the post, reminded at their
+            # morning), nor while away or if they chose the daily digest
             mention, sleeping = awake_of(mention, prefs, now)
-            await self.reset_timers(tx, row.id, ld.settings, now, sleeping, prefs)
+            await self.reset_timers(tx, row.id, ld.settings, now, sleeping, prefs,
+                                    bank_due(clocks, charged, by_seat))
         bots_next = bots_waited_on(seats, waiting) or bool(movers)
         if status != "finished":
             await self.schedule_bots(tx, row.id, bots_next, now)
@@ -133,6 +146,7 @@ class Commit:
             notation=public_notation(ld.game, notation) if notation else notation, auto=auto,
             events=public, waiting=waiting, mention_user_ids=mention,
             view=view.model_dump(mode="json"), menu=menu, finished=status == "finished", result=result,
+            pace=pace,
         )
         payload = post.model_dump(mode="json")
         outbox_id = await tx.add_outbox(row.id, kind, payload, now)

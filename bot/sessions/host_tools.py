@@ -6,10 +6,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot.sessions.commit import Commit
-from bot.sessions.core import Core, no_open_game
+from bot.sessions.pace import bank_due, read_clocks
+from bot.sessions.core import Core, Loaded, no_open_game
 from bot.sessions.lobby import Lobby
 from bot.sessions.errors import SessionError
-from bot.sessions.hours import OFF_WORDS, parse_quiet, parse_zone
 from bot.sessions.models import (
     Actor,
     GameInfo,
@@ -17,7 +17,7 @@ from bot.sessions.models import (
     SeatInfo,
 )
 from bot.sessions.settings import GameSettings
-from bot.store import retries_conflicts
+from bot.store import Tx, retries_conflicts
 from bot.store.models import UserPrefs
 from games.core import Event
 from games.core.i18n import language_for
@@ -149,11 +149,26 @@ class HostTools:
                                    value=str(changes.get(name, err.get("input")))) from None
             if new.deadline_action == "bot" and not self.core.bot_names(ld.game):
                 raise SessionError("bad_setting", setting="deadline_action", value="bot")
+            if new.away_bot and not self.core.bot_names(ld.game):
+                raise SessionError("bad_setting", setting="away_bot", value="on")
+            if new.time_bank != ld.settings.time_bank and ld.row.status != "lobby":
+                # everyone planned their days around the banks the game started with
+                raise SessionError("time_bank_fixed")
             await tx.update_game(ld.row.id, ld.row.version, now,
                                  settings_json=new.model_dump(mode="json"))
             if ld.row.status == "active":
-                await self.commit.reset_timers(tx, ld.row.id, new, now)
+                await self.commit.reset_timers(tx, ld.row.id, new, now, bank_runs_out=await self._bank_due(tx, ld))
             return new
+
+    async def _bank_due(self, tx: Tx, ld: Loaded) -> float | None:
+        """When the first running time bank of the game runs out (None without banks)."""
+        clocks = await read_clocks(tx, ld)
+        if clocks is None:
+            return None
+        running = [s for s, c in clocks.seats.items() if c.since is not None and s < len(ld.seats)
+                   and ld.seats[s].user_id]
+        prefs = await tx.prefs_for(str(ld.seats[s].user_id) for s in running)
+        return bank_due(clocks, running, {s: prefs.get(str(ld.seats[s].user_id)) for s in running})
 
     async def user_prefs(self, user_id: str) -> UserPrefs:
         return await self.core.store.get_prefs(user_id)
@@ -164,17 +179,3 @@ class HostTools:
             user_id, dm_reminders=dm_reminders,
             locale=language_for(locale) if locale is not None else None,
         )
-
-    async def set_user_hours(self, user_id: str, *, timezone: str | None = None,
-                             quiet_hours: str | None = None) -> UserPrefs:
-        """A person's own time zone and quiet hours, as typed (bot/sessions/hours.py parses
-        them; "off" clears either); what is not given stays. Quiet hours need a time zone."""
-        current = await self.core.store.get_prefs(user_id)
-        tz, quiet = current.tz, (current.quiet_start, current.quiet_end)
-        if timezone is not None:
-            tz = None if timezone.strip().lower() in OFF_WORDS else parse_zone(timezone)
-        if quiet_hours is not None:
-            quiet = parse_quiet(quiet_hours) or (None, None)
-        if quiet[0] is not None and tz is None:
-            raise SessionError("quiet_hours_need_zone", value=quiet_hours or "")
-        return await self.core.store.set_hours(user_id, tz=tz, quiet_start=quiet[0], quiet_end=quiet[1])

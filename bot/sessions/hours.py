@@ -42,11 +42,27 @@ def wakes_at(prefs: UserPrefs | None, now: float) -> float:
     return quiet.end_after(now) if quiet is not None and quiet.contains(now) else now
 
 
+def away(prefs: UserPrefs | None, now: float) -> bool:
+    """Whether the person is away from all their games at `now` (/away)."""
+    return (prefs is not None and prefs.away_from is not None and prefs.away_until is not None
+            and prefs.away_from <= now < prefs.away_until)
+
+
+def quiet_by_digest(prefs: UserPrefs | None) -> bool:
+    """Whether the person chose one digest DM a day instead of pings and reminders per game."""
+    return prefs is not None and prefs.digest_hour is not None
+
+
 def awake_of(user_ids: Iterable[str], prefs: dict[str, UserPrefs], now: float) -> tuple[list[str], list[str]]:
-    """(awake, asleep) of `user_ids`, in their order."""
+    """(to ping now, to ping at their morning) of `user_ids`, in their order. The away and
+    those who chose the daily digest are in neither: nobody pings them, and their return DM
+    or their digest tells them what waits."""
     awake, sleeping = [], []
     for user_id in user_ids:
-        (sleeping if asleep(prefs.get(user_id), now) else awake).append(user_id)
+        person = prefs.get(user_id)
+        if away(person, now) or quiet_by_digest(person):
+            continue
+        (sleeping if asleep(person, now) else awake).append(user_id)
     return awake, sleeping
 
 

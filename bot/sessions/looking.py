@@ -7,6 +7,7 @@ from pydantic import ValidationError
 from bot.sessions.core import Core, Loaded, not_running, public_menu, public_notation
 from bot.sessions.errors import SessionError
 from bot.sessions.hours import asleep, local_clock
+from bot.sessions.pace import pace_of, read_clocks
 from bot.sessions.models import (
     GameInfo,
     HistoryEntry,
@@ -16,6 +17,7 @@ from bot.sessions.models import (
     StatusInfo,
     WaitingGame,
 )
+from bot.store import UserPrefs
 from games import registry
 from games.core import Event, Game
 
@@ -65,20 +67,23 @@ class Looking:
         result = game.result(ld.state)
         waiting = sorted(game.active_players(ld.state)) if ld.row.status == "active" else []
         people = {s: str(ld.seats[s].user_id) for s in waiting if s < len(ld.seats) and ld.seats[s].user_id}
+        everyone = {s.seat: str(s.user_id) for s in ld.seats if s.user_id}
+        now = self.core.clock()
+        async with self.core.store.read() as tx:
+            prefs = await tx.prefs_for(everyone.values()) if everyone else {}
+            banks = await read_clocks(tx, ld) if ld.row.status == "active" else None
+        by_seat = {s: prefs.get(u) for s, u in everyone.items()}
         return StatusInfo(
             info=info, names=ld.names, version=ld.row.version, waiting=waiting,
             waiting_user_ids=list(people.values()),
             view=game.view(ld.state, None), result=result, last_move_at=ld.row.last_move_at,
-            menu=public_menu(game, ld.state, waiting), clocks=await self._clocks(people),
+            menu=public_menu(game, ld.state, waiting), clocks=self._clocks(people, prefs, now),
+            pace=pace_of(banks, by_seat, len(ld.seats), now) if ld.row.status == "active" else [],
         )
 
-    async def _clocks(self, people: dict[int, str]) -> list[LocalClock]:
+    @staticmethod
+    def _clocks(people: dict[int, str], prefs: dict[str, UserPrefs], now: float) -> list[LocalClock]:
         """The local time of each waited-on person (seat -> user id) who set a time zone."""
-        if not people:
-            return []
-        async with self.core.store.read() as tx:
-            prefs = await tx.prefs_for(people.values())
-        now = self.core.clock()
         clocks = []
         for seat, user_id in people.items():
             time_of_day = local_clock(prefs[user_id], now)
@@ -147,5 +152,6 @@ class Looking:
                 waiting.append(WaitingGame(
                     game_id=row.id, channel_id=row.channel_id, guild_id=row.guild_id,
                     game=row.game, version=row.version, seats=mine, since=row.last_move_at,
+                    names=ld.names, locale=row.locale, asks=ld.game.prompt(ld.state, mine[0]),
                 ))
         return waiting

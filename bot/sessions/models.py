@@ -76,7 +76,7 @@ class Outcome(BaseModel):
     kind: Literal["start", "move", "undo", "kick"]
     seat: int | None = None  # the seat that acted (or was kicked)
     notation: str | None = None
-    auto: Literal["bot", "deadline", "order", "forced", "lapsed"] | None = None
+    auto: Literal["bot", "deadline", "order", "forced", "lapsed", "away"] | None = None
     seq: int | None = None  # the action log row written, if any
     public_events: list[Event] = Field(default_factory=list)
     private_events: dict[int, list[Event]] = Field(default_factory=dict)
@@ -110,6 +110,19 @@ class StatusInfo(BaseModel):
     menu: "PublicMenu | None" = None
     # the local time of each waited-on person who set a time zone (bot/sessions/hours.py)
     clocks: list["LocalClock"] = Field(default_factory=list)
+    # each seat's time bank and away time (bot/sessions/clocks.py, pace.py)
+    pace: list["SeatPace"] = Field(default_factory=list)
+
+
+class SeatPace(BaseModel):
+    """A seat's pace as a post or /game status shows it: the time left in its bank (None in a
+    game without banks) and, while the bank runs, when it runs out; whether the person is
+    away, and until when."""
+
+    seat: int
+    bank_left: float | None = None  # seconds
+    runs_out: float | None = None  # Unix time; None while the bank does not run
+    away_until: float | None = None
 
 
 class LocalClock(BaseModel):
@@ -238,6 +251,9 @@ class WaitingGame(BaseModel):
     version: int
     seats: list[int]  # the user's seats the game waits on
     since: float | None
+    names: list[str] = Field(default_factory=list)
+    locale: str = "en"
+    asks: Event | None = None  # what the game asks of the user's first seat it waits on (their own prompt)
 
 
 class Reminder(BaseModel):

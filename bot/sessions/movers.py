@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from bot.sessions.core import Core, Loaded, forced_moves, log
+from bot.sessions.hours import away
 from bot.store import SeatRow, Tx
 from games.core import ApplyResult, Game, IllegalAction
 
@@ -68,8 +69,21 @@ class Movers:
         their standing orders (`order_movers`; `tidy` as there)."""
         forced = forced_moves(ld.game, state, waiting, seats)
         rest = [s for s in waiting if s not in forced]
-        return frozenset(forced) | (await self.order_movers(tx, ld, state, rest, seats, tidy=tidy) if rest
-                                    else frozenset())
+        ordered = await self.order_movers(tx, ld, state, rest, seats, tidy=tidy) if rest else frozenset()
+        rest = [s for s in rest if s not in ordered]
+        return frozenset(forced) | ordered | (await self.away_movers(tx, ld, rest, seats) if rest else frozenset())
+
+    async def away_movers(self, tx: Tx, ld: Loaded, waiting: list[int], seats: list[SeatRow]) -> frozenset[int]:
+        """The waited-on seats of people away (/away) whom a bot plays for, where the game's
+        host allows it (settings.away_bot) and the game has a bot; else the game waits."""
+        if not ld.settings.away_bot or not self.core.bot_names(ld.game):
+            return frozenset()
+        people = {s: str(seats[s].user_id) for s in waiting if s < len(seats) and seats[s].user_id}
+        if not people:
+            return frozenset()
+        prefs = await tx.prefs_for(people.values())
+        now = self.core.clock()
+        return frozenset(s for s, u in people.items() if away(prefs[u], now))
 
     async def order_movers(self, tx: Tx, ld: Loaded, state: Any, waiting: list[int],
                            seats: list[SeatRow], *, tidy: bool = False) -> frozenset[int]:

@@ -185,6 +185,36 @@ class Moves:
             return action, game.apply(state, seat, action)
 
     @retries_conflicts
+    async def step_away(self, game_id: int) -> Outcome | None:
+        """If the game waits on a person who is away and its host lets a bot play for the away
+        (settings.away_bot), the game's first bot makes their move (the lowest such seat),
+        announced with `session.away_move` and logged with auto="away"; else None."""
+        for _ in range(RETRIES):
+            ld, _ = await self.core.read_id(game_id)
+            if ld.row.status != "active":
+                return None
+            waiting = sorted(ld.game.active_players(ld.state))
+            async with self.core.store.read() as tx:
+                away = sorted(await self.movers.away_movers(tx, ld, waiting, ld.seats))
+            if not away:
+                return None
+            seat = away[0]
+            bot_names = self.core.bot_names(ld.game)
+            action, applied = self.bot_move(ld, seat, bot_names[0] if bot_names else None, salt="away")
+            event = Event(key="session.away_move", params={"seat": seat, "move": move_words(ld, seat, action)})
+            now = self.core.clock()
+            try:
+                async with self.core.store.write() as tx:
+                    return await self.commit.commit(
+                        tx, ld, applied.state, kind="move", now=now, seat=seat,
+                        notation=ld.game.format_action(action), events=[event, *applied.events],
+                        undoable=False, actor_user_id=None, auto="away",
+                    )
+            except StaleVersion:
+                continue  # someone moved meanwhile: look again
+        return None
+
+    @retries_conflicts
     async def step_forced(self, game_id: int) -> Outcome | None:
         """If a waited-on person's move is forced (Game.forced_action), make it (the lowest such
         seat), announced with `session.forced_move` and logged with auto="forced"; else None."""

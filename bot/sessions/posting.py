@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.sessions.models import PublicMenu
+from bot.sessions.models import PublicMenu, SeatPace
 from games.core import Event, Result
 
 
@@ -42,6 +42,7 @@ class GamePost(PostBase):
     menu: PublicMenu | None = None
     finished: bool = False
     result: Result | None = None
+    pace: list[SeatPace] = Field(default_factory=list)  # time banks, away players
 
 
 class AbandonedPost(PostBase):

@@ -12,6 +12,7 @@ do one job and are given the parts they use when they are made:
     automatic   Automatic   automatic.py: the automatic moves until a person is needed (core, moves, orders, movers)
     host        HostTools   host_tools.py: abandon, kick, settings, preferences (core, commit, lobbies)
     looking     Looking     looking.py: status, private views, history (core)
+    people      People      people.py: a person's hours, away time and digest, and their DMs (core, looking)
     timers      Timers      timers.py: reminders, deadlines, lapses, the bots' timers (core, commit, movers, moves)
     retention   Retention   retention.py: idle lobbies closed, closed games' leftovers dropped (core, commit)
 
@@ -30,6 +31,7 @@ from bot.sessions.host_tools import HostTools
 from bot.sessions.lobby import Lobby
 from bot.sessions.looking import Looking
 from bot.sessions.movers import Movers
+from bot.sessions.people import People
 from bot.sessions.moves import Moves
 from bot.sessions.orders import Orders
 from bot.sessions.retention import Retention
@@ -58,6 +60,7 @@ class SessionService:
         automatic = self.automatic = Automatic(core, moves, orders, movers)
         host = self.host = HostTools(core, commit, lobbies)
         looking = self.looking = Looking(core)
+        people = self.people = People(core, looking)
         timers = self.timers = Timers(core, commit, movers, moves)
         retention = self.retention = Retention(core, commit)
 
@@ -78,7 +81,9 @@ class SessionService:
         # the host's tools, a user's preferences
         self.abandon, self.kick, self.settings = host.abandon, host.kick, host.settings
         self.user_prefs, self.set_user_prefs = host.user_prefs, host.set_user_prefs
-        self.set_user_hours = host.set_user_hours
+        # a person's own pace across their games
+        self.set_user_hours, self.set_away, self.end_away = people.set_hours, people.set_away, people.end_away
+        self.set_digest, self.due_returns, self.due_digests = people.set_digest, people.due_returns, people.due_digests
         # looking
         self.lobby, self.status, self.private_view = looking.lobby, looking.status, looking.private_view
         self.history, self.games_waiting_on = looking.history, looking.games_waiting_on

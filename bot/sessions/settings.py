@@ -8,6 +8,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from bot.sessions.clocks import TimeBank
+
 REMINDER_CAP_SECONDS = 4 * 24 * 3600.0  # back-off never waits longer than 4 days
 
 
@@ -72,6 +74,12 @@ class GameSettings(BaseModel):
     # starts it). Fixed when the lobby opens, within the game's player range; the lobby's
     # buttons never carry it, so a forged click cannot start a game the host did not ask for.
     autostart_players: int | None = Field(None, ge=1)
+    # Each player's own time bank (bot/sessions/clocks.py), chosen before the game starts:
+    # changing it mid-game would change what every player has planned their days around.
+    time_bank: TimeBank | None = None
+    # While a player is away (/away), a bot plays their turns (logged as such) instead of the
+    # game waiting for their return; the host's choice, for games that have bots.
+    away_bot: bool = False
 
     def reminder_interval(self, attempt: int) -> float:
         """Seconds until the reminder after `attempt` reminders were sent (0 = first one)."""

@@ -44,8 +44,9 @@ from bot.sessions.commit import Commit
 from bot.sessions.core import Core, Loaded, has_lapses, lapsing_answers, log
 from bot.sessions.delivery import TAKEOVER_LIMIT, notice_payload
 from bot.sessions.errors import SessionError
-from bot.sessions.hours import ReminderPayload, asleep, reminder_step, wakes_at
+from bot.sessions.hours import ReminderPayload, reminder_step
 from bot.sessions.movers import Movers
+from bot.sessions.pace import judge_late, read_clocks
 from bot.sessions.moves import Moves
 from bot.sessions.posting import ReminderPost
 from bot.sessions.models import (
@@ -220,14 +221,21 @@ class Timers:
             return []
         ld, _ = await self.core.read_id(game_id)
         active = sorted(ld.game.active_players(ld.state))
-        late = [s for s in active if s < len(ld.seats) and ld.seats[s].user_id]
-        # a deadline that runs out in a person's own night runs out at their morning
-        people = {s: str(ld.seats[s].user_id) for s in late}
+        # whose time is up: a bank that ran out, or the turn's deadline passed (in a person's
+        # own night it runs out at their morning; in their away time, a whole deadline after
+        # their return: bot/sessions/pace.py)
+        people = {s: str(ld.seats[s].user_id) for s in active if s < len(ld.seats) and ld.seats[s].user_id}
         async with self.core.store.read() as tx:
             prefs = await tx.prefs_for(people.values())
-        sleeping = [s for s in late if asleep(prefs[people[s]], now)]
-        mornings = [wakes_at(prefs[people[s]], now) for s in sleeping]
-        late = [s for s in late if s not in sleeping]
+            clocks = await read_clocks(tx, ld)
+        hours, start = ld.settings.deadline_hours, ld.row.last_move_at
+        # the turn's deadline; a deadline timer in a game with neither a turn deadline nor time
+        # banks (set by a host tool or by hand) is itself the deadline
+        turn_due = (start + hours * 3600.0 if hours and start is not None
+                    else timer.due_at if clocks is None and not hours else None)
+        judged = judge_late({s: prefs[u] for s, u in people.items()}, now, turn_start=start, turn_due=turn_due,
+                            deadline_hours=hours, clocks=clocks)
+        late = judged.late
         outcomes: list[Outcome] = []
         for seat in late:
             # One action per late seat and deadline: the commit restarts the deadline, so a
@@ -244,8 +252,8 @@ class Timers:
                 outcomes.append(outcome)
         if outcomes:
             await self._end_firing(game_id, "deadline", owner)
-        elif mornings:
-            await self._end_firing(game_id, "deadline", owner, due_at=min(mornings))
+        elif judged.next_due is not None:
+            await self._end_firing(game_id, "deadline", owner, due_at=max(judged.next_due, now + 1.0))
         elif ld.settings.deadline_hours:
             await self._end_firing(game_id, "deadline", owner, due_at=now + ld.settings.deadline_hours * 3600.0)
         else:

@@ -133,3 +133,10 @@ class UserPrefs(BaseModel):
     tz: str | None = None
     quiet_start: int | None = None
     quiet_end: int | None = None
+    # away from all their games (bot/sessions/pace.py): kept after it ends, for the time banks
+    away_from: float | None = None
+    away_until: float | None = None
+    away_told: bool = True  # the list of what waits on them was sent at their return
+    # one DM a day at this local hour instead of reminders per game
+    digest_hour: int | None = None
+    digest_next_at: float | None = None

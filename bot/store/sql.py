@@ -85,7 +85,10 @@ OUTBOX_COLUMNS = (
     "id, game_id, created_at, kind, payload AS payload_json, attempts, next_attempt_at,"
     " delivered_at, last_error, dead, claimed_by, claimed_until, takeovers"
 )
-PREFS_COLUMNS = "user_id, dm_reminders, locale, tz, quiet_start, quiet_end"
+PREFS_COLUMNS = ("user_id, dm_reminders, locale, tz, quiet_start, quiet_end, away_from, away_until, away_told,"
+                 " digest_hour, digest_next_at")
+# the columns of a person's pace (away, digest) that `set_pace` and `claim_pace` write
+PACE_COLUMNS = ("away_from", "away_until", "away_told", "digest_hour", "digest_next_at")
 TIMER_COLUMNS = ("game_id, kind, due_at, attempt, payload AS payload_json, claimed_by, claimed_until,"
                  " takeovers")
 # update_game(**fields) name -> column
@@ -821,6 +824,58 @@ class SqlTx:
         assert row is not None
         return UserPrefs(**dict(row))
 
+    async def set_pace(self, user_id: str, **fields: Any) -> UserPrefs:
+        """Set the person's away time or digest columns given (PACE_COLUMNS; None clears one)."""
+        names = list(fields)
+        if not names or any(n not in PACE_COLUMNS for n in names):
+            raise StoreError(f"user_prefs: cannot set {names}")
+        values = [fields[n] for n in names]
+        row = await self._returning(
+            f"INSERT INTO user_prefs (user_id, {', '.join(names)}) VALUES (?, {_marks(len(names))})"
+            f" ON CONFLICT (user_id) DO UPDATE SET {', '.join(f'{n} = ?' for n in names)}"
+            f" RETURNING {PREFS_COLUMNS}",
+            (user_id, *values, *values),
+        )
+        assert row is not None
+        return UserPrefs(**dict(row))
+
+    async def claim_pace(self, user_id: str, expect: dict[str, Any], **fields: Any) -> bool:
+        """Set the pace columns given only if the `expect`ed ones still hold what was read:
+        the one process whose update matches sends the digest or the return DM (the others'
+        find it changed and send nothing)."""
+        if not fields or any(n not in PACE_COLUMNS for n in [*fields, *expect]):
+            raise StoreError(f"user_prefs: cannot claim {list(fields)} by {list(expect)}")
+        sets = ", ".join(f"{n} = ?" for n in fields)
+        where = " AND ".join(f"{n} = ?" for n in expect)
+        row = await self._returning(
+            f"UPDATE user_prefs SET {sets} WHERE user_id = ? AND {where} RETURNING user_id",
+            (*fields.values(), user_id, *expect.values()))
+        return row is not None
+
+    async def due_digests(self, now: float, limit: int = 200) -> list[UserPrefs]:
+        """The people whose daily digest is due."""
+        rows = await self._all(
+            f"SELECT {PREFS_COLUMNS} FROM user_prefs WHERE digest_next_at IS NOT NULL AND digest_next_at <= ?"
+            " ORDER BY digest_next_at LIMIT ?", (now, limit))
+        return [UserPrefs(**dict(r)) for r in rows]
+
+    async def due_returns(self, now: float, limit: int = 200) -> list[UserPrefs]:
+        """The people whose away time has ended and who were not yet told what waits on them."""
+        rows = await self._all(
+            f"SELECT {PREFS_COLUMNS} FROM user_prefs WHERE away_told = 0 AND away_until <= ?"
+            " ORDER BY away_until LIMIT ?", (now, limit))
+        return [UserPrefs(**dict(r)) for r in rows]
+
+    async def game_clocks(self, game_id: int) -> str | None:
+        """A game's time banks (JSON), or None for a game without them."""
+        row = await self._one("SELECT clocks FROM games WHERE id = ?", (game_id,))
+        return row[0] if row else None
+
+    async def set_clocks(self, game_id: int, clocks_json: str | None) -> None:
+        """Store a game's time banks; the caller holds the game's row (get_game in a write
+        transaction, or the commit's version-guarded update), so no change is lost."""
+        await self._run("UPDATE games SET clocks = ? WHERE id = ?", (clocks_json, game_id))
+
     # --- raw access (tests, maintenance) -------------------------------------------------
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[dict[str, Any]]:
         return [dict(r) for r in await self._all(sql, params)]
@@ -992,6 +1047,19 @@ class StoreCommon:
                         locale: str | None = None) -> UserPrefs:
         return await self._writing(lambda tx: tx.set_prefs(user_id, dm_reminders=dm_reminders, locale=locale),
                                    "set_prefs")
+
+    async def set_pace(self, user_id: str, **fields: Any) -> UserPrefs:
+        return await self._writing(lambda tx: tx.set_pace(user_id, **fields), "set_pace")
+
+    async def due_digests(self, now: float | None = None, limit: int = 200) -> list[UserPrefs]:
+        at = self._now(now)
+        async with self.read() as tx:
+            return await tx.due_digests(at, limit)
+
+    async def due_returns(self, now: float | None = None, limit: int = 200) -> list[UserPrefs]:
+        at = self._now(now)
+        async with self.read() as tx:
+            return await tx.due_returns(at, limit)
 
     async def set_hours(self, user_id: str, *, tz: str | None, quiet_start: int | None,
                         quiet_end: int | None) -> UserPrefs:

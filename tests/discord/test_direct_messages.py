@@ -51,6 +51,9 @@ async def test_commands_in_a_direct_message_say_they_need_a_server(harness: Harn
         if path == "me":  # a person's own settings, for all their games: a DM is a fine place
             assert result.ephemeral and translate("en", "discord.me.no_zone") in result.content
             continue
+        if path == "away":  # so is being away from all of them
+            assert result.ephemeral and result.content == translate("en", "discord.away.not_away")
+            continue
         assert result.ephemeral and result.content == guild_only, (path, result.content)
     # what /move would suggest there: nothing
     assert await fake.autocomplete(None, None, ALICE, "move", focused="move", value="") == []

@@ -51,7 +51,7 @@ async def test_thread_lobby_autostart_and_lobby_buttons(harness: Harness, fake) 
     # /game mine lists it (with a link) for both players, not for others
     mine = await h.slash(ALICE, "game mine")
     assert mine.ephemeral and f"<#{thread.id}>" in mine.original.embeds[0]["description"]
-    assert (await h.slash(CAROL, "game mine")).content == en("discord.mine.none")
+    assert (await h.slash(CAROL, "game mine")).content == en("discord.mine.none_anywhere")
 
     # a lobby the bot cannot post is not left behind to block the channel
     fake.fail_next("POST", f"/channels/{CHANNEL}/messages", status=403, code=50013, message="Missing Permissions")

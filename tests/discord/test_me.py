@@ -23,7 +23,7 @@ async def test_me_sets_shows_and_refuses_in_the_persons_language(harness: Harnes
     h = harness
     commands = {c["name"]: c for c in fake.commands[GUILD]}
     assert commands["me"]["name_localizations"] == {"ja": "自分の設定"}
-    assert {o["name"] for o in commands["me"]["options"]} == {"timezone", "quiet_hours", "dm_reminders"}
+    assert {o["name"] for o in commands["me"]["options"]} == {"timezone", "quiet_hours", "dm_reminders", "digest"}
 
     shown = await h.slash(BOB, "me")
     assert shown.ephemeral and en("discord.me.no_zone") in shown.content and en("discord.me.no_quiet") in shown.content

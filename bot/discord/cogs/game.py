@@ -10,12 +10,13 @@ from discord.ext import commands
 
 from bot.discord.errors import UserError
 from bot.discord.play import actor_of, channel_key, hand_reply, log_reply
-from bot.discord.posts import lobby_reply, status_reply
+from bot.discord.posts import bank_words, lobby_reply, status_reply, waiting_line
 from bot.discord.replies import Reply, answer
 from bot.discord.text import CONTENT_MAX, OPTION_TEXT_MAX, choice, clip, cmd, join_lines, lang_of, t
 from bot.discord.ui import base as ui_base
 from bot.sessions import GameSettings, QuietHours, SessionError
 from bot.sessions.options import parse_options
+from bot.sessions.clocks import parse_bank
 from games import registry
 from games.core.i18n import language_for
 
@@ -57,6 +58,12 @@ def settings_text(settings: GameSettings, dm: bool | None, lang: str) -> str:
                        action=t(lang, f"discord.settings.deadline_action.{settings.deadline_action}")))
     else:
         lines.append(t(lang, "discord.settings.no_deadline"))
+    bank = settings.time_bank
+    if bank is not None:
+        lines.append(t(lang, "discord.settings.time_bank", start=bank_words(bank.start_hours * 3600, lang),
+                       per_turn=bank_words(bank.per_turn_hours * 3600, lang), cap=bank_words(bank.cap, lang)))
+    if settings.away_bot:
+        lines.append(t(lang, "discord.settings.away_bot"))
     quiet = settings.quiet_hours
     if quiet is not None:
         lines.append(t(lang, "discord.settings.quiet", start=f"{quiet.start_hour:02d}:00",
@@ -215,14 +222,11 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
     async def mine(self, interaction: discord.Interaction) -> None:
         async def work() -> Reply:
             lang = lang_of(interaction)
-            games = await self.bot.service.games_waiting_on(str(interaction.user.id), str(interaction.guild_id))
+            # every server's games, as the daily digest lists them
+            games = await self.bot.service.games_waiting_on(str(interaction.user.id))
             if not games:
-                return Reply(content=t(lang, "discord.mine.none"))
-            lines = []
-            for g in games:
-                since = f"<t:{int(g.since)}:R>" if g.since else "—"
-                lines.append(t(lang, "discord.mine.line", game=ui_base.get(g.game).title(lang),
-                               channel=f"<#{g.channel_id}>", since=since, game_id=g.game_id))
+                return Reply(content=t(lang, "discord.mine.none_anywhere"))
+            lines = [waiting_line(g, lang) for g in games]
             embed = discord.Embed(title=t(lang, "discord.mine.title", count=len(games)),
                                   description=join_lines(lines, 4000), colour=discord.Colour.blurple())
             return Reply(embeds=[embed])
@@ -291,13 +295,16 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
                          deadline_hours=cmd("discord.opt.deadline_hours"),
                          deadline_action=cmd("discord.opt.deadline_action"),
                          quiet_hours=cmd("discord.opt.quiet_hours"), timezone=cmd("discord.opt.timezone"),
-                         dm_reminders=cmd("discord.opt.dm_reminders"))
+                         dm_reminders=cmd("discord.opt.dm_reminders"), time_bank=cmd("discord.opt.time_bank"),
+                         away_bot=cmd("discord.opt.away_bot"))
     @app_commands.describe(reminder_minutes=cmd("discord.opt.reminder_minutes.desc"),
                            deadline_hours=cmd("discord.opt.deadline_hours.desc"),
                            deadline_action=cmd("discord.opt.deadline_action.desc"),
                            quiet_hours=cmd("discord.opt.quiet_hours.desc"),
                            timezone=cmd("discord.opt.timezone.desc"),
-                           dm_reminders=cmd("discord.opt.dm_reminders.desc"))
+                           dm_reminders=cmd("discord.opt.dm_reminders.desc"),
+                           time_bank=cmd("discord.opt.time_bank.desc"),
+                           away_bot=cmd("discord.opt.away_bot.desc"))
     @app_commands.choices(deadline_action=[choice("discord.choice.pass", "pass"), choice("discord.choice.bot", "bot")])
     async def settings(self, interaction: discord.Interaction,
                        reminder_minutes: Optional[app_commands.Range[int, 10, 5760]] = None,
@@ -305,7 +312,9 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
                        deadline_action: Optional[app_commands.Choice[str]] = None,
                        quiet_hours: Optional[app_commands.Range[str, 1, 20]] = None,
                        timezone: Optional[app_commands.Range[str, 1, 64]] = None,
-                       dm_reminders: Optional[bool] = None) -> None:
+                       dm_reminders: Optional[bool] = None,
+                       time_bank: Optional[app_commands.Range[str, 1, 32]] = None,
+                       away_bot: Optional[bool] = None) -> None:
         async def work() -> Reply:
             lang = lang_of(interaction)
             service = self.bot.service
@@ -321,6 +330,11 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
                 changes["deadline_hours"] = deadline_hours or None
             if deadline_action is not None:
                 changes["deadline_action"] = deadline_action.value
+            if time_bank is not None:
+                bank = parse_bank(time_bank)
+                changes["time_bank"] = bank.model_dump() if bank is not None else None
+            if away_bot is not None:
+                changes["away_bot"] = away_bot
             current: GameSettings | None = None
             if changes or quiet_hours is not None or timezone is not None or dm is None:
                 try:

@@ -49,7 +49,8 @@ class Timers(commands.Cog):
 
     @tasks.loop(minutes=1)
     async def tick(self) -> None:
-        """One sweep: due reminders, passed deadlines, answers that lapsed, and bots nobody is moving."""
+        """One sweep: due reminders, passed deadlines, answers that lapsed, bots nobody is moving, and
+        the DMs people get by themselves (return from away, daily digest)."""
         bot = self.bot
         reminders = await self._sweep(bot.service.due_reminders)
         outcomes = await self._sweep(bot.service.run_deadlines)
@@ -59,9 +60,11 @@ class Timers(commands.Cog):
         waiting = await self._sweep(bot.service.due_bots)
         for game_id in waiting:
             bot.run_bots_soon(game_id)
-        if reminders or outcomes or waiting:
-            log.info("timers: %d reminder(s), %d deadline or lapse move(s), bots taken over in %d game(s)",
-                     len(reminders), len(outcomes), len(waiting))
+        # each person's own DMs: the list at the end of their away time, their daily digest
+        personal = await self._sweep(bot.service.due_returns) + await self._sweep(bot.service.due_digests)
+        if reminders or outcomes or waiting or personal:
+            log.info("timers: %d reminder(s), %d deadline or lapse move(s), bots taken over in %d game(s),"
+                     " %d personal DM(s)", len(reminders), len(outcomes), len(waiting), len(personal))
             bot.outbox.wake()
 
     async def _sweep(self, due: Callable[..., Awaitable[list[T]]]) -> list[T]:
