@@ -4,9 +4,13 @@ plays for them (and says so), they get one DM at their return; a digest replaces
 with one DM a day listing exactly the games waiting; a time bank shows on the board post."""
 from __future__ import annotations
 
+import random
 import re
 from datetime import datetime, timezone
 
+import pytest
+
+from bot.sessions.hours import asleep
 from games.core.i18n import translate
 from tests.discord.conftest import ALICE, BOB, CHANNEL, GUILD, OTHER, Harness
 from tests.discord.test_timers import reminders_in, tick
@@ -132,4 +136,62 @@ async def test_a_time_bank_is_set_before_the_start_and_shown_on_the_board(harnes
     assert fixed.content == "⚠️ " + en("error.time_bank_fixed")
     status = await h.slash(BOB, "game status")
     assert "⏳" in status.content
+    fake.assert_clean()
+
+
+@pytest.mark.slow
+async def test_a_week_across_time_zones_pings_nobody_in_their_own_night(harness: Harness, fake, clock) -> None:
+    """Alice in UTC+9 and Bob in UTC−5 play Ticket to Ride for a simulated week through the real
+    client, each moving (with /move) only while awake; the timer loop runs every half hour. Every
+    message that mentions someone and every DM is checked against that person's own hours."""
+    h = harness
+    await h.slash(ALICE, "me", {"timezone": "UTC+9", "quiet_hours": "23-7"})
+    await h.slash(BOB, "me", {"timezone": "UTC-5", "quiet_hours": "23-7", "dm_reminders": True})
+    service = h.bot.service
+    prefs = {ALICE: await service.user_prefs(str(ALICE)), BOB: await service.user_prefs(str(BOB))}
+    clock.now = at(2, 12)  # 21:00 for Alice, 07:00 for Bob
+    await h.new_game(ALICE, [BOB])
+    await h.slash(ALICE, "game settings", {"reminder_minutes": 120, "deadline_hours": 30})
+    rng = random.Random(11)
+    seen: set[int] = set()
+    pings: list[tuple[float, int]] = []
+    moves = 0
+
+    def look() -> None:
+        for message in [*h.posts(CHANNEL), *fake.dm_messages(ALICE), *fake.dm_messages(BOB)]:
+            if message.id in seen or message.interaction_id is not None:
+                continue
+            seen.add(message.id)
+            if message.channel_id == CHANNEL:
+                pings.extend((clock.now, u.id) for u in message.mentions)
+            else:
+                pings.append((clock.now, ALICE if message in fake.dm_messages(ALICE) else BOB))
+
+    look()
+    end = clock.now + 7 * 24 * HOUR
+    while clock.now < end:
+        clock.now += HOUR / 2
+        await tick(h)
+        look()
+        status = await service.status(str(CHANNEL))
+        if status.info.status != "active":
+            break
+        for user in (ALICE, BOB):
+            if asleep(prefs[user], clock.now) or rng.random() > 0.3:
+                continue
+            ld, _ = await service.core.read_channel(str(CHANNEL))
+            seat = ld.seat_of(str(user))
+            if seat not in ld.game.active_players(ld.state):
+                continue
+            if ld.game.decision(ld.state, seat).key == "tickets":
+                await h.keep_tickets(user)
+            else:
+                action, _ = service.moves.bot_move(ld, seat, service.core.bot_names(ld.game)[0], salt="week")
+                moved = await h.slash(user, "move", {"move": ld.game.format_action(action)})
+                assert moved.ephemeral, moved.content
+            moves += 1
+            look()
+    assert moves > 30 and len(pings) > 20
+    assert {u for _, u in pings} == {ALICE, BOB}
+    assert [(w, u) for w, u in pings if asleep(prefs[u], w)] == []
     fake.assert_clean()
