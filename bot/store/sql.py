@@ -228,12 +228,13 @@ class SqlTx:
 
     async def games_of_user(self, user_id: str, guild_id: str | None = None,
                             statuses: tuple[str, ...] = ("active",)) -> list[GameRow]:
+        # from the person's seats (seats_by_user), not through every game
         sql = (
             f"SELECT {', '.join('g.' + c.strip() for c in GAME_COLUMNS.split(','))}"
-            f" FROM games g WHERE g.status IN ({_marks(len(statuses))})"
-            " AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?)"
+            " FROM seats s JOIN games g ON g.id = s.game_id"
+            f" WHERE s.user_id = ? AND g.status IN ({_marks(len(statuses))})"
         )
-        params: list[Any] = [*statuses, user_id]
+        params: list[Any] = [user_id, *statuses]
         if guild_id is not None:
             sql += " AND g.guild_id = ?"
             params.append(guild_id)

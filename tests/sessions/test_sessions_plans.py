@@ -130,8 +130,14 @@ async def _run_the_paths(service: SessionService, store: StoreBackend, clock: An
     recorder.on = True
     await service.create("toy", "plan-chan", "guild-1", PLAYERS[0], {"rounds": 2})
     await service.join("plan-chan", PLAYERS[1])
-    await service.settings("plan-chan", PLAYERS[0], deadline_hours=1)
+    await service.settings("plan-chan", PLAYERS[0], deadline_hours=1, away_bot=True,
+                           time_bank={"start_hours": 30, "per_turn_hours": 2})
     out = await open_all(service, "plan-chan", await service.start("plan-chan", PLAYERS[0]))
+    # a person's own pace: hours, digest and away time for all their games (banks settled)
+    await service.set_user_hours(PLAYERS[1].user_id, timezone="Asia/Tokyo", quiet_hours="23-7")
+    await service.set_digest(PLAYERS[1].user_id, "8")
+    await service.set_away(PLAYERS[1].user_id, "1d")
+    await service.games_waiting_on(PLAYERS[1].user_id)
     out = await service.act("plan-chan", actor_for(out, out.waiting[0]), "pass")  # typed
     out = await service.act("plan-chan", actor_for(out, out.waiting[0]), "pass", out.version)  # a button
     await service.private_view("plan-chan", out.seat_user_ids[out.waiting[0]])
@@ -160,9 +166,14 @@ async def _run_the_paths(service: SessionService, store: StoreBackend, clock: An
     await service.run_lapses()
     await service.due_bots()
     await deliveries.claim(limit=50)
+    clock.advance(DAY)  # the away time is over, a digest is due
+    await service.due_returns()
+    await service.due_digests()
 
+    await service.run_bots(out.game_id)
     while out.status == "active":
-        out = await service.act("plan-chan", actor_for(out, out.waiting[0]), "pass")
+        waiting = (await service.status("plan-chan")).waiting
+        out = await service.act("plan-chan", actor_for(out, waiting[0]), "pass")
     await deliveries.prune()  # as the dispatcher does all along: nothing past its keep time yet
     clock.advance(2 * DAY)
     await service.expire_lobbies(7)
