@@ -83,9 +83,13 @@ def waiting_line(game: WaitingGame, lang: str, *, in_dm: bool = False) -> str:
     game, its channel (a link in a DM, where a channel mention may not resolve), since when it
     waits, what it asks of them."""
     since = f"<t:{int(game.since)}:R>" if game.since else "—"
-    channel = jump_url(game.guild_id, game.channel_id) if in_dm else f"<#{game.channel_id}>"
-    line = t(lang, "discord.mine.line", game=ui_base.get(game.game).title(lang),
-             channel=channel, since=since, game_id=game.game_id)
+    title = ui_base.get(game.game).title(lang)
+    if in_dm:  # a link without its preview, last on the line
+        line = t(lang, "discord.mine.line_dm", game=title, link=jump_url(game.guild_id, game.channel_id),
+                 since=since, game_id=game.game_id)
+    else:
+        line = t(lang, "discord.mine.line", game=title, channel=f"<#{game.channel_id}>", since=since,
+                 game_id=game.game_id)
     if game.asks is not None:
         line += "\n  ↳ " + event_text(lang, game.asks, game.names)
     return line
