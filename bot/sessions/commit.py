@@ -18,6 +18,7 @@ from bot.sessions.hours import awake_of, reminder_timer
 from bot.sessions.movers import Movers
 from bot.sessions.pace import advance_clocks, bank_due, pace_of
 from bot.sessions.posting import AbandonedPost, GamePost
+from bot.sessions.results import Results
 from bot.sessions.settings import GameSettings
 from bot.store import GameRow, SeatRow, Tx, UserPrefs
 from games.core import Event
@@ -26,9 +27,10 @@ from games.core import Event
 class Commit:
     """Writes changes to running games (see the module's docstring)."""
 
-    def __init__(self, core: Core, movers: Movers) -> None:
+    def __init__(self, core: Core, movers: Movers, results: Results) -> None:
         self.core = core
         self.movers = movers
+        self.results = results
 
     async def reset_timers(self, tx: Tx, game_id: int, settings: GameSettings, now: float,
                            asleep: list[str] | None = None, prefs: dict[str, UserPrefs] | None = None,
@@ -113,6 +115,8 @@ class Commit:
         if status == "finished":
             await tx.delete_timers(row.id)
             await tx.clear_standing_orders(row.id)
+            assert result is not None
+            await self.results.record(tx, ld, seats, result, now)  # the result kept, the server's ratings
             waiting: list[int] = []
         else:
             waiting = sorted(game.active_players(new_state))

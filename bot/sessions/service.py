@@ -5,7 +5,8 @@ do one job and are given the parts they use when they are made:
 
     core        Core        bot/sessions/core.py: the store, the clock, loading a game
     movers      Movers      movers.py: who moves without being asked (forced moves, standing orders)
-    commit      Commit      commit.py: the one commit of a change to a running game (core, movers)
+    results     Results     results.py: finished games' results, ratings, leaderboards, profiles (core)
+    commit      Commit      commit.py: the one commit of a change to a running game (core, movers, results)
     lobbies     Lobby       lobby.py: open, join, leave, seat bots, start (core, commit)
     moves       Moves       moves.py: a click or a move, bots' and forced moves, undo, records (core, commit, movers)
     orders      Orders      orders.py: standing orders, and the moves they make (core, commit, movers)
@@ -34,6 +35,7 @@ from bot.sessions.movers import Movers
 from bot.sessions.people import People
 from bot.sessions.moves import Moves
 from bot.sessions.orders import Orders
+from bot.sessions.results import Results
 from bot.sessions.retention import Retention
 from bot.sessions.timers import Timers
 from bot.store import CLAIM_LEASE, StoreBackend
@@ -53,7 +55,8 @@ class SessionService:
         core = self.core = Core(store, clock, new_seed=new_seed, lease=lease)
         self.store, self.clock, self.deliveries = core.store, core.clock, core.deliveries
         movers = self.movers = Movers(core)
-        commit = self.commit = Commit(core, movers)
+        results = self.results = Results(core)
+        commit = self.commit = Commit(core, movers, results)
         lobbies = self.lobbies = Lobby(core, commit)
         moves = self.moves = Moves(core, commit, movers)
         orders = self.orders = Orders(core, commit, movers)
@@ -90,6 +93,9 @@ class SessionService:
         # timers
         self.due_reminders, self.run_deadlines = timers.due_reminders, timers.run_deadlines
         self.run_lapses, self.due_bots = timers.run_lapses, timers.due_bots
+        # results and ratings
+        self.rating_rules, self.set_rating_rules, self.rebuild_ratings = results.rules, results.set_rules, results.rebuild
+        self.leaderboard, self.profile = results.leaderboard, results.profile
         # retention
         self.expire_lobbies, self.archive_logs = retention.expire_lobbies, retention.archive_logs
         self.forget_live_boards = retention.forget_live_boards

@@ -45,6 +45,9 @@ from bot.store.models import (
     GameRow,
     OutboxPart,
     OutboxRow,
+    RatingRow,
+    RatingRules,
+    ResultRow,
     SeatRow,
     TimerRow,
     UserPrefs,
@@ -95,6 +98,6 @@ __all__ = [
     "Migration", "MigrationError", "OUTBOX_BASE_DELAY", "OUTBOX_KEEP_DEAD", "OUTBOX_KEEP_DELIVERED",
     "OUTBOX_MAX_DELAY", "OUTBOX_PRUNE_BATCH", "OutboxPart", "OutboxRow", "PAUSE_ENV", "PAUSE_MARKER_ENV",
     "PgStore", "PgTx", "POOL_OPTIONS", "SeatRow", "SqliteTx", "StaleVersion", "Store", "StoreBackend",
-    "StoreError", "StoreTx", "TimerRow", "Tx", "URL_HELP", "UserPrefs", "load_migrations", "mask_url",
+    "RatingRow", "RatingRules", "ResultRow", "StoreError", "StoreTx", "TimerRow", "Tx", "URL_HELP", "UserPrefs", "load_migrations", "mask_url",
     "open_store", "parse_database_url", "retries_conflicts", "retry_conflicts",
 ]

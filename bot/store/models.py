@@ -140,3 +140,48 @@ class UserPrefs(BaseModel):
     # one DM a day at this local hour instead of reminders per game
     digest_hour: int | None = None
     digest_next_at: float | None = None
+
+
+class ResultRow(BaseModel):
+    """One seat of a finished game's result."""
+
+    game_id: int
+    seat: int
+    user_id: str | None
+    bot: str | None = None
+    guild_id: str | None
+    game: str
+    place: int
+    total: int
+    stats_json: str = "{}"
+    players: int
+    finished_at: float
+
+    @property
+    def stats(self) -> dict[str, Any]:
+        try:
+            value = json.loads(self.stats_json)
+        except ValueError:
+            return {}
+        return value if isinstance(value, dict) else {}
+
+
+class RatingRules(BaseModel):
+    guild_id: str
+    enabled: bool = True
+    with_bots: bool = False
+
+
+class RatingRow(BaseModel):
+    guild_id: str
+    game: str
+    user_id: str
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+
+    @property
+    def shown(self) -> float:
+        """The rating shown and ranked by: mu − 3σ, which a new player starts near 0 on."""
+        return self.mu - 3 * self.sigma

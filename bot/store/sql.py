@@ -65,6 +65,9 @@ from bot.store.models import (
     GameRow,
     OutboxPart,
     OutboxRow,
+    RatingRow,
+    RatingRules,
+    ResultRow,
     SeatRow,
     TimerRow,
     UserPrefs,
@@ -87,6 +90,9 @@ OUTBOX_COLUMNS = (
 )
 PREFS_COLUMNS = ("user_id, dm_reminders, locale, tz, quiet_start, quiet_end, away_from, away_until, away_told,"
                  " digest_hour, digest_next_at")
+RESULT_COLUMNS = ("game_id, seat, user_id, bot, guild_id, game, place, total, stats AS stats_json, players,"
+                  " finished_at")
+RATING_COLUMNS = "guild_id, game, user_id, mu, sigma, games, wins"
 # the columns of a person's pace (away, digest) that `set_pace` and `claim_pace` write
 PACE_COLUMNS = ("away_from", "away_until", "away_told", "digest_hour", "digest_next_at")
 TIMER_COLUMNS = ("game_id, kind, due_at, attempt, payload AS payload_json, claimed_by, claimed_until,"
@@ -876,6 +882,119 @@ class SqlTx:
         """Store a game's time banks; the caller holds the game's row (get_game in a write
         transaction, or the commit's version-guarded update), so no change is lost."""
         await self._run("UPDATE games SET clocks = ? WHERE id = ?", (clocks_json, game_id))
+
+    # --- results and ratings ---------------------------------------------------------------
+    async def record_results(self, rows: list[ResultRow]) -> None:
+        """A finished game's result, one row per seat (written once: a game finishes once)."""
+        for r in rows:
+            await self._run(
+                "INSERT INTO results (game_id, seat, user_id, bot, guild_id, game, place, total, stats, players,"
+                " finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO NOTHING",
+                (r.game_id, r.seat, r.user_id, r.bot, r.guild_id, r.game, r.place, r.total, r.stats_json,
+                 r.players, r.finished_at))
+
+    async def results_of_game(self, game_id: int) -> list[ResultRow]:
+        rows = await self._all(f"SELECT {RESULT_COLUMNS} FROM results WHERE game_id = ? ORDER BY seat", (game_id,))
+        return [ResultRow(**dict(r)) for r in rows]
+
+    async def results_of_guild(self, guild_id: str, game: str | None = None) -> list[ResultRow]:
+        """Every result of the server's finished games (of one title, if given), in the order
+        the games finished: what ratings are rebuilt from."""
+        sql = f"SELECT {RESULT_COLUMNS} FROM results WHERE guild_id = ?"
+        params: list[Any] = [guild_id]
+        if game is not None:
+            sql += " AND game = ?"
+            params.append(game)
+        rows = await self._all(sql + " ORDER BY finished_at, game_id, seat", params)
+        return [ResultRow(**dict(r)) for r in rows]
+
+    async def results_of_player(self, user_id: str, guild_id: str | None) -> list[ResultRow]:
+        """Every result of the player's games (in one server, if given), oldest first, with the
+        other seats of those games (for their opponents)."""
+        sql = (f"SELECT {', '.join('o.' + c.strip() for c in RESULT_COLUMNS.split(','))}"
+               " FROM results r JOIN results o ON o.game_id = r.game_id WHERE r.user_id = ?")
+        params: list[Any] = [user_id]
+        if guild_id is not None:
+            sql += " AND r.guild_id = ?"
+            params.append(guild_id)
+        rows = await self._all(sql + " ORDER BY o.finished_at, o.game_id, o.seat", params)
+        return [ResultRow(**dict(r)) for r in rows]
+
+    async def unrecorded_results(self, guild_id: str | None, limit: int = 500) -> list[int]:
+        """Finished games (of a server, if given) with no result rows: finished before results
+        were kept. The rebuild fills them in from their stored state."""
+        sql = ("SELECT g.id FROM games g WHERE g.status = 'finished'"
+               " AND NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = g.id)")
+        params: list[Any] = []
+        if guild_id is not None:
+            sql += " AND g.guild_id = ?"
+            params.append(guild_id)
+        rows = await self._all(sql + " ORDER BY g.id LIMIT ?", (*params, limit))
+        return [int(r[0]) for r in rows]
+
+    async def display_names(self, user_ids: Iterable[str]) -> dict[str, str]:
+        """Each person's name as their latest seat shows it."""
+        ids = list(dict.fromkeys(user_ids))
+        if not ids:
+            return {}
+        rows = await self._all(
+            f"SELECT user_id, display_name, game_id FROM seats WHERE user_id IN ({_marks(len(ids))})"
+            " ORDER BY game_id", ids)
+        return {r["user_id"]: r["display_name"] for r in rows}
+
+    async def rating_rules(self, guild_id: str) -> RatingRules | None:
+        row = await self._one("SELECT guild_id, enabled, with_bots FROM rating_rules WHERE guild_id = ?", (guild_id,))
+        return RatingRules(**dict(row)) if row else None
+
+    async def set_rating_rules(self, guild_id: str, *, enabled: bool, with_bots: bool, now: float) -> RatingRules:
+        row = await self._returning(
+            "INSERT INTO rating_rules (guild_id, enabled, with_bots, updated_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET enabled = ?, with_bots = ?, updated_at = ?"
+            " RETURNING guild_id, enabled, with_bots",
+            (guild_id, int(enabled), int(with_bots), now, int(enabled), int(with_bots), now))
+        assert row is not None
+        return RatingRules(**dict(row))
+
+    async def ratings_of(self, guild_id: str, game: str, user_ids: Iterable[str]) -> dict[str, RatingRow]:
+        ids = list(dict.fromkeys(user_ids))
+        if not ids:
+            return {}
+        rows = await self._all(
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND user_id IN ({_marks(len(ids))})",
+            (guild_id, game, *ids))
+        return {r["user_id"]: RatingRow(**dict(r)) for r in rows}
+
+    async def put_rating(self, rating: RatingRow, game_id: int, now: float) -> None:
+        """A player's rating after a rated game, and the change it made (for their trend)."""
+        values = (rating.guild_id, rating.game, rating.user_id, rating.mu, rating.sigma, rating.games, rating.wins, now)
+        await self._run(
+            "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, wins, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id) DO UPDATE SET"
+            " mu = ?, sigma = ?, games = ?, wins = ?, updated_at = ?",
+            (*values, rating.mu, rating.sigma, rating.games, rating.wins, now))
+        await self._run(
+            "INSERT INTO rating_changes (game_id, user_id, guild_id, game, mu, sigma, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (game_id, user_id) DO UPDATE SET mu = ?, sigma = ?, at = ?",
+            (game_id, rating.user_id, rating.guild_id, rating.game, rating.mu, rating.sigma, now,
+             rating.mu, rating.sigma, now))
+
+    async def clear_ratings(self, guild_id: str) -> None:
+        await self._run("DELETE FROM ratings WHERE guild_id = ?", (guild_id,))
+        await self._run("DELETE FROM rating_changes WHERE guild_id = ?", (guild_id,))
+
+    async def leaderboard(self, guild_id: str, game: str, limit: int = 20) -> list[RatingRow]:
+        """The server's rated players of a game, best first (by mu − 3σ, the rating shown)."""
+        rows = await self._all(
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ?"
+            " ORDER BY mu - 3 * sigma DESC, user_id LIMIT ?", (guild_id, game, limit))
+        return [RatingRow(**dict(r)) for r in rows]
+
+    async def rating_trend(self, guild_id: str, game: str, user_id: str, limit: int = 10) -> list[tuple[float, float]]:
+        """The player's last `limit` ratings (mu, sigma) in that game, oldest first."""
+        rows = await self._all(
+            "SELECT mu, sigma FROM rating_changes WHERE guild_id = ? AND game = ? AND user_id = ?"
+            " ORDER BY at DESC LIMIT ?", (guild_id, game, user_id, limit))
+        return [(float(r[0]), float(r[1])) for r in reversed(rows)]
 
     # --- raw access (tests, maintenance) -------------------------------------------------
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[dict[str, Any]]:

@@ -102,6 +102,9 @@ class Game(ABC, Generic[StateT, ActionT, ViewT]):
     # choice), as the game's rulebook says. Adapters offer a player a private look at their
     # own part ("Show my hand") only in a game where something is private.
     private_information: ClassVar[bool]
+    # The figures of a player's result (PlayerResult.stats) that a profile shows the best of,
+    # a player's records in this game ("<game>.stat.<name>" in the game's catalog names each).
+    record_stats: ClassVar[tuple[str, ...]] = ()
 
     # --- lifecycle -----------------------------------------------------------------
     @abstractmethod

@@ -47,6 +47,7 @@ class TicketToRide(Referee[TicketToRideState, Any, TicketToRideView]):
     action_model = TicketToRideAction
     view_model = TicketToRideView
     private_information = True  # TTR-11: train cards and tickets
+    record_stats = ("longest",)  # a player's longest path, the figure players compare
 
     def __init__(self, board: TicketToRideMap | None = None) -> None:
         self._board = board

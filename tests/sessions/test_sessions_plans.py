@@ -35,7 +35,8 @@ RUNNING = 3000  # games still going: each with a live board, timers and a post t
 RECENT = 50  # of the closed games, those closed since the last sweep (their logs still to pack)
 MOVES_EACH = 30
 # The tables that grow with the games stored: none of them may be read whole.
-BIG = {"games", "seats", "actions", "action_archives", "timers", "outbox", "outbox_parts", "live_boards"}
+BIG = {"games", "seats", "actions", "action_archives", "timers", "outbox", "outbox_parts", "live_boards",
+       "results", "ratings", "rating_changes"}
 
 
 async def _fill(store: StoreBackend, now: float) -> None:
@@ -94,6 +95,22 @@ async def _fill(store: StoreBackend, now: float) -> None:
             numbers.format(running) +
             " INSERT INTO live_boards (game_id, board_json, updated_at)"
             f" SELECT 100000 + {STORED} + i, ?, {now} FROM n", (_BOARD,))
+        # the stored games' results (two seats each), and the stored server's ratings of them
+        await tx.execute(
+            numbers.format(2 * STORED) +
+            " INSERT INTO results (game_id, seat, user_id, bot, guild_id, game, place, total, stats, players,"
+            " finished_at)"
+            f" SELECT 100000 + (i + 1) / 2, i % 2, 'user-' || (i % 991), NULL, 'guild-stored', 'toy', 1 + i % 2,"
+            f" i % 50, '{{}}', 2, {old} + (i + 1) / 2 FROM n")
+        await tx.execute(
+            numbers.format(991) +
+            " INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, wins, updated_at)"
+            f" SELECT 'guild-stored', 'toy', 'user-' || (i - 1), 25 + i % 7, 8 - (i % 5), 12, 6, {old} FROM n")
+        await tx.execute(
+            numbers.format(2 * STORED) +
+            " INSERT INTO rating_changes (game_id, user_id, guild_id, game, mu, sigma, at)"
+            f" SELECT 100000 + (i + 1) / 2, 'user-' || (i % 991), 'guild-stored', 'toy', 25, 8, {old} + i FROM n"
+            " WHERE 1 = 1 ON CONFLICT DO NOTHING")  # (SQLite needs the WHERE before an upsert clause)
         await tx.execute("ANALYZE")
 
 
@@ -128,6 +145,7 @@ async def _run_the_paths(service: SessionService, store: StoreBackend, clock: An
     from bot.sessions.errors import SessionError
 
     recorder.on = True
+    await service.set_rating_rules("guild-1", enabled=True)  # the finishing commit rates the game
     await service.create("toy", "plan-chan", "guild-1", PLAYERS[0], {"rounds": 2})
     await service.join("plan-chan", PLAYERS[1])
     await service.settings("plan-chan", PLAYERS[0], deadline_hours=1, away_bot=True,
@@ -174,6 +192,10 @@ async def _run_the_paths(service: SessionService, store: StoreBackend, clock: An
     while out.status == "active":
         waiting = (await service.status("plan-chan")).waiting
         out = await service.act("plan-chan", actor_for(out, waiting[0]), "pass")
+    # the community on the results: a leaderboard, a profile, the ratings rebuilt
+    await service.leaderboard("guild-1", "toy")
+    await service.profile("guild-1", PLAYERS[0].user_id)
+    await service.rebuild_ratings("guild-1")
     await deliveries.prune()  # as the dispatcher does all along: nothing past its keep time yet
     clock.advance(2 * DAY)
     await service.expire_lobbies(7)
