@@ -387,6 +387,23 @@ class Courier:
         edited = await message.edit(**kwargs)
         self._finish(part, "edited", edited)
 
+    async def delete(self, part: str, channel_id: str, message_id: str) -> None:
+        """Delete a message the bot posted earlier (a reminder that is answered or outdated).
+        Unknown Message counts as done: an earlier attempt (or another process, or a person)
+        deleted it already, and it is gone as wanted. Anything else raises for the caller."""
+        if part in self._done:
+            return
+        await self._begin()
+        message = self._bot.get_partial_messageable(int(channel_id)).get_partial_message(int(message_id))
+        try:
+            await message.delete()
+        except discord.NotFound as exc:
+            if exc.code != UNKNOWN_MESSAGE:
+                raise
+            self._finish(part, "gone", None)
+            return
+        self._finish(part, "deleted", None)
+
     async def dm(self, part: str, user_id: str, reply: Reply) -> bool:
         """A direct message. False if the user's DMs are closed to the bot (403, usually
         50007): that outcome is kept too, so the caller's fallback is stable across retries."""

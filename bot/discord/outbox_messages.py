@@ -18,8 +18,13 @@ does not ping everyone again. A live message that was deleted (Unknown Message),
 in an archived thread (which takes no edits), is replaced by a new one.
 `allowed_mentions` never allows @everyone or roles.
 
-Reminders: a user who opted in gets a DM; if their DMs are closed (403, code 50007) they are
-mentioned in the game's channel instead, with everyone else the game waits on.
+Reminders: a user who opted in gets a DM (in their own language, bot/discord/reminders.py);
+if their DMs are closed (403, code 50007) they are mentioned in the game's channel instead,
+with everyone else the game waits on. A reminder in the channel does not stay there: the next
+reminder of the game deletes it (it is outdated), and so does the game's next step (it is
+answered), both as parts of their own rows, so one game's channel holds one reminder at most,
+in order with its posts, whichever process delivers them. DMs are left as they are: they are
+the reader's own, one line each, and clutter no channel.
 
 Notices: when a post was given up (or went out without its images), the game's host is told
 what is wrong in their language, in the channel if the bot can still post there (with a
@@ -33,12 +38,12 @@ from typing import Any, Awaitable, Callable
 import discord
 
 from bot.discord.outbox import THREAD_ARCHIVED, UNKNOWN_MESSAGE, Channel, Courier, DirectMessage
-from bot.discord.posts import Picture, game_post, jump_url, mentions, waiting_line
+from bot.discord.posts import Picture, game_post, waiting_line
+from bot.discord import reminders
 from bot.discord.host import Host
 from bot.discord.replies import Reply
 from bot.discord.text import CONTENT_MAX, clip, event_text, join_lines, t
-from bot.discord.ui import base as ui_base
-from bot.sessions.live import GAME_POST_KINDS, LiveBoard, Step, facts_of, plan, posted
+from bot.sessions.live import GAME_POST_KINDS, LiveBoard, StandingReminder, Step, facts_of, plan, posted
 from bot.sessions.posting import POSTS, AbandonedPost, GamePost, ReminderPost, load_post
 from bot.sessions.delivery import OutboxRow
 from bot.sessions.models import WaitingGame
@@ -59,13 +64,6 @@ class UnknownKind(Exception):
 def _only_users(user_ids: list[str]) -> discord.AllowedMentions:
     return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                    users=[discord.Object(int(u)) for u in user_ids if str(u).isdigit()])
-
-
-def _title(game: str, lang: str) -> str:
-    try:
-        return ui_base.get(game).title(lang)
-    except Exception:  # noqa: BLE001 - a notice about a game this version cannot load
-        return game
 
 
 def _and(lang: str, items: list[str]) -> str:
@@ -149,6 +147,7 @@ class OutboxMessages:
             after = posted(after, message_id, picture=picture)
             if step.strip_message_id:
                 await self._strip(out, channel_id, step.strip_message_id)
+        await self._take_back_reminders(out, live)  # the game moved on: they are answered
         # The live board and every row the step delivered (this one too) in one write: were
         # this row left pending (a crash, a failed write just after), it would be delivered
         # again against a live board that already shows the rows after it.
@@ -250,28 +249,54 @@ class OutboxMessages:
         live = await self._live(row.game_id)
         if live.message_id and not live.closed:
             await self._strip(out, post.channel_id, live.message_id)
+        await self._take_back_reminders(out, live)
         if row.game_id is not None:
-            closed = live.model_copy(update={"closed": True})
+            closed = live.model_copy(update={"closed": True, "reminders": []})
             await self.bot.service.deliveries.finish_step(row.game_id, closed.model_dump_json(), [])
 
     # ------------------------------------------------------------------ reminders
     async def _reminder(self, row: OutboxRow, post: ReminderPost, out: Courier) -> None:
-        lang = post.locale or "en"
-        text = " ".join(event_text(lang, e, post.names) for e in post.events)
-        title = ui_base.get(post.game).title(lang)
+        """DMs to those who asked for them, a mention in the channel for the others (and for
+        those whose DMs are closed); then the game's earlier reminder in the channel, now
+        outdated, is deleted, and this one is kept on the live board for the next step (or
+        reminder) to delete. The board and the row's delivery are written together."""
+        live = await self._live(row.game_id)
         dm_users = list(post.dm_user_ids)
         channel_users = [u for u in post.mention_user_ids if u not in dm_users]
-        body = "⏰ " + t(lang, "discord.reminder.dm", game=title, text=text,
-                         link=jump_url(post.guild_id, post.channel_id))
         for user_id in dm_users:
-            if not await out.dm(f"dm:{user_id}", user_id, Reply(content=clip(body, CONTENT_MAX))):
+            if not await out.dm(f"dm:{user_id}", user_id, reminders.dm_reminder(post, user_id)):
                 log.info("reminder for game %s: DMs of user %s are closed; mentioning in the channel",
                          post.game_id, user_id)
                 channel_users.append(user_id)
+        standing: list[StandingReminder] = []
         if channel_users:
-            content = f"⏰ {mentions(channel_users)} {text}"
             await out.post("channel", post.channel_id,
-                           Reply(content=clip(content, CONTENT_MAX), allowed_mentions=_only_users(channel_users)))
+                           Reply(content=reminders.channel_reminder(post, channel_users),
+                                 allowed_mentions=_only_users(channel_users)))
+            message_id = out.message_id("channel")
+            if message_id is not None:
+                standing.append(StandingReminder(channel_id=post.channel_id, message_id=message_id))
+        await self._take_back_reminders(out, live)
+        if row.game_id is not None:
+            after = live.model_copy(update={"reminders": standing})
+            await self.bot.service.deliveries.finish_step(row.game_id, after.model_dump_json(), [row.id])
+
+    async def _take_back_reminders(self, out: Courier, live: LiveBoard) -> None:
+        """Delete the reminders standing in the game's channel: the game moved on (they are
+        answered) or a newer reminder replaces them.
+
+        Deleted, not edited to an "answered" line: the live board already says whom the game
+        waits on now, a reminder's only work is its ping, done once it is posted, and a line
+        left per reminder is the pile-up a busy channel of several games cannot afford. Each
+        deletion is a part of the row, so a retry or a takeover skips the ones stored; one
+        that went out unstored meets Unknown Message, which is done. One that cannot be
+        deleted for good (the bot no longer sees the channel, or it is gone) is left: the
+        game's posts must not wait on it."""
+        for standing in live.reminders:
+            try:
+                await out.delete(f"unremind:{standing.message_id}", standing.channel_id, standing.message_id)
+            except (discord.NotFound, discord.Forbidden) as exc:
+                log.info("could not delete reminder %s: %s", standing.message_id, exc)
 
     # ------------------------------------------------------------------ a person's own DMs
     async def _personal(self, row: OutboxRow, payload: dict[str, Any], out: Courier) -> None:
@@ -295,7 +320,7 @@ class OutboxMessages:
 
         def text(mention: str) -> str:
             return clip("⚠️ " + t(lang, f"discord.delivery.{problem}", host=mention, channel=f"<#{channel_id}>",
-                                  game=_title(payload.get("game") or "", lang), game_id=payload.get("game_id"),
+                                  game=reminders.game_title(payload.get("game") or "", lang), game_id=payload.get("game_id"),
                                   permissions=permissions), CONTENT_MAX)
 
         in_dm = (DirectMessage(host), Reply(content=text(""), allowed_mentions=_only_users([])))

@@ -24,9 +24,13 @@ was pinged: the live board forgets whoever that post stopped or started waiting 
 (`skipped`), so the next step pings each of them it waits on, however the game went in
 between. The live message itself stays the one to edit, if nobody is newly waited on.
 
-Reminders and notices are separate messages and leave the live board alone. This module is
-Discord-free: the outbox dispatcher and the offline demo (which counts what the adapter
-would send) both plan with it.
+Reminders and notices are separate messages. A reminder in the channel is kept on the live
+board (`reminders`) only so that it can be taken away again: the next reminder, or the next
+step of the game (a move, an undo, a kick, the end, an abandon), deletes it, so a game has at
+most one reminder standing in its channel, and none once it has moved on (see
+bot/discord/outbox_messages.py). `plan` starts the board after a step without any: the step
+deletes them. This module is Discord-free: the outbox dispatcher and the offline demo (which
+counts what the adapter would send) both plan with it.
 """
 from __future__ import annotations
 
@@ -57,6 +61,13 @@ def facts_of(row_id: int, post: GamePost) -> PostFacts:
                      waiting_user_ids=list(post.mention_user_ids), events=list(post.events))
 
 
+class StandingReminder(BaseModel):
+    """A reminder message the bot posted in a game's channel and has not taken away yet."""
+
+    channel_id: str
+    message_id: str
+
+
 class LiveBoard(BaseModel):
     """A game's live message as last delivered (stored per game)."""
 
@@ -65,6 +76,7 @@ class LiveBoard(BaseModel):
     lines: list[Event] = Field(default_factory=list)  # events the live message shows
     closed: bool = False  # the game ended: its last message is final, nothing edits it
     picture: bool = True  # the live message has its board picture (it can go out without one)
+    reminders: list[StandingReminder] = Field(default_factory=list)  # still in the channel, to delete
 
 
 class Step(BaseModel):

@@ -22,6 +22,15 @@ from games.core.i18n import language_for
 from games.core.rng import derive
 
 
+async def remember_language(tx: Tx, actor: Actor) -> None:
+    """Keep the language a person's Discord speaks as theirs (user_prefs.locale), for what the
+    bot sends them alone later, outside any interaction: reminders by DM, notices to a host.
+    Taken when they open or join a game, which everyone who plays does, rather than on every
+    click (a write each)."""
+    if actor.locale:
+        await tx.set_prefs(actor.user_id, locale=language_for(actor.locale))
+
+
 class Lobby:
     """Open a game, join, leave, seat bots, start."""
 
@@ -75,6 +84,7 @@ class Lobby:
             except ChannelBusy:
                 raise SessionError("game_already_here") from None
             await tx.add_seat(game_id, 0, user_id=host.user_id, bot=None, display_name=host.name)
+            await remember_language(tx, host)
             return await self.core.info_in_tx(tx, game_id)
 
     @retries_conflicts
@@ -89,6 +99,7 @@ class Lobby:
             self._require_free_seat(ld)
             await tx.add_seat(ld.row.id, len(ld.seats), user_id=actor.user_id, bot=None,
                               display_name=actor.name)
+            await remember_language(tx, actor)
             await tx.update_game(ld.row.id, ld.row.version, now)
             return await self.core.info_in_tx(tx, ld.row.id)
 

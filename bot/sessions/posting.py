@@ -49,12 +49,27 @@ class AbandonedPost(PostBase):
     kind: Literal["abandoned"] = "abandoned"
 
 
+class Asked(BaseModel):
+    """What the game asks of one seat it waits on (Game.prompt: words the rules address to
+    that seat, from public facts), and who plays it."""
+
+    seat: int
+    user_id: str
+    prompt: Event | None = None
+
+
 class ReminderPost(PostBase):
-    """Whoever the game waits on is reminded: by DM for those who asked, else in the channel."""
+    """Whoever the game waits on is reminded: by DM for those who asked, else in the channel.
+    A DM is in its reader's own language (`dm_locales`, where known); the channel's words are
+    in the game's. Rows written before `asked` existed have it empty (and `hours` None): their
+    words fall back to the game's plain "your turn"."""
 
     kind: Literal["reminder"] = "reminder"
     dm_user_ids: list[str] = Field(default_factory=list)
     attempt: int = 1
+    hours: int | None = None  # since the last move, whole hours
+    asked: list[Asked] = Field(default_factory=list)  # every human seat the game waits on
+    dm_locales: dict[str, str] = Field(default_factory=dict)  # user id -> catalog language
 
 
 POSTS: dict[str, type[PostBase]] = {

@@ -48,7 +48,7 @@ from bot.sessions.hours import ReminderPayload, reminder_step
 from bot.sessions.movers import Movers
 from bot.sessions.pace import judge_late, read_clocks
 from bot.sessions.moves import Moves
-from bot.sessions.posting import ReminderPost
+from bot.sessions.reminding import reminder_post
 from bot.sessions.models import (
     Outcome,
     Reminder,
@@ -158,12 +158,8 @@ class Timers:
             dm = [u for u in user_ids if prefs[u].dm_reminders]
             since = row.last_move_at or row.updated_at
             params = {"seats": humans, "hours": max(0, int((now - since) // 3600))}
-            post = ReminderPost(
-                game_id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, game=row.game,
-                version=row.version, locale=row.locale, names=ld.names,
-                mention_user_ids=user_ids, dm_user_ids=dm, attempt=attempt,
-                events=[Event(key="reminder.waiting", params=params)],
-            ).model_dump(mode="json")
+            post = reminder_post(ld, waiting=humans, ping=user_ids, dm=dm, prefs=prefs, attempt=attempt,
+                                 hours=params["hours"]).model_dump(mode="json")
             outbox_id = await tx.add_outbox(row.id, "reminder", post, now)
             return Reminder(
                 game_id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, game=row.game,

@@ -176,7 +176,9 @@ class Game(ABC, Generic[StateT, ActionT, ViewT]):
         return one_step_decision(self, state, seat)
 
     def prompt(self, state: StateT, seat: int) -> Event | None:
-        """What the game is asking this seat to do now (None when not active)."""
+        """What the game is asking this seat to do now (None when not active), in words
+        addressed to that seat. A reminder tells it in the game's channel too, so it is drawn
+        from what everyone may know (how many cards a hand holds, never which)."""
         return None
 
     def forced_action(self, state: StateT, seat: int) -> ActionT | None:

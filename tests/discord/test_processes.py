@@ -637,3 +637,88 @@ async def test_a_deleted_channel_ends_its_game_once_with_several_processes(tmp_p
             assert all(r.delivered_at is not None for r in kept_rows)
             assert [await p.stop() for p in procs.procs] == [0, 0], world.report()
             fake.assert_clean()
+
+
+# ------------------------------------------------------------------------------ a reminder taken back
+async def reminder_replaced_while_its_deleter_is_killed(url: str, tmp_path: Path) -> None:
+    """Two processes. A game's second reminder replaces its first: the process delivering it
+    posts it, stores that part, and is killed after Discord deleted the first reminder but
+    before it heard so. Another process takes the row over once the lease has run out: it
+    does not post the second reminder again, deletes the first once more (Unknown Message:
+    done) and keeps the second as the one standing; the move that answers it deletes it."""
+    store = await open_store(url)
+    async with contextlib.AsyncExitStack() as stack:
+        stack.push_async_callback(store.close)
+        fake = await stack.enter_async_context(FakeDiscord(quiet_period=0.05, ack_deadline=10.0, response_timeout=30.0))
+        (table,) = spread(fake, 1, 1)
+        channel = str(table.channel)
+        service = SessionService(store)
+        people = actors()
+        await service.create("ginga", channel, str(table.guild), people[str(ALICE)], None, "en")
+        await service.join(channel, people[str(BOB)])
+        await service.start(channel, people[str(ALICE)])
+        game_id = (await service.status(channel)).info.game_id
+
+        procs = await stack.enter_async_context(BotProcesses(fake, url, tmp_path))
+        extra = ["--lease-seconds", str(LEASE)]
+        for _ in range(2):
+            procs.start(extra=extra)
+        await procs.wait_ready(timeout=90)
+        world = World(fake, procs, store)
+        await until(lambda: _empty(world.pending(game_id)), 60, "the game's first posts", world.report)
+
+        def reminders() -> list:
+            return [m for m in fake.messages(table.channel, ephemeral=False) if m.content.startswith("⏰")]
+
+        async def remind() -> None:
+            await _sql(store, "UPDATE timers SET due_at = ? WHERE game_id = ? AND kind = 'reminder'",
+                       time.time() - 1, game_id)
+
+        await remind()
+        (first,) = await until(reminders, 30, "the first reminder", world.report)
+        assert f"**{translate('en', 'ginga.title')}**" in first.content
+        await until(lambda: _empty(world.pending(game_id)), 30, "the first reminder delivered", world.report)
+
+        stall = fake.stall("DELETE", f"/channels/{channel}/messages/{first.id}")
+        await remind()
+        await until(lambda: stall.requests, 30, "the first reminder's deletion", world.report)
+        (row,) = await world.pending(game_id)
+        victim = procs.by_pid(int(row["claimed_by"].rsplit(":", 2)[1]))
+        assert victim is not None and victim.kill() == -signal.SIGKILL
+        stall.release()
+        procs.start(extra=extra)  # a supervisor starts another
+        await until(lambda: _empty(world.pending(game_id)), 60, "the second reminder taken over", world.report)
+
+        (second,) = reminders()
+        assert second.id != first.id and fake.message(first.id).deleted
+        assert world.post_attempts()[second.nonce] == 1  # stored before the deletion: not posted again
+        deletions = fake.requests_to("DELETE", f"/channels/{channel}/messages/{first.id}")
+        assert len(deletions) == 2 and deletions[-1].status == 404
+        board = LiveBoard.model_validate_json(await store.live_board(game_id))
+        assert [r.message_id for r in board.reminders] == [str(second.id)]
+
+        # the game moves on: the second reminder is answered, and goes
+        game = registry.get("ginga")
+        status = await service.status(channel)
+        user = status.waiting_user_ids[0]
+        seat = next(s.seat for s in status.info.seats if s.user_id == user)
+        state = await service.current_state(game_id)
+        action = next(iter(game.bots().values())).choose(game, state, seat, random.Random(0))
+        await service.act(channel, people[user], game.format_action(action))
+        await until(lambda: not reminders(), 30, "the second reminder deleted", world.report)
+        await until(lambda: _empty(world.pending(game_id)), 30, "the move's post", world.report)
+
+        rows = await store.outbox_rows(game_id)
+        assert rows and all(r.delivered_at is not None and not r.dead for r in rows), world.report()
+        assert not [m for m in fake.messages() if m.content.startswith("⚠️")], world.report()
+        alive = [p for p in procs.procs if p is not victim]
+        await procs.wait_ready(*alive, timeout=90)
+        assert [await p.stop() for p in alive] == [0] * len(alive), world.report()
+        fake.assert_clean()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+async def test_a_reminder_replaced_while_its_deleter_is_killed_is_taken_back_once(
+        tmp_path: Path, request, kind: str) -> None:
+    async with _database(kind, tmp_path, request) as url:
+        await reminder_replaced_while_its_deleter_is_killed(url, tmp_path)
