@@ -47,6 +47,7 @@ INITIAL_EXTENSIONS: tuple[str, ...] = (
     "bot.discord.cogs.move",
     "bot.discord.cogs.orders",
     "bot.discord.cogs.me",
+    "bot.discord.cogs.community",
     "bot.discord.cogs.timers",
     "bot.discord.cogs.housekeeping",
 )

@@ -67,7 +67,8 @@ LEGACY_SELECT_VERBS = ("keep", "route", "pay", "pick")
 ORDER_BUTTON_VERBS = ("ob", "op", "ot", "od", "oa", "oq", "ox")
 ORDER_SELECT_VERBS = ("os", "og")
 ORDER_VERBS = ORDER_BUTTON_VERBS + ORDER_SELECT_VERBS
-BUTTON_VERBS = ("cb", "cp", "ct", "cd", "ca", "cq", "cr", "hand", "join", "leave", "bot", "start", "log", *ORDER_BUTTON_VERBS,
+BUTTON_VERBS = ("cb", "cp", "ct", "cd", "ca", "cq", "cr", "hand", "join", "leave", "bot", "start", "log", "rematch",
+                *ORDER_BUTTON_VERBS,
                 *LEGACY_BUTTON_VERBS)
 SELECT_VERBS = ("cs", "cg", *ORDER_SELECT_VERBS, *LEGACY_SELECT_VERBS)
 

@@ -15,6 +15,7 @@ import discord
 
 from bot.discord import chooser, ids, picking
 from bot.discord.errors import StaleClick, report_error
+from bot.discord.refusals import UserError
 from bot.discord.posts import attach, lobby_reply, render_picture
 from bot.discord.host import Host
 from bot.discord.replies import Reply, answer
@@ -356,6 +357,53 @@ async def lobby_action(interaction: discord.Interaction, ref: ids.ComponentId) -
     return lobby_reply(info, info.locale)
 
 
+# ------------------------------------------------------------------------------ rematch
+LOBBY_LOOK_BACK = 50  # messages of the channel looked through for a rematch's lobby
+
+
+async def rematch_reply(interaction: discord.Interaction, ref: ids.ComponentId) -> Reply:
+    """The final post's Rematch button: the first player to press it opens the rematch's lobby
+    in the channel (posted there like /game new's), each next one joins it and the lobby
+    message is redrawn. Answered privately."""
+    bot = bot_of(interaction)
+    lang = lang_of(interaction)
+    info, opened = await bot.service.rematch(ref.game_id, actor_of(interaction))
+    channel = interaction.channel
+    lobby = lobby_reply(info, info.locale)
+    if opened:
+        try:
+            await channel.send(**lobby.new_kwargs())  # type: ignore[union-attr]
+        except discord.HTTPException as exc:
+            log.warning("cannot post the rematch lobby of game %s: %s", info.game_id, exc)
+            await bot.service.abandon(str(info.channel_id), actor_of(interaction))
+            raise UserError("discord.error.cannot_post") from None
+        return Reply(content="✅ " + t(lang, "discord.rematch.opened"))
+    outcome = await bot.service.autostart(str(info.channel_id))
+    if outcome is not None:
+        bot.after_commit(outcome)
+        lobby = lobby_reply(await bot.service.lobby(str(info.channel_id)), info.locale, state="started")
+    await _redraw_lobby(interaction, info.game_id, lobby)
+    return Reply(content="✅ " + t(lang, "discord.rematch.joined"))
+
+
+async def _redraw_lobby(interaction: discord.Interaction, game_id: int, lobby: Reply) -> None:
+    """Edit the lobby message of `game_id` among the channel's recent messages (found by its
+    buttons), so everyone sees who has joined. Not found (deleted, or far up): left as it is."""
+    me = interaction.client.user
+    prefix = f"{ids.PREFIX}:{game_id}:"
+    try:
+        async for message in interaction.channel.history(limit=LOBBY_LOOK_BACK):  # type: ignore[union-attr]
+            if me is None or message.author.id != me.id:
+                continue
+            custom_ids = [c.custom_id for row in message.components for c in getattr(row, "children", [])
+                          if getattr(c, "custom_id", None)]
+            if any(str(cid).startswith(prefix) for cid in custom_ids):
+                await message.edit(**lobby.edit_kwargs())
+                return
+    except discord.HTTPException as exc:
+        log.info("could not redraw the lobby of game %s: %s", game_id, exc)
+
+
 # ------------------------------------------------------------------------------ log
 async def log_reply(interaction: discord.Interaction, page: int | None) -> Reply:
     bot = bot_of(interaction)
@@ -424,6 +472,8 @@ async def on_component(interaction: discord.Interaction, ref: ids.ComponentId | 
             raise StaleClick()  # a post drawn by an earlier version: its menu is gone
         elif verb in ("join", "leave", "bot", "start"):
             await answer(interaction, lobby_action(interaction, ref), update=True)
+        elif verb == "rematch":
+            await answer(interaction, rematch_reply(interaction, ref))
         elif verb == "log":
             page = int(ref.arg) if ref.arg and ref.arg.isdigit() else None
             await answer(interaction, log_reply(interaction, page), update=private)

@@ -208,6 +208,10 @@ async def game_post(post: GamePost, *, events: Sequence[Any] | None = None,
             reply.embeds = result_embeds(ui, result, names, lang, game_id=post.game_id,
                                          chart=chart, board=board)
         reply.content = join_lines(lines, CONTENT_MAX)
+        # the same players (those who press it), options and settings; a new seed, seats rotated
+        rematch = button(post.game_id, post.version, "rematch", label=t(lang, "discord.rematch.button"),
+                         emoji="🔁", style=discord.ButtonStyle.primary)
+        reply.view = make_view([[rematch]])
         return reply
     lines += pace_lines(post.pace, names, lang)
     waiting_ping = mentions(post.mention_user_ids)

@@ -87,6 +87,50 @@ class Lobby:
             await remember_language(tx, host)
             return await self.core.info_in_tx(tx, game_id)
 
+    async def rematch(self, game_id: int, actor: Actor) -> tuple[GameInfo, bool]:
+        """The rematch of a finished game, asked for by one of its players: the first to ask
+        opens its lobby in the game's channel (the same game and options, its host's settings,
+        a new seed, the seats rotated), the next ones join it. Returns (the lobby, whether this
+        call opened it)."""
+        try:
+            return await self._open_rematch(game_id, actor), True
+        except SessionError as exc:
+            if exc.code != "game_already_here":
+                raise
+        async with self.core.store.read() as tx:
+            row = await tx.get_game(game_id)
+            here = await tx.open_game(row.channel_id) if row is not None else None
+        if row is None or here is None or here.status != "lobby" \
+                or GameSettings.model_validate_json(here.settings_json).rematch_of != game_id:
+            raise SessionError("game_already_here")
+        return await self.join(row.channel_id, actor), False
+
+    @retries_conflicts
+    async def _open_rematch(self, game_id: int, actor: Actor) -> GameInfo:
+        now = self.core.clock()
+        async with self.core.store.write() as tx:
+            row = await tx.get_game(game_id)
+            if row is None or row.status != "finished":
+                raise SessionError("rematch_not_finished")
+            ld = self.core.load(row, await tx.seats(game_id), with_state=False)
+            if ld.seat_of(actor.user_id) is None:
+                raise SessionError("not_in_game")
+            if await tx.open_game(row.channel_id) is not None:
+                raise SessionError("game_already_here")
+            people = [str(s.user_id) for s in ld.seats if s.user_id]
+            settings = ld.settings.model_copy(update={
+                "autostart_players": None, "rematch_of": game_id, "seat_order": people[1:] + people[:1]})
+            try:
+                new_id = await tx.insert_game(
+                    game=row.game, guild_id=row.guild_id, channel_id=row.channel_id, host_user_id=actor.user_id,
+                    locale=row.locale, options=ld.options, settings=settings.model_dump(mode="json"),
+                    seed=self.core.new_seed(), now=now)
+            except ChannelBusy:
+                raise SessionError("game_already_here") from None
+            await tx.add_seat(new_id, 0, user_id=actor.user_id, bot=None, display_name=actor.name)
+            await remember_language(tx, actor)
+            return await self.core.info_in_tx(tx, new_id)
+
     @retries_conflicts
     async def join(self, channel_id: str, actor: Actor) -> GameInfo:
         now = self.core.clock()
@@ -200,6 +244,9 @@ class Lobby:
             raise SessionError("not_enough_players", min=ld.game.min_players, have=n)
         order = list(ld.seats)
         random.Random(derive(ld.row.seed, 0, "seats")).shuffle(order)
+        if ld.settings.seat_order:  # a rematch: the earlier game's order, rotated; newcomers after
+            rank = {user: i for i, user in enumerate(ld.settings.seat_order)}
+            order.sort(key=lambda s: rank.get(str(s.user_id), len(rank)))
         seats = [s.model_copy(update={"seat": i}) for i, s in enumerate(order)]
         await tx.replace_seats(ld.row.id, seats)
         state = ld.game.setup(n, ld.options, ld.row.seed)

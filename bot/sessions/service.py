@@ -70,7 +70,7 @@ class SessionService:
         # the lobby
         self.create, self.join, self.leave = lobbies.create, lobbies.join, lobbies.leave
         self.add_bot, self.remove_bot = lobbies.add_bot, lobbies.remove_bot
-        self.start, self.autostart = lobbies.start, lobbies.autostart
+        self.start, self.autostart, self.rematch = lobbies.start, lobbies.autostart, lobbies.rematch
         # moves
         self.click, self.act, self.undo = moves.click, moves.act, moves.undo
         self.step_bot, self.step_forced = moves.step_bot, moves.step_forced

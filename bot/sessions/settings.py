@@ -80,6 +80,11 @@ class GameSettings(BaseModel):
     # While a player is away (/away), a bot plays their turns (logged as such) instead of the
     # game waiting for their return; the host's choice, for games that have bots.
     away_bot: bool = False
+    # A rematch's lobby (Lobby.rematch): the finished game it replays, and the seat order it
+    # starts in, the earlier game's rotated by one (who began now plays last); players who were
+    # not in the earlier game sit after them.
+    rematch_of: int | None = None
+    seat_order: list[str] | None = None
 
     def reminder_interval(self, attempt: int) -> float:
         """Seconds until the reminder after `attempt` reminders were sent (0 = first one)."""

@@ -58,11 +58,11 @@ async def test_an_away_player_is_left_alone_and_told_once_at_their_return(harnes
     assert reminders_in(h) and all(BOB not in pinged(r) for r in reminders_in(h))
     assert fake.dm_messages(BOB) == []
 
-    clock.now = at(13, 8)  # back: one DM, in his language, naming the game and its channel
+    clock.now = at(13, 8)  # back: one DM, in the language he last used (joining), naming the game
     await tick(h)
     await tick(h)
     (dm,) = [m for m in fake.dm_messages(BOB) if m.interaction_id is None]
-    assert dm.content.startswith(ja("discord.returned.title", count=1))
+    assert dm.content.startswith(en("discord.returned.title", count=1))
     assert f"https://discord.com/channels/{GUILD}/{CHANNEL}" in dm.content
     assert "↳" in dm.content  # what the game asks of him
     fake.assert_clean()

@@ -28,7 +28,7 @@ async def test_command_sync_payload_is_valid(harness: Harness, fake) -> None:
     assert [scope for scope, _ in fake.command_syncs] == [GUILD]
     assert None not in fake.commands
     commands = {c["name"]: c for c in fake.commands[GUILD]}
-    assert set(commands) == {"game", "move", "orders", "me", "away"}
+    assert set(commands) == {"game", "move", "orders", "me", "away", "league", "stats"}
     game = commands["game"]
     assert {o["name"] for o in game["options"]} == GAME_SUBCOMMANDS
     assert all(o["type"] == 1 for o in game["options"])
@@ -68,10 +68,10 @@ async def test_railyard_sync_global_and_dev(fake, tmp_path: Path, monkeypatch, c
     with fake.patched():
         code = await asyncio.to_thread(launcher.main_sync, argparse.Namespace(env=env, dev=False))
         assert code == 0
-        assert {c["name"] for c in fake.commands[None]} == {"game", "move", "orders", "me", "away"}
-        assert "Synced 5 command(s) globally" in capsys.readouterr().out
+        assert {c["name"] for c in fake.commands[None]} == {"game", "move", "orders", "me", "away", "league", "stats"}
+        assert "Synced 7 command(s) globally" in capsys.readouterr().out
         code = await asyncio.to_thread(launcher.main_sync, argparse.Namespace(env=env, dev=True))
-    assert code == 0 and {c["name"] for c in fake.commands[GUILD]} == {"game", "move", "orders", "me", "away"}
+    assert code == 0 and {c["name"] for c in fake.commands[GUILD]} == {"game", "move", "orders", "me", "away", "league", "stats"}
     assert not (tmp_path / "db.sqlite3").exists()  # sync needs no database
     no_dev = write_env(tmp_path, DISCORD_TOKEN=fake.token)
     assert launcher.main_sync(argparse.Namespace(env=no_dev, dev=True)) == 2

@@ -1,4 +1,4 @@
-"""Results kept as games finish and each server's ratings (bot/sessions/results.py): the rating
+"""Results kept as games finish, each server's ratings, and rematches (bot/sessions/results.py): the rating
 model is openskill's own, a game is rated in the transaction that finishes it, games with bots
 count only where the server says so, and a rebuild from the stored results (even results
 filled in from the games' stored states) gives the same numbers. Both backends."""
@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from bot.sessions import SessionService
+from bot.sessions import SessionError, SessionService
 from bot.sessions.results import MODEL, rate
 from bot.store import ResultRow, StoreBackend
 from tests.support import ALICE, BOB, CAROL, DAVE, ERIN, actor_for, open_all
@@ -118,3 +118,30 @@ async def test_a_profile_counts_games_places_records_and_opponents(service: Sess
     assert {o.user_id: o.games for o in profile.opponents} == {BOB.user_id: 2, CAROL.user_id: 2}
     assert all(0 <= o.ahead <= o.games for o in profile.opponents)
     assert (await service.profile("guild-1", "u-nobody")).games == 0
+
+
+async def test_a_rematch_is_opened_by_the_first_player_to_ask_and_joined_by_the_next(
+        service: SessionService, store: StoreBackend) -> None:
+    first = await _play(service, "r", [ALICE, BOB, CAROL])
+    before = [s.user_id for s in await store.seats(first)]
+    with pytest.raises(SessionError) as refused:
+        await service.rematch(first, DAVE)
+    assert refused.value.code == "not_in_game"
+    info, opened = await service.rematch(first, BOB)
+    assert opened and info.status == "lobby" and info.host_user_id == BOB.user_id
+    assert info.settings.rematch_of == first and info.settings.seat_order == before[1:] + before[:1]
+    info, opened = await service.rematch(first, ALICE)
+    assert not opened and {s.user_id for s in info.seats} == {ALICE.user_id, BOB.user_id}
+    with pytest.raises(SessionError) as again:
+        await service.rematch(first, ALICE)
+    assert again.value.code == "already_joined"
+    await service.rematch(first, CAROL)
+    started = await service.start("r", BOB)
+    assert started.seat_user_ids == before[1:] + before[:1]  # who began now plays last
+    assert started.game_id != first and (await store.get_game(started.game_id)).seed != (await store.get_game(first)).seed
+    with pytest.raises(SessionError) as running:
+        await service.rematch(started.game_id, ALICE)
+    assert running.value.code == "rematch_not_finished"
+    with pytest.raises(SessionError) as busy:  # the channel holds the rematch now: no second one
+        await service.rematch(first, ALICE)
+    assert busy.value.code == "game_already_here"

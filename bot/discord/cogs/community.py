@@ -1,0 +1,130 @@
+"""/league and /stats: a server's ratings (kept by the server's choice, bot/sessions/results.py),
+its leaderboards as images and each player's profile, in the viewer's language.
+
+/league is for those who may manage the server (Discord hides it from the others, and the
+command checks it again: a server's ratings are its admins' call). /stats is for everyone."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.cogs.game import game_autocomplete
+from bot.discord.replies import Reply, answer
+from bot.discord.text import CONTENT_MAX, clip, cmd, join_lines, lang_of, t
+from bot.discord.ui import base as ui_base
+from bot.sessions import SessionError
+from bot.sessions.results import Profile
+from games import registry
+from games.core.i18n import has_key, translate
+from render import pool as render_pool
+from render.community import draw_leaderboard
+
+if TYPE_CHECKING:
+    from bot.discord.bot import RailyardBot
+
+
+def profile_text(profile: Profile, lang: str) -> str:
+    """A player's profile: per title their games, wins, average place, best score, the game's
+    own records and rating; then the people they played most."""
+    if not profile.titles:
+        return t(lang, "discord.stats.no_games", name=profile.name)
+    lines = [t(lang, "discord.stats.profile_head", name=profile.name, games=profile.games)]
+    for title in profile.titles:
+        name = ui_base.get(title.game).title(lang) if title.game in registry.names() else title.game
+        line = t(lang, "discord.stats.title_line", game=name, games=title.games, wins=title.wins,
+                 place=f"{title.average_place:.1f}", best=title.best_total)
+        extras = []
+        for stat, value in title.records.items():
+            key = f"{title.game}.stat.{stat}"
+            if has_key(lang, key):
+                extras.append(f"{translate(lang, key)} {value}")
+        if title.rating is not None:
+            extras.append(t(lang, "discord.stats.rating", rating=f"{title.rating:.1f}"))
+        lines.append(line + (" · " + " · ".join(extras) if extras else ""))
+    if profile.opponents:
+        met = t(lang, "discord.delivery.comma").join(
+            t(lang, "discord.stats.opponent", name=o.name, games=o.games, ahead=o.ahead) for o in profile.opponents)
+        lines.append(t(lang, "discord.stats.opponents", list=met))
+    return join_lines(lines, CONTENT_MAX)
+
+
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
+class League(commands.GroupCog, group_name=cmd("discord.cmd.league"), group_description=cmd("discord.cmd.league.desc")):
+    def __init__(self, bot: "RailyardBot") -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name=cmd("discord.cmd.ratings"), description=cmd("discord.cmd.ratings.desc"))
+    @app_commands.rename(on=cmd("discord.opt.on"), with_bots=cmd("discord.opt.with_bots"))
+    @app_commands.describe(on=cmd("discord.opt.on.desc"), with_bots=cmd("discord.opt.with_bots.desc"))
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def ratings(self, interaction: discord.Interaction, on: bool, with_bots: Optional[bool] = None) -> None:
+        async def work() -> Reply:
+            lang = lang_of(interaction)
+            guild = str(interaction.guild_id)
+            current = await self.bot.service.rating_rules(guild)
+            bots = with_bots if with_bots is not None else bool(current and current.with_bots)
+            rules = await self.bot.service.set_rating_rules(guild, enabled=on, with_bots=bots)
+            key = "discord.league.on_with_bots" if rules.enabled and rules.with_bots else \
+                "discord.league.on" if rules.enabled else "discord.league.off"
+            return Reply(content="✅ " + t(lang, key))
+
+        await answer(interaction, work())
+
+    @app_commands.command(name=cmd("discord.cmd.rebuild"), description=cmd("discord.cmd.rebuild.desc"))
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def rebuild(self, interaction: discord.Interaction) -> None:
+        async def work() -> Reply:
+            lang = lang_of(interaction)
+            rated = await self.bot.service.rebuild_ratings(str(interaction.guild_id))
+            return Reply(content="✅ " + t(lang, "discord.league.rebuilt", count=rated))
+
+        await answer(interaction, work(), slow=True)
+
+
+@app_commands.guild_only()
+class Stats(commands.GroupCog, group_name=cmd("discord.cmd.stats"), group_description=cmd("discord.cmd.stats.desc")):
+    def __init__(self, bot: "RailyardBot") -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name=cmd("discord.cmd.board"), description=cmd("discord.cmd.board.desc"))
+    @app_commands.rename(game=cmd("discord.opt.game"))
+    @app_commands.describe(game=cmd("discord.opt.stats_game.desc"))
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def board(self, interaction: discord.Interaction, game: str) -> None:
+        async def work() -> Reply:
+            lang = lang_of(interaction)
+            if game not in registry.names():
+                raise SessionError("unknown_game", game=game, available=registry.names())
+            board = await self.bot.service.leaderboard(str(interaction.guild_id), game)
+            title = ui_base.get(game).title(lang)
+            png, alt = await render_pool.current().call(draw_leaderboard, board.model_dump(mode="json"), title, lang)
+            reply = Reply(content=None if board.lines else t(lang, "discord.stats.none_rated"))
+            reply.attach("leaderboard.png", png, clip(alt, 1024))
+            return reply
+
+        await answer(interaction, work(), slow=True)
+
+    @app_commands.command(name=cmd("discord.cmd.profile"), description=cmd("discord.cmd.profile.desc"))
+    @app_commands.rename(player=cmd("discord.opt.player"))
+    @app_commands.describe(player=cmd("discord.opt.profile_player.desc"))
+    async def profile(self, interaction: discord.Interaction, player: Optional[discord.User] = None) -> None:
+        async def work() -> Reply:
+            lang = lang_of(interaction)
+            who = player or interaction.user
+            found = await self.bot.service.profile(str(interaction.guild_id), str(who.id))
+            if found.name == found.user_id:  # never seated here: their name as Discord shows it
+                found = found.model_copy(update={"name": who.display_name})
+            return Reply(content=profile_text(found, lang))
+
+        await answer(interaction, work())
+
+
+async def setup(bot: "RailyardBot") -> None:
+    await bot.add_cog(League(bot))
+    await bot.add_cog(Stats(bot))

@@ -1,0 +1,33 @@
+"""The leaderboard image (render/community.py): every text legible at 400 px, names of any
+script drawn, long names cut rather than run into the rating."""
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from render.community import WIDTH, draw_leaderboard
+from render.kit.legibility import recording_text_sizes
+
+
+def _lines(names):
+    return [dict(rank=i + 1, user_id=str(i), name=n, rating=30 - 2.5 * i, sigma=7.5 - 0.4 * i, games=20 - i,
+                 wins=9 - i, trend=[1.4, -0.7, None][i % 3]) for i, n in enumerate(names)]
+
+
+def test_every_text_is_legible_at_400_px_in_both_languages() -> None:
+    names = ["Alice", "山田太郎", "A player with a very long display name indeed", "ゆき", "Bob"]
+    for lang, title in (("en", "Ticket to Ride — USA"), ("ja", "チケット・トゥ・ライド アメリカ")):
+        with recording_text_sizes() as sizes:
+            png, alt = draw_leaderboard({"lines": _lines(names)}, title, lang)
+        image = Image.open(io.BytesIO(png))
+        assert image.width == WIDTH and sizes.smallest_at(image.width) >= 11
+        assert all(n in alt for n in ("Alice", "山田太郎", "ゆき"))
+        drawn = [text for _, text in sizes.drawn]
+        assert not any("very long display name indeed" in t for t in drawn)  # cut with an ellipsis
+
+
+def test_an_empty_board_says_so() -> None:
+    with recording_text_sizes() as sizes:
+        png, alt = draw_leaderboard({"lines": []}, "Steam", "en")
+    assert any("No rated games" in text for _, text in sizes.drawn) and Image.open(io.BytesIO(png)).height > 100
