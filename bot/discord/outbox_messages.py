@@ -38,7 +38,7 @@ from typing import Any, Awaitable, Callable
 import discord
 
 from bot.discord.outbox import THREAD_ARCHIVED, UNKNOWN_MESSAGE, Channel, Courier, DirectMessage
-from bot.discord.posts import Picture, game_post, waiting_line
+from bot.discord.posts import Picture, game_post, jump_url, waiting_line
 from bot.discord import reminders
 from bot.discord.host import Host
 from bot.discord.replies import Reply
@@ -84,6 +84,7 @@ class OutboxMessages:
             "notice": self._notice,
             "returned": self._personal,
             "digest": self._personal,
+            "followed": self._followed,
         }
 
     async def compose(self, row: OutboxRow, out: Courier) -> None:
@@ -309,6 +310,20 @@ class OutboxMessages:
         head = t(lang, f"discord.{row.kind}.title", count=len(games))
         lines = [waiting_line(g, lang, in_dm=True) for g in games] or [t(lang, "discord.mine.none_anywhere")]
         await out.dm("dm", user_id, Reply(content=join_lines([head, *lines], CONTENT_MAX)))
+
+    async def _followed(self, row: OutboxRow, payload: dict[str, Any], out: Courier) -> None:
+        """A followed game's public post (its board, or its final images), by DM to a follower,
+        in the game's language with a line in theirs leading to its channel; no buttons (a DM
+        is no place to play from)."""
+        post = GamePost.model_validate(payload["post"])
+        lang = payload.get("locale") or post.locale or "en"
+        reply = await game_post(post, events=[])
+        head = t(lang, "discord.follow.dm", game=reminders.game_title(post.game, lang),
+                 link=jump_url(post.guild_id, post.channel_id))
+        reply.content = clip(join_lines([head, reply.content or ""], CONTENT_MAX), CONTENT_MAX)
+        reply.view = None
+        reply.allowed_mentions = _only_users([])
+        await out.dm("dm", str(payload["user_id"]), reply)
 
     # ------------------------------------------------------------------ notices to the host
     async def _notice(self, row: OutboxRow, payload: dict[str, Any], out: Courier) -> None:

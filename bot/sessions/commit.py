@@ -154,6 +154,8 @@ class Commit:
         )
         payload = post.model_dump(mode="json")
         outbox_id = await tx.add_outbox(row.id, kind, payload, now)
+        if seq is not None or status == "finished":
+            await self._tell_followers(tx, row.id, payload, seq, status == "finished", now)
         return Outcome(
             game_id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, game=row.game,
             version=version, status=status, locale=row.locale, names=names,
@@ -162,6 +164,17 @@ class Commit:
             mention_user_ids=mention, bots_next=bots_next, orders_next=bool(movers), view=view,
             result=result, outbox_id=outbox_id, post=post,
         )
+
+    @staticmethod
+    async def _tell_followers(tx: Tx, game_id: int, payload: dict[str, Any], seq: int | None, finished: bool,
+                              now: float) -> None:
+        """A DM to each follower of the game (/game follow) whom this change concerns: at its end,
+        and every `every` moves for those who asked. The post is the public one (the
+        spectators' view, public events only), as a row of no game, so the game's own posts
+        never wait on someone's closed DMs."""
+        for user_id, every, locale in await tx.followers(game_id):
+            if finished or (every and seq is not None and seq % every == 0):
+                await tx.add_outbox(None, "followed", {"user_id": user_id, "locale": locale, "post": payload}, now)
 
     async def schedule_lapse(self, tx: Tx, ld: Loaded, lapsing: bool, now: float) -> None:
         """The game's 'lapse' timer, in the transaction of the change that decides it: while

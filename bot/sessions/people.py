@@ -18,13 +18,14 @@ import re
 from datetime import date, datetime, time as dtime, timedelta
 from zoneinfo import ZoneInfo
 
-from bot.sessions.core import Core
+from bot.sessions.core import Core, not_running
 from bot.sessions.errors import SessionError
 from bot.sessions.hours import OFF_WORDS, away, parse_quiet, parse_zone
 from bot.sessions.looking import Looking
-from bot.sessions.models import WaitingGame
+from bot.sessions.models import Actor, GameInfo, WaitingGame
 from bot.sessions.pace import settle_person
 from bot.store import Tx, UserPrefs, retries_conflicts
+from games.core.i18n import language_for
 
 log = logging.getLogger("railyard.sessions.people")
 
@@ -183,6 +184,31 @@ class People:
                 continue
             if ld.settings.away_bot:
                 await tx.set_timer(row.id, "bots", now)
+
+    # ------------------------------------------------------------------ following a game
+    @retries_conflicts
+    async def follow(self, channel_id: str, actor: Actor, every: int | None = None) -> GameInfo:
+        """Follow the channel's running game without playing in it: a DM at its end (with the
+        final images) and, with `every`, every that many moves; never its private information."""
+        async with self.core.store.write() as tx:
+            ld = await self.core.open_in_tx(tx, channel_id)
+            if ld.row.status != "active":
+                raise not_running(ld.row)
+            if ld.seat_of(actor.user_id) is not None:
+                raise SessionError("follow_own_game")
+            if every is not None and not 1 <= every <= 1000:
+                raise SessionError("bad_follow_every", value=str(every))
+            await tx.set_follow(ld.row.id, actor.user_id, every, language_for(actor.locale) if actor.locale else None,
+                                self.core.clock())
+            return self.core.info(ld)
+
+    @retries_conflicts
+    async def unfollow(self, channel_id: str, actor: Actor) -> GameInfo:
+        async with self.core.store.write() as tx:
+            ld = await self.core.open_in_tx(tx, channel_id)
+            if not await tx.drop_follow(ld.row.id, actor.user_id):
+                raise SessionError("not_following")
+            return self.core.info(ld)
 
     # ------------------------------------------------------------------ the DMs that come by themselves
     async def due_returns(self, lease: float | None = None) -> list[int]:

@@ -13,7 +13,7 @@ do one job and are given the parts they use when they are made:
     automatic   Automatic   automatic.py: the automatic moves until a person is needed (core, moves, orders, movers)
     host        HostTools   host_tools.py: abandon, kick, settings, preferences (core, commit, lobbies)
     looking     Looking     looking.py: status, private views, history (core)
-    people      People      people.py: a person's hours, away time and digest, and their DMs (core, looking)
+    people      People      people.py: a person's hours, away time, digest, games followed; their DMs (core, looking)
     timers      Timers      timers.py: reminders, deadlines, lapses, the bots' timers (core, commit, movers, moves)
     retention   Retention   retention.py: idle lobbies closed, closed games' leftovers dropped (core, commit)
 
@@ -87,6 +87,7 @@ class SessionService:
         # a person's own pace across their games
         self.set_user_hours, self.set_away, self.end_away = people.set_hours, people.set_away, people.end_away
         self.set_digest, self.due_returns, self.due_digests = people.set_digest, people.due_returns, people.due_digests
+        self.follow, self.unfollow = people.follow, people.unfollow
         # looking
         self.lobby, self.status, self.private_view = looking.lobby, looking.status, looking.private_view
         self.history, self.games_waiting_on = looking.history, looking.games_waiting_on

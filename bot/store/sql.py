@@ -996,6 +996,22 @@ class SqlTx:
             " ORDER BY at DESC LIMIT ?", (guild_id, game, user_id, limit))
         return [(float(r[0]), float(r[1])) for r in reversed(rows)]
 
+    # --- followers --------------------------------------------------------------------------
+    async def set_follow(self, game_id: int, user_id: str, every: int | None, locale: str | None, now: float) -> None:
+        await self._run(
+            "INSERT INTO follows (game_id, user_id, every, locale, created_at) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (game_id, user_id) DO UPDATE SET every = ?, locale = ?",
+            (game_id, user_id, every, locale, now, every, locale))
+
+    async def drop_follow(self, game_id: int, user_id: str) -> int:
+        return await self._run("DELETE FROM follows WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+
+    async def followers(self, game_id: int) -> list[tuple[str, int | None, str | None]]:
+        """(user id, every how many moves or None, language) of the game's followers."""
+        rows = await self._all("SELECT user_id, every, locale FROM follows WHERE game_id = ? ORDER BY user_id",
+                               (game_id,))
+        return [(str(r[0]), None if r[1] is None else int(r[1]), r[2]) for r in rows]
+
     # --- raw access (tests, maintenance) -------------------------------------------------
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[dict[str, Any]]:
         return [dict(r) for r in await self._all(sql, params)]

@@ -14,7 +14,8 @@ from bot.discord import launcher
 from tests.discord.conftest import GUILD, Harness
 from tests.fake_discord import limits
 
-GAME_SUBCOMMANDS = {"new", "status", "hand", "log", "undo", "settings", "abandon", "kick", "rules", "mine", "export"}
+GAME_SUBCOMMANDS = {"new", "status", "hand", "log", "undo", "settings", "abandon", "kick", "rules", "mine", "export",
+                   "follow", "unfollow"}
 
 
 def walk(options):

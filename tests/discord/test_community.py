@@ -16,10 +16,13 @@ def en(key: str, **params) -> str:
     return translate("en", key, params)
 
 
-async def _finish_ticket_to_ride(h: Harness, rng: random.Random) -> None:
+async def _finish_ticket_to_ride(h: Harness, rng: random.Random, *, follower: int | None = None) -> None:
     """A Ticket to Ride game between Alice and Bob played to its end with /move, each move the
-    game's bot would make."""
+    game's bot would make (`follower` follows it, a DM every 25 moves)."""
     await h.new_game(ALICE, [BOB])
+    if follower is not None:
+        followed = await h.slash(follower, "game follow", {"every": 25})
+        assert followed.ephemeral and followed.content.startswith("👀")
     service = h.bot.service
     for _ in range(2000):
         status = await service.status(str(CHANNEL))
@@ -65,7 +68,12 @@ async def test_ratings_are_the_servers_call_and_show_as_a_leaderboard_and_profil
 
 async def test_the_final_post_offers_a_rematch_that_the_players_open_and_join(harness: Harness, fake) -> None:
     h = harness
-    await _finish_ticket_to_ride(h, random.Random(5))
+    await _finish_ticket_to_ride(h, random.Random(5), follower=CAROL)
+    await h.idle()
+    dms = [m for m in fake.dm_messages(CAROL) if m.interaction_id is None]
+    assert len(dms) >= 2 and all(m.content.startswith("👀") and not m.components for m in dms)
+    assert any(a.filename == "final.png" for a in dms[-1].attachments)  # the end, with its final images
+    assert all(a.filename == "board.png" for m in dms[:-1] for a in m.attachments)
     final = h.last_post(CHANNEL)
     rematch_id = next(cid for cid in final.custom_ids if cid.endswith(":rematch"))
     refused = await h.click(final, rematch_id, CAROL)  # not one of its players

@@ -233,6 +233,30 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
 
         await answer(interaction, work())
 
+    @app_commands.command(name=cmd("discord.cmd.follow"), description=cmd("discord.cmd.follow.desc"))
+    @app_commands.rename(every=cmd("discord.opt.every"))
+    @app_commands.describe(every=cmd("discord.opt.every.desc"))
+    async def follow(self, interaction: discord.Interaction,
+                     every: Optional[app_commands.Range[int, 1, 1000]] = None) -> None:
+        async def work() -> Reply:
+            lang = lang_of(interaction)
+            info = await self.bot.service.follow(channel_key(interaction), actor_of(interaction), every)
+            title = ui_base.get(info.game).title(lang)
+            if every:
+                return Reply(content="👀 " + t(lang, "discord.follow.on_every", game=title, every=every))
+            return Reply(content="👀 " + t(lang, "discord.follow.on", game=title))
+
+        await answer(interaction, work())
+
+    @app_commands.command(name=cmd("discord.cmd.unfollow"), description=cmd("discord.cmd.unfollow.desc"))
+    async def unfollow(self, interaction: discord.Interaction) -> None:
+        async def work() -> Reply:
+            lang = lang_of(interaction)
+            info = await self.bot.service.unfollow(channel_key(interaction), actor_of(interaction))
+            return Reply(content=t(lang, "discord.follow.off", game=ui_base.get(info.game).title(lang)))
+
+        await answer(interaction, work())
+
     @app_commands.command(name=cmd("discord.cmd.export"), description=cmd("discord.cmd.export.desc"))
     async def export(self, interaction: discord.Interaction) -> None:
         async def work() -> Reply:
