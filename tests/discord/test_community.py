@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import random
 
+import pytest
 from PIL import Image
 
 from games.core.i18n import translate
@@ -37,6 +38,7 @@ async def _finish_ticket_to_ride(h: Harness, rng: random.Random, *, follower: in
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow  # a whole game through the real client
 async def test_ratings_are_the_servers_call_and_show_as_a_leaderboard_and_profiles(harness: Harness, fake) -> None:
     h = harness
     commands = {c["name"]: c for c in fake.commands[GUILD]}
@@ -66,6 +68,7 @@ async def test_ratings_are_the_servers_call_and_show_as_a_leaderboard_and_profil
     fake.assert_clean()
 
 
+@pytest.mark.slow  # a whole game through the real client
 async def test_the_final_post_offers_a_rematch_that_the_players_open_and_join(harness: Harness, fake) -> None:
     h = harness
     await _finish_ticket_to_ride(h, random.Random(5), follower=CAROL)
