@@ -111,7 +111,9 @@ def test_claim_choices_kept_from_earlier_menus_are_those_made_afresh():
         kept += [c for c in GAME.decision(s, seat).choices if c.path[0].value == "claim"]
         s = GAME.apply(s, seat, rng.choice(GAME.legal_actions(s, seat))).state
     assert len({c.notation for c in kept}) > 50
+    assert len({c.path[-1].value for c in kept}) > 10  # payments of several colours, with locomotives
     for choice in kept[::7]:
-        decisions._CLAIMS.clear()
+        for made in (decisions._CLAIMS, decisions._ROUTE_PICKS, decisions._PAY_PICKS):
+            made.clear()
         action = GAME.parse_action(choice.notation)
         assert decisions._claim_choice(GAME.board, action, choice.notation) == choice
