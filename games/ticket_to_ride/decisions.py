@@ -10,6 +10,7 @@ makes it stale (TTR-1: the opening choice is simultaneous).
 """
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from games.core.choices import Choice, Decision, Group, Pick, Place
@@ -34,27 +35,73 @@ def decision(game: Any, state: TicketToRideState, seat: int) -> Decision:
             prompt=prompt,
             groups=[Group(step=KEEP, items=items, min=player.keep_min, max=len(items), template="keep {}")],
         )
-    claim_pick = Pick(step=ACTION, value="claim", label=Event(key="ticket_to_ride.act.claim_menu"), icon="claim")
     choices: list[Choice] = []
     for action in game.legal_actions(state, seat):
         text = game.format_action(action)
         if isinstance(action, Claim):
-            route = board.routes[action.route]
-            route_pick = Pick(
-                step=ROUTE, value=str(route.id), label=Event(**notation.route_words(board, route.id)),
-                detail=Event(key="ticket_to_ride.choice.route_detail",
-                             params={"points": board.rules.route_points[route.length], "length": route.length}),
-                icon=route.color, place=route_place(board, route.id),
-            )
-            pay = text.rsplit(" ", 1)[1]  # "red", "red+2" or "locomotive": unique per route
-            pay_pick = Pick(step=PAYMENT, value=pay, label=Event(**notation.payment_words(action, route.length)),
-                            icon=action.color)
-            choices.append(Choice(notation=text, path=(claim_pick, route_pick, pay_pick)))
+            choices.append(_claim_choice(board, action, text))
             continue
         icon = action.source if isinstance(action, DrawCard) else "tickets" if isinstance(action, DrawTickets) else None
         label = game.describe_action(state, seat, action)
         choices.append(Choice(notation=text, path=(Pick(step=ACTION, value=text, label=label, icon=icon),)))
     return Decision(seat=seat, prompt=prompt, choices=choices)
+
+
+# A claim's choice says only what the board and the claim's notation say, and choices are
+# immutable: made once per claim and board, not for each of the hundreds of claims on every menu
+# (a late menu cost 1-3 ms in them). By notation, with the board (so its id is never another's).
+# The picks they share are made once too (the claim entry; a route's; a payment's, by its words
+# and the route's length), so a kept choice costs little more than the Choice itself (a map has
+# about a thousand claims).
+_CLAIMS: dict[tuple[int, str], tuple[Any, Choice]] = {}
+_ROUTE_PICKS: dict[tuple[int, int], tuple[Any, Pick]] = {}
+_PAY_PICKS: dict[tuple[str, int], Pick] = {}
+_CLAIMS_LOCK = threading.Lock()
+CLAIMS_KEPT = 4096
+_CLAIM_PICK = Pick(step=ACTION, value="claim", label=Event(key="ticket_to_ride.act.claim_menu"), icon="claim")
+
+
+def _claim_choice(board: Any, action: Claim, text: str) -> Choice:
+    kept = _CLAIMS.get((id(board), text))
+    if kept is not None and kept[0] is board:
+        return kept[1]
+    route = board.routes[action.route]
+    pay = text.rsplit(" ", 1)[1]  # "red", "red+2" or "locomotive": unique per route
+    choice = Choice(notation=text, path=(_CLAIM_PICK, _route_pick(board, route), _pay_pick(action, pay, route.length)))
+    with _CLAIMS_LOCK:
+        if len(_CLAIMS) >= CLAIMS_KEPT:
+            _CLAIMS.pop(next(iter(_CLAIMS)))
+        _CLAIMS[(id(board), text)] = (board, choice)
+    return choice
+
+
+def _route_pick(board: Any, route: Any) -> Pick:
+    kept = _ROUTE_PICKS.get((id(board), route.id))
+    if kept is not None and kept[0] is board:
+        return kept[1]
+    pick = Pick(
+        step=ROUTE, value=str(route.id), label=Event(**notation.route_words(board, route.id)),
+        detail=Event(key="ticket_to_ride.choice.route_detail",
+                     params={"points": board.rules.route_points[route.length], "length": route.length}),
+        icon=route.color, place=route_place(board, route.id),
+    )
+    with _CLAIMS_LOCK:
+        if len(_ROUTE_PICKS) >= CLAIMS_KEPT:
+            _ROUTE_PICKS.pop(next(iter(_ROUTE_PICKS)))
+        _ROUTE_PICKS[(id(board), route.id)] = (board, pick)
+    return pick
+
+
+def _pay_pick(action: Claim, pay: str, length: int) -> Pick:
+    """The payment step; `pay` names the colour and the locomotives (payment_words reads no more)."""
+    pick = _PAY_PICKS.get((pay, length))
+    if pick is None:
+        pick = Pick(step=PAYMENT, value=pay, label=Event(**notation.payment_words(action, length)), icon=action.color)
+        with _CLAIMS_LOCK:
+            if len(_PAY_PICKS) >= CLAIMS_KEPT:
+                _PAY_PICKS.pop(next(iter(_PAY_PICKS)))
+            _PAY_PICKS[(pay, length)] = pick
+    return pick
 
 
 def route_place(board: Any, route_id: int) -> Place:

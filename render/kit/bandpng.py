@@ -12,6 +12,12 @@ Pillow writes palette images, so the PNG decodes to exactly the indices and pale
 
 Bands compressed on their own lose what the one before would have offered as matches; the
 measured cost and the level chosen are in render/kit/encode.py.
+
+Finding a band's digest cost about 1 ms a board (SHA-256 over 1-2 MB of indices), most of it for
+bands that are byte for byte those of the board before. So the indices and band digests of the
+last image written of each size are kept (within LAST_BYTES): a band equal to the same band of
+the last image of its size takes that band's digest (comparing bytes costs a tenth of hashing
+them); only the others are hashed.
 """
 from __future__ import annotations
 
@@ -37,21 +43,32 @@ _ADLER_BASE = 65521
 # compressed bands by digest: (deflated bytes, their Adler-32)
 BANDS: Kept[tuple[bytes, int]] = Kept(CACHE_BYTES, lambda band: len(band[0]))
 
+# the last image written of each size: (its indices, each band's digest)
+LAST_BYTES = 10 * 2**20  # a board's indices are 1-2.3 MB: the last 4-8 boards
+_LAST: Kept[tuple[bytes, tuple[bytes, ...]]] = Kept(LAST_BYTES, lambda last: len(last[0]))
+
 
 def palette_png(img: Image.Image) -> bytes:
     """PNG bytes of a "P" image (8-bit indices, no transparency), from the kept bands."""
     if img.mode != "P":
         raise ValueError(f"a palette image is needed, not {img.mode}")
     width, height = img.size
-    indices = memoryview(img.tobytes())
+    data = img.tobytes()
+    indices = memoryview(data)
     step = width * BAND_ROWS
     parts: list[bytes] = [_ZLIB_HEADER]
     adler = 1
     before = b""  # the band before: its digest, and its rows as written (the dictionary for this one)
     before_rows: bytes | None = None
+    last = _LAST.get(img.size)
+    digests: list[bytes] = []
     for start in range(0, len(indices), step):
         band = indices[start:start + step]
-        digest = hashlib.sha256(band).digest()
+        if last is not None and data[start:start + step] == last[0][start:start + step]:
+            digest = last[1][len(digests)]
+        else:
+            digest = hashlib.sha256(band).digest()
+        digests.append(digest)
         key = before + digest
         found = BANDS.get(key)
         rows = None
@@ -68,6 +85,7 @@ def palette_png(img: Image.Image) -> bytes:
         parts.append(found[0])
         adler = _adler_combine(adler, found[1], len(band) + len(band) // width)
         before, before_rows = digest, rows
+    _LAST.replace(img.size, (data, tuple(digests)))
     parts.append(_FINAL_BLOCK)
     parts.append(struct.pack(">I", adler))
     palette = img.im.getpalette("RGB")

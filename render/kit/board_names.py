@@ -188,13 +188,10 @@ class Placer:
         """Each name's box, in the given order (earlier names choose first). `fixed` is the
         cells' mask of what never moves (fixed_cells, a name never covers it); `gap` is kept round
         each name."""
-        def solid(img: Image.Image) -> Image.Image:
-            return img.point(_SOLID)
-
         moving = ImageChops.lighter(ImageChops.lighter(pieces.track, pieces.marks), pieces.hard)
-        taken = pieces.track.point(_TRACK_LEVELS)
-        for level, layer in ((MARK_CELL, pieces.marks), (HARD_CELL, fixed), (HARD_CELL, pieces.hard)):
-            taken.paste(level, (0, 0), solid(layer))
+        # each cell at the level of the worst layer covering it (the levels rise TRACK < MARK < HARD)
+        taken = ImageChops.lighter(ImageChops.lighter(pieces.track.point(_TRACK_LEVELS), pieces.marks.point(_MARK_LEVELS)),
+                                   ImageChops.lighter(_hard_levels(fixed), pieces.hard.point(_HARD_LEVELS)))
         out: dict[Hashable, Box] = {}
         # Names whose preferred spot nothing this move covers keep it; the others move, never onto
         # a name that stays, onto another moving name's own spot only when nothing else is left. A
@@ -257,9 +254,24 @@ def _fill(mask: bytearray, width: int, height: int, box: tuple[int, int, int, in
         mask[y * width + x0:y * width + x1 + 1] = run
 
 
-# Image.point tables: any non-zero cell to 255; to TRACK_CELL (made once, not from a lambda a call)
+# Image.point tables: any non-zero cell to 255; to TRACK_CELL, MARK_CELL, HARD_CELL (made once, not
+# from a lambda a call)
 _SOLID = [0] + [255] * 255
 _TRACK_LEVELS = [FREE] + [TRACK_CELL] * 255
+_MARK_LEVELS = [FREE] + [MARK_CELL] * 255
+_HARD_LEVELS = [FREE] + [HARD_CELL] * 255
+
+# the fixed cells' mask (the same image board after board) at HARD_CELL, kept with the mask
+_FIXED_LEVELS: dict[int, tuple[Image.Image, Image.Image]] = {}
+
+
+def _hard_levels(fixed: Image.Image) -> Image.Image:
+    kept = _FIXED_LEVELS.get(id(fixed))
+    if kept is None or kept[0] is not fixed:
+        kept = _FIXED_LEVELS[id(fixed)] = (fixed, fixed.point(_HARD_LEVELS))
+        if len(_FIXED_LEVELS) > 16:
+            _FIXED_LEVELS.pop(next(iter(_FIXED_LEVELS)))
+    return kept[1]
 
 # per name number n: a bytes.translate table taking 0 to 0, n to 1 and any other number to 2
 _OWN_OR_OTHER = [bytes(0 if v == 0 else 1 if v == n else 2 for v in range(256)) for n in range(256)]

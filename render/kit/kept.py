@@ -42,6 +42,14 @@ class Kept(Generic[V]):
                 _, dropped = self._items.popitem(last=False)
                 self.size -= self._size_of(dropped)
 
+    def replace(self, key: Hashable, value: V) -> None:
+        """Keep `value` for `key`, in place of any value kept for it (now the most recently used)."""
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self.size -= self._size_of(old)
+        self.put(key, value)
+
     def values_where(self, wanted: Callable[[Hashable], bool]) -> list[V]:
         with self._lock:
             return [v for k, v in self._items.items() if wanted(k)]

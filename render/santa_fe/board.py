@@ -91,7 +91,8 @@ def render_board(view: SantaFeView, names: Sequence[str], lang: str = "en") -> I
     # board before it: kept whole (render.kit.regions), keyed by all draw_track reads.
     MAPS.draw(img, (0, 0, MAP_W, MAP_H), map_key(view, lang), lambda: draw_track(img, base, view, lang),
               ground=("sf-board", lang, SIZE))
-    draw_sidebar(img, view, names, lang)
+    # the panel is the static layer's until the sidebar draws on it: named, not hashed, as its ground
+    draw_sidebar(img, view, names, lang, ground=("sf-board", lang, SIZE))
     return drawn_on(img, base.image, BOARD_PALETTE)
 
 

@@ -8,7 +8,7 @@ the image carries the longer story.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Hashable, Sequence
 
 from PIL import Image, ImageDraw
 
@@ -18,7 +18,7 @@ from games.santa_fe.models import DOUBLE, NOTHING, PlayerView, SantaFeView
 from render.kit.ended import ABANDONED_KEY, ABANDONED_SUB_KEY, is_abandoned
 from render.kit.banner import draw_banner
 from render.kit.events import public_event_lines
-from render.kit.regions import REGIONS
+from render.kit.regions import Panel
 from render.kit.text import draw_text, measure
 from render.santa_fe import icons, style
 from render.santa_fe.layout import BOARD_H, BOARD_W, MIN_TEXT, PANEL_Y
@@ -44,13 +44,15 @@ def name_of(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
 
 
-def draw_sidebar(img: Image.Image, view: SantaFeView, names: Sequence[str], lang: str) -> None:
-    """The panel under the map (it keeps the old name: the board calls it the same way)."""
+def draw_sidebar(img: Image.Image, view: SantaFeView, names: Sequence[str], lang: str, ground: Hashable = None) -> None:
+    """The panel under the map (it keeps the old name: the board calls it the same way).
+    `ground`: a name for the empty panel img holds (render.kit.regions.Panel), if known."""
     d = ImageDraw.Draw(img)
-    y = _banner(img, d, view, names, lang, PANEL_Y + 10)
-    y = _chips(img, d, view, lang, y + 8)
-    _players(img, d, view, names, lang, y + 10, BOARD_H - PAD)
-    _last_turn(img, d, view, names, lang, y + 10, BOARD_H - PAD)
+    panel = Panel(img, ground)
+    y = _banner(panel, d, view, names, lang, PANEL_Y + 10)
+    y = _chips(panel, d, view, lang, y + 8)
+    _players(panel, d, view, names, lang, y + 10, BOARD_H - PAD)
+    _last_turn(panel, d, view, names, lang, y + 10, BOARD_H - PAD)
 
 
 # --- top: whose turn, what the game waits on ------------------------------------------------------------
@@ -101,20 +103,21 @@ def banner_text(view: SantaFeView, names: Sequence[str], lang: str) -> tuple[str
     return title, sub, style.player_rgb(seat), True
 
 
-def _banner(img: Image.Image, d: ImageDraw.ImageDraw, view: SantaFeView, names: Sequence[str], lang: str,
+def _banner(panel: Panel, d: ImageDraw.ImageDraw, view: SantaFeView, names: Sequence[str], lang: str,
             top: int) -> int:
+    img = panel.img
     title, sub, bg, arrow = banner_text(view, names, lang)
     # each part of the panel is drawn again only when what it shows changes (render.kit.regions)
-    return REGIONS.draw(img, (0, top - 4, BOARD_W, top + BANNER_H + 4), ("sf-banner", title, sub, bg, arrow),
+    return panel.draw((0, top - 4, BOARD_W, top + BANNER_H + 4), ("sf-banner", title, sub, bg, arrow),
                         lambda: draw_banner(img, d, (LEFT, top, RIGHT, top + BANNER_H), title, sub, bg, arrow,
                                             title_size=BANNER_SIZE, text_size=TEXT, sub_room=WIDTH // 2,
                                             text=draw_text))
 
 
 # --- the railroads' tiles left and the cards beside the board --------------------------------------------
-def _chips(img: Image.Image, d: ImageDraw.ImageDraw, view: SantaFeView, lang: str, top: int) -> int:
+def _chips(panel: Panel, d: ImageDraw.ImageDraw, view: SantaFeView, lang: str, top: int) -> int:
     key = ("sf-chips", tuple(view.supply), view.double_pile, view.deck_size, view.options.advanced, view.engineers)
-    return REGIONS.draw(img, (0, top, BOARD_W, top + CHIPS_H), key, lambda: _draw_chips(img, d, view, top))
+    return panel.draw((0, top, BOARD_W, top + CHIPS_H), key, lambda: _draw_chips(panel.img, d, view, top))
 
 
 def _draw_chips(img: Image.Image, d: ImageDraw.ImageDraw, view: SantaFeView, top: int) -> int:
@@ -147,8 +150,9 @@ def _draw_chips(img: Image.Image, d: ImageDraw.ImageDraw, view: SantaFeView, top
 
 
 # --- the players -----------------------------------------------------------------------------------------
-def _players(img: Image.Image, d: ImageDraw.ImageDraw, view: SantaFeView, names: Sequence[str], lang: str,
+def _players(panel: Panel, d: ImageDraw.ImageDraw, view: SantaFeView, names: Sequence[str], lang: str,
              top: int, bottom: int) -> None:
+    img = panel.img
     n = len(view.players)
     row_h = min(ROW_MAX, (bottom - top) // max(n, 1))
     active = set(view.active) if view.phase != "over" and not is_abandoned(view) else set()
@@ -156,8 +160,8 @@ def _players(img: Image.Image, d: ImageDraw.ImageDraw, view: SantaFeView, names:
         y = top + k * row_h
         key = ("sf-row", lang, y, row_h, p.seat in active, repr(p), name_of(names, p.seat), view.phase, view.first,
                p.seat in view.active)
-        REGIONS.draw(img, (0, y, SPLIT - 6, y + row_h), key,
-                     lambda: _player_row(img, d, view, p, names, lang, y, row_h, p.seat in active))
+        panel.draw((0, y, SPLIT - 6, y + row_h), key,
+                   lambda: _player_row(img, d, view, p, names, lang, y, row_h, p.seat in active))
 
 
 def _player_row(img: Image.Image, d: ImageDraw.ImageDraw, view: SantaFeView, p: PlayerView, names: Sequence[str],
@@ -237,8 +241,8 @@ def last_turn_lines(view: SantaFeView, names: Sequence[str], lang: str, width: i
     return public_event_lines(view.turn_events or view.last, names, lang, TEXT, width, room)
 
 
-def _last_turn(img: Image.Image, d: ImageDraw.ImageDraw, view: SantaFeView, names: Sequence[str], lang: str,
-               top: int, bottom: int) -> None:
+def _last_turn(panel: Panel, d: ImageDraw.ImageDraw, view: SantaFeView, names: Sequence[str], lang: str,
+                top: int, bottom: int) -> None:
     x = SPLIT + 4
     width = RIGHT - x
     if view.turn_seat is not None:
@@ -248,8 +252,8 @@ def _last_turn(img: Image.Image, d: ImageDraw.ImageDraw, view: SantaFeView, name
     y = top + TEXT + 12
     room = max(1, (bottom - y) // EVENT_LINE_H)
     lines = tuple(last_turn_lines(view, names, lang, width, room))
-    REGIONS.draw(img, (SPLIT - 6, top, BOARD_W, bottom + 1), ("sf-last-turn", top, bottom, title, lines),
-                 lambda: _draw_last_turn(img, d, top, bottom, title, lines))
+    panel.draw((SPLIT - 6, top, BOARD_W, bottom + 1), ("sf-last-turn", top, bottom, title, lines),
+               lambda: _draw_last_turn(panel.img, d, top, bottom, title, lines))
 
 
 def _draw_last_turn(img: Image.Image, d: ImageDraw.ImageDraw, top: int, bottom: int, title: str,

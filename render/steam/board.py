@@ -229,7 +229,8 @@ def render_board(view: SteamView, names: Sequence[str], lang: str = "en") -> Ima
               ground=("steam-map", state.options.map, lang, BOARD_W))
     d = ImageDraw.Draw(img)
     d.rectangle((0, ml.size[1], BOARD_W, ml.size[1] + 2), fill=style.DIVIDER)
-    draw_panel(img, view, names, lang, ml.size[1] + 2)
+    # the panel is flat PANEL_BG until the panel's parts draw on it: named, not hashed, as their ground
+    draw_panel(img, view, names, lang, ml.size[1] + 2, ground=("steam-panel", style.PANEL_BG, BOARD_W, ml.size[1]))
     return drawn_on(img, base.image, BOARD_PALETTE)
 
 

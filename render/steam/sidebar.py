@@ -8,7 +8,7 @@ so no text is smaller than layout.MIN_TEXT.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Hashable, Sequence
 
 from PIL import Image, ImageDraw
 
@@ -20,7 +20,7 @@ from render.kit.events import public_event_lines
 from render.kit.banner import draw_banner
 from render.kit.legend import draw_legend, legend_height
 from render.kit.palette import contrast_text
-from render.kit.regions import REGIONS
+from render.kit.regions import Panel
 from render.kit.text import draw_text, measure, signed
 from render.steam import marks, style
 from render.steam.layout import BOARD_W, MIN_TEXT
@@ -66,19 +66,23 @@ def panel_height(state: SteamState, lang: str) -> int:
             + legend_height(legend_items(lang), TEXT, RIGHT - LEFT) + PAD)
 
 
-def draw_panel(img: Image.Image, view: SteamView, names: Sequence[str], lang: str, top: int) -> None:
+def draw_panel(img: Image.Image, view: SteamView, names: Sequence[str], lang: str, top: int,
+               ground: Hashable = None) -> None:
+    """The panel from `top` down. `ground`: a name for the empty panel img holds
+    (render.kit.regions.Panel), if known."""
     state = view.state
     d = ImageDraw.Draw(img)
-    y = _banner(img, d, view, names, lang, top + 10)
+    panel = Panel(img, ground)
+    y = _banner(panel, d, view, names, lang, top + 10)
     rows_top = y + 10
     rows_bottom = rows_top + HEAD_H + max(state.n, 3) * ROW_H
-    _players(img, d, view, names, lang, rows_top)
-    _last_turn(img, d, view, names, lang, rows_top, rows_bottom)
-    y = _supply(img, d, state, lang, rows_bottom + 12)
+    _players(panel, d, view, names, lang, rows_top)
+    _last_turn(panel, d, view, names, lang, rows_top, rows_bottom)
+    y = _supply(panel, d, state, lang, rows_bottom + 12)
     # each part of the panel is drawn again only when what it shows changes (render.kit.regions)
     items = legend_items(lang)
     box = (0, y + 4, BOARD_W, min(img.height, y + 12 + legend_height(items, TEXT, RIGHT - LEFT)))
-    REGIONS.draw(img, box, ("steam-legend", lang, y), lambda: draw_legend(img, (LEFT, y + 8), items, TEXT, RIGHT - LEFT))
+    panel.draw(box, ("steam-legend", lang, y), lambda: draw_legend(img, (LEFT, y + 8), items, TEXT, RIGHT - LEFT))
 
 
 # --- the banner ----------------------------------------------------------------------------------
@@ -118,26 +122,28 @@ def banner_text(view: SteamView, names: Sequence[str], lang: str) -> tuple[str, 
     return translate(lang, key, params, names), sub, style.player_rgb(seat), True
 
 
-def _banner(img: Image.Image, d: ImageDraw.ImageDraw, view: SteamView, names: Sequence[str], lang: str,
+def _banner(panel: Panel, d: ImageDraw.ImageDraw, view: SteamView, names: Sequence[str], lang: str,
             top: int) -> int:
+    img = panel.img
     title, sub, bg, arrow = banner_text(view, names, lang)
-    return REGIONS.draw(img, (0, top - 4, BOARD_W, top + BANNER_H + 4), ("steam-banner", title, sub, bg, arrow),
+    return panel.draw((0, top - 4, BOARD_W, top + BANNER_H + 4), ("steam-banner", title, sub, bg, arrow),
                         lambda: draw_banner(img, d, (LEFT, top, RIGHT, top + BANNER_H), title, sub, bg, arrow,
                                             title_size=BANNER_SIZE, text_size=TEXT, sub_room=(RIGHT - LEFT) // 2,
                                             text=draw_text))
 
 
 # --- the players ---------------------------------------------------------------------------------
-def _players(img: Image.Image, d: ImageDraw.ImageDraw, view: SteamView, names: Sequence[str], lang: str,
+def _players(panel: Panel, d: ImageDraw.ImageDraw, view: SteamView, names: Sequence[str], lang: str,
              top: int) -> None:
+    img = panel.img
     state = view.state
-    REGIONS.draw(img, (0, top, SPLIT - 6, top + HEAD_H), ("steam-head", lang), lambda: _head(img, lang, top))
+    panel.draw((0, top, SPLIT - 6, top + HEAD_H), ("steam-head", lang), lambda: _head(img, lang, top))
     active = set(view.active) if state.phase != "over" and not is_abandoned(view) else set()
     y = top + HEAD_H
     for seat in seats_in_order(state):
         key = ("steam-row", lang, y, seat, seat in active, repr(state.players[seat]), name_of(names, seat))
-        REGIONS.draw(img, (0, y, SPLIT - 6, y + ROW_H), key,
-                     lambda: _player_row(img, d, state, seat, names, lang, y, seat in active))
+        panel.draw((0, y, SPLIT - 6, y + ROW_H), key,
+                   lambda: _player_row(img, d, state, seat, names, lang, y, seat in active))
         y += ROW_H
 
 
@@ -188,16 +194,17 @@ def _pill(img: Image.Image, d: ImageDraw.ImageDraw, at: tuple[float, float], tex
 
 
 # --- the last turn -------------------------------------------------------------------------------
-def _last_turn(img: Image.Image, d: ImageDraw.ImageDraw, view: SteamView, names: Sequence[str], lang: str,
+def _last_turn(panel: Panel, d: ImageDraw.ImageDraw, view: SteamView, names: Sequence[str], lang: str,
                top: int, bottom: int) -> None:
+    img = panel.img
     state = view.state
     x = SPLIT + 8
     width = RIGHT - x
     y = top + TEXT + 14
     room = max(1, (bottom - y) // EVENT_LINE_H)
     lines = tuple(public_event_lines(state.turn_events or state.last, names, lang, TEXT, width, room))
-    REGIONS.draw(img, (SPLIT - 6, top, BOARD_W, bottom + 1), ("steam-last-turn", lang, top, bottom, lines),
-                 lambda: _draw_last_turn(img, d, lang, top, bottom, lines))
+    panel.draw((SPLIT - 6, top, BOARD_W, bottom + 1), ("steam-last-turn", lang, top, bottom, lines),
+               lambda: _draw_last_turn(img, d, lang, top, bottom, lines))
 
 
 def _draw_last_turn(img: Image.Image, d: ImageDraw.ImageDraw, lang: str, top: int, bottom: int,
@@ -232,11 +239,11 @@ def supply_layout(state: SteamState, top: int) -> list[tuple[tuple[float, float,
     return out
 
 
-def _supply(img: Image.Image, d: ImageDraw.ImageDraw, state: SteamState, lang: str, top: int) -> int:
+def _supply(panel: Panel, d: ImageDraw.ImageDraw, state: SteamState, lang: str, top: int) -> int:
     """The twelve goods supply spaces (City Growth and Urbanize take their cubes), numbered."""
     box = (0, top, BOARD_W, top + SUPPLY_TITLE_H + SUPPLY_H)
-    return REGIONS.draw(img, box, ("steam-supply", lang, top, repr(state.supply)),
-                        lambda: _draw_supply(img, d, state, lang, top))
+    return panel.draw(box, ("steam-supply", lang, top, repr(state.supply)),
+                      lambda: _draw_supply(panel.img, d, state, lang, top))
 
 
 def _draw_supply(img: Image.Image, d: ImageDraw.ImageDraw, state: SteamState, lang: str, top: int) -> int:

@@ -79,3 +79,33 @@ def test_kept_bands_stay_within_their_budget(monkeypatch):
 def test_only_palette_images_are_written():
     with pytest.raises(ValueError):
         bandpng.palette_png(Image.new("RGB", (4, 4)))
+
+
+def test_bands_as_the_last_image_of_their_size_are_not_hashed_again_and_the_file_is_the_same(monkeypatch):
+    first = _palette_image((900, 700), seed=5)
+    second = first.copy()
+    ImageDraw.Draw(second).rectangle((10, 330, 880, 350), fill=3)  # rows 330-350: band 10 only
+    third = second.copy()
+    ImageDraw.Draw(third).rectangle((10, 40, 50, 60), fill=9)  # band 1 only
+    BANDS.clear()
+    bandpng._LAST.clear()
+    palette_png(first)
+    hashed = []
+
+    class Counting:
+        @staticmethod
+        def sha256(data):
+            hashed.append(bytes(data))
+            return bandpng.hashlib_sha256(data)
+
+    monkeypatch.setattr(bandpng, "hashlib_sha256", __import__("hashlib").sha256, raising=False)
+    monkeypatch.setattr(bandpng, "hashlib", Counting)
+    data = [palette_png(second), palette_png(third)]
+    band = 900 * bandpng.BAND_ROWS
+    assert hashed == [second.tobytes()[10 * band:11 * band], third.tobytes()[band:2 * band]]
+    monkeypatch.undo()
+    for img, written in zip((second, third), data):
+        assert _decoded(written).tobytes() == img.tobytes()
+        BANDS.clear()
+        bandpng._LAST.clear()
+        assert palette_png(img) == written  # written again from nothing: the same file

@@ -163,3 +163,28 @@ def test_a_meaning_colour_keeps_its_place_beside_a_near_colour():
     out = BoardPalette().apply(img, [meant]).convert("RGB")
     assert out.getpixel((30, 30)) == meant
     assert worst_channel(img, out).getextrema()[1] <= 5
+
+
+def test_off_colours_counted_one_by_one_are_those_the_whole_sample_counts(monkeypatch, played):
+    """_flat_colours counts a few off pixels one by one and many over the whole sample: the same
+    colours in the same order either way, the marker colour the whole count uses included."""
+    seen = Image.new("RGB", (100, 60), (200, 190, 180))
+    worst = Image.new("L", seen.size, 0)
+    # off pixels per colour: 20, 12 (the whole count's marker), 12, 9 and 5 (too few to count)
+    counts = [((250, 0, 0), 20), ((1, 2, 3), 12), ((10, 20, 30), 12), ((0, 0, 250), 9), ((9, 9, 9), 5)]
+    for row, (colour, n) in enumerate(counts):
+        ImageDraw.Draw(seen).line((0, row * 5, 99, row * 5), fill=colour)
+        ImageDraw.Draw(worst).line((0, row * 5, n - 1, row * 5), fill=40)
+    ImageDraw.Draw(worst).line((0, 50, 99, 50), fill=8)  # not off: FLAT_ERROR itself
+    assert encode._flat_colours(seen, worst) == [(250, 0, 0), (10, 20, 30), (1, 2, 3), (0, 0, 250)]
+    boards = [(seen, worst)]
+    for name in ("santa_fe", "steam"):
+        img, _ = late_board(name, played)
+        seen_b, worst_b, _ = encode._check(img, few_colours(img, renderers.get(name)._images))
+        boards.append((seen_b, worst_b))
+    for seen_i, worst_i in boards:
+        few = encode._flat_colours(seen_i, worst_i)
+        monkeypatch.setattr(encode, "FEW_OFF", -1)
+        whole = encode._flat_colours(seen_i, worst_i)
+        monkeypatch.undo()
+        assert few == whole

@@ -98,3 +98,22 @@ def _keys(d: Decision) -> set[str]:
         words(p.detail)
     words(d.prompt)
     return out
+
+
+def test_claim_choices_kept_from_earlier_menus_are_those_made_afresh():
+    from games.ticket_to_ride import decisions
+
+    rng = random.Random(5)
+    s = started()
+    kept = []
+    for _ in range(60):  # claims and draws of a game's first turns, kept menu after menu
+        seat = min(GAME.active_players(s))
+        kept += [c for c in GAME.decision(s, seat).choices if c.path[0].value == "claim"]
+        s = GAME.apply(s, seat, rng.choice(GAME.legal_actions(s, seat))).state
+    assert len({c.notation for c in kept}) > 50
+    assert len({c.path[-1].value for c in kept}) > 10  # payments of several colours, with locomotives
+    for choice in kept[::7]:
+        for made in (decisions._CLAIMS, decisions._ROUTE_PICKS, decisions._PAY_PICKS):
+            made.clear()
+        action = GAME.parse_action(choice.notation)
+        assert decisions._claim_choice(GAME.board, action, choice.notation) == choice
