@@ -1,7 +1,8 @@
 """Shared test setup: the repository root on sys.path, the toy game registered, a fake clock,
 and the test tiers.
 
-Tiers: `slow` marks whole-game simulations, several processes, PostgreSQL and the benches.
+Tiers: `slow` marks whole-game simulations, several processes, PostgreSQL, the benches, and all
+but the first case of each sweep over every game, board or menu (SWEEPS below).
 `python3 dev.py test` runs everything (CI does); `python3 dev.py test --fast` leaves the slow
 tier out. A module says it is slow with `pytestmark = pytest.mark.slow`; every test that
 reaches the PostgreSQL server (the `pg_server` fixture, directly or through `backend`) is
@@ -56,8 +57,41 @@ def db_path(tmp_path: Path) -> Path:
 
 
 
+# Sweeps: a check run over every game, table size, board or menu of a game. The fast tier keeps
+# the first case of each (the check itself is exercised); the slow tier runs all of them.
+SWEEPS = {
+    "test_no_catalog_word_is_cut_short_on_any_image",
+    "test_boards_in_any_order_have_the_pixels_of_cold_boards",
+    "test_boards_in_move_order_have_the_pixels_of_boards_drawn_from_nothing",
+    "test_every_place_of_every_menu_is_on_the_board_where_the_thing_is",
+    "test_a_stale_click_says_only_that_the_board_changed",
+    "test_every_kind_of_menu_offers_each_legal_move_once",
+    "test_every_claimable_route_is_a_named_place_on_its_middle_car",
+    "test_every_place_of_a_whole_game_is_on_the_board",
+    "test_the_places_of_a_game_are_legible_at_400",
+}
+# Whole games played out (by bots or through the loopback Discord): slow as a whole.
+WHOLE_GAMES = {
+    "test_thousand_random_games_end_and_conserve_the_tiles",
+    "test_random_games_end_and_conserve",
+    "test_a_whole_game_on_the_loopback_discord_names_every_seat",
+    "test_a_whole_game_becomes_one_animation_with_its_alt_text",
+    "test_builder_games_end_with_results_and_nobody_bankrupt",
+    "test_whole_game_with_undo_and_private_information_kept_private",
+}
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    first_cases: set[tuple[str, str]] = set()
     for item in items:
+        name = getattr(item, "originalname", item.name)
+        if name in WHOLE_GAMES:
+            item.add_marker(pytest.mark.slow)
+        elif name in SWEEPS:
+            key = (str(item.path), name)
+            if key in first_cases:
+                item.add_marker(pytest.mark.slow)
+            first_cases.add(key)
         callspec = getattr(item, "callspec", None)
         backend = callspec.params.get("backend") if callspec is not None else None
         if backend == "postgres" or "pg_server" in getattr(item, "fixturenames", ()):
