@@ -425,3 +425,7 @@ async def harness(fake: FakeDiscord, tmp_path: Path, clock: FakeClock):
     finally:
         await h.stop()
 
+
+def final_buttons(message) -> list[str]:
+    """What the buttons of a message do (the verb of each custom id), in order."""
+    return [c.get("custom_id", "").rsplit(":", 1)[-1] for row in message.components for c in row["components"]]

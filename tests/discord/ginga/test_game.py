@@ -18,7 +18,7 @@ from games import registry
 from games.core.i18n import translate
 from games.ginga.board import cell_name, second_cell
 from games.ginga.notation import ARROWS
-from tests.discord.conftest import ALICE, BOB, CHANNEL, Harness, find_id
+from tests.discord.conftest import ALICE, BOB, CHANNEL, Harness, final_buttons, find_id
 from tests.discord.santa_fe.test_game import click_through, offered, press, text_of
 
 PLACEMENT = re.compile(r"(?:(\d+) · )?(\S) ([A-O]\d+)–([A-O]\d+)(?: · \+(\d+) \(.+\))?")
@@ -168,7 +168,7 @@ async def test_full_game_of_galactic_railway(harness: Harness, fake) -> None:
     # --- the final post: ranking with stations and loops, final board and chart
     final = h.last_post()
     assert {a.filename for a in final.attachments} == {"board.png", "final.png", "timelapse.webp"}
-    assert final.components == [] and final.mentions == []
+    assert final_buttons(final) == ["rematch"] and final.mentions == []  # only Rematch
     ranking = final.embeds[0]
     assert "Galactic Railway" in ranking["title"]
     assert all("Stations" in f["value"] and "Loops" in f["value"] for f in ranking["fields"])
