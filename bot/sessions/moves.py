@@ -201,15 +201,8 @@ class Moves:
             seat = away[0]
             bot_names = self.core.bot_names(ld.game)
             action, applied = self.bot_move(ld, seat, bot_names[0] if bot_names else None, salt="away")
-            event = Event(key="session.away_move", params={"seat": seat, "move": move_words(ld, seat, action)})
-            now = self.core.clock()
             try:
-                async with self.core.store.write() as tx:
-                    return await self.commit.commit(
-                        tx, ld, applied.state, kind="move", now=now, seat=seat,
-                        notation=ld.game.format_action(action), events=[event, *applied.events],
-                        undoable=False, actor_user_id=None, auto="away",
-                    )
+                return await self._commit_announced(ld, seat, action, applied, "session.away_move", "away")
             except StaleVersion:
                 continue  # someone moved meanwhile: look again
         return None
@@ -227,18 +220,23 @@ class Moves:
                 return None
             seat, action = next(iter(forced.items()))
             applied = ld.game.apply(ld.state, seat, action)
-            event = Event(key="session.forced_move", params={"seat": seat, "move": move_words(ld, seat, action)})
-            now = self.core.clock()
             try:
-                async with self.core.store.write() as tx:
-                    return await self.commit.commit(
-                        tx, ld, applied.state, kind="move", now=now, seat=seat,
-                        notation=ld.game.format_action(action), events=[event, *applied.events],
-                        undoable=False, actor_user_id=None, auto="forced",
-                    )
+                return await self._commit_announced(ld, seat, action, applied, "session.forced_move", "forced")
             except StaleVersion:
                 continue  # someone moved meanwhile: look again
         return None
+
+    async def _commit_announced(self, ld: Loaded, seat: int, action: Any, applied: Any, key: str,
+                                auto: str) -> Outcome:
+        """Commit a move made for a person without asking them, its line (`key`: who and what)
+        first among its events, logged with `auto`; StaleVersion if the game moved meanwhile."""
+        event = Event(key=key, params={"seat": seat, "move": move_words(ld, seat, action)})
+        async with self.core.store.write() as tx:
+            return await self.commit.commit(
+                tx, ld, applied.state, kind="move", now=self.core.clock(), seat=seat,
+                notation=ld.game.format_action(action), events=[event, *applied.events],
+                undoable=False, actor_user_id=None, auto=auto,
+            )
 
     # ==================================================================================
     # undo and replay

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import re
 from datetime import date, datetime, time as dtime, timedelta
+from typing import Awaitable, Callable
 from zoneinfo import ZoneInfo
 
 from bot.sessions.core import Core, not_running
@@ -214,13 +215,20 @@ class People:
     async def due_returns(self, lease: float | None = None) -> list[int]:
         """Tell each person whose away time ended what waits on them (one DM, an outbox row of
         kind 'returned'); returns the outbox ids. `lease` is unused: the claim is the update."""
+        return await self._send_each(await self.core.store.due_returns(self.core.clock()), self._returned,
+                                     "the return")
+
+    async def _send_each(self, people: list[UserPrefs], send: Callable[[UserPrefs, float], Awaitable[int | None]],
+                         what: str) -> list[int]:
+        """`send` for each person due (their DM's outbox id, or None when another process sent
+        it or there is nothing to say); one person's trouble does not stop the others."""
         now = self.core.clock()
         sent: list[int] = []
-        for prefs in await self.core.store.due_returns(now):
+        for prefs in people:
             try:
-                outbox_id = await self._returned(prefs, now)
+                outbox_id = await send(prefs, now)
             except Exception:  # noqa: BLE001 - one person's trouble must not stop the others
-                log.exception("the return of user %s could not be told", prefs.user_id)
+                log.exception("%s of user %s could not be sent", what, prefs.user_id)
                 continue
             if outbox_id is not None:
                 sent.append(outbox_id)
@@ -239,17 +247,8 @@ class People:
         """Send each person whose digest hour has come the list of games waiting on them (one
         DM, an outbox row of kind 'digest'; none when nothing waits or they are away);
         returns the outbox ids."""
-        now = self.core.clock()
-        sent: list[int] = []
-        for prefs in await self.core.store.due_digests(now):
-            try:
-                outbox_id = await self._digest(prefs, now)
-            except Exception:  # noqa: BLE001 - one person's trouble must not stop the others
-                log.exception("the digest of user %s could not be made", prefs.user_id)
-                continue
-            if outbox_id is not None:
-                sent.append(outbox_id)
-        return sent
+        return await self._send_each(await self.core.store.due_digests(self.core.clock()), self._digest,
+                                     "the digest")
 
     @retries_conflicts
     async def _digest(self, prefs: UserPrefs, now: float) -> int | None:
