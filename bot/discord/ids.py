@@ -31,6 +31,10 @@ a page to clamp or a staleness check.
                               are taken: n is stored with the lobby, never in an id (an arg
                               on these verbs, as older lobbies drew, is ignored)
              log:<page>       page through /game log (clamped to the pages there are)
+             rematch          the final post's Rematch (bot/sessions/lobby.py Lobby.rematch)
+             lj, lv           Join / Leave on a league's sign-up card: <game_id> is the
+                              league's id there (bot/discord/leagues.py); the service checks
+                              the league is the clicking server's and still takes sign-ups
              ob:<check>:<path>[:<n>], op:<check>:<path>:<page>, oa:<check>::<n>
                               the same as cb / cp / ca in the clicker's menu of standing
                               orders (/orders, bot/discord/orders.py): the pick *sets* an
@@ -67,7 +71,9 @@ LEGACY_SELECT_VERBS = ("keep", "route", "pay", "pick")
 ORDER_BUTTON_VERBS = ("ob", "op", "ot", "od", "oa", "oq", "ox")
 ORDER_SELECT_VERBS = ("os", "og")
 ORDER_VERBS = ORDER_BUTTON_VERBS + ORDER_SELECT_VERBS
+LEAGUE_VERBS = ("lj", "lv")
 BUTTON_VERBS = ("cb", "cp", "ct", "cd", "ca", "cq", "cr", "hand", "join", "leave", "bot", "start", "log", "rematch",
+                *LEAGUE_VERBS,
                 *ORDER_BUTTON_VERBS,
                 *LEGACY_BUTTON_VERBS)
 SELECT_VERBS = ("cs", "cg", *ORDER_SELECT_VERBS, *LEGACY_SELECT_VERBS)

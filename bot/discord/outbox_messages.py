@@ -39,7 +39,7 @@ import discord
 
 from bot.discord.outbox import THREAD_ARCHIVED, UNKNOWN_MESSAGE, Channel, Courier, DirectMessage
 from bot.discord.posts import Picture, game_post, jump_url, waiting_line
-from bot.discord import reminders
+from bot.discord import leagues, reminders
 from bot.discord.host import Host
 from bot.discord.replies import Reply
 from bot.discord.text import CONTENT_MAX, clip, event_text, join_lines, t
@@ -85,6 +85,7 @@ class OutboxMessages:
             "returned": self._personal,
             "digest": self._personal,
             "followed": self._followed,
+            "league_round": self._league_round,
         }
 
     async def compose(self, row: OutboxRow, out: Courier) -> None:
@@ -324,6 +325,11 @@ class OutboxMessages:
         reply.view = None
         reply.allowed_mentions = _only_users([])
         await out.dm("dm", str(payload["user_id"]), reply)
+
+    # ------------------------------------------------------------------ leagues
+    async def _league_round(self, row: OutboxRow, payload: dict[str, Any], out: Courier) -> None:
+        """A league's standings after one of its rounds, in the league's channel."""
+        await out.post("post", str(payload["channel_id"]), await leagues.round_over_post(payload))
 
     # ------------------------------------------------------------------ notices to the host
     async def _notice(self, row: OutboxRow, payload: dict[str, Any], out: Courier) -> None:

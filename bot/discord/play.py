@@ -13,7 +13,7 @@ from typing import Callable, Sequence
 
 import discord
 
-from bot.discord import chooser, ids, picking
+from bot.discord import chooser, ids, leagues, picking
 from bot.discord.errors import StaleClick, report_error
 from bot.discord.refusals import UserError
 from bot.discord.posts import attach, lobby_reply, render_picture
@@ -357,6 +357,19 @@ async def lobby_action(interaction: discord.Interaction, ref: ids.ComponentId) -
     return lobby_reply(info, info.locale)
 
 
+# ------------------------------------------------------------------------------ leagues
+async def league_card_click(interaction: discord.Interaction, ref: ids.ComponentId) -> Reply:
+    """Join / Leave on a league's card (its id in the place of a game's): the card redrawn in
+    place; the service checks the league is this server's and still takes sign-ups."""
+    bot = bot_of(interaction)
+    guild = str(interaction.guild_id) if interaction.guild_id else None
+    if ref.verb == leagues.JOIN:
+        info = await bot.service.join_league(ref.game_id, actor_of(interaction), guild)
+    else:
+        info = await bot.service.leave_league(ref.game_id, actor_of(interaction), guild)
+    return leagues.league_card(info)
+
+
 # ------------------------------------------------------------------------------ rematch
 LOBBY_LOOK_BACK = 50  # messages of the channel looked through for a rematch's lobby
 
@@ -474,6 +487,8 @@ async def on_component(interaction: discord.Interaction, ref: ids.ComponentId | 
             await answer(interaction, lobby_action(interaction, ref), update=True)
         elif verb == "rematch":
             await answer(interaction, rematch_reply(interaction, ref))
+        elif verb in (leagues.JOIN, leagues.LEAVE):
+            await answer(interaction, league_card_click(interaction, ref), update=True)
         elif verb == "log":
             page = int(ref.arg) if ref.arg and ref.arg.isdigit() else None
             await answer(interaction, log_reply(interaction, page), update=private)

@@ -15,6 +15,7 @@ from bot.sessions.core import (
 )
 from bot.sessions.models import Outcome
 from bot.sessions.hours import awake_of, reminder_timer
+from bot.sessions.standings import after_game_ends
 from bot.sessions.movers import Movers
 from bot.sessions.pace import advance_clocks, bank_due, pace_of
 from bot.sessions.posting import AbandonedPost, GamePost
@@ -70,6 +71,7 @@ class Commit:
                              version=version, locale=row.locale, names=[s.display_name for s in seats],
                              events=[event])
         await tx.add_outbox(row.id, "abandoned", post.model_dump(mode="json"), now)
+        await after_game_ends(tx, row.id, now)  # a league's round may end with it
 
     async def commit(
         self,
@@ -117,6 +119,7 @@ class Commit:
             await tx.clear_standing_orders(row.id)
             assert result is not None
             await self.results.record(tx, ld, seats, result, now)  # the result kept, the server's ratings
+            await after_game_ends(tx, row.id, now)  # a league's round may end with it
             waiting: list[int] = []
         else:
             waiting = sorted(game.active_players(new_state))

@@ -38,6 +38,16 @@ CODES: tuple[str, ...] = (
     "order_not_offered",
     "no_such_order",
     "too_many_orders",
+    "league_bad_name",
+    "league_bad_table",
+    "league_exists",
+    "no_league",
+    "league_started",
+    "league_already_in",
+    "league_not_in",
+    "league_over",
+    "league_round_running",
+    "league_too_few",
 )
 UNDO_REASONS: tuple[str, ...] = ("hidden_info_revealed", "not_your_action", "someone_moved_since")
 # What became of the channel's last game when none is open (error.no_game_here.<reason>), and

@@ -220,7 +220,7 @@ class Lobby:
         now = self.core.clock()
         async with self.core.store.write() as tx:
             ld = await self._open_lobby_as_host(tx, channel_id, actor)
-            return await self._start_in_tx(tx, ld, now)
+            return await self.start_seated(tx, ld, now)
 
     @retries_conflicts
     async def autostart(self, channel_id: str) -> Outcome | None:
@@ -236,9 +236,11 @@ class Lobby:
             target = ld.settings.autostart_players
             if target is None or len(ld.seats) < target:
                 return None
-            return await self._start_in_tx(tx, ld, now)
+            return await self.start_seated(tx, ld, now)
 
-    async def _start_in_tx(self, tx: Tx, ld: Loaded, now: float) -> Outcome:
+    async def start_seated(self, tx: Tx, ld: Loaded, now: float) -> Outcome:
+        """Start a game whose seats are taken (a lobby, or a league's table) in the caller's
+        transaction."""
         n = len(ld.seats)
         if n < ld.game.min_players:
             raise SessionError("not_enough_players", min=ld.game.min_players, have=n)

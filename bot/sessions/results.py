@@ -37,6 +37,23 @@ def result_rows(ld: Loaded, seats: list[SeatRow], result: Result, now: float) ->
             for p in result.players if p.seat < len(seats)]
 
 
+def with_forfeits(rows: list[ResultRow], forfeited: dict[int, str]) -> list[ResultRow]:
+    """A game's result with its forfeits (seats whose players ran out of time where that
+    forfeits, played on by a bot): each such seat is its player's, placed last; the others keep
+    their order."""
+    if not forfeited:
+        return rows
+    kept = [r for r in rows if r.seat not in forfeited]
+    out = []
+    for r in rows:
+        if r.seat in forfeited:
+            out.append(r.model_copy(update={"user_id": forfeited[r.seat], "bot": None, "forfeited": True,
+                                            "place": len(kept) + 1}))
+        else:
+            out.append(r.model_copy(update={"place": 1 + sum(o.place < r.place for o in kept)}))
+    return out
+
+
 def counts(rows: list[ResultRow], rules: RatingRules | None) -> bool:
     """Whether a finished game counts for the server's ratings."""
     if rules is None or not rules.enabled or not rows or rows[0].guild_id is None:
@@ -125,7 +142,7 @@ class Results:
 
     async def record(self, tx: Tx, ld: Loaded, seats: list[SeatRow], result: Result, now: float) -> None:
         """The finishing commit's part: the result, and the server's ratings if it counts."""
-        rows = result_rows(ld, seats, result, now)
+        rows = with_forfeits(result_rows(ld, seats, result, now), await tx.forfeits(ld.row.id))
         await tx.record_results(rows)
         if ld.row.guild_id is not None and counts(rows, await tx.rating_rules(ld.row.guild_id)):
             await apply_ratings(tx, rows, now)

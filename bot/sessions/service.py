@@ -11,6 +11,7 @@ do one job and are given the parts they use when they are made:
     moves       Moves       moves.py: a click or a move, bots' and forced moves, undo, records (core, commit, movers)
     orders      Orders      orders.py: standing orders, and the moves they make (core, commit, movers)
     automatic   Automatic   automatic.py: the automatic moves until a person is needed (core, moves, orders, movers)
+    leagues     Leagues     leagues.py: leagues, their rounds' tables and standings (core, lobbies)
     host        HostTools   host_tools.py: abandon, kick, settings, preferences (core, commit, lobbies)
     looking     Looking     looking.py: status, private views, history (core)
     people      People      people.py: a person's hours, away time, digest, games followed; their DMs (core, looking)
@@ -29,6 +30,7 @@ from bot.sessions.automatic import Automatic
 from bot.sessions.commit import Commit
 from bot.sessions.core import Core
 from bot.sessions.host_tools import HostTools
+from bot.sessions.leagues import Leagues
 from bot.sessions.lobby import Lobby
 from bot.sessions.looking import Looking
 from bot.sessions.movers import Movers
@@ -61,6 +63,7 @@ class SessionService:
         moves = self.moves = Moves(core, commit, movers)
         orders = self.orders = Orders(core, commit, movers)
         automatic = self.automatic = Automatic(core, moves, orders, movers)
+        leagues = self.leagues = Leagues(core, lobbies)
         host = self.host = HostTools(core, commit, lobbies)
         looking = self.looking = Looking(core)
         people = self.people = People(core, looking)
@@ -97,6 +100,10 @@ class SessionService:
         # results and ratings
         self.rating_rules, self.set_rating_rules, self.rebuild_ratings = results.rules, results.set_rules, results.rebuild
         self.leaderboard, self.profile = results.leaderboard, results.profile
+        # leagues
+        self.create_league, self.leagues_of, self.league = leagues.create, leagues.leagues, leagues.info
+        self.join_league, self.leave_league = leagues.join, leagues.leave
+        self.plan_round, self.open_table, self.league_standings = leagues.plan_round, leagues.open_table, leagues.standings
         # retention
         self.expire_lobbies, self.archive_logs = retention.expire_lobbies, retention.archive_logs
         self.forget_live_boards = retention.forget_live_boards

@@ -68,7 +68,9 @@ class GameSettings(BaseModel):
     reminder_minutes: int = Field(720, ge=10, le=4 * 24 * 60)
     reminder_backoff: float = Field(2.0, ge=1.0, le=10.0)
     deadline_hours: float | None = Field(None, ge=1, le=24 * 60)
-    deadline_action: Literal["pass", "bot"] = "pass"
+    # what a deadline does: the rules' timeout move, a bot's move, or (a league's games) the
+    # player forfeits: a bot plays their seat on and they are placed last
+    deadline_action: Literal["pass", "bot", "forfeit"] = "pass"
     quiet_hours: QuietHours | None = None
     # A lobby opened for this many seats starts by itself when they are taken (None: the host
     # starts it). Fixed when the lobby opens, within the game's player range; the lobby's

@@ -269,7 +269,8 @@ class Timers:
         async with self.core.store.read() as tx:
             if seat in await self.movers.automatic(tx, ld, ld.state, [seat], ld.seats):
                 return None  # the rules or the seat's standing orders make its move (run_bots)
-        if ld.settings.deadline_action == "bot":
+        forfeit = ld.settings.deadline_action == "forfeit"
+        if ld.settings.deadline_action in ("bot", "forfeit"):
             bot_names = self.core.bot_names(ld.game)
             action, applied = self.moves.bot_move(ld, seat, bot_names[0] if bot_names else None, salt="deadline")
         else:
@@ -281,15 +282,26 @@ class Timers:
                 return None
         events = [Event(key="session.timeout_move",
                         params={"seat": seat, "notation": ld.game.public_notation(action)}), *applied.events]
+        seats = ld.seats
         async with self.core.store.write() as tx:
             await tx.get_game(game_id)  # the game before its timer, as a move locks them
             if await tx.hold_timer(game_id, "deadline", owner) is None:
                 raise _NotHeld
             now = self.core.clock()
+            if forfeit and seats[seat].user_id:
+                # the player forfeits (placed last in the result: bot/sessions/results.py) and
+                # the game goes on without them, a bot in their seat
+                player = seats[seat]
+                bot = (self.core.bot_names(ld.game) or [None])[0]
+                await tx.add_forfeit(game_id, seat, str(player.user_id), player.display_name, now)
+                await tx.update_seat(game_id, seat, user_id=None, bot=bot, display_name=player.display_name)
+                await tx.clear_standing_orders(game_id, seat)
+                seats = await tx.seats(game_id)
+                events.insert(0, Event(key="session.forfeited", params={"seat": seat}))
             outcome = await self.commit.commit(
                 tx, ld, applied.state, kind="move", now=now, seat=seat,
                 notation=ld.game.format_action(action), events=events, undoable=False,
-                actor_user_id=None, auto="deadline",
+                actor_user_id=None, auto="deadline", seats=seats,
             )
             # the commit restarted the deadline, which ended the claim: held again for the
             # next late seat of this firing

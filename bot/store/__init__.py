@@ -43,6 +43,8 @@ from bot.store.models import (
     ActionRow,
     DeliveryContact,
     GameRow,
+    LeagueRow,
+    LeagueTable,
     OutboxPart,
     OutboxRow,
     RatingRow,
@@ -94,7 +96,7 @@ async def open_store(url: str, **kwargs: Any) -> StoreBackend:
 
 
 __all__ = [
-    "ActionRow", "ChannelBusy", "CLAIM_LEASE", "ClaimLost", "Conflict", "DeliveryContact", "GameRow", "MIGRATIONS_DIR", "MIGRATIONS_PG_DIR",
+    "ActionRow", "ChannelBusy", "CLAIM_LEASE", "ClaimLost", "Conflict", "DeliveryContact", "GameRow", "LeagueRow", "LeagueTable", "MIGRATIONS_DIR", "MIGRATIONS_PG_DIR",
     "Migration", "MigrationError", "OUTBOX_BASE_DELAY", "OUTBOX_KEEP_DEAD", "OUTBOX_KEEP_DELIVERED",
     "OUTBOX_MAX_DELAY", "OUTBOX_PRUNE_BATCH", "OutboxPart", "OutboxRow", "PAUSE_ENV", "PAUSE_MARKER_ENV",
     "PgStore", "PgTx", "POOL_OPTIONS", "SeatRow", "SqliteTx", "StaleVersion", "Store", "StoreBackend",

@@ -156,6 +156,7 @@ class ResultRow(BaseModel):
     stats_json: str = "{}"
     players: int
     finished_at: float
+    forfeited: bool = False  # ran out of time where that forfeits (a league's game): placed last
 
     @property
     def stats(self) -> dict[str, Any]:
@@ -185,3 +186,42 @@ class RatingRow(BaseModel):
     def shown(self) -> float:
         """The rating shown and ranked by: mu − 3σ, which a new player starts near 0 on."""
         return self.mu - 3 * self.sigma
+
+
+class LeagueRow(BaseModel):
+    """A league (bot/sessions/leagues.py): its game, rounds and what its games are given."""
+
+    id: int
+    guild_id: str
+    channel_id: str
+    name: str
+    game: str
+    options_json: str = "{}"
+    table_size: int
+    rounds: int
+    round: int
+    deadline_hours: float
+    status: Literal["signup", "playing", "finished"]
+    locale: str
+    created_by: str
+    created_at: float
+
+    @property
+    def options(self) -> dict[str, Any]:
+        value = json.loads(self.options_json)
+        return value if isinstance(value, dict) else {}
+
+
+class LeagueTable(BaseModel):
+    """One table of a league's round: who was seated there and, once opened, its game."""
+
+    league_id: int
+    round: int
+    table_no: int
+    players_json: str
+    game_id: int | None = None
+    status: str | None = None  # its game's, when opened
+
+    @property
+    def players(self) -> list[str]:
+        return [str(u) for u in json.loads(self.players_json)]

@@ -63,6 +63,8 @@ from bot.store.models import (
     ActionRow,
     DeliveryContact,
     GameRow,
+    LeagueRow,
+    LeagueTable,
     OutboxPart,
     OutboxRow,
     RatingRow,
@@ -91,7 +93,9 @@ OUTBOX_COLUMNS = (
 PREFS_COLUMNS = ("user_id, dm_reminders, locale, tz, quiet_start, quiet_end, away_from, away_until, away_told,"
                  " digest_hour, digest_next_at")
 RESULT_COLUMNS = ("game_id, seat, user_id, bot, guild_id, game, place, total, stats AS stats_json, players,"
-                  " finished_at")
+                  " finished_at, forfeited")
+LEAGUE_COLUMNS = ("id, guild_id, channel_id, name, game, options AS options_json, table_size, rounds, round,"
+                  " deadline_hours, status, locale, created_by, created_at")
 RATING_COLUMNS = "guild_id, game, user_id, mu, sigma, games, wins"
 # the columns of a person's pace (away, digest) that `set_pace` and `claim_pace` write
 PACE_COLUMNS = ("away_from", "away_until", "away_told", "digest_hour", "digest_next_at")
@@ -889,9 +893,9 @@ class SqlTx:
         for r in rows:
             await self._run(
                 "INSERT INTO results (game_id, seat, user_id, bot, guild_id, game, place, total, stats, players,"
-                " finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO NOTHING",
+                " finished_at, forfeited) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO NOTHING",
                 (r.game_id, r.seat, r.user_id, r.bot, r.guild_id, r.game, r.place, r.total, r.stats_json,
-                 r.players, r.finished_at))
+                 r.players, r.finished_at, int(r.forfeited)))
 
     async def results_of_game(self, game_id: int) -> list[ResultRow]:
         rows = await self._all(f"SELECT {RESULT_COLUMNS} FROM results WHERE game_id = ? ORDER BY seat", (game_id,))
@@ -1011,6 +1015,82 @@ class SqlTx:
         rows = await self._all("SELECT user_id, every, locale FROM follows WHERE game_id = ? ORDER BY user_id",
                                (game_id,))
         return [(str(r[0]), None if r[1] is None else int(r[1]), r[2]) for r in rows]
+
+    # --- leagues ---------------------------------------------------------------------------
+    async def insert_league(self, *, guild_id: str, channel_id: str, name: str, game: str, options: Any,
+                            table_size: int, rounds: int, deadline_hours: float, locale: str, created_by: str,
+                            now: float) -> LeagueRow | None:
+        """A new league; None if the server already has one of that name."""
+        row = await self._returning(
+            "INSERT INTO leagues (guild_id, channel_id, name, game, options, table_size, rounds, deadline_hours,"
+            " locale, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            f" ON CONFLICT (guild_id, name) DO NOTHING RETURNING {LEAGUE_COLUMNS}",
+            (guild_id, channel_id, name, game, dumps(options), table_size, rounds, deadline_hours, locale,
+             created_by, now))
+        return LeagueRow(**dict(row)) if row else None
+
+    async def get_league(self, league_id: int) -> LeagueRow | None:
+        row = await self._one(f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE id = ?{self._lock}", (league_id,))
+        return LeagueRow(**dict(row)) if row else None
+
+    async def leagues_of_guild(self, guild_id: str) -> list[LeagueRow]:
+        rows = await self._all(f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE guild_id = ? ORDER BY created_at DESC",
+                               (guild_id,))
+        return [LeagueRow(**dict(r)) for r in rows]
+
+    async def update_league(self, league_id: int, *, round: int, status: str) -> None:
+        await self._run("UPDATE leagues SET round = ?, status = ? WHERE id = ?", (round, status, league_id))
+
+    async def add_league_player(self, league_id: int, user_id: str, display_name: str, now: float) -> bool:
+        """False if they had already joined."""
+        row = await self._returning(
+            "INSERT INTO league_players (league_id, user_id, display_name, joined_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (league_id, user_id) DO NOTHING RETURNING user_id",
+            (league_id, user_id, display_name, now))
+        return row is not None
+
+    async def drop_league_player(self, league_id: int, user_id: str) -> int:
+        return await self._run("DELETE FROM league_players WHERE league_id = ? AND user_id = ?", (league_id, user_id))
+
+    async def league_players(self, league_id: int) -> list[tuple[str, str]]:
+        """(user id, name) of the league's players, in the order they joined."""
+        rows = await self._all("SELECT user_id, display_name FROM league_players WHERE league_id = ?"
+                               " ORDER BY joined_at, user_id", (league_id,))
+        return [(str(r[0]), str(r[1])) for r in rows]
+
+    async def add_league_table(self, league_id: int, round: int, table_no: int, players: list[str]) -> None:
+        await self._run("INSERT INTO league_tables (league_id, round, table_no, players) VALUES (?, ?, ?, ?)",
+                        (league_id, round, table_no, dumps(players)))
+
+    async def set_league_table_game(self, league_id: int, round: int, table_no: int, game_id: int) -> int:
+        """The table's game, if it has none yet (1) — else nothing (0)."""
+        return await self._run("UPDATE league_tables SET game_id = ? WHERE league_id = ? AND round = ?"
+                               " AND table_no = ? AND game_id IS NULL", (game_id, league_id, round, table_no))
+
+    async def league_tables(self, league_id: int, round: int | None = None) -> list[LeagueTable]:
+        """The league's tables (of one round, if given) with their games' status."""
+        sql = ("SELECT t.league_id, t.round, t.table_no, t.players AS players_json, t.game_id, g.status"
+               " FROM league_tables t LEFT JOIN games g ON g.id = t.game_id WHERE t.league_id = ?")
+        params: list[Any] = [league_id]
+        if round is not None:
+            sql += " AND t.round = ?"
+            params.append(round)
+        rows = await self._all(sql + " ORDER BY t.round, t.table_no", params)
+        return [LeagueTable(**dict(r)) for r in rows]
+
+    async def league_table_of_game(self, game_id: int) -> LeagueTable | None:
+        row = await self._one("SELECT league_id, round, table_no, players AS players_json, game_id"
+                              " FROM league_tables WHERE game_id = ?", (game_id,))
+        return LeagueTable(**dict(row)) if row else None
+
+    async def add_forfeit(self, game_id: int, seat: int, user_id: str, display_name: str, now: float) -> None:
+        await self._run("INSERT INTO forfeits (game_id, seat, user_id, display_name, at) VALUES (?, ?, ?, ?, ?)"
+                        " ON CONFLICT (game_id, seat) DO NOTHING", (game_id, seat, user_id, display_name, now))
+
+    async def forfeits(self, game_id: int) -> dict[int, str]:
+        """seat -> the user id of who forfeited it."""
+        rows = await self._all("SELECT seat, user_id FROM forfeits WHERE game_id = ?", (game_id,))
+        return {int(r[0]): str(r[1]) for r in rows}
 
     # --- raw access (tests, maintenance) -------------------------------------------------
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[dict[str, Any]]:

@@ -6,7 +6,7 @@ import io
 
 from PIL import Image
 
-from render.community import WIDTH, draw_leaderboard
+from render.community import WIDTH, draw_leaderboard, draw_standings
 from render.kit.legibility import recording_text_sizes
 
 
@@ -31,3 +31,28 @@ def test_an_empty_board_says_so() -> None:
     with recording_text_sizes() as sizes:
         png, alt = draw_leaderboard({"lines": []}, "Steam", "en")
     assert any("No rated games" in text for _, text in sizes.drawn) and Image.open(io.BytesIO(png)).height > 100
+
+
+def _standing(names, forfeits=()):
+    return [dict(rank=i + 1, user_id=str(i), name=n, points=12 - 2 * i, played=3, wins=max(0, 2 - i),
+                 forfeits=1 if i in forfeits else 0, average_place=None if i == len(names) - 1 else 1.2 + 0.5 * i)
+            for i, n in enumerate(names)]
+
+
+def test_league_standings_are_legible_and_say_forfeits_in_words() -> None:
+    names = ["Alice", "山田太郎", "A player with a very long display name indeed", "ゆき", "Bob"]
+    for lang, title, word in (("en", "Ticket to Ride — USA", "1 forfeit"), ("ja", "チケット・トゥ・ライド — USA", "棄権1回")):
+        standings = {"name": "Autumn Cup", "round": 1, "rounds": 3, "status": "playing",
+                     "lines": _standing(names, forfeits=(2,))}
+        with recording_text_sizes() as sizes:
+            png, alt = draw_standings(standings, title, lang)
+        image = Image.open(io.BytesIO(png))
+        assert image.width == WIDTH and sizes.smallest_at(image.width) >= 11
+        drawn = [text for _, text in sizes.drawn]
+        assert word in drawn and "Autumn Cup" in drawn
+        assert not any("very long display name indeed" in t for t in drawn)  # cut before the forfeit note
+        assert all(n in alt for n in ("Alice", "山田太郎", "ゆき")) and word.split()[0] in alt
+    with recording_text_sizes() as sizes:
+        draw_standings({"name": "Cup", "round": 3, "rounds": 3, "status": "finished", "lines": []}, "Steam", "en")
+    drawn = [text for _, text in sizes.drawn]
+    assert any("final standings" in t for t in drawn) and any("Nobody has joined" in t for t in drawn)

@@ -36,7 +36,7 @@ RECENT = 50  # of the closed games, those closed since the last sweep (their log
 MOVES_EACH = 30
 # The tables that grow with the games stored: none of them may be read whole.
 BIG = {"games", "seats", "actions", "action_archives", "timers", "outbox", "outbox_parts", "live_boards",
-       "results", "ratings", "rating_changes"}
+       "results", "ratings", "rating_changes", "league_tables", "forfeits"}
 
 
 async def _fill(store: StoreBackend, now: float) -> None:
@@ -111,6 +111,19 @@ async def _fill(store: StoreBackend, now: float) -> None:
             " INSERT INTO rating_changes (game_id, user_id, guild_id, game, mu, sigma, at)"
             f" SELECT 100000 + (i + 1) / 2, 'user-' || (i % 991), 'guild-stored', 'toy', 25, 8, {old} + i FROM n"
             " WHERE 1 = 1 ON CONFLICT DO NOTHING")  # (SQLite needs the WHERE before an upsert clause)
+        # a league whose tables were every stored game, and a forfeit in every tenth of them
+        await tx.execute(
+            "INSERT INTO leagues (id, guild_id, channel_id, name, game, table_size, rounds, deadline_hours,"
+            f" locale, created_by, created_at) VALUES (1, 'guild-stored', 'league', 'Stored', 'toy', 2, {STORED}, 72,"
+            f" 'en', 'host-1', {old})")
+        await tx.execute(
+            numbers.format(STORED) +
+            " INSERT INTO league_tables (league_id, round, table_no, players, game_id)"
+            " SELECT 1, i, 1, '[]', 100000 + i FROM n")
+        await tx.execute(
+            numbers.format(STORED // 10) +
+            " INSERT INTO forfeits (game_id, seat, user_id, display_name, at)"
+            f" SELECT 100000 + 10 * i, 0, 'user-' || i, 'Someone', {old} FROM n")
         await tx.execute("ANALYZE")
 
 

@@ -11,14 +11,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord import leagues
 from bot.discord.cogs.game import game_autocomplete
+from bot.discord.errors import UserError
+from bot.discord.play import actor_of
 from bot.discord.replies import Reply, answer
-from bot.discord.text import CONTENT_MAX, clip, cmd, join_lines, lang_of, t
+from bot.discord.text import CONTENT_MAX, OPTION_TEXT_MAX, choice, clip, cmd, join_lines, lang_of, t
 from bot.discord.ui import base as ui_base
 from bot.sessions import SessionError
+from bot.sessions.options import parse_options
 from bot.sessions.results import Profile
 from games import registry
-from games.core.i18n import has_key, translate
+from games.core.i18n import has_key, language_for, translate
 from render import pool as render_pool
 from render.community import draw_leaderboard
 
@@ -51,6 +55,25 @@ def profile_text(profile: Profile, lang: str) -> str:
     return join_lines(lines, CONTENT_MAX)
 
 
+async def league_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The server's leagues, newest first, by name (the value is the league's number)."""
+    bot: "RailyardBot" = interaction.client  # type: ignore[assignment]
+    lang = lang_of(interaction)
+    found = []
+    for league in await bot.service.leagues_of(str(interaction.guild_id)):
+        label = f"{league.name} · {ui_base.get(league.game).title(lang)}" if league.game in registry.names() else league.name
+        if current.casefold() in label.casefold():
+            found.append(app_commands.Choice(name=clip(label, OPTION_TEXT_MAX), value=str(league.id)))
+    return found[:25]
+
+
+def league_id_of(value: str) -> int:
+    """The league picked in an option: a number from the list (anything else typed is no league)."""
+    if not value.isdigit() or len(value) > 18:
+        raise SessionError("no_league")
+    return int(value)
+
+
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
 class League(commands.GroupCog, group_name=cmd("discord.cmd.league"), group_description=cmd("discord.cmd.league.desc")):
@@ -74,6 +97,53 @@ class League(commands.GroupCog, group_name=cmd("discord.cmd.league"), group_desc
             return Reply(content="✅ " + t(lang, key))
 
         await answer(interaction, work())
+
+    @app_commands.command(name=cmd("discord.cmd.league_open"), description=cmd("discord.cmd.league_open.desc"))
+    @app_commands.rename(name=cmd("discord.opt.league_name"), game=cmd("discord.opt.game"),
+                         rounds=cmd("discord.opt.rounds"), table=cmd("discord.opt.table"),
+                         deadline=cmd("discord.opt.deadline_hours"), options=cmd("discord.opt.options"),
+                         language=cmd("discord.opt.language"))
+    @app_commands.describe(name=cmd("discord.opt.league_name.desc"), game=cmd("discord.opt.game.desc"),
+                           rounds=cmd("discord.opt.rounds.desc"), table=cmd("discord.opt.table.desc"),
+                           deadline=cmd("discord.opt.league_deadline.desc"), options=cmd("discord.opt.options.desc"),
+                           language=cmd("discord.opt.language.desc"))
+    @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.choices(language=[choice("discord.choice.lang_en", "en"), choice("discord.choice.lang_ja", "ja")])
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def open(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60], game: str,
+                   rounds: app_commands.Range[int, 1, 20], table: Optional[app_commands.Range[int, 2, 6]] = None,
+                   deadline: Optional[app_commands.Range[int, 1, 1440]] = None,
+                   options: Optional[app_commands.Range[str, 1, 200]] = None,
+                   language: Optional[app_commands.Choice[str]] = None) -> None:
+        async def work() -> Reply:
+            lang = lang_of(interaction)
+            channel = interaction.channel
+            if not isinstance(channel, discord.TextChannel):  # its tables are threads of this channel
+                raise UserError("discord.error.league_channel")
+            public = language_for(language.value if language else (str(interaction.guild_locale or "") or lang))
+            info = await self.bot.service.create_league(
+                guild_id=str(interaction.guild_id), channel_id=str(channel.id), name=name, game=game,
+                actor=actor_of(interaction), rounds=rounds, table_size=table,
+                deadline_hours=float(deadline) if deadline else 72.0, options=parse_options(options),
+                locale=public)
+            await channel.send(**leagues.league_card(info).new_kwargs())
+            return Reply(content="✅ " + t(lang, "discord.leagues.opened", name=info.league.name))
+
+        await answer(interaction, work())
+
+    @app_commands.command(name=cmd("discord.cmd.league_round"), description=cmd("discord.cmd.league_round.desc"))
+    @app_commands.rename(league=cmd("discord.opt.league"))
+    @app_commands.describe(league=cmd("discord.opt.league.desc"))
+    @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def round(self, interaction: discord.Interaction, league: str) -> None:
+        async def work() -> Reply:
+            lang = lang_of(interaction)
+            plan, opened = await leagues.open_round(self.bot, league_id_of(league), str(interaction.guild_id))
+            return Reply(content="✅ " + t(lang, "discord.leagues.round_opened", name=plan.league.name,
+                                          round=plan.round, count=opened))
+
+        await answer(interaction, work(), slow=True)
 
     @app_commands.command(name=cmd("discord.cmd.rebuild"), description=cmd("discord.cmd.rebuild.desc"))
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -107,6 +177,17 @@ class Stats(commands.GroupCog, group_name=cmd("discord.cmd.stats"), group_descri
             reply = Reply(content=None if board.lines else t(lang, "discord.stats.none_rated"))
             reply.attach("leaderboard.png", png, clip(alt, 1024))
             return reply
+
+        await answer(interaction, work(), slow=True)
+
+    @app_commands.command(name=cmd("discord.cmd.standings"), description=cmd("discord.cmd.standings.desc"))
+    @app_commands.rename(league=cmd("discord.opt.league"))
+    @app_commands.describe(league=cmd("discord.opt.league.desc"))
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def standings(self, interaction: discord.Interaction, league: str) -> None:
+        async def work() -> Reply:
+            found = await self.bot.service.league_standings(league_id_of(league), str(interaction.guild_id))
+            return await leagues.standings_reply(found, lang_of(interaction))
 
         await answer(interaction, work(), slow=True)
 
