@@ -63,6 +63,18 @@ def league_card(info: LeagueInfo) -> Reply:
     return reply
 
 
+async def redraw_card(bot: "RailyardBot", channel: Any, league_id: int, guild_id: str) -> None:
+    """The league's card as it stands (sign-ups closed once a round is planned); a card
+    deleted meanwhile is no reason to hold the round up."""
+    info = await bot.service.league(league_id, guild_id)
+    if info.league.card_message_id is None:
+        return
+    try:
+        await channel.get_partial_message(int(info.league.card_message_id)).edit(**league_card(info).edit_kwargs())
+    except discord.HTTPException as exc:
+        log.info("could not redraw the card of league %s: %s", league_id, exc)
+
+
 def table_name(plan: RoundPlan, table_no: int) -> str:
     lang = plan.league.locale
     return clip(t(lang, "discord.leagues.thread", name=plan.league.name, round=plan.round, table=table_no), 100)
@@ -74,6 +86,7 @@ async def open_round(bot: "RailyardBot", league_id: int, guild_id: str) -> tuple
     this call opened."""
     plan = await bot.service.plan_round(league_id, guild_id)
     channel: Any = bot.get_channel(int(plan.league.channel_id)) or await bot.fetch_channel(int(plan.league.channel_id))
+    await redraw_card(bot, channel, league_id, guild_id)
     opened = 0
     for table in plan.tables:
         thread = await channel.create_thread(name=table_name(plan, table.table_no),

@@ -328,8 +328,17 @@ class OutboxMessages:
 
     # ------------------------------------------------------------------ leagues
     async def _league_round(self, row: OutboxRow, payload: dict[str, Any], out: Courier) -> None:
-        """A league's standings after one of its rounds, in the league's channel."""
-        await out.post("post", str(payload["channel_id"]), await leagues.round_over_post(payload))
+        """A league's standings after one of its rounds, in the league's channel, and its card
+        redrawn (the round it is at; the league over)."""
+        channel_id = str(payload["channel_id"])
+        await out.post("post", channel_id, await leagues.round_over_post(payload))
+        card = payload.get("card_message_id")
+        if card:
+            info = await self.bot.service.league(int(payload["league_id"]))
+            try:
+                await out.edit("card", channel_id, str(card), leagues.league_card(info))
+            except (discord.NotFound, discord.Forbidden) as exc:  # the card was deleted: nothing to redraw
+                log.info("could not redraw the card of league %s: %s", payload["league_id"], exc)
 
     # ------------------------------------------------------------------ notices to the host
     async def _notice(self, row: OutboxRow, payload: dict[str, Any], out: Courier) -> None:

@@ -98,6 +98,11 @@ class Leagues:
                 raise SessionError("league_exists", name=name)
             return LeagueInfo(league=row)
 
+    async def set_card(self, league_id: int, message_id: str) -> None:
+        """Where the league's sign-up card is, to redraw it as the league goes on."""
+        async with self.core.store.write() as tx:
+            await tx.set_league_card(league_id, message_id)
+
     async def leagues(self, guild_id: str) -> list[LeagueRow]:
         async with self.core.store.read() as tx:
             return await tx.leagues_of_guild(guild_id)

@@ -102,7 +102,7 @@ class SessionService:
         self.leaderboard, self.profile = results.leaderboard, results.profile
         # leagues
         self.create_league, self.leagues_of, self.league = leagues.create, leagues.leagues, leagues.info
-        self.join_league, self.leave_league = leagues.join, leagues.leave
+        self.join_league, self.leave_league, self.set_league_card = leagues.join, leagues.leave, leagues.set_card
         self.plan_round, self.open_table, self.league_standings = leagues.plan_round, leagues.open_table, leagues.standings
         # retention
         self.expire_lobbies, self.archive_logs = retention.expire_lobbies, retention.archive_logs

@@ -158,7 +158,7 @@ async def after_game_ends(tx: Tx, game_id: int, now: float) -> None:
     standings = await standings_in_tx(tx, league.model_copy(update={"status": "finished" if last else league.status}))
     await tx.add_outbox(None, "league_round", {
         "league_id": league.id, "channel_id": league.channel_id, "guild_id": league.guild_id,
-        "locale": league.locale, "round": table.round, "last": last,
+        "locale": league.locale, "round": table.round, "last": last, "card_message_id": league.card_message_id,
         "standings": standings.model_dump(mode="json")}, now)
 
 

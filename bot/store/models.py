@@ -205,6 +205,7 @@ class LeagueRow(BaseModel):
     locale: str
     created_by: str
     created_at: float
+    card_message_id: str | None = None
 
     @property
     def options(self) -> dict[str, Any]:

@@ -95,7 +95,7 @@ PREFS_COLUMNS = ("user_id, dm_reminders, locale, tz, quiet_start, quiet_end, awa
 RESULT_COLUMNS = ("game_id, seat, user_id, bot, guild_id, game, place, total, stats AS stats_json, players,"
                   " finished_at, forfeited")
 LEAGUE_COLUMNS = ("id, guild_id, channel_id, name, game, options AS options_json, table_size, rounds, round,"
-                  " deadline_hours, status, locale, created_by, created_at")
+                  " deadline_hours, status, locale, created_by, created_at, card_message_id")
 RATING_COLUMNS = "guild_id, game, user_id, mu, sigma, games, wins"
 # the columns of a person's pace (away, digest) that `set_pace` and `claim_pace` write
 PACE_COLUMNS = ("away_from", "away_until", "away_told", "digest_hour", "digest_next_at")
@@ -1040,6 +1040,9 @@ class SqlTx:
 
     async def update_league(self, league_id: int, *, round: int, status: str) -> None:
         await self._run("UPDATE leagues SET round = ?, status = ? WHERE id = ?", (round, status, league_id))
+
+    async def set_league_card(self, league_id: int, message_id: str) -> None:
+        await self._run("UPDATE leagues SET card_message_id = ? WHERE id = ?", (message_id, league_id))
 
     async def add_league_player(self, league_id: int, user_id: str, display_name: str, now: float) -> bool:
         """False if they had already joined."""

@@ -104,6 +104,8 @@ async def test_a_league_of_eight_over_two_rounds(harness: Harness, fake, clock) 
     for round_no in (1, 2):
         started = await h.slash(CAROL, "league round", {"league": str(league_id)})
         assert started.content == "✅ " + en("discord.leagues.round_opened", name="Autumn Cup", round=round_no, count=2)
+        card = fake.message(card.id)
+        assert not card.components and f"Round {round_no} of 2 is being played" in str(card.embeds[0])
         threads = await _league_threads(h, fake, league_id, round_no)
         assert len(threads) == 2 and all(fake.channels[t].is_thread for _, t in threads.values())
         assert all(fake.channels[t].parent_id == CHANNEL for _, t in threads.values())
@@ -135,6 +137,7 @@ async def test_a_league_of_eight_over_two_rounds(harness: Harness, fake, clock) 
             assert post.content.startswith("🏆") and "is over" in post.content
         assert "forfeit" in picture.description
 
+    assert "All 2 rounds have been played" in str(fake.message(card.id).embeds[0])
     standings = await h.bot.service.league_standings(league_id, str(GUILD))
     assert standings.status == "finished" and sum(line.played for line in standings.lines) == 16
     assert sum(line.forfeits for line in standings.lines) == 12  # three a table: only its keeper played

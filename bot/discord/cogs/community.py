@@ -126,7 +126,8 @@ class League(commands.GroupCog, group_name=cmd("discord.cmd.league"), group_desc
                 actor=actor_of(interaction), rounds=rounds, table_size=table,
                 deadline_hours=float(deadline) if deadline else 72.0, options=parse_options(options),
                 locale=public)
-            await channel.send(**leagues.league_card(info).new_kwargs())
+            card = await channel.send(**leagues.league_card(info).new_kwargs())
+            await self.bot.service.set_league_card(info.league.id, str(card.id))
             return Reply(content="✅ " + t(lang, "discord.leagues.opened", name=info.league.name))
 
         await answer(interaction, work())

@@ -15,6 +15,7 @@ CREATE TABLE leagues (
     status          TEXT    NOT NULL DEFAULT 'signup' CHECK (status IN ('signup', 'playing', 'finished')),
     locale          TEXT    NOT NULL DEFAULT 'en',
     created_by      TEXT    NOT NULL,
+    card_message_id TEXT,                          -- the sign-up card, redrawn as the league goes on
     created_at      REAL    NOT NULL,
     UNIQUE (guild_id, name)
 );
