@@ -121,3 +121,22 @@ async def test_a_deadline_that_outlives_three_holders_is_given_up_and_the_host_t
     assert f"<#{OTHER}>" in notice.content and "Nobody was moved for the late players" in notice.content
     assert {u.id for u in notice.mentions} == {ALICE}
     fake.assert_clean()
+
+
+async def test_a_host_may_make_a_deadline_forfeit_the_game(harness: Harness, fake, clock) -> None:
+    h = harness
+    await h.new_game(ALICE, [BOB], channel=OTHER)
+    saved = await h.slash(ALICE, "game settings", {"deadline_hours": 1, "deadline_action": "forfeit"},
+                          channel=OTHER)
+    assert translate("en", "discord.settings.deadline_action.forfeit") in saved.content
+    await h.keep_tickets(ALICE, channel=OTHER)  # Alice chooses in time, Bob does not
+    clock.advance(HOUR + 1)
+    await tick(h)
+    told = "\n".join(m.content for m in h.game_posts(OTHER))
+    assert "Bob ran out of time and forfeits this game" in told, told
+    status = await h.bot.service.status(str(OTHER))
+    bob = next(s for s in status.info.seats if s.name == "Bob")
+    assert bob.user_id is None and bob.bot  # a bot plays his seat on
+    refused = await h.slash(BOB, "game hand", channel=OTHER)
+    assert refused.ephemeral and refused.content.startswith("⚠️")
+    fake.assert_clean()

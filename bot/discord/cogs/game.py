@@ -329,7 +329,8 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
                            dm_reminders=cmd("discord.opt.dm_reminders.desc"),
                            time_bank=cmd("discord.opt.time_bank.desc"),
                            away_bot=cmd("discord.opt.away_bot.desc"))
-    @app_commands.choices(deadline_action=[choice("discord.choice.pass", "pass"), choice("discord.choice.bot", "bot")])
+    @app_commands.choices(deadline_action=[choice("discord.choice.pass", "pass"), choice("discord.choice.bot", "bot"),
+                                           choice("discord.choice.forfeit", "forfeit")])
     async def settings(self, interaction: discord.Interaction,
                        reminder_minutes: Optional[app_commands.Range[int, 10, 5760]] = None,
                        deadline_hours: Optional[app_commands.Range[float, 0, 1440]] = None,
