@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord import where
 from bot.discord.cogs.game import game_autocomplete
 from bot.discord.replies import Reply, answer
 from bot.discord.text import CONTENT_MAX, clip, cmd, join_lines, lang_of, t
@@ -51,7 +52,7 @@ def profile_text(profile: Profile, lang: str) -> str:
     return join_lines(lines, CONTENT_MAX)
 
 
-@app_commands.guild_only()
+@where.server_places
 @app_commands.default_permissions(manage_guild=True)
 class League(commands.GroupCog, group_name=cmd("discord.cmd.league"), group_description=cmd("discord.cmd.league.desc")):
     def __init__(self, bot: "RailyardBot") -> None:
@@ -86,7 +87,7 @@ class League(commands.GroupCog, group_name=cmd("discord.cmd.league"), group_desc
         await answer(interaction, work(), slow=True)
 
 
-@app_commands.guild_only()
+@where.server_places
 class Stats(commands.GroupCog, group_name=cmd("discord.cmd.stats"), group_description=cmd("discord.cmd.stats.desc")):
     def __init__(self, bot: "RailyardBot") -> None:
         self.bot = bot
