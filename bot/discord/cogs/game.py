@@ -188,8 +188,8 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
             log.warning("cannot post the lobby of game %s in %s: %s", info.game_id, channel.id, exc)
             await service.abandon(str(channel.id), actor)
             raise UserError("discord.error.cannot_post") from None
-        where = channel.mention if hasattr(channel, "mention") else ""
-        return Reply(content="✅ " + t(lang, "discord.lobby.opened", where=where))
+        link = channel.mention if hasattr(channel, "mention") else ""
+        return Reply(content="✅ " + t(lang, "discord.lobby.opened", where=link))
 
     # ------------------------------------------------------------------ looking
     @app_commands.command(name=cmd("discord.cmd.status"), description=cmd("discord.cmd.status.desc"))

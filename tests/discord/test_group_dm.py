@@ -1,0 +1,232 @@
+"""Railyard installed to a person: a game in a group DM of friends, and in a server channel of a
+server that only its members installed Railyard to. The bot is no member there, so Discord lets
+it answer interactions and nothing else: the lobby is the answer to /game new, the board follows
+each change as a public answer, reminders and the result go to the players by DM, and the bot
+never posts there by itself (the loopback refuses that, and `assert_clean` would say so)."""
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot.discord import launcher
+from games.core.i18n import translate
+from tests.discord.conftest import ALICE, BOB, CAROL, KEN, Harness, find_id
+from tests.discord.test_timers import tick
+from tests.fake_discord import CommandUnavailable, FakeMessage, InteractionResult
+from tests.support import dump_db
+
+GDM = 700  # Alice, Bob and Carol; only Alice installed Railyard
+OUTSIDE, OUTSIDE_CHANNEL = 600, 601  # a server Railyard is not installed to
+HOUR = 3600.0
+
+# where each command may be installed (integration_types) and used (contexts)
+PLACES = {
+    "game": ([0, 1], [0, 2]),
+    "move": ([0, 1], [0, 2]),
+    "orders": ([0, 1], [0, 2]),
+    "me": ([0, 1], [0, 1, 2]),
+    "away": ([0, 1], [0, 1, 2]),
+    "league": ([0], [0]),
+    "stats": ([0], [0]),
+}
+
+
+def en(key: str, **params) -> str:
+    return translate("en", key, params)
+
+
+@pytest.fixture
+async def friends(harness: Harness, fake) -> Harness:
+    await harness.bot.sync_commands()  # global: what a group DM can reach
+    fake.install_app(ALICE)
+    fake.add_group_dm(GDM, [ALICE, BOB, CAROL], name="friends")
+    return harness
+
+
+async def in_group(h: Harness, user: int, command: str, options=None, *, locale: str = "en-US",
+                   channel: int = GDM, guild: int | None = None) -> InteractionResult:
+    result = await h.fake.slash(guild, channel, user, command, options, locale=locale)
+    await h.idle()
+    return result
+
+
+async def click(h: Harness, message: FakeMessage, custom_id: str | None, user: int, *,
+                label: str | None = None) -> InteractionResult:
+    result = await h.fake.click(message, custom_id, user, label=label)
+    await h.idle()
+    return result
+
+
+def boards(h: Harness, channel: int = GDM) -> list[FakeMessage]:
+    """The public boards in the channel: every one an answer to an interaction."""
+    return [m for m in h.fake.messages(channel, ephemeral=False)
+            if any(a.filename == "board.png" for a in m.attachments)]
+
+
+def unprompted(h: Harness, channel: int = GDM) -> list[FakeMessage]:
+    """Messages the bot made in the channel outside any interaction (there must be none)."""
+    return [m for m in h.fake.messages(channel) if m.interaction_id is None]
+
+
+async def public_board_of(result: InteractionResult) -> FakeMessage:
+    """The public board that follows the answer to `result` (drawn after the answer went out,
+    so it is waited for)."""
+    for _ in range(3000):
+        boards = [m for m in result.followups
+                  if not m.ephemeral and any(a.filename == "board.png" for a in m.attachments)]
+        if boards:
+            (board,) = boards
+            return board
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"no board followed {result!r}")
+
+
+async def test_sync_registers_where_each_command_works(fake, tmp_path: Path) -> None:
+    """`railyard sync` registers every command with the installs and places it works in."""
+    from bot.config import Settings
+
+    settings = Settings(token=fake.token, database=tmp_path / "unused.sqlite3")
+    with fake.patched():
+        assert await launcher._sync(settings, fake.token, False, tmp_path / ".env") == 0
+    scope, payload = fake.command_syncs[-1]
+    assert scope is None
+    registered = {c["name"]: (c["integration_types"], c["contexts"]) for c in payload}
+    assert registered == PLACES
+    fake.assert_clean()
+
+
+async def test_a_whole_game_in_a_group_dm(friends: Harness, fake, clock) -> None:
+    h = friends
+    bot = h.bot
+    # Bob and Carol did not install Railyard: Discord offers them none of its commands here
+    with pytest.raises(CommandUnavailable):
+        await fake.slash(None, GDM, BOB, "game status")
+    # the lobby is the public answer to /game new, and says what is different here
+    opened = await in_group(h, ALICE, "game new", {"game": "ticket_to_ride", "players": 2})
+    assert opened.callback_type == 4 and not opened.ephemeral
+    lobby = opened.original
+    assert en("discord.lobby.replies") in lobby.embeds[0]["description"]
+    game_id = await h.game_id(GDM)
+    # the host makes the game quick for the test: late players' turns are played by a bot
+    saved = await in_group(h, ALICE, "game settings", {"reminder_minutes": 10, "deadline_hours": 1,
+                                                       "deadline_action": "bot"})
+    assert saved.ephemeral
+    # Bob joins with the lobby's button; it fills the lobby, which starts by itself: the lobby is
+    # redrawn in place (the answer) and the first board follows, public
+    joined = await click(h, lobby, None, BOB, label=en("discord.lobby.join"))
+    assert joined.callback_type == 7
+    assert fake.message(lobby.id).embeds[0]["description"] == en("discord.lobby.started")
+    board = await public_board_of(joined)
+    assert board.allowed_mentions is not None and board.mentions == []  # named, never pinged here
+
+    # a friend who does not play presses a button on the board: the board, privately, says why
+    carol = await click(h, board, find_id(board, r"ry:\d+:\d+:hand"), CAROL)
+    assert carol.ephemeral and any(a.filename == "board.png" for a in carol.attachments)
+    assert en("error.not_in_game") in carol.content
+
+    # Bob keeps his first tickets with the buttons alone (his hand, then its select)
+    hand = await click(h, board, find_id(board, r"ry:\d+:\d+:hand"), BOB)
+    keep_id = find_id(hand.original, r"ry:\d+:\d+:cg:.*")
+    select = hand.original.component(keep_id)
+    kept = await h.fake.select(hand.original, keep_id, [o["value"] for o in select["options"]][:2], BOB)
+    await h.idle()
+    assert kept.callback_type == 7 and kept.original.ephemeral  # his own note; the board follows for all
+    assert not (await public_board_of(kept)).ephemeral
+
+    alice_moves = deadlines = 0
+    for _ in range(400):
+        status = await bot.service.status(str(GDM))
+        if status.info.status != "active":
+            break
+        if str(ALICE) in status.waiting_user_ids:
+            state = await bot.service.rebuild(game_id)
+            seat = next(s for s in status.waiting if status.info.seats[s].user_id == str(ALICE))
+            moved = await in_group(h, ALICE, "move", {"move": h.planned(state, seat)})
+            assert moved.ephemeral, moved.content
+            after = await public_board_of(moved)  # each move's answer is followed by the board
+            assert after.mentions == []
+            alice_moves += 1
+        else:  # Bob is reminded by DM, then his turn is played for him when the deadline passes
+            clock.advance(HOUR + 1)
+            await tick(h)
+            await h.idle()
+            deadlines += 1
+    status = await bot.service.status(str(GDM))
+    assert status.info.status == "finished", (alice_moves, deadlines)
+    assert alice_moves > 10 and deadlines > 10
+
+    # the result went to both players by DM, with the final board and scores
+    for user in (ALICE, BOB):
+        final = [m for m in fake.dm_messages(user) if m.interaction_id is None and m.embeds
+                 and m.content.startswith("🏁 ") and f"<https://discord.com/channels/@me/{GDM}>" in m.content]
+        assert len(final) == 1, [m.content[:80] for m in fake.dm_messages(user)]
+        assert {a.filename for a in final[0].attachments} >= {"board.png", "final.png"}
+    # reminders came by DM (Bob asked for none: there is no other way to reach him here)
+    reminded = [m for m in fake.dm_messages(BOB) if m.interaction_id is None and "Ticket to Ride" in m.content
+                and m not in final]
+    assert len(reminded) >= deadlines // 2
+    assert all(f"https://discord.com/channels/@me/{GDM}" in m.content for m in reminded), reminded[0].content
+    # nothing was posted in the group DM but answers: every board there answers someone
+    assert unprompted(h) == []
+    assert len(boards(h)) >= alice_moves + 2
+    # the game ended on Alice's move: its answer is followed by the result, public
+    last = boards(h)[-1]
+    assert last.interaction_id == moved.id and not last.ephemeral
+    assert {a.filename for a in last.attachments} >= {"board.png", "final.png"}
+    assert en("discord.result.announce") in last.content
+    fake.assert_clean()
+
+
+async def test_refusals_in_a_group_dm_say_why_in_the_users_language(friends: Harness, fake) -> None:
+    h = friends
+    fake.install_app(KEN)
+    fake.add_group_dm(GDM + 1, [KEN, BOB], name="友だち")
+    before = dump_db(h.db_path)
+    # no thread where the bot is no member
+    thread = await in_group(h, ALICE, "game new", {"game": "ticket_to_ride", "thread": True})
+    assert thread.ephemeral and thread.content == "⚠️ " + en("discord.error.thread_replies")
+    ja = await in_group(h, KEN, "game new", {"game": "ticket_to_ride", "thread": True}, locale="ja",
+                        channel=GDM + 1)
+    assert ja.ephemeral and ja.content == "⚠️ " + translate("ja", "discord.error.thread_replies")
+    # a server's own commands are not offered in a group DM at all
+    with pytest.raises(CommandUnavailable):
+        await fake.slash(None, GDM, ALICE, "league ratings", {"on": True})
+    assert dump_db(h.db_path) == before
+    assert unprompted(h) == [] and unprompted(h, GDM + 1) == []
+    fake.assert_clean()
+
+
+async def test_a_lobby_closed_and_a_game_abandoned_are_said_in_the_answer(friends: Harness, fake) -> None:
+    h = friends
+    await in_group(h, ALICE, "game new", {"game": "ticket_to_ride"})
+    closed = await in_group(h, ALICE, "game abandon")
+    assert not closed.ephemeral and closed.content == "🛑 " + en("discord.lobby.closed_by", name="Alice")
+    opened = await in_group(h, ALICE, "game new", {"game": "ticket_to_ride"})
+    await click(h, opened.original, None, BOB, label=en("discord.lobby.join"))
+    started = await click(h, opened.original, None, ALICE, label=en("discord.lobby.start"))
+    assert not (await public_board_of(started)).ephemeral
+    gone = await in_group(h, ALICE, "game abandon")
+    assert not gone.ephemeral and "Alice" in gone.content and gone.content.startswith("🛑 ")
+    await h.idle()
+    assert unprompted(h) == []
+    fake.assert_clean()
+
+
+async def test_a_server_that_only_its_members_installed_railyard_to(friends: Harness, fake) -> None:
+    h = friends
+    fake.add_guild(OUTSIDE, "Elsewhere", channels=[OUTSIDE_CHANNEL], members=[ALICE, BOB], installed=False)
+    opened = await in_group(h, ALICE, "game new", {"game": "ticket_to_ride", "players": 2},
+                            guild=OUTSIDE, channel=OUTSIDE_CHANNEL)
+    assert not opened.ephemeral and en("discord.lobby.replies") in opened.original.embeds[0]["description"]
+    joined = await click(h, opened.original, None, BOB, label=en("discord.lobby.join"))
+    board = await public_board_of(joined)
+    assert not board.ephemeral
+    info = (await h.bot.service.status(str(OUTSIDE_CHANNEL))).info
+    assert info.settings.delivery == "replies" and info.guild_id == str(OUTSIDE)
+    # a server's own records need Railyard added to the server
+    with pytest.raises(CommandUnavailable):
+        await fake.slash(OUTSIDE, OUTSIDE_CHANNEL, ALICE, "stats board", {"game": "ticket_to_ride"})
+    assert unprompted(h, OUTSIDE_CHANNEL) == []
+    fake.assert_clean()
