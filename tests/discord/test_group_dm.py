@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.discord import launcher
+from bot.sessions.delivery import notice_payload
 from games.core.i18n import translate
 from tests.discord.conftest import ALICE, BOB, CAROL, KEN, Harness, find_id
 from tests.discord.test_timers import tick
@@ -207,6 +208,14 @@ async def test_a_lobby_closed_and_a_game_abandoned_are_said_in_the_answer(friend
     await click(h, opened.original, None, BOB, label=en("discord.lobby.join"))
     started = await click(h, opened.original, None, ALICE, label=en("discord.lobby.start"))
     assert not (await public_board_of(started)).ephemeral
+    # a problem the host must hear of reaches them by DM: the group DM takes nothing unprompted
+    deliveries = h.bot.service.deliveries
+    contact = await deliveries.contact(await h.game_id(GDM))
+    await deliveries.queue_notice(contact.game_id, "broken", notice_payload(contact, "broken"), notice_every=0)
+    h.bot.outbox.wake()
+    await h.idle()
+    (notice,) = [m for m in fake.dm_messages(ALICE) if m.interaction_id is None]
+    assert notice.content.startswith("⚠️ ") and f"#{contact.game_id}" in notice.content
     gone = await in_group(h, ALICE, "game abandon")
     assert not gone.ephemeral and "Alice" in gone.content and gone.content.startswith("🛑 ")
     await h.idle()
