@@ -49,6 +49,19 @@ def board_follows(interaction: discord.Interaction, outcome: Outcome | None) -> 
     after_answer(interaction, send)
 
 
+async def board_follows_orders(interaction: discord.Interaction, game_id: int) -> None:
+    """A standing order set on its player's turn moves at once, in the background: in a game
+    that lives by its answers, the board after it follows the answer, with the moves logged
+    from now on. Called before the order moves."""
+    bot: Any = interaction.client
+    moved = max((entry.seq for entry in await bot.service.history(str(interaction.channel_id))), default=0)
+
+    async def send() -> None:
+        await send_board(interaction, game_id, [], moved)
+
+    after_answer(interaction, send)
+
+
 async def send_board(interaction: discord.Interaction, game_id: int, events: list[Event],
                      after_seq: int | None) -> None:
     """The game's board as a public follow-up of `interaction`, once its bots have moved."""
@@ -106,4 +119,4 @@ async def board_beside(interaction: discord.Interaction, note: str) -> Reply | N
     return reply
 
 
-__all__ = ["board_beside", "board_follows", "board_of", "lives_by_replies", "send_board"]
+__all__ = ["board_beside", "board_follows", "board_follows_orders", "board_of", "lives_by_replies", "send_board"]

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.discord import launcher
+from bot.sessions import Actor
 from bot.sessions.delivery import notice_payload
 from games.core.i18n import translate
 from tests.discord.conftest import ALICE, BOB, CAROL, KEN, Harness, find_id
@@ -238,4 +239,32 @@ async def test_a_server_that_only_its_members_installed_railyard_to(friends: Har
     with pytest.raises(CommandUnavailable):
         await fake.slash(OUTSIDE, OUTSIDE_CHANNEL, ALICE, "stats board", {"game": "ticket_to_ride"})
     assert unprompted(h, OUTSIDE_CHANNEL) == []
+    fake.assert_clean()
+
+
+async def test_a_standing_order_that_moves_at_once_is_followed_by_the_board(friends: Harness, fake) -> None:
+    """Catan Express in a group DM, Alice and two bots: on her turn to roll she sets "roll as
+    soon as my turn begins"; it rolls at once, and the board after the roll follows her answer."""
+    h = friends
+    service = h.bot.service
+    opened = await in_group(h, ALICE, "game new", {"game": "catan_express"})
+    for _ in range(2):
+        await click(h, opened.original, None, ALICE, label=en("discord.lobby.add_bot"))
+    await public_board_of(await click(h, opened.original, None, ALICE, label=en("discord.lobby.start")))
+    alice = Actor(str(ALICE), "Alice", locale="en-US")
+    for _ in range(20):  # her settlements, made directly: what matters here is her first roll
+        pv = await service.private_view(str(GDM), str(ALICE))
+        if pv.active and "roll" in [legal.notation for legal in pv.legal]:
+            break
+        assert pv.active, pv.waiting
+        h.bot.after_commit(await service.act(str(GDM), alice, pv.legal[0].notation))
+        await h.idle()
+    rolls = len([e for e in await service.history(str(GDM)) if e.notation.startswith("roll")])
+    ordered = await in_group(h, ALICE, "orders", {"order": "roll"})
+    assert ordered.ephemeral and ordered.content.startswith("✅")
+    board = await public_board_of(ordered)
+    assert len([e for e in await service.history(str(GDM)) if e.notation.startswith("roll")]) == rolls + 1
+    assert "Alice's standing order made their move" in board.content and "Alice rolled" in board.content
+    assert board.mentions == []  # whose turn it is, named without a ping
+    assert unprompted(h) == []
     fake.assert_clean()
