@@ -99,6 +99,7 @@ async def test_sync_registers_where_each_command_works(fake, tmp_path: Path) -> 
     fake.assert_clean()
 
 
+@pytest.mark.slow  # a whole game through the real client
 async def test_a_whole_game_in_a_group_dm(friends: Harness, fake, clock) -> None:
     h = friends
     bot = h.bot
@@ -138,6 +139,7 @@ async def test_a_whole_game_in_a_group_dm(friends: Harness, fake, clock) -> None
     assert not (await public_board_of(kept)).ephemeral
 
     alice_moves = deadlines = 0
+    early, checked_old = None, False
     for _ in range(400):
         status = await bot.service.status(str(GDM))
         if status.info.status != "active":
@@ -150,6 +152,14 @@ async def test_a_whole_game_in_a_group_dm(friends: Harness, fake, clock) -> None
             after = await public_board_of(moved)  # each move's answer is followed by the board
             assert after.mentions == []
             alice_moves += 1
+            early = early or (after if find_id(after, r"ry:\d+:\d+:cb:.*") else None)
+            if alice_moves == 6 and early is not None:
+                # a button on an older board (no board here is ever edited): nothing is played,
+                # and the board as it stands comes privately
+                old = await click(h, early, find_id(early, r"ry:\d+:\d+:cb:.*"), ALICE)
+                assert old.ephemeral and old.content.startswith("🔄")
+                assert any(a.filename == "board.png" for a in old.attachments)
+                checked_old = True
         else:  # Bob is reminded by DM, then his turn is played for him when the deadline passes
             clock.advance(HOUR + 1)
             await tick(h)
@@ -157,7 +167,7 @@ async def test_a_whole_game_in_a_group_dm(friends: Harness, fake, clock) -> None
             deadlines += 1
     status = await bot.service.status(str(GDM))
     assert status.info.status == "finished", (alice_moves, deadlines)
-    assert alice_moves > 10 and deadlines > 10
+    assert alice_moves > 10 and deadlines > 10 and checked_old
 
     # the result went to both players by DM, with the final board and scores
     for user in (ALICE, BOB):
@@ -178,6 +188,15 @@ async def test_a_whole_game_in_a_group_dm(friends: Harness, fake, clock) -> None
     assert last.interaction_id == moved.id and not last.ephemeral
     assert {a.filename for a in last.attachments} >= {"board.png", "final.png"}
     assert en("discord.result.announce") in last.content
+
+    # Bob asks for a rematch with the result's button: its lobby is his answer, public; Alice
+    # joins with the same button, and her answer is the lobby as it stands
+    rematch = await click(h, last, None, BOB, label=en("discord.rematch.button"))
+    assert not rematch.ephemeral and en("discord.lobby.replies") in rematch.original.embeds[0]["description"]
+    again = await click(h, last, None, ALICE, label=en("discord.rematch.button"))
+    seats = again.original.embeds[0]["fields"][0]["value"]
+    assert not again.ephemeral and "Bob" in seats and "Alice" in seats
+    assert unprompted(h) == []
     fake.assert_clean()
 
 
@@ -217,6 +236,9 @@ async def test_a_lobby_closed_and_a_game_abandoned_are_said_in_the_answer(friend
     await h.idle()
     (notice,) = [m for m in fake.dm_messages(ALICE) if m.interaction_id is None]
     assert notice.content.startswith("⚠️ ") and f"#{contact.game_id}" in notice.content
+    # the host replaces Bob by a bot: her answer is followed by the board
+    kicked = await in_group(h, ALICE, "game kick", {"player": BOB})
+    assert kicked.ephemeral and not (await public_board_of(kicked)).ephemeral
     gone = await in_group(h, ALICE, "game abandon")
     assert not gone.ephemeral and "Alice" in gone.content and gone.content.startswith("🛑 ")
     await h.idle()
