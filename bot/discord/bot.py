@@ -26,8 +26,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.discord import ids
-from bot.discord.errors import report_error
+from bot.discord import ids, where
+from bot.discord.errors import UserError, report_error
 from bot.discord.orders import on_order_component
 from bot.discord.outbox import OutboxDispatcher
 from bot.discord.outbox_messages import OutboxMessages
@@ -60,22 +60,23 @@ IDENTIFY_INTERVAL = 5.0
 
 
 class RailyardTree(app_commands.CommandTree):
-    """The command tree with the one error handler, and the runtime side of `guild_only`."""
+    """The command tree with the one error handler, and the runtime side of where each
+    command may be used (bot/discord/where.py)."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """A command declared guild-only (`app_commands.guild_only`, on it or its group) is
-        refused in a DM with the guild-only message: `guild_only` is only a hint to Discord's
-        picker, and a DM has no channel a game could live in."""
+        """A command used where its declaration does not allow it (a registration older than
+        this release let Discord offer it there) is refused with a message saying where it
+        works, and does nothing."""
         command = interaction.command
-        if interaction.guild_id is not None or command is None:
+        if command is None:
             return True
-        root = (command.root_parent or command) if isinstance(command, app_commands.Command) else command
-        if not getattr(root, "guild_only", False):
+        reason = where.refusal(command, interaction)
+        if reason is None:
             return True
         if interaction.type is discord.InteractionType.autocomplete:
             await interaction.response.autocomplete([])
         else:
-            await report_error(interaction, app_commands.NoPrivateMessage())
+            await report_error(interaction, UserError(reason))
         return False
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
@@ -229,6 +230,17 @@ class RailyardBot(commands.AutoShardedBot):
         finally:
             self._bot_runs.pop(game_id, None)
             self.outbox.wake()
+
+    async def bots_done(self, game_id: int, timeout: float) -> None:
+        """Wait (at most `timeout` seconds) until the game's automatic moves running in this
+        process are made."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while (task := self._bot_runs.get(game_id)) is not None and not task.done():
+            left = end - loop.time()
+            if left <= 0:
+                return
+            await asyncio.wait({task}, timeout=left)
 
     async def idle(self) -> None:
         """Wait until the bots have moved and every due post is delivered (tests, shutdown)."""

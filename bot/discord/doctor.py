@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import sqlite3
 from dataclasses import dataclass
@@ -75,7 +76,7 @@ class DatabaseLook:
     open_games: int
 
 
-_OPEN_CHANNELS = ("SELECT id, game, guild_id, channel_id FROM games WHERE status IN ('lobby', 'active')"
+_OPEN_CHANNELS = ("SELECT id, game, guild_id, channel_id, settings FROM games WHERE status IN ('lobby', 'active')"
                   " ORDER BY COALESCE(last_move_at, updated_at) DESC")
 
 
@@ -159,12 +160,23 @@ async def _look_at_postgres(url: str, limit: int) -> DatabaseLook:
 
 def _channels(rows: Iterable[Any], limit: int) -> list[OpenChannel]:
     seen: dict[str, OpenChannel] = {}
-    for game_id, game, guild_id, channel_id in rows:
+    for game_id, game, guild_id, channel_id, settings in rows:
+        if _answers_only(settings):
+            continue  # the bot is no member there and needs no permission: it only answers
         seen.setdefault(str(channel_id), OpenChannel(int(game_id), str(game), guild_id and str(guild_id),
                                                      str(channel_id)))
         if len(seen) >= limit:
             break
     return list(seen.values())
+
+
+def _answers_only(settings: Any) -> bool:
+    """A game that lives by its answers (GameSettings.delivery "replies": a group DM, a server
+    only its members installed Railyard to)."""
+    try:
+        return json.loads(settings or "{}").get("delivery") == "replies"
+    except (ValueError, AttributeError):
+        return False
 
 
 # ---------------------------------------------------------------------------- Discord

@@ -8,6 +8,10 @@ or select ends here and is answered ephemerally in the user's language.
 * UserError (the adapter refused, e.g. a malformed option) → its catalog message.
 * Discord's own check failures (permissions, DMs) → a catalog message.
 * Anything else → logged with who/where/what, and the user gets an apology.
+
+A click refused in a game that lives by its answers (where the bot is no member, see
+bot/discord/boards.py) also shows the game's board as it stands: the boards in that channel
+stay as they were posted.
 """
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ import discord
 from discord import app_commands
 
 from bot.discord import chooser
+from bot.discord.boards import board_beside
 from bot.discord.posts import status_reply
 from bot.discord.refusals import StaleClick, UserError
 from bot.discord.replies import Reply, send_new
@@ -116,6 +121,9 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         else:
             log.error("unexpected error in %s", _where(interaction), exc_info=error)
             reply = Reply(content="😓 " + t(lang, "discord.error.unexpected"))
+        if interaction.type is discord.InteractionType.component and reply.content \
+                and isinstance(error, (StaleClick, SessionError, IllegalAction)):
+            reply = await board_beside(interaction, reply.content) or reply
         await send_new(interaction, reply)
     except Exception:  # noqa: BLE001 - the last line of defence must not raise
         log.exception("could not tell the user about an error in %s (%r)", _where(interaction), error)

@@ -14,7 +14,8 @@ from typing import Sequence
 
 import discord
 
-from bot.discord import chooser, ids
+from bot.discord import chooser, ids, where
+from bot.discord.boards import board_follows_orders
 from bot.discord.errors import StaleClick, report_error
 from bot.discord.play import AmountModal, actor_of, bot_of, channel_key, require_game
 from bot.discord.replies import Reply, answer
@@ -22,6 +23,7 @@ from bot.discord.text import CONTENT_MAX, LABEL_MAX, clip, event_text, join_line
 from bot.discord.ui import base as ui_base
 from bot.discord.ui.components import Row, button, make_view
 from bot.sessions import OrdersInfo
+from bot.sessions.settings import REPLIES
 from games.core import IllegalAction
 
 CANCEL_BUTTONS_AT_MOST = 4  # and "Cancel all": one row
@@ -84,6 +86,8 @@ async def set_reply(interaction: discord.Interaction, notation: str, game_id: in
         await require_game(bot, channel_id, game_id)
     info = await bot.service.set_order(channel_id, actor_of(interaction), notation)
     if info.moves_now:
+        if where.delivery_of(interaction) == REPLIES:  # the board the order's move leaves follows
+            await board_follows_orders(interaction, info.game_id)
         bot.run_bots_soon(info.game_id)  # it is this player's turn: the order moves at once
     note = "✅ " + t(lang, "discord.orders.set", order=_label_of(info, notation.strip(), lang))
     return panel(info, lang, note=note)

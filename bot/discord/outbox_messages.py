@@ -29,6 +29,12 @@ the reader's own, one line each, and clutter no channel.
 Notices: when a post was given up (or went out without its images), the game's host is told
 what is wrong in their language, in the channel if the bot can still post there (with a
 mention), else by DM.
+
+A game that lives by its answers (a post's `delivery` "replies": the bot is no member of its
+channel, see bot/discord/where.py) gets nothing in its channel from here: its boards went out
+as the answers to the interactions that changed it (bot/discord/boards.py). Its final post
+goes to each of its players by DM, its reminders by DM only (a closed DM has no channel to
+fall back on), and its host's notices by DM.
 """
 from __future__ import annotations
 
@@ -47,6 +53,7 @@ from bot.sessions.live import GAME_POST_KINDS, LiveBoard, StandingReminder, Step
 from bot.sessions.posting import POSTS, AbandonedPost, GamePost, ReminderPost, load_post
 from bot.sessions.delivery import OutboxRow
 from bot.sessions.models import WaitingGame
+from bot.sessions.settings import REPLIES
 from render import pool as render_pool
 
 
@@ -104,6 +111,9 @@ class OutboxMessages:
         """One step of the game's live board (bot/sessions/live.py): this row and the game
         posts due right after it (a run of bot moves, the rest of a turn) become one new
         message or one edit of the live one."""
+        if post.delivery == REPLIES:
+            await self._result_by_dm(post, out)
+            return
         deliveries = self.bot.service.deliveries
         # A row tried before may be out already, in part: Discord may have created its message
         # although the answer was lost (a retry finds it in the channel, see `_new_message`), or
@@ -185,6 +195,23 @@ class OutboxMessages:
         await out.post("post", last.channel_id, reply)
         return out.message_id("post") or "", bool(reply.files) and not out.files_dropped
 
+    async def _result_by_dm(self, post: GamePost, out: Courier) -> None:
+        """A game that lives by its answers posts nothing in its channel: its end goes to each
+        of its players by DM (the final post, its words in the game's language, without its
+        buttons); any other step was shown by the answer that made it."""
+        if not post.finished:
+            return
+        reply = await game_post(post)
+        lang = post.locale or "en"
+        head = t(lang, "discord.result.dm", game=reminders.game_title(post.game, lang),
+                 link=jump_url(post.guild_id, post.channel_id))
+        reply.content = clip(join_lines([head, reply.content or ""], CONTENT_MAX), CONTENT_MAX)
+        reply.view = None
+        reply.allowed_mentions = _only_users([])
+        for user_id in post.dm_user_ids:
+            if not await out.dm(f"dm:{user_id}", user_id, reply):
+                log.info("game %s: the result could not be sent to user %s (DMs closed)", post.game_id, user_id)
+
     async def _timelapse(self, game_id: int | None, post: GamePost) -> tuple[str, Picture] | None:
         """The game's timelapse (render/timelapse.py), drawn in the game's render worker (a
         thread without workers); None, logged, if it cannot be made: the final post goes out
@@ -245,6 +272,8 @@ class OutboxMessages:
             log.info("could not take the buttons off message %s: %s", message_id, exc)
 
     async def _abandoned(self, row: OutboxRow, post: AbandonedPost, out: Courier) -> None:
+        if post.delivery == REPLIES:  # said in the answer to /game abandon
+            return
         lang = post.locale or "en"
         lines = ["🛑 " + event_text(lang, e, post.names) for e in post.events]
         await out.post("post", post.channel_id, Reply(content=join_lines(lines, CONTENT_MAX)))
@@ -262,8 +291,14 @@ class OutboxMessages:
         those whose DMs are closed); then the game's earlier reminder in the channel, now
         outdated, is deleted, and this one is kept on the live board for the next step (or
         reminder) to delete. The board and the row's delivery are written together."""
-        live = await self._live(row.game_id)
         dm_users = list(post.dm_user_ids)
+        if post.delivery == REPLIES:  # by DM only: the channel takes nothing unprompted
+            for user_id in dm_users:
+                if not await out.dm(f"dm:{user_id}", user_id, reminders.dm_reminder(post, user_id)):
+                    log.info("reminder for game %s: DMs of user %s are closed, and the game's channel"
+                             " takes no reminder", post.game_id, user_id)
+            return
+        live = await self._live(row.game_id)
         channel_users = [u for u in post.mention_user_ids if u not in dm_users]
         for user_id in dm_users:
             if not await out.dm(f"dm:{user_id}", user_id, reminders.dm_reminder(post, user_id)):
@@ -354,7 +389,7 @@ class OutboxMessages:
                                   permissions=permissions), CONTENT_MAX)
 
         in_dm = (DirectMessage(host), Reply(content=text(""), allowed_mentions=_only_users([])))
-        if problem in ("gone", "deleted"):  # no channel to post in
+        if problem in ("gone", "deleted") or payload.get("delivery") == REPLIES:  # no channel to post in
             await out.first("notice", [in_dm])
             return
         in_channel = (Channel(channel_id), Reply(content=text(f"<@{host}> "), allowed_mentions=_only_users([host])))

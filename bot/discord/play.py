@@ -13,7 +13,8 @@ from typing import Callable, Sequence
 
 import discord
 
-from bot.discord import chooser, ids, leagues, picking
+from bot.discord import chooser, ids, leagues, picking, where
+from bot.discord.boards import board_follows
 from bot.discord.errors import StaleClick, report_error
 from bot.discord.refusals import UserError
 from bot.discord.posts import attach, lobby_reply, render_picture
@@ -23,6 +24,7 @@ from bot.discord.text import CONTENT_MAX, clip, event_text, join_lines, lang_of,
 from bot.discord.ui import base as ui_base
 from bot.discord.ui.components import button, make_view
 from bot.sessions import Actor, ClickResult, GameInfo, MenuMove, MenuWalk, Outcome, PrivateView, SessionError
+from bot.sessions.settings import REPLIES
 from games import registry
 from games.core import IllegalAction
 from games.core.choices import Amount, Decision, Stop
@@ -65,6 +67,7 @@ async def click(interaction: discord.Interaction, *, game_id: int | None = None,
         raise
     if result.outcome is not None:
         bot.after_commit(result.outcome)
+        board_follows(interaction, result.outcome)
     return result
 
 
@@ -352,6 +355,7 @@ async def lobby_action(interaction: discord.Interaction, ref: ids.ComponentId) -
         outcome = await bot.service.autostart(channel_id)
     if outcome is not None:
         bot.after_commit(outcome)
+        board_follows(interaction, outcome)
         info = await bot.service.lobby(channel_id) if outcome.status == "active" else info
         return lobby_reply(info, info.locale, state="started")
     return lobby_reply(info, info.locale)
@@ -377,12 +381,20 @@ LOBBY_LOOK_BACK = 50  # messages of the channel looked through for a rematch's l
 async def rematch_reply(interaction: discord.Interaction, ref: ids.ComponentId) -> Reply:
     """The final post's Rematch button: the first player to press it opens the rematch's lobby
     in the channel (posted there like /game new's), each next one joins it and the lobby
-    message is redrawn. Answered privately."""
+    message is redrawn. Answered privately; in a game that lives by its answers the answer is
+    the lobby itself, public (the bot can neither post it by itself nor redraw it later)."""
     bot = bot_of(interaction)
     lang = lang_of(interaction)
     info, opened = await bot.service.rematch(ref.game_id, actor_of(interaction))
     channel = interaction.channel
     lobby = lobby_reply(info, info.locale)
+    if info.settings.delivery == REPLIES:
+        outcome = None if opened else await bot.service.autostart(str(info.channel_id))
+        if outcome is not None:
+            bot.after_commit(outcome)
+            board_follows(interaction, outcome)
+            lobby = lobby_reply(await bot.service.lobby(str(info.channel_id)), info.locale, state="started")
+        return lobby
     if opened:
         try:
             await channel.send(**lobby.new_kwargs())  # type: ignore[union-attr]
@@ -486,7 +498,8 @@ async def on_component(interaction: discord.Interaction, ref: ids.ComponentId | 
         elif verb in ("join", "leave", "bot", "start"):
             await answer(interaction, lobby_action(interaction, ref), update=True)
         elif verb == "rematch":
-            await answer(interaction, rematch_reply(interaction, ref))
+            await answer(interaction, rematch_reply(interaction, ref),
+                         public=where.delivery_of(interaction) == REPLIES)
         elif verb in (leagues.JOIN, leagues.LEAVE):
             await answer(interaction, league_card_click(interaction, ref), update=True)
         elif verb == "log":

@@ -32,6 +32,7 @@ from bot.discord.ui.components import GameSelect, Row, button, make_view
 from bot.sessions import GameInfo, PublicMenu, StatusInfo
 from bot.sessions.models import SeatPace, WaitingGame
 from bot.sessions.posting import GamePost
+from bot.sessions.settings import REPLIES
 from games import registry
 from games.core import Result
 from render import pool as render_pool
@@ -333,6 +334,8 @@ def lobby_reply(info: GameInfo, lang: str, *, state: str = "open") -> Reply:
         text = [t(lang, "discord.lobby.description", min=info.min_players, max=info.max_players)]
         if target:
             text.append(t(lang, "discord.lobby.autostart", count=target))
+        if info.settings.delivery == REPLIES:  # what is different where the bot is no member
+            text.append("📮 " + t(lang, "discord.lobby.replies"))
         embed.description = "\n".join(text)
     seats = []
     for seat in info.seats:

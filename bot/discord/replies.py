@@ -1,9 +1,12 @@
-"""Answering interactions: always inside Discord's 3 seconds, always privately.
+"""Answering interactions: always inside Discord's 3 seconds, privately unless asked.
 
 Every interaction response of Railyard is either an ephemeral message or an update of the
-message whose component was clicked (the lobby, a private select). Public posts never go
-through an interaction token: the lobby is sent to the channel, game posts come from the
-outbox. So an error can always be answered ephemerally, whatever happened before it.
+message whose component was clicked (the lobby, a private select). In a channel the bot posts
+in, public posts never go through an interaction token: the lobby is sent to the channel, game
+posts come from the outbox. Where the bot may not post by itself (bot/discord/where.py) the
+answer is the only way to the channel: the lobby is the public answer to /game new
+(`public=True`), and a change's board follows the answer as a public follow-up, which the work
+leaves behind with `after_answer`. An error is still answered ephemerally.
 
 `answer(interaction, work)` runs `work` (a coroutine making a `Reply`) and sends its result.
 If the work is known to be slow (`slow=True`: an image to render) or takes longer than
@@ -15,11 +18,12 @@ from __future__ import annotations
 import asyncio
 import io
 from dataclasses import dataclass, field
-from typing import Any, Awaitable
+from typing import Any, Awaitable, Callable
 
 import discord
 
 DEFER_AFTER = 1.2  # seconds of work before we defer (the hard limit is 3 s)
+AFTER_ANSWER = "railyard.after_answer"  # interaction.extras: what to send once answered
 DESCRIPTION_MAX = 1024  # Discord refuses an attachment description longer than this
 
 
@@ -100,16 +104,17 @@ def clip_description(text: str | None) -> str | None:
     return cut.rstrip() + "…"
 
 
-async def send_new(interaction: discord.Interaction, reply: Reply) -> None:
-    """An ephemeral message for the interaction's user, whatever was sent before."""
+async def send_new(interaction: discord.Interaction, reply: Reply, *, public: bool = False) -> None:
+    """A new message: ephemeral for the interaction's user (`public`: for the channel),
+    whatever was sent before."""
     response = interaction.response
     if not response.is_done():
-        await response.send_message(ephemeral=True, **reply.new_kwargs())
+        await response.send_message(ephemeral=not public, **reply.new_kwargs())
     elif response.type is discord.InteractionResponseType.deferred_channel_message:
-        # we only ever defer "thinking" ephemerally: the loading message becomes the reply
+        # the loading message becomes the reply (it keeps the defer's visibility)
         await interaction.edit_original_response(**reply.edit_kwargs())
     else:
-        await interaction.followup.send(ephemeral=True, **reply.new_kwargs())
+        await interaction.followup.send(ephemeral=not public, **reply.new_kwargs())
 
 
 async def send_update(interaction: discord.Interaction, reply: Reply) -> None:
@@ -121,25 +126,31 @@ async def send_update(interaction: discord.Interaction, reply: Reply) -> None:
         await interaction.edit_original_response(**reply.edit_kwargs())
 
 
-async def defer(interaction: discord.Interaction, *, update: bool = False) -> None:
+async def defer(interaction: discord.Interaction, *, update: bool = False, public: bool = False) -> None:
     if interaction.response.is_done():
         return
     if update and interaction.type is discord.InteractionType.component:
         await interaction.response.defer()  # type 6: the clicked message will be edited
     else:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+
+
+def after_answer(interaction: discord.Interaction, send: Callable[[], Awaitable[None]]) -> None:
+    """Have `send` run once the interaction is answered (by `answer`): a follow-up the work
+    decided on, which must come after the answer (a follow-up before it is refused)."""
+    interaction.extras[AFTER_ANSWER] = send
 
 
 async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *,
-                 update: bool = False, slow: bool = False) -> None:
+                 update: bool = False, slow: bool = False, public: bool = False) -> None:
     task = asyncio.ensure_future(work)
     try:
         if slow:
-            await defer(interaction, update=update)
+            await defer(interaction, update=update, public=public)
         else:
             done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
             if not done:
-                await defer(interaction, update=update)
+                await defer(interaction, update=update, public=public)
         reply = await task
     except BaseException:
         # The defer failed (e.g. the token expired): let the work finish on its own (a move
@@ -149,4 +160,7 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *,
     if update:
         await send_update(interaction, reply)
     else:
-        await send_new(interaction, reply)
+        await send_new(interaction, reply, public=public)
+    send = interaction.extras.pop(AFTER_ANSWER, None)
+    if send is not None:
+        await send()

@@ -20,9 +20,18 @@ from bot.sessions.movers import Movers
 from bot.sessions.pace import advance_clocks, bank_due, pace_of
 from bot.sessions.posting import AbandonedPost, GamePost
 from bot.sessions.results import Results
-from bot.sessions.settings import GameSettings
+from bot.sessions.settings import CHANNEL, REPLIES, GameSettings
 from bot.store import GameRow, SeatRow, Tx, UserPrefs
 from games.core import Event
+
+
+def delivery_of(row: GameRow) -> str:
+    """The game's GameSettings.delivery; a game whose settings cannot be read posts in its
+    channel, as every game did before there was a choice."""
+    try:
+        return GameSettings.model_validate_json(row.settings_json).delivery
+    except ValueError:
+        return CHANNEL
 
 
 class Commit:
@@ -69,7 +78,7 @@ class Commit:
         host, or a lobby nobody started) and takes the buttons off its live board."""
         post = AbandonedPost(game_id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, game=row.game,
                              version=version, locale=row.locale, names=[s.display_name for s in seats],
-                             events=[event])
+                             events=[event], delivery=delivery_of(row))
         await tx.add_outbox(row.id, "abandoned", post.model_dump(mode="json"), now)
         await after_game_ends(tx, row.id, now)  # a league's round may end with it
 
@@ -153,7 +162,9 @@ class Commit:
             notation=public_notation(ld.game, notation) if notation else notation, auto=auto,
             events=public, waiting=waiting, mention_user_ids=mention,
             view=view.model_dump(mode="json"), menu=menu, finished=status == "finished", result=result,
-            pace=pace,
+            pace=pace, delivery=ld.settings.delivery,
+            # where the channel takes nothing unprompted, the result reaches the players by DM
+            dm_user_ids=list(dict.fromkeys(people.values())) if status == "finished" and ld.settings.delivery == REPLIES else [],
         )
         payload = post.model_dump(mode="json")
         outbox_id = await tx.add_outbox(row.id, kind, payload, now)

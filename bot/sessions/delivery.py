@@ -43,6 +43,7 @@ def notice_payload(contact: DeliveryContact, problem: str, *, channel_id: str | 
         "problem": problem, "game_id": contact.game_id, "game": contact.game,
         "guild_id": contact.guild_id, "channel_id": channel_id or contact.channel_id,
         "host_user_id": contact.host_user_id, "locale": contact.locale, "permissions": list(permissions),
+        "delivery": contact.delivery,
     }
 
 

@@ -136,8 +136,9 @@ class HostTools:
             self.core.require_host(ld, actor)
             known = GameSettings.model_fields
             for name, value in changes.items():
-                # the auto-start size is the lobby's promise to whoever joined: not changed later
-                if name not in known or name == "autostart_players":
+                # the auto-start size is the lobby's promise to whoever joined: not changed later;
+                # where the posts go follows from where the game lives, not from a wish
+                if name not in known or name in ("autostart_players", "delivery"):
                     raise SessionError("bad_setting", setting=name, value=str(value))
             try:
                 new = GameSettings.model_validate({**ld.settings.model_dump(), **changes})

@@ -14,7 +14,7 @@ from bot.sessions.models import (
     GameInfo,
     Outcome,
 )
-from bot.sessions.settings import GameSettings
+from bot.sessions.settings import CHANNEL, GameSettings
 from bot.store import ChannelBusy, Tx, retries_conflicts
 from games import registry
 from games.core import Event
@@ -51,10 +51,12 @@ class Lobby:
         options: dict[str, Any] | None = None,
         locale: str | None = "en",
         autostart_players: int | None = None,
+        delivery: str = CHANNEL,
     ) -> GameInfo:
         """Open a lobby in the channel; the host takes the first seat. With
         `autostart_players` the lobby has that many seats and the game is to start as soon as
-        they are taken (`autostart` starts it on the host's behalf)."""
+        they are taken (`autostart` starts it on the host's behalf). `delivery` says how its
+        posts reach the players (GameSettings.delivery), as the caller knows the channel."""
         try:
             game = registry.get(game_name)
         except registry.UnknownGame:
@@ -70,7 +72,7 @@ class Lobby:
             raise SessionError("bad_option", option=name, value=str(err.get("input"))) from None
         if autostart_players is not None and not game.min_players <= autostart_players <= game.max_players:
             raise SessionError("bad_option", option="players", value=str(autostart_players))
-        settings = GameSettings(autostart_players=autostart_players)
+        settings = GameSettings(autostart_players=autostart_players, delivery=delivery)
         now = self.core.clock()
         async with self.core.store.write() as tx:
             if await tx.open_game(channel_id) is not None:

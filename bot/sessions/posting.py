@@ -28,6 +28,9 @@ class PostBase(BaseModel):
     names: list[str] = Field(default_factory=list)
     events: list[Event] = Field(default_factory=list)  # public events only
     mention_user_ids: list[str] = Field(default_factory=list)  # people the game waits on
+    # GameSettings.delivery: "replies" when nothing may be posted in the channel unprompted
+    # (the board went out as an interaction's answer; reminders and the result go by DM)
+    delivery: Literal["channel", "replies"] = "channel"
 
 
 class GamePost(PostBase):
@@ -43,6 +46,8 @@ class GamePost(PostBase):
     finished: bool = False
     result: Result | None = None
     pace: list[SeatPace] = Field(default_factory=list)  # time banks, away players
+    # the players told of it by DM: in a game that lives by its answers, its end (its result)
+    dm_user_ids: list[str] = Field(default_factory=list)
 
 
 class AbandonedPost(PostBase):

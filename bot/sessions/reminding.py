@@ -46,4 +46,5 @@ def reminder_post(ld: Loaded, *, waiting: Sequence[int], ping: Sequence[str], dm
         asked=asked_of(ld, waiting),
         dm_locales={u: language_for(prefs[u].locale) for u in dm if u in prefs and prefs[u].locale},
         events=[Event(key="reminder.waiting", params={"seats": list(waiting), "hours": hours})],
+        delivery=ld.settings.delivery,
     )

@@ -12,6 +12,13 @@ from bot.sessions.clocks import TimeBank
 
 REMINDER_CAP_SECONDS = 4 * 24 * 3600.0  # back-off never waits longer than 4 days
 
+# How a game's posts reach its players (GameSettings.delivery):
+CHANNEL = "channel"  # the bot posts in the game's channel: the live board, pings, reminders
+# The bot may not post in the game's channel by itself (a group DM, or a server channel where
+# the app is installed only by its users): the board goes out as the answer to the
+# interaction that changed it, and reminders and the result go to the players by DM.
+REPLIES = "replies"
+
 
 class QuietHours(BaseModel):
     """No reminders from start_hour:00 to end_hour:00 local time (may wrap midnight)."""
@@ -87,6 +94,9 @@ class GameSettings(BaseModel):
     # not in the earlier game sit after them.
     rematch_of: int | None = None
     seat_order: list[str] | None = None
+    # Where the game's posts go (CHANNEL or REPLIES above): fixed when the lobby opens, from
+    # where it was opened; a rematch keeps it, and no setting changes it.
+    delivery: Literal["channel", "replies"] = CHANNEL
 
     def reminder_interval(self, attempt: int) -> float:
         """Seconds until the reminder after `attempt` reminders were sent (0 = first one)."""

@@ -53,7 +53,7 @@ from bot.sessions.models import (
     Outcome,
     Reminder,
 )
-from bot.sessions.settings import REMINDER_CAP_SECONDS, GameSettings
+from bot.sessions.settings import REMINDER_CAP_SECONDS, REPLIES, GameSettings
 from bot.store import StaleVersion, TimerRow, retries_conflicts
 from games.core import Event, IllegalAction
 
@@ -155,7 +155,8 @@ class Timers:
             if not step.ping:
                 return None
             user_ids, attempt = step.ping, step.attempt
-            dm = [u for u in user_ids if prefs[u].dm_reminders]
+            # where nothing may be posted in the channel unprompted, a DM is the only reminder
+            dm = [u for u in user_ids if prefs[u].dm_reminders or ld.settings.delivery == REPLIES]
             since = row.last_move_at or row.updated_at
             params = {"seats": humans, "hours": max(0, int((now - since) // 3600))}
             post = reminder_post(ld, waiting=humans, ping=user_ids, dm=dm, prefs=prefs, attempt=attempt,

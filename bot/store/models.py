@@ -123,6 +123,18 @@ class DeliveryContact(BaseModel):
     channel_id: str
     host_user_id: str
     locale: str
+    settings_json: str = "{}"
+
+    @property
+    def delivery(self) -> str:
+        """The game's settings' `delivery` ("channel" when unset or unreadable): "replies"
+        when the bot may not post in the game's channel by itself, so a host is told by DM."""
+        try:
+            settings = json.loads(self.settings_json)
+        except ValueError:
+            return "channel"
+        value = settings.get("delivery") if isinstance(settings, dict) else None
+        return value if value in ("channel", "replies") else "channel"
 
 
 class UserPrefs(BaseModel):

@@ -668,7 +668,7 @@ class SqlTx:
         """Who to tell about a game's delivery problems, where, and in which language."""
         row = await self._one(
             "SELECT g.id AS game_id, g.game, g.guild_id, g.channel_id, g.host_user_id,"
-            " COALESCE(p.locale, g.locale) AS locale FROM games g"
+            " COALESCE(p.locale, g.locale) AS locale, g.settings AS settings_json FROM games g"
             " LEFT JOIN user_prefs p ON p.user_id = g.host_user_id WHERE g.id = ?",
             (game_id,),
         )

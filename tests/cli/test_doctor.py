@@ -12,7 +12,7 @@ from bot.store import Store
 from tests.fake_discord import FakeDiscord
 from tests.support import dump_db
 
-GUILD, FINE, NO_FILES, GONE = 900, 901, 902, 903
+GUILD, FINE, NO_FILES, GONE, GROUP = 900, 901, 902, 903, 904
 
 
 def env_file(tmp_path: Path, **values: str) -> Path:
@@ -21,10 +21,12 @@ def env_file(tmp_path: Path, **values: str) -> Path:
     return path
 
 
-async def add_open_game(store: Store, channel: int, now: float) -> int:
+async def add_open_game(store: Store, channel: int, now: float, *, settings: dict | None = None,
+                        guild: int | None = GUILD) -> int:
     async with store.write() as tx:
-        return await tx.insert_game(game="ticket_to_ride", guild_id=str(GUILD), channel_id=str(channel),
-                                    host_user_id="11", locale="en", options={}, settings={}, seed=1, now=now)
+        return await tx.insert_game(game="ticket_to_ride", guild_id=str(guild) if guild else None,
+                                    channel_id=str(channel), host_user_id="11", locale="en", options={},
+                                    settings=settings or {}, seed=1, now=now)
 
 
 async def test_offline_checks_name_a_bad_setting_and_stop(tmp_path: Path) -> None:
@@ -56,9 +58,12 @@ async def test_channels_with_open_games_are_checked_for_the_permissions_a_post_n
     async with await Store.open(db) as store:
         for n, channel in enumerate((FINE, NO_FILES, GONE)):
             await add_open_game(store, channel, 1_700_000_000.0 + n)
+        # a game in a group DM lives by its answers: the bot needs nothing there, nor could it look
+        await add_open_game(store, GROUP, 1_700_000_010.0, settings={"delivery": "replies"}, guild=None)
     before = dump_db(db)
     async with FakeDiscord() as fake:
         fake.add_guild(GUILD, "Yard", channels=[FINE, NO_FILES, GONE])
+        fake.add_group_dm(GROUP, [11, 12])
         await fake.deny_bot(NO_FILES, "attach_files", "embed_links")
         await fake.delete_channel(GONE)
         with fake.patched():
@@ -71,6 +76,7 @@ async def test_channels_with_open_games_are_checked_for_the_permissions_a_post_n
     assert "Send Messages" not in lacking.what and "allow" in (lacking.fix or "")
     (gone,) = by_channel[GONE]
     assert gone.level == WARN and "no longer exists" in gone.what
+    assert [f for f in findings if f"channel {GROUP} " in f.what] == [] and fake.violations == []
     assert any(f.level == OK and "accepts the token" in f.what for f in findings)
     assert any("refused the token" in f.what for f in refused if f.level == FAIL)
     assert dump_db(db) == before, "the doctor wrote to the database"

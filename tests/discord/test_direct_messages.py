@@ -1,9 +1,14 @@
-"""Railyard's commands need a server channel: used in a direct message with the bot, every one
-of them says so (in the user's language) and changes nothing."""
+"""The DM with the bot: only a person's own commands (/me, /away) are registered for it; a game
+needs a server channel, a thread or a group DM, and a server's records a server. Offered there
+anyway (a registration from an older release), each command says where it works, in the
+user's language, and changes nothing."""
 from __future__ import annotations
+
+import pytest
 
 from games.core.i18n import translate
 from tests.discord.conftest import ALICE, BOB, KEN, Harness
+from tests.fake_discord import CommandUnavailable
 from tests.support import dump_db
 
 
@@ -31,33 +36,69 @@ async def in_dm(h: Harness, user: int, command: str, options: dict | None = None
     return result
 
 
-async def test_commands_in_a_direct_message_say_they_need_a_server(harness: Harness, fake) -> None:
+async def test_only_a_persons_own_commands_reach_a_direct_message(harness: Harness, fake) -> None:
+    """Registered for where they work (bot/discord/where.py), the game's and the server's
+    commands are not offered in the DM with the bot: Discord (the loopback) never sends them."""
     h = harness
     await h.bot.sync_commands()  # global commands: the ones a DM could reach
+    before = dump_db(h.db_path)
+    reached = []
+    for path, required in leaf_commands(fake.commands[None]):
+        try:
+            result = await in_dm(h, ALICE, path, {o["name"]: placeholder(o) for o in required})
+        except CommandUnavailable:
+            continue
+        reached.append(path)
+        if path == "me":  # a person's own settings, for all their games: a DM is a fine place
+            assert result.ephemeral and translate("en", "discord.me.no_zone") in result.content
+        elif path == "away":  # so is being away from all of them
+            assert result.ephemeral and result.content == translate("en", "discord.away.not_away")
+    assert sorted(reached) == ["away", "me"]
+    refused = {command for _, _, _, command, _ in fake.refused_commands}
+    assert {"game new", "game status", "move", "orders", "league ratings", "stats board"} <= refused
+    with pytest.raises(CommandUnavailable):
+        await fake.autocomplete(None, None, ALICE, "move", focused="move", value="")
+    assert dump_db(h.db_path) == before
+    assert [m for m in fake.dm_messages(ALICE) if m.interaction_id is None] == []  # no lobby posted there
+    fake.assert_clean()
+
+
+def registered_everywhere(fake) -> None:
+    """What an older release registered: commands with no places of their own, which Discord
+    offers in the DM with the bot too."""
+    for command in fake.commands[None]:
+        command.pop("contexts", None)
+        command.pop("integration_types", None)
+        command["dm_permission"] = True
+
+
+async def test_a_command_registered_by_an_older_release_says_where_it_works(harness: Harness, fake) -> None:
+    """A registration older than the running release lets Discord offer every command in the
+    DM with the bot: the bot itself refuses the ones that do not work there, in the user's
+    language, and changes nothing."""
+    h = harness
+    await h.bot.sync_commands()
+    registered_everywhere(fake)
     guild_only = "⚠️ " + translate("en", "discord.error.guild_only")
+    game_place = "⚠️ " + translate("en", "discord.error.game_place")
     before = dump_db(h.db_path)
 
     new = await in_dm(h, ALICE, "game new", {"game": "ticket_to_ride", "players": 2})
-    assert new.ephemeral and new.content == guild_only
-    assert (await in_dm(h, ALICE, "game status")).content == guild_only
-    assert (await in_dm(h, ALICE, "move", {"move": "draw deck"})).content == guild_only
+    assert new.ephemeral and new.content == game_place
+    assert (await in_dm(h, ALICE, "move", {"move": "draw deck"})).content == game_place
+    assert (await in_dm(h, ALICE, "league ratings", {"on": True})).content == guild_only
     ja = await in_dm(h, KEN, "game status", locale="ja")
+    assert ja.ephemeral and ja.content == "⚠️ " + translate("ja", "discord.error.game_place")
+    ja = await in_dm(h, KEN, "stats board", {"game": "ticket_to_ride"}, locale="ja")
     assert ja.content == "⚠️ " + translate("ja", "discord.error.guild_only")
-
-    commands = list(leaf_commands(fake.commands[None]))
-    assert len(commands) >= 11  # every /game subcommand and /move
-    for path, required in commands:
+    for path, required in leaf_commands(fake.commands[None]):
         result = await in_dm(h, ALICE, path, {o["name"]: placeholder(o) for o in required})
-        if path == "me":  # a person's own settings, for all their games: a DM is a fine place
-            assert result.ephemeral and translate("en", "discord.me.no_zone") in result.content
+        if path in ("me", "away"):
             continue
-        if path == "away":  # so is being away from all of them
-            assert result.ephemeral and result.content == translate("en", "discord.away.not_away")
-            continue
-        assert result.ephemeral and result.content == guild_only, (path, result.content)
+        assert result.ephemeral and result.content in (guild_only, game_place), (path, result.content)
     # what /move would suggest there: nothing
     assert await fake.autocomplete(None, None, ALICE, "move", focused="move", value="") == []
 
     assert dump_db(h.db_path) == before
-    assert [m for m in fake.dm_messages(ALICE) if m.interaction_id is None] == []  # no lobby posted there
+    assert [m for m in fake.dm_messages(ALICE) if m.interaction_id is None] == []
     fake.assert_clean()

@@ -114,6 +114,23 @@ async def test_delivery_contact_prefers_the_hosts_own_language(backend: Backend)
         assert await store.delivery_contact(game + 1) is None
 
 
+async def test_delivery_contact_says_where_a_host_can_be_told(backend: Backend) -> None:
+    """A game that lives by its answers (settings' delivery "replies": the bot is no member of
+    its channel) tells its host by DM; any other game, or one whose settings cannot be read,
+    in its channel first."""
+    async with await backend.open() as store:
+        plain = await _new_game(store, channel="c1")
+        async with store.write() as tx:
+            answers = await tx.insert_game(game="toy", guild_id=None, channel_id="gdm", host_user_id="h",
+                                           locale="en", options={}, settings={"delivery": "replies"}, seed=7, now=1.0)
+            broken = await tx.insert_game(game="toy", guild_id="g", channel_id="c3", host_user_id="h",
+                                          locale="en", options={}, settings={}, seed=7, now=1.0)
+            await tx.fetchall("UPDATE games SET settings = 'not json' WHERE id = ?", (broken,))
+        assert (await store.delivery_contact(plain)).delivery == "channel"
+        assert (await store.delivery_contact(answers)).delivery == "replies"
+        assert (await store.delivery_contact(broken)).delivery == "channel"
+
+
 async def test_parts_are_kept_per_row_and_go_with_it(backend: Backend) -> None:
     async with await backend.open() as store:
         game = await _new_game(store)

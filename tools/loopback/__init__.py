@@ -77,6 +77,27 @@ member overwrite for the bot, sent as CHANNEL_UPDATE; posts needing a denied per
 50001/50013, reading the history without View Channel 403 50001 and without Read Message
 History no messages; no names lifts it).
 State: ``users``, ``guilds``, ``channels`` (incl. threads and DMs), ``bot_user``, ``owner``.
+
+Installs and places (Discord's developer docs: application-commands "Contexts", receiving-and-
+responding "Interaction Context Types" and "Authorizing Integration Owners")
+``add_user(..., installed=True)`` / ``install_app(user_id, installed=True)``: the app installed
+to a person (USER_INSTALL). ``add_guild(..., installed=False)``: a server the app is not
+installed to (no bot member, no GUILD_CREATE, no events). ``add_group_dm(id, [user ids],
+name=, owner_id=)``: a group DM (channel type 3; the bot is never in one). Every interaction
+carries ``context`` (GUILD 0 / BOT_DM 1 / PRIVATE_CHANNEL 2), ``authorizing_integration_owners``
+("0": the server, or "0" in the DM with the bot, when installed there; "1": the user whose own
+install it used; a component: those of the interaction its message answered) and
+``app_permissions`` (in a group DM: attach files, embed links, mention everyone; the DM with
+the bot adds external emojis). ``slash``/``autocomplete`` raise ``CommandUnavailable`` (recorded
+in ``refused_commands``, never sent to the bot) for a command Discord would not offer there: its
+registered ``contexts`` lack the place, or no install reaches the user there by its
+``integration_types`` (unset: ``[0]``, and contexts GUILD and BOT_DM, BOT_DM not with
+``dm_permission`` false; see discord-api-docs issue 7108). ``command_refusal(...)`` says why.
+Where the bot is not a member (a group DM, a server not installed to) its own requests about
+the channel (post, read, edit, delete, typing, reactions, threads, GET channel) are refused 403
+50001 and recorded as violations (``not_a_member``): it may only answer interactions. An
+interaction authorized by a user install alone takes 5 follow-ups; the sixth is refused 400
+40094 (``followup_limit``).
 GUILD_CREATE includes all members only if the client's intents have GUILD_MEMBERS
 (like Discord); otherwise just the bot (interaction payloads always carry the member).
 
@@ -196,6 +217,7 @@ from .models import (
 )
 from .server import (
     CLOSE_INVALID_SHARD,
+    CommandUnavailable,
     DEFAULT_APPLICATION_ID,
     DEFAULT_TOKEN,
     FakeDiscord,
@@ -209,6 +231,7 @@ from .server import (
 __all__ = [
     "CLOSE_INVALID_SHARD",
     "CallbackRecord",
+    "CommandUnavailable",
     "DEFAULT_APPLICATION_ID",
     "DEFAULT_TOKEN",
     "FakeAttachment",

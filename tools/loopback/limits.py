@@ -126,6 +126,18 @@ DEFAULT_MEMBER_PERMISSIONS = permission_value(
 )
 DEFAULT_APP_PERMISSIONS = DEFAULT_MEMBER_PERMISSIONS | permission_value("manage_threads", "manage_messages")
 
+# Installs and places (developers/interactions/application-commands "Contexts";
+# receiving-and-responding "Interaction Context Types", "Authorizing Integration Owners").
+GUILD_INSTALL, USER_INSTALL = 0, 1  # a command's integration_types
+CONTEXT_GUILD, CONTEXT_BOT_DM, CONTEXT_PRIVATE_CHANNEL = 0, 1, 2  # a command's contexts, an interaction's context
+# What an app has in (G)DMs with other users, and in the DM with its own bot user
+# (receiving-and-responding, the interaction's app_permissions).
+PRIVATE_CHANNEL_APP_PERMISSIONS = permission_value("attach_files", "embed_links", "mention_everyone")
+BOT_DM_APP_PERMISSIONS = PRIVATE_CHANNEL_APP_PERMISSIONS | permission_value("use_external_emojis")
+# An interaction authorized only by a user install (the app is not installed where it came
+# from) takes at most this many follow-ups ("Create Followup Message"; error 40094).
+USER_INSTALL_FOLLOWUPS_MAX = 5
+
 
 # --------------------------------------------------------------------------- problems
 class Problem(NamedTuple):

@@ -44,6 +44,8 @@ class FakeUser:
     global_name: Optional[str] = None
     bot: bool = False
     dm_closed: bool = False
+    #: the app is installed to this user's account (USER_INSTALL): its commands are theirs everywhere
+    installed: bool = False
 
     def payload(self) -> dict:
         data = {
@@ -117,7 +119,7 @@ class FakeMember:
         return data
 
 
-TEXT, DM, VOICE, CATEGORY, NEWS, PUBLIC_THREAD, PRIVATE_THREAD = 0, 1, 2, 4, 5, 11, 12
+TEXT, DM, VOICE, GROUP_DM, CATEGORY, NEWS, PUBLIC_THREAD, PRIVATE_THREAD = 0, 1, 2, 3, 4, 5, 11, 12
 THREAD_TYPES = (10, PUBLIC_THREAD, PRIVATE_THREAD)
 
 
@@ -138,18 +140,38 @@ class FakeChannel:
     invitable: bool = True
     member_ids: List[int] = field(default_factory=list)
     created_at: str = field(default_factory=iso)
-    # DM
+    # DM (its one recipient besides the bot); a group DM's people (the bot is never one)
     recipient: Optional[FakeUser] = None
+    recipients: List[FakeUser] = field(default_factory=list)
     last_message_id: Optional[int] = None
     message_count: int = 0
     #: permission overwrites (Discord's shape: id, type 0 role / 1 member, allow, deny)
     overwrites: List[dict] = field(default_factory=list)
+    #: a channel of a server the app is not installed to (only its users installed it)
+    outside: bool = False
 
     @property
     def is_thread(self) -> bool:
         return self.type in THREAD_TYPES
 
+    @property
+    def bot_is_member(self) -> bool:
+        """Whether the bot may see and post in the channel: never in a group DM (bots cannot
+        join one), nor in a server the app is not installed to (see FakeGuild.installed)."""
+        return self.type != GROUP_DM and not self.outside
+
     def payload(self) -> dict:
+        if self.type == GROUP_DM:
+            return {
+                "id": str(self.id),
+                "type": GROUP_DM,
+                "name": self.name or None,
+                "icon": None,
+                "owner_id": str(self.owner_id) if self.owner_id else None,
+                "last_message_id": str(self.last_message_id) if self.last_message_id else None,
+                "recipients": [u.payload() for u in self.recipients],
+                "flags": 0,
+            }
         if self.type == DM:
             return {
                 "id": str(self.id),
@@ -201,6 +223,9 @@ class FakeGuild:
     channels: Dict[int, FakeChannel] = field(default_factory=dict)
     members: Dict[int, FakeMember] = field(default_factory=dict)
     app_permissions: int = limits.DEFAULT_APP_PERMISSIONS
+    #: the app is installed to this server (GUILD_INSTALL): the bot is a member; otherwise its
+    #: members reach the app only through their own installs, and the bot sees nothing here
+    installed: bool = True
 
     @property
     def everyone(self) -> FakeRole:
@@ -384,6 +409,9 @@ class FakeMessage:
     interaction_id: Optional[int] = None
     interaction_type: Optional[int] = None
     interaction_user: Optional[FakeUser] = None
+    #: the authorizing_integration_owners of the interaction this message answers: a
+    #: component on it is authorized by the same installs
+    integration_owners: Dict[str, str] = field(default_factory=dict)
     deleted: bool = False
     #: Earlier versions (payload dicts) of this message, oldest first.
     history: List[dict] = field(default_factory=list)
@@ -462,7 +490,7 @@ class FakeMessage:
                 "id": str(self.interaction_id),
                 "type": self.interaction_type or 2,
                 "user": self.interaction_user.payload(),
-                "authorizing_integration_owners": {},
+                "authorizing_integration_owners": dict(self.integration_owners),
             }
         return data
 
@@ -542,6 +570,23 @@ class InteractionResult:
     #: application did not respond" once the acknowledgement deadline passed.
     shard: Optional[int] = None
     session_id: Optional[str] = None
+
+    @property
+    def integration_owners(self) -> Dict[str, str]:
+        """The interaction's authorizing_integration_owners: "0" the server (or "0" in the DM
+        with the bot) when the app is installed there, "1" the user whose install it used."""
+        return dict(self.payload.get("authorizing_integration_owners") or {})
+
+    @property
+    def context(self) -> Optional[int]:
+        return self.payload.get("context")
+
+    @property
+    def user_install_only(self) -> bool:
+        """Authorized by a user install alone (the app is not installed where it came from):
+        then Discord takes at most 5 follow-ups."""
+        owners = self.integration_owners
+        return "1" in owners and "0" not in owners
 
     @property
     def callback_type(self) -> Optional[int]:

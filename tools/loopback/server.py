@@ -22,6 +22,7 @@ from . import limits
 from .limits import Problem
 from .models import (
     DM,
+    GROUP_DM,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
     TEXT,
@@ -70,6 +71,12 @@ _ALLOWED_CALLBACKS = {
 _MENTION_RE = re.compile(r"<@!?(\d+)>")
 
 Reply = Tuple[int, Any, Optional[Dict[str, str]]]
+
+
+class CommandUnavailable(LookupError):
+    """A slash command (or its autocomplete) Discord would not offer the user there: not
+    registered for that place (`contexts`), or for no install that reaches it
+    (`integration_types` against who installed the app). It never reaches the bot."""
 
 
 def _reply(status: int, data: Any = None, headers: Optional[Dict[str, str]] = None) -> Reply:
@@ -324,6 +331,9 @@ class FakeDiscord:
         #: channel posts answered with an earlier message because their nonce repeated one
         #: (``enforce_nonce``): Discord's own guard against a retried post being doubled.
         self.nonce_repeats: List[RecordedRequest] = []
+        #: slash commands Discord would not have offered there (CommandUnavailable):
+        #: (guild id, channel id, user id, command, why)
+        self.refused_commands: List[Tuple[Optional[int], Optional[int], int, str, str]] = []
         #: seconds (fake clock, see advance_time) a nonce is remembered ("the past few
         #: minutes" in Discord's docs)
         self.nonce_window = 300.0
@@ -466,10 +476,11 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ world building
     def add_user(self, user_id: int, name: Optional[str] = None, *, dm_closed: bool = False, bot: bool = False,
-                 global_name: Optional[str] = None) -> FakeUser:
+                 global_name: Optional[str] = None, installed: Optional[bool] = None) -> FakeUser:
         user = self.users.get(user_id)
         if user is None:
-            user = FakeUser(user_id, name or f"user{user_id}", global_name=global_name, bot=bot, dm_closed=dm_closed)
+            user = FakeUser(user_id, name or f"user{user_id}", global_name=global_name, bot=bot, dm_closed=dm_closed,
+                            installed=bool(installed))
             self.users[user_id] = user
         else:
             if name:
@@ -478,7 +489,26 @@ class FakeDiscord:
             user.bot = bot
             if global_name is not None:
                 user.global_name = global_name
+            if installed is not None:
+                user.installed = installed
         return user
+
+    def install_app(self, user_id: int, installed: bool = True) -> FakeUser:
+        """The user installs the app to their account (USER_INSTALL), or removes it."""
+        user = self.users.get(user_id) or self.add_user(user_id)
+        user.installed = installed
+        return user
+
+    def add_group_dm(self, channel_id: int, recipients: Sequence[int], *, name: str = "",
+                     owner_id: Optional[int] = None) -> FakeChannel:
+        """A group DM of ``recipients`` (user ids, added as users if new). The bot is never in
+        one: it gets the interactions of people who installed the app there and answers them,
+        and nothing else (a post of its own is refused 403 50001)."""
+        people = [self.users.get(int(u)) or self.add_user(int(u)) for u in recipients]
+        channel = FakeChannel(channel_id, name, type=GROUP_DM, recipients=people,
+                              owner_id=owner_id or (people[0].id if people else None))
+        self.channels[channel_id] = channel
+        return channel
 
     def set_dm_closed(self, user_id: int, closed: bool = True) -> None:
         self.users[user_id].dm_closed = closed
@@ -495,11 +525,16 @@ class FakeDiscord:
         owner_id: Optional[int] = None,
         everyone_permissions: int = limits.DEFAULT_MEMBER_PERMISSIONS,
         app_permissions: int = limits.DEFAULT_APP_PERMISSIONS,
+        installed: bool = True,
     ) -> FakeGuild:
         """Add a guild.  ``channels``: ids (text channels) or dicts {id, name, type, parent_id,
         topic, archived, locked}; ``members``: user ids or dicts {id, name, roles, nick,
-        permissions}; ``roles``: dicts {id, name, permissions}.  The bot is always a member."""
-        guild = FakeGuild(guild_id, name, locale=locale, owner_id=owner_id or self.owner.id, app_permissions=app_permissions)
+        permissions}; ``roles``: dicts {id, name, permissions}.  The bot is a member unless
+        ``installed=False``: a server the app is not installed to, whose members reach it only
+        through their own installs (the client never hears of it: no GUILD_CREATE, no events;
+        the bot's requests about it are refused 403 50001)."""
+        guild = FakeGuild(guild_id, name, locale=locale, owner_id=owner_id or self.owner.id, app_permissions=app_permissions,
+                          installed=installed)
         guild.roles[guild_id] = FakeRole(guild_id, "@everyone", permissions=everyone_permissions)
         for i, spec in enumerate(roles or []):
             role = FakeRole(int(spec["id"]), spec.get("name", f"role{i}"), permissions=int(spec.get("permissions", 0)),
@@ -513,7 +548,8 @@ class FakeDiscord:
                                   archived=spec.get("archived", False), locked=spec.get("locked", False))
             else:
                 self._new_channel(guild, int(spec), None, position=i)
-        self._add_member_obj(guild, self.bot_user, roles=[], nick=None, permissions=None)
+        if installed:
+            self._add_member_obj(guild, self.bot_user, roles=[], nick=None, permissions=None)
         self._add_member_obj(guild, self.owner, roles=[], nick=None, permissions=None)
         for spec in members or []:
             self._add_member_spec(guild, spec)
@@ -542,7 +578,7 @@ class FakeDiscord:
         return self._add_member_obj(guild, user, roles=list(roles), nick=nick, permissions=_perm_value(permissions))
 
     def _new_channel(self, guild: FakeGuild, channel_id: int, name: Optional[str], **kw: Any) -> FakeChannel:
-        channel = FakeChannel(channel_id, name or f"channel-{channel_id}", guild_id=guild.id, **kw)
+        channel = FakeChannel(channel_id, name or f"channel-{channel_id}", guild_id=guild.id, outside=not guild.installed, **kw)
         if channel.is_thread and channel.owner_id is None:
             channel.owner_id = self.bot_user.id
         guild.channels[channel_id] = channel
@@ -1017,7 +1053,7 @@ class FakeDiscord:
             self._known_sessions[session.session_id] = session
             await session.dispatch("READY", self._ready_payload(session))
             for guild in self.guilds.values():
-                if session.serves(guild.id):
+                if guild.installed and session.serves(guild.id):
                     await session.dispatch("GUILD_CREATE", self._guild_create_payload(guild, session))
             session.identified = True
         elif op == 6:
@@ -1055,7 +1091,8 @@ class FakeDiscord:
         return {
             "v": 10,
             "user": user,
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds.values() if session.serves(g.id)],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds.values()
+                       if g.installed and session.serves(g.id)],
             "session_id": session.session_id,
             "resume_gateway_url": self.gateway_url,
             "shard": session.shard,
@@ -1104,6 +1141,8 @@ class FakeDiscord:
         guild's shard; an event without a guild goes to shard 0, like a DM."""
         raw = data.get("guild_id") if isinstance(data, dict) else None
         guild_id = int(raw) if raw else None
+        if guild_id is not None and guild_id in self.guilds and not self.guilds[guild_id].installed:
+            return  # the bot is not in that server: it hears nothing of it
         for session in list(self._sessions):
             if session.live and session.serves(guild_id) and (intent == 0 or session.intents & intent):
                 await session.dispatch(event, data)
@@ -1301,6 +1340,7 @@ class FakeDiscord:
         if interaction is not None:
             msg.webhook_id = self.application_id
             msg.application_id = self.application_id
+            msg.integration_owners = dict(interaction.integration_owners)
             msg.interaction_id = interaction.id
             msg.interaction_type = interaction.type
             msg.interaction_user = self.users.get(interaction.user_id)
@@ -1464,6 +1504,10 @@ class FakeDiscord:
             if ir.answered_mono is None:
                 ir.answered_mono = self._mono()
         else:
+            if ir.user_install_only and len(ir.followups) >= limits.USER_INSTALL_FOLLOWUPS_MAX:
+                self._violate("followup_limit", f"follow-up {len(ir.followups) + 1} of an interaction authorized only by a "
+                                                f"user install (at most {limits.USER_INSTALL_FOLLOWUPS_MAX})", rec)
+                return _err(400, 40094, "This interaction has hit the maximum number of follow up messages")
             flags = (payload.get("flags") or 0) & (limits.FLAG_EPHEMERAL | limits.FLAG_SUPPRESS_EMBEDS | limits.FLAG_COMPONENTS_V2 | limits.FLAG_SUPPRESS_NOTIFICATIONS)
             msg = self._create_message(channel, payload, list(rec.files), rec, flags=flags, msg_type=19 if ir.original else 0, interaction=ir)
             ir.followups.append(msg)
@@ -1508,7 +1552,20 @@ class FakeDiscord:
     def _channel(self, channel_id: str) -> Optional[FakeChannel]:
         return self.channels.get(int(channel_id)) if channel_id.isdigit() else None
 
+    def _not_a_member(self, channel: FakeChannel, rec: RecordedRequest) -> Optional[Reply]:
+        """The bot's own request about a channel it is not in (a group DM, a channel of a
+        server the app is not installed to): Discord answers 403 Missing Access. The bot has
+        no business there but answering interactions, so it is a violation too."""
+        if channel.bot_is_member:
+            return None
+        where = "a group DM" if channel.type == GROUP_DM else "a server the app is not installed to"
+        self._violate("not_a_member", f"the bot is not in channel {channel.id} ({where}): only interaction "
+                                      "responses and follow-ups reach it", rec)
+        return _err(403, 50001, "Missing Access")
+
     async def _dispatch_message_create(self, channel: FakeChannel, msg: FakeMessage) -> None:
+        if not channel.bot_is_member:
+            return  # the bot hears nothing of a channel it is not in
         data = msg.payload(with_nonce=True)
         if channel.guild_id is not None:
             guild = self.guilds.get(channel.guild_id)
@@ -1531,7 +1588,7 @@ class FakeDiscord:
         channel = self._channel(channel_id)
         if channel is None:
             return _err(404, 10003, "Unknown Channel")
-        return _reply(200, channel.payload())
+        return self._not_a_member(channel, rec) or _reply(200, channel.payload())
 
     async def _h_patch_channel(self, rec: RecordedRequest, channel_id: str) -> Reply:
         channel = self._channel(channel_id)
@@ -1563,6 +1620,9 @@ class FakeDiscord:
         channel = self._channel(channel_id)
         if channel is None:
             return _err(404, 10003, "Unknown Channel")
+        refused = self._not_a_member(channel, rec)
+        if refused is not None:
+            return refused
         if channel.type != DM:
             # Discord: View Channel is needed (403 50001); without Read Message History the
             # answer is simply no messages
@@ -1585,6 +1645,9 @@ class FakeDiscord:
         channel = self._channel(channel_id)
         if channel is None:
             return _err(404, 10003, "Unknown Channel")
+        refused = self._not_a_member(channel, rec)
+        if refused is not None:
+            return refused
         if channel.type == DM and channel.recipient is not None and channel.recipient.dm_closed:
             return _err(403, 50007, "Cannot send messages to this user")
         payload = rec.json if isinstance(rec.json, dict) else {}
@@ -1620,6 +1683,9 @@ class FakeDiscord:
         channel = self._channel(channel_id)
         if channel is None:
             return _err(404, 10003, "Unknown Channel")
+        refused = self._not_a_member(channel, rec)
+        if refused is not None:
+            return refused
         msg = self._messages.get(int(message_id)) if message_id.isdigit() else None
         if msg is None or msg.channel_id != channel.id or msg.deleted or msg.ephemeral:
             return _err(404, 10008, "Unknown Message")
@@ -1643,18 +1709,25 @@ class FakeDiscord:
         return _reply(200, msg.payload())
 
     async def _h_reaction(self, rec: RecordedRequest, channel_id: str, message_id: str, emoji: str) -> Reply:
-        if self._channel(channel_id) is None:
+        channel = self._channel(channel_id)
+        if channel is None:
             return _err(404, 10003, "Unknown Channel")
-        return _reply(204)
+        return self._not_a_member(channel, rec) or _reply(204)
 
     async def _h_typing(self, rec: RecordedRequest, channel_id: str) -> Reply:
-        if self._channel(channel_id) is None:
+        channel = self._channel(channel_id)
+        if channel is None:
             return _err(404, 10003, "Unknown Channel")
-        return _reply(204)
+        return self._not_a_member(channel, rec) or _reply(204)
 
     async def _h_create_thread(self, rec: RecordedRequest, channel_id: str, message_id: Optional[str] = None) -> Reply:
         parent = self._channel(channel_id)
-        if parent is None or parent.guild_id is None:
+        if parent is None:
+            return _err(404, 10003, "Unknown Channel")
+        refused = self._not_a_member(parent, rec)
+        if refused is not None:
+            return refused
+        if parent.guild_id is None:
             return _err(404, 10003, "Unknown Channel")
         if parent.is_thread or parent.type not in (TEXT, 5, 15):
             return _err(400, 50024, "Cannot execute action on this channel type")
@@ -1720,6 +1793,8 @@ class FakeDiscord:
         guild = self.guilds.get(int(guild_id)) if guild_id.isdigit() else None
         if guild is None:
             return _err(404, 10004, "Unknown Guild")
+        if not guild.installed:
+            return _err(403, 50001, "Missing Access")
         data = guild.payload(include_members=False, joined_at=iso())
         for key in ("channels", "threads", "members", "voice_states", "presences", "joined_at", "large", "unavailable", "member_count"):
             data.pop(key, None)
@@ -1893,11 +1968,93 @@ class FakeDiscord:
             data["resolved"] = resolved
         return data
 
-    def _interaction_payload(self, itype: int, guild_id: Optional[int], channel_id: Optional[int], user_id: int,
-                             data: dict, *, locale: str, permissions: Any, message: Optional[FakeMessage] = None) -> Tuple[dict, FakeChannel]:
+    def _place(self, guild_id: Optional[int], channel_id: Optional[int], user_id: int) -> Tuple[Optional[FakeGuild], FakeChannel, int]:
+        """(guild, channel, interaction context) of an interaction by ``user_id``: a server
+        channel (GUILD), a group DM (PRIVATE_CHANNEL) or, with neither, the user's DM with the
+        bot (BOT_DM)."""
         user = self.users.get(user_id)
         if user is None:
             raise LookupError(f"unknown user {user_id}: add it with fake.add_user() or add_guild(members=...)")
+        if guild_id is not None:
+            guild = self.guilds.get(guild_id)
+            if guild is None:
+                raise LookupError(f"unknown guild {guild_id}")
+            channel = guild.channels.get(channel_id) if channel_id is not None else None
+            if channel is None:
+                raise LookupError(f"channel {channel_id} is not in guild {guild_id}")
+            if user_id not in guild.members:
+                raise LookupError(f"user {user_id} is not a member of guild {guild_id}")
+            return guild, channel, limits.CONTEXT_GUILD
+        channel = self.channels.get(channel_id) if channel_id is not None else None
+        if channel is not None and channel.type == GROUP_DM:
+            if all(u.id != user_id for u in channel.recipients):
+                raise LookupError(f"user {user_id} is not in group DM {channel.id}")
+            return None, channel, limits.CONTEXT_PRIVATE_CHANNEL
+        if channel is None:
+            channel = self._dm_by_user.get(user_id)
+        if channel is None:
+            channel = FakeChannel(self._snowflake(), "", type=DM, recipient=user)
+            self._dm_by_user[user_id] = channel
+            self.channels[channel.id] = channel
+        return None, channel, limits.CONTEXT_BOT_DM
+
+    @staticmethod
+    def _registered_places(command: dict, scope: Optional[int]) -> Tuple[List[int], List[int]]:
+        """(integration_types, contexts) of a registered command. Unset, Discord takes the
+        app's installs and every context by its docs; what it does (discord-api-docs issue
+        7108) is a guild install and no PRIVATE_CHANNEL, which is modelled here, and
+        dm_permission false takes BOT_DM away. A guild command is for its guild only."""
+        if scope is not None:
+            return [limits.GUILD_INSTALL], [limits.CONTEXT_GUILD]
+        installs = command.get("integration_types")
+        contexts = command.get("contexts")
+        if installs is None:
+            installs = [limits.GUILD_INSTALL]
+        if contexts is None:
+            contexts = [limits.CONTEXT_GUILD]
+            if command.get("dm_permission", True) is not False:
+                contexts.append(limits.CONTEXT_BOT_DM)
+        return [int(i) for i in installs], [int(c) for c in contexts]
+
+    def _owners(self, guild: Optional[FakeGuild], context: int, user: FakeUser, installs: Sequence[int]) -> Dict[str, str]:
+        """authorizing_integration_owners of an interaction in that place by ``user``, for a
+        command registered for ``installs`` (a component: both)."""
+        owners: Dict[str, str] = {}
+        if limits.GUILD_INSTALL in installs:
+            if guild is not None and guild.installed:
+                owners["0"] = str(guild.id)
+            elif context == limits.CONTEXT_BOT_DM:
+                owners["0"] = "0"
+        if limits.USER_INSTALL in installs and user.installed:
+            owners["1"] = str(user.id)
+        return owners
+
+    def command_refusal(self, guild_id: Optional[int], channel_id: Optional[int], user_id: int,
+                        name: str) -> Optional[str]:
+        """Why Discord would not offer ``/name`` to ``user_id`` there (None: it would)."""
+        guild, channel, context = self._place(guild_id, channel_id, user_id)
+        command, scope = self._find_command(guild_id, name)
+        if command is None:
+            return None  # an unsynced command: _command_data decides (require_synced)
+        installs, contexts = self._registered_places(command, scope)
+        if context not in contexts:
+            return f"/{name} is not registered for interaction context {context} (its contexts: {contexts})"
+        if not self._owners(guild, context, self.users[user_id], installs):
+            return (f"/{name} (integration_types {installs}) reaches user {user_id} through no install here: "
+                    "the app is not installed to this server or this user")
+        return None
+
+    def _gate_command(self, guild_id: Optional[int], channel_id: Optional[int], user_id: int, command: str) -> None:
+        name = command.strip().lstrip("/").split()[0]
+        reason = self.command_refusal(guild_id, channel_id, user_id, name)
+        if reason is not None:
+            self.refused_commands.append((guild_id, channel_id, user_id, command, reason))
+            raise CommandUnavailable(reason)
+
+    def _interaction_payload(self, itype: int, guild_id: Optional[int], channel_id: Optional[int], user_id: int,
+                             data: dict, *, locale: str, permissions: Any, message: Optional[FakeMessage] = None) -> Tuple[dict, FakeChannel]:
+        guild, channel, context = self._place(guild_id, channel_id, user_id)
+        user = self.users[user_id]
         iid = self._snowflake()
         payload: Dict[str, Any] = {
             "id": str(iid),
@@ -1910,17 +2067,19 @@ class FakeDiscord:
             "attachment_size_limit": self.attachment_size_limit,
             "entitlements": [],
             "entitlement_sku_ids": [],
+            "context": context,
         }
-        if guild_id is not None:
-            guild = self.guilds.get(guild_id)
-            if guild is None:
-                raise LookupError(f"unknown guild {guild_id}")
-            channel = guild.channels.get(channel_id) if channel_id is not None else None
-            if channel is None:
-                raise LookupError(f"channel {channel_id} is not in guild {guild_id}")
-            member = guild.members.get(user_id)
-            if member is None:
-                raise LookupError(f"user {user_id} is not a member of guild {guild_id}")
+        if message is not None and message.integration_owners:
+            owners = dict(message.integration_owners)  # a component: the installs its message answered
+        elif itype in (2, 4):
+            command, scope = self._find_command(guild_id, data.get("name", ""))
+            installs = self._registered_places(command, scope)[0] if command else [limits.GUILD_INSTALL]
+            owners = self._owners(guild, context, user, installs)
+        else:
+            owners = self._owners(guild, context, user, [limits.GUILD_INSTALL, limits.USER_INSTALL])
+        payload["authorizing_integration_owners"] = owners
+        if guild is not None:
+            member = guild.members[user_id]
             if itype in (2, 4) and channel.is_thread and channel.archived:
                 raise ValueError("users cannot use application commands in archived threads")
             perms = _perm_value(permissions)
@@ -1931,24 +2090,15 @@ class FakeDiscord:
                 guild_locale=guild.locale,
                 guild={"id": str(guild.id), "locale": guild.locale, "features": []},
                 member=dict(member.payload(), permissions=str(perms)),
-                app_permissions=str(guild.app_permissions),
-                authorizing_integration_owners={"0": str(guild.id)},
-                context=0,
+                # where the app is not installed, it acts with the user's own permissions
+                app_permissions=str(guild.app_permissions if guild.installed else perms),
             )
         else:
-            channel = self.channels.get(channel_id) if channel_id is not None else None
-            if channel is None:
-                channel = self._dm_by_user.get(user_id)
-            if channel is None:
-                channel = FakeChannel(self._snowflake(), "", type=DM, recipient=user)
-                self._dm_by_user[user_id] = channel
-                self.channels[channel.id] = channel
             channel_payload = dict(channel.payload(), permissions=str(limits.DEFAULT_MEMBER_PERMISSIONS))
             payload.update(
                 user=user.payload(),
-                app_permissions=str(limits.DEFAULT_APP_PERMISSIONS),
-                authorizing_integration_owners={"0": "0"},
-                context=1,
+                app_permissions=str(limits.BOT_DM_APP_PERMISSIONS if context == limits.CONTEXT_BOT_DM
+                                    else limits.PRIVATE_CHANNEL_APP_PERMISSIONS),
             )
         payload["channel"] = channel_payload
         payload["channel_id"] = str(channel.id)
@@ -2023,6 +2173,7 @@ class FakeDiscord:
         payloads (``require_synced=False`` infers types from Python values).
         ``guild_id=None`` invokes it in the user's DM with the bot.
         """
+        self._gate_command(guild_id, channel_id, user_id, command)
         data = self._command_data(guild_id, command, options, require_synced=require_synced)
         payload, channel = self._interaction_payload(2, guild_id, channel_id, user_id, data, locale=locale, permissions=permissions)
         ir = await self.dispatch_interaction(payload, channel=channel, user_id=user_id)
@@ -2047,6 +2198,7 @@ class FakeDiscord:
     ) -> List[dict]:
         """Type ``value`` into option ``focused``; returns the choices the bot offered
         ([] if it did not answer; the full record is ``fake.last_interaction``)."""
+        self._gate_command(guild_id, channel_id, user_id, command)
         data = self._command_data(guild_id, command, options, require_synced=require_synced, focused=focused, focused_value=value)
         payload, channel = self._interaction_payload(4, guild_id, channel_id, user_id, data, locale=locale, permissions=permissions)
         ir = await self.dispatch_interaction(payload, channel=channel, user_id=user_id)

@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord import leagues
+from bot.discord import leagues, where
 from bot.discord.cogs.game import game_autocomplete
 from bot.discord.errors import UserError
 from bot.discord.play import actor_of
@@ -74,7 +74,7 @@ def league_id_of(value: str) -> int:
     return int(value)
 
 
-@app_commands.guild_only()
+@where.server_places
 @app_commands.default_permissions(manage_guild=True)
 class League(commands.GroupCog, group_name=cmd("discord.cmd.league"), group_description=cmd("discord.cmd.league.desc")):
     def __init__(self, bot: "RailyardBot") -> None:
@@ -157,7 +157,7 @@ class League(commands.GroupCog, group_name=cmd("discord.cmd.league"), group_desc
         await answer(interaction, work(), slow=True)
 
 
-@app_commands.guild_only()
+@where.server_places
 class Stats(commands.GroupCog, group_name=cmd("discord.cmd.stats"), group_description=cmd("discord.cmd.stats.desc")):
     def __init__(self, bot: "RailyardBot") -> None:
         self.bot = bot

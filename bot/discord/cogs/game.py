@@ -8,15 +8,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord import where
+from bot.discord.boards import board_follows
 from bot.discord.errors import UserError
 from bot.discord.play import actor_of, channel_key, hand_reply, log_reply
 from bot.discord.posts import bank_words, lobby_reply, status_reply, waiting_line
 from bot.discord.replies import Reply, answer
-from bot.discord.text import CONTENT_MAX, OPTION_TEXT_MAX, choice, clip, cmd, join_lines, lang_of, t
+from bot.discord.text import CONTENT_MAX, OPTION_TEXT_MAX, choice, clip, cmd, event_text, join_lines, lang_of, t
 from bot.discord.ui import base as ui_base
 from bot.sessions import GameSettings, QuietHours, SessionError
 from bot.sessions.options import parse_options
 from bot.sessions.clocks import parse_bank
+from bot.sessions.settings import REPLIES
+from games.core import Event
 from games import registry
 from games.core.i18n import language_for
 
@@ -105,7 +109,7 @@ async def players_autocomplete(interaction: discord.Interaction, current: str) -
             for n in range(game.min_players, game.max_players + 1) if str(n).startswith(typed)][:25]
 
 
-@app_commands.guild_only()
+@where.game_places
 class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_description=cmd("discord.cmd.game.desc")):
     def __init__(self, bot: "RailyardBot") -> None:
         self.bot = bot
@@ -129,7 +133,8 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
                   thread_name: Optional[app_commands.Range[str, 1, 100]] = None,
                   language: Optional[app_commands.Choice[str]] = None) -> None:
         await answer(interaction, self._new(interaction, game, players, options, thread or bool(thread_name),
-                                            thread_name, language.value if language else None))
+                                            thread_name, language.value if language else None),
+                     public=where.delivery_of(interaction) == REPLIES)
 
     async def _new(self, interaction: discord.Interaction, game_name: str, players: int | None,
                    options_text: str | None, thread: bool, thread_name: str | None,
@@ -149,6 +154,16 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
             key = next(iter(options), "options")
             raise SessionError("bad_option", option=key, value=str(options.get(key, ""))) from None
         channel: Any = interaction.channel
+        delivery = where.delivery_of(interaction)
+        if delivery == REPLIES:
+            # the bot is no member here: the lobby is this answer, the board every move's
+            if thread:
+                raise UserError("discord.error.thread_replies")
+            info = await service.create(game_name, str(interaction.channel_id),
+                                        str(interaction.guild_id) if interaction.guild_id else None,
+                                        actor_of(interaction), options, locale=public_lang,
+                                        autostart_players=players, delivery=REPLIES)
+            return lobby_reply(info, info.locale)
         if thread and not isinstance(channel, discord.Thread):
             # refuse before making a thread that would stay empty
             if not isinstance(channel, discord.TextChannel):
@@ -173,8 +188,8 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
             log.warning("cannot post the lobby of game %s in %s: %s", info.game_id, channel.id, exc)
             await service.abandon(str(channel.id), actor)
             raise UserError("discord.error.cannot_post") from None
-        where = channel.mention if hasattr(channel, "mention") else ""
-        return Reply(content="✅ " + t(lang, "discord.lobby.opened", where=where))
+        link = channel.mention if hasattr(channel, "mention") else ""
+        return Reply(content="✅ " + t(lang, "discord.lobby.opened", where=link))
 
     # ------------------------------------------------------------------ looking
     @app_commands.command(name=cmd("discord.cmd.status"), description=cmd("discord.cmd.status.desc"))
@@ -277,6 +292,7 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
             lang = lang_of(interaction)
             outcome = await self.bot.service.undo(channel_key(interaction), actor_of(interaction))
             self.bot.after_commit(outcome)
+            board_follows(interaction, outcome)
             return Reply(content="↩️ " + t(lang, "discord.undo.done", notation=outcome.notation or ""))
 
         await answer(interaction, work())
@@ -294,12 +310,17 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
                 was = "active"  # a game too damaged to load: abandon still clears it
             info = await self.bot.service.abandon(channel_id, actor_of(interaction))
             self.bot.outbox.wake()
+            if info.settings.delivery == REPLIES:  # nobody hears of it but by this answer
+                name = interaction.user.display_name
+                note = (t(info.locale, "discord.lobby.closed_by", name=name) if was == "lobby" else
+                        event_text(info.locale, Event(key="session.abandoned", params={"by": name}), info.names))
+                return Reply(content=clip("🛑 " + note, CONTENT_MAX))
             if was == "lobby" and interaction.channel is not None:
                 note = t(info.locale, "discord.lobby.closed_by", name=interaction.user.display_name)
                 await interaction.channel.send(content=clip("🛑 " + note, CONTENT_MAX))
             return Reply(content="🛑 " + t(lang, "discord.abandon.done"))
 
-        await answer(interaction, work())
+        await answer(interaction, work(), public=where.delivery_of(interaction) == REPLIES)
 
     @app_commands.command(name=cmd("discord.cmd.kick"), description=cmd("discord.cmd.kick.desc"))
     @app_commands.rename(player=cmd("discord.opt.player"))
@@ -310,6 +331,7 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
             outcome = await self.bot.service.kick(channel_key(interaction), actor_of(interaction), str(player.id))
             if outcome.outbox_id is not None:
                 self.bot.after_commit(outcome)
+                board_follows(interaction, outcome)
             return Reply(content="👢 " + t(lang, "discord.kick.done", name=player.display_name))
 
         await answer(interaction, work())

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord import where
 from bot.discord.replies import Reply, answer
 from bot.discord.text import CONTENT_MAX, clip, cmd, join_lines, lang_of, t
 from bot.discord.posts import waiting_line
@@ -48,6 +49,7 @@ class Me(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name=cmd("discord.cmd.me"), description=cmd("discord.cmd.me.desc"))
+    @where.personal_places
     @app_commands.rename(timezone=cmd("discord.opt.timezone"), quiet_hours=cmd("discord.opt.quiet_hours"),
                          dm_reminders=cmd("discord.opt.dm_reminders"), digest=cmd("discord.opt.digest"))
     @app_commands.describe(timezone=cmd("discord.opt.my_timezone.desc"),
@@ -79,6 +81,7 @@ class Me(commands.Cog):
         await answer(interaction, work())
 
     @app_commands.command(name=cmd("discord.cmd.away"), description=cmd("discord.cmd.away.desc"))
+    @where.personal_places
     @app_commands.rename(until=cmd("discord.opt.until"))
     @app_commands.describe(until=cmd("discord.opt.until.desc"))
     async def away(self, interaction: discord.Interaction,

@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord import where
 from bot.discord.play import channel_key, play
 from bot.discord.replies import answer
 from bot.discord.text import OPTION_TEXT_MAX, clip, cmd, lang_of
@@ -29,7 +30,7 @@ class Move(commands.Cog):
     @app_commands.command(name=cmd("discord.cmd.move"), description=cmd("discord.cmd.move.desc"))
     @app_commands.rename(move=cmd("discord.opt.move"))
     @app_commands.describe(move=cmd("discord.opt.move.desc"))
-    @app_commands.guild_only()
+    @where.game_places
     async def move(self, interaction: discord.Interaction, move: app_commands.Range[str, 1, 200]) -> None:
         await answer(interaction, play(interaction, move))
 

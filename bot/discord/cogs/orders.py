@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord import where
 from bot.discord.orders import orders_reply, set_reply
 from bot.discord.play import actor_of, channel_key
 from bot.discord.replies import answer
@@ -31,7 +32,7 @@ class Orders(commands.Cog):
     @app_commands.command(name=cmd("discord.cmd.orders"), description=cmd("discord.cmd.orders.desc"))
     @app_commands.rename(order=cmd("discord.opt.order"))
     @app_commands.describe(order=cmd("discord.opt.order.desc"))
-    @app_commands.guild_only()
+    @where.game_places
     async def orders(self, interaction: discord.Interaction,
                      order: Optional[app_commands.Range[str, 1, 200]] = None) -> None:
         if order is None:
