@@ -39,7 +39,7 @@ import discord
 
 from bot.discord.outbox import THREAD_ARCHIVED, UNKNOWN_MESSAGE, Channel, Courier, DirectMessage
 from bot.discord.posts import Picture, game_post, jump_url, waiting_line
-from bot.discord import reminders
+from bot.discord import forum, reminders
 from bot.discord.host import Host
 from bot.discord.replies import Reply
 from bot.discord.text import CONTENT_MAX, clip, event_text, join_lines, t
@@ -85,6 +85,7 @@ class OutboxMessages:
             "returned": self._personal,
             "digest": self._personal,
             "followed": self._followed,
+            "forum_status": self._forum_status,
         }
 
     async def compose(self, row: OutboxRow, out: Courier) -> None:
@@ -324,6 +325,12 @@ class OutboxMessages:
         reply.view = None
         reply.allowed_mentions = _only_users([])
         await out.dm("dm", str(payload["user_id"]), reply)
+
+    async def _forum_status(self, row: OutboxRow, payload: dict[str, Any], out: Courier) -> None:
+        """A game in a forum post changed status (started, finished, abandoned): the post's
+        status tag follows (bot/discord/forum.py)."""
+        await forum.set_status(self.bot.http, int(payload["channel_id"]), int(payload["forum_id"]),
+                               str(payload["status"]), payload.get("locale") or "en")
 
     # ------------------------------------------------------------------ notices to the host
     async def _notice(self, row: OutboxRow, payload: dict[str, Any], out: Courier) -> None:
