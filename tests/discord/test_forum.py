@@ -11,9 +11,12 @@ import re
 
 import pytest
 
+from bot.sessions import Actor
 from games import registry
 from games.core.i18n import translate
 from tests.discord.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, YUKI, Harness
+from tests.discord.test_delivery_faults import all_accounted_for, settle
+from tests.discord.test_final_post import holders_die
 from tests.fake_discord import limits
 from tests.fake_discord.models import FORUM, PUBLIC_THREAD, REQUIRE_TAG
 
@@ -133,4 +136,166 @@ async def test_a_forum_game_from_lobby_to_finish_its_tag_following_it_then_its_r
     assert closed.content.startswith("🛑")
     await h.idle()
     assert tag_names(fake, second) == ["Finished"]
+    fake.assert_clean()
+
+
+async def test_a_bot_that_may_not_make_tags_opens_the_game_and_tells_the_host_once(harness: Harness, fake) -> None:
+    h = harness
+    await add_forum(fake, tags=[{"id": OWN_TAG, "name": "Beginners welcome"}], manage_channels=False)
+    opened = await open_ginga(h, ALICE, {"forum": FORUM_ID})
+    (post,) = posts_of(fake)
+    tags = en("discord.delivery.list", first=", ".join(['“Lobby”', '“Playing”']), last='“Finished”')
+    assert opened.content.splitlines() == [
+        "✅ " + en("discord.lobby.opened", where=f"<#{post.id}>"),
+        "🏷️ " + en("discord.forum.tags_not_allowed", forum=f"<#{FORUM_ID}>", tags=tags, max=20)]
+    assert tag_names(fake, post) == [] and h.lobby(post.id).id == post.id  # the game runs untagged
+    lobby = h.lobby(post.id)
+    await h.click(lobby, None, ALICE, label=en("discord.lobby.add_bot"))
+    await h.click(lobby, None, ALICE, label=en("discord.lobby.start"))
+    await h.idle()
+    assert tag_names(fake, post) == []
+    assert all(not m.content.startswith("⚠️") for m in fake.messages(post.id))  # told once, at /game new
+    assert all(r.dead is False for r in await h.bot.store.outbox_rows(await h.game_id(post.id)))
+
+    # someone who manages the forum makes the tags, in Japanese: the game's next change finds them
+    await fake.set_forum(FORUM_ID, tags=[{"id": OWN_TAG, "name": "Beginners welcome"}, {"name": "募集中"},
+                                         {"name": "プレイ中"}, {"name": "終了"}])
+    await h.slash(ALICE, "game abandon", channel=post.id)
+    await h.idle()
+    assert tag_names(fake, post) == ["終了"]
+    # only the missing ones are named; a forum of 20 tags has no room for them
+    fake.guilds[GUILD].app_permissions |= limits.permission_value("manage_channels")
+    await fake.set_forum(FORUM_ID, tags=[{"name": "Lobby"}, *({"name": f"topic {n}"} for n in range(19))])
+    full = await open_ginga(h, ALICE, {"forum": FORUM_ID})
+    second = posts_of(fake)[-1]
+    tags = en("discord.delivery.list", first='“Playing”', last='“Finished”')
+    assert full.content.splitlines()[1] == "🏷️ " + en("discord.forum.tags_full", forum=f"<#{FORUM_ID}>", tags=tags,
+                                                        max=20)
+    assert tag_names(fake, second) == ["Lobby"] and len(fake.channels[FORUM_ID].available_tags) == 20
+    fake.assert_clean()
+
+
+async def test_a_forum_that_requires_a_tag(harness: Harness, fake) -> None:
+    h = harness
+    await add_forum(fake, tags=[{"id": OWN_TAG, "name": "Beginners welcome"}], flags=REQUIRE_TAG,
+                    manage_channels=False)
+    refused = await h.slash(ALICE, "game new", {"game": "ginga", "forum": FORUM_ID})
+    assert refused.ephemeral and refused.content == "⚠️ " + en("discord.error.forum_needs_tag", forum=f"<#{FORUM_ID}>",
+                                                               tag="Lobby")
+    assert posts_of(fake) == [] and await h.bot.service.games_waiting_on(str(ALICE)) == []  # nothing made
+    # given Manage Channels, the bot makes its tags, and the post carries one
+    fake.guilds[GUILD].app_permissions |= limits.permission_value("manage_channels")
+    opened = await open_ginga(h, ALICE, {"forum": FORUM_ID})
+    (post,) = posts_of(fake)
+    assert opened.content == "✅ " + en("discord.lobby.opened", where=f"<#{post.id}>")
+    assert tag_names(fake, post) == ["Lobby"]
+    # a bot that may not post in the forum opens nothing, and says where
+    await fake.deny_bot(FORUM_ID, "send_messages")
+    denied = await h.slash(BOB, "game new", {"game": "ginga", "forum": FORUM_ID})
+    assert denied.content == "⚠️ " + en("discord.error.cannot_post_forum", forum=f"<#{FORUM_ID}>")
+    assert len(posts_of(fake)) == 1
+    fake.assert_clean()
+
+
+async def test_a_japanese_server_names_its_tags_in_japanese(harness: Harness, fake) -> None:
+    h = harness
+    fake.guilds[GUILD].locale = "ja"
+    await add_forum(fake)
+    opened = await open_ginga(h, YUKI, {"forum": FORUM_ID}, locale="ja")
+    (post,) = posts_of(fake)
+    assert opened.content == "✅ " + ja("discord.lobby.opened", where=f"<#{post.id}>")
+    assert [t.name for t in fake.channels[FORUM_ID].available_tags] == ["募集中", "プレイ中", "終了"]
+    assert tag_names(fake, post) == ["募集中"] and post.name == ja("ginga.title")
+    lobby = h.lobby(post.id)
+    assert lobby.embeds[0]["title"] == "🚂 " + ja("discord.lobby.title", game=ja("ginga.title"))
+    await h.click(lobby, None, YUKI, label=ja("discord.lobby.add_bot"), locale="ja")
+    await h.click(lobby, None, YUKI, label=ja("discord.lobby.start"), locale="ja")
+    assert tag_names(fake, post) == ["プレイ中"]
+    # a host whose own client is English reads the note in English; the server's words name the tags
+    fake.guilds[GUILD].app_permissions &= ~limits.permission_value("manage_channels")
+    await fake.set_forum(FORUM_ID, tags=[])
+    note = await open_ginga(h, ALICE, {"forum": FORUM_ID})
+    tags = en("discord.delivery.list", first=", ".join(['“Lobby”', '“Playing”']), last='“Finished”')
+    assert note.content.splitlines()[1] == "🏷️ " + en("discord.forum.tags_not_allowed", forum=f"<#{FORUM_ID}>",
+                                                       tags=tags, max=20)
+    fake.assert_clean()
+
+
+async def test_two_games_side_by_side_in_threads_of_a_channel_and_in_posts_of_a_forum(harness: Harness, fake) -> None:
+    h = harness
+    await add_forum(fake)
+    # two threads of one text channel
+    await open_ginga(h, ALICE, {"thread": True})
+    await open_ginga(h, BOB, {"thread_name": "Bob's table"})
+    first, second = [c for c in fake.channels.values() if c.type == PUBLIC_THREAD and c.parent_id == CHANNEL]
+    # two posts of one forum: the second opened from inside the first (thread:True in a post)
+    await open_ginga(h, ALICE, {"forum": FORUM_ID})
+    (post,) = posts_of(fake)
+    inner = await h.slash(CAROL, "game new", {"game": "ginga", "options": "start_player=1", "thread": True},
+                          channel=post.id)
+    assert inner.ephemeral and inner.content.startswith("✅"), inner.content
+    post2 = posts_of(fake)[-1]
+    assert post2.id != post.id and tag_names(fake, post2) == ["Lobby"]
+    tables = [first.id, second.id, post.id, post2.id]
+    hosts = [ALICE, BOB, ALICE, CAROL]
+    for table, host in zip(tables, hosts):
+        lobby = h.lobby(table)
+        await h.click(lobby, None, host, label=en("discord.lobby.add_bot"))
+        await h.click(lobby, None, host, label=en("discord.lobby.start"))
+    games = [await h.game_id(table) for table in tables]
+    assert len(set(games)) == 4
+    # a move in each, in turn: every board stays in its own thread or post
+    moved_in = []
+    for table, host in zip(tables, hosts):
+        before = {t: len(h.game_posts(t)) for t in tables}
+        status = await h.bot.service.status(str(table))
+        if status.info.seats[status.waiting[0]].user_id != str(host):
+            continue  # the bot began and moved already
+        game = registry.get("ginga")
+        state = await h.bot.service.current_state(status.info.game_id)
+        notation = game.format_action(next(iter(game.bots().values())).choose(game, state, status.waiting[0],
+                                                                               random.Random(1)))
+        moved = await h.slash(host, "move", {"move": notation}, channel=table)
+        assert moved.ephemeral and moved.content.startswith("✅"), moved.content
+        after = {t: len(h.game_posts(t)) for t in tables}
+        assert {t for t in tables if after[t] != before[t]} <= {table}
+        moved_in.append(table)
+        assert (await h.bot.service.status(str(table))).info.game_id == games[tables.index(table)]
+    assert len(moved_in) >= 2
+    assert [tag_names(fake, p) for p in (post, post2)] == [["Playing"], ["Playing"]]
+    for table, host in zip(tables, hosts):
+        status = await h.slash(host, "game status", channel=table)
+        assert status.ephemeral and f"#{games[tables.index(table)]}" in str(status.original.embeds)
+    fake.assert_clean()
+
+
+async def test_a_tag_change_outlives_failures_and_a_process_that_died_holding_it(harness: Harness, fake, clock) -> None:
+    h = harness
+    await add_forum(fake)
+    await open_ginga(h, ALICE, {"forum": FORUM_ID})
+    (post,) = posts_of(fake)
+    lobby = h.lobby(post.id)
+    await h.click(lobby, None, ALICE, label=en("discord.lobby.add_bot"))
+    fake.fail_next("PATCH", f"/channels/{post.id}", status=503, times=3)  # Discord down for a while
+    await h.click(lobby, None, ALICE, label=en("discord.lobby.start"))
+    assert tag_names(fake, post) == ["Lobby"]
+    await settle(h, clock)
+    assert tag_names(fake, post) == ["Playing"]
+    game_id = await h.game_id(post.id)
+    (row,) = [r for r in await h.bot.store.outbox_rows(game_id) if r.kind == "forum_status"]
+    assert row.delivered_at is not None and row.attempts == 3 and row.payload["status"] == "playing"
+
+    # the game is abandoned and a process claims its posts, then dies before delivering any
+    # (its lease runs out): this one takes them over, the tag change with them
+    await h.bot.service.abandon(str(post.id), Actor(user_id=str(ALICE), name="Alice"))
+    first, tagging = [r for r in await h.bot.store.outbox_rows(game_id) if r.delivered_at is None]
+    assert (first.kind, tagging.kind, tagging.payload["status"]) == ("abandoned", "forum_status", "finished")
+    await holders_die(h, first, 1)
+    # Discord sets the tag but its answer is lost: the retry finds it set and asks nothing more
+    fake.fail_next("PATCH", f"/channels/{post.id}", status=503, after=True)
+    await settle(h, clock)
+    assert tag_names(fake, post) == ["Finished"]
+    assert await all_accounted_for(h) == []
+    patches = [r for r in fake.requests_to("PATCH", "/channels/{channel_id}") if r.path.endswith(str(post.id))]
+    assert [r.status for r in patches][-1] == 503  # the last one asked, answered lost; none after it
     fake.assert_clean()
