@@ -18,6 +18,7 @@ from bot.sessions import Outcome, SessionService
 class Host(Protocol):
     service: SessionService
     settings: Settings
+    outbox: Any  # the OutboxDispatcher (bot/discord/outbox.py): `wake()` after a change writes rows
 
     def clock(self) -> float: ...
 

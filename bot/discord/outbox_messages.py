@@ -26,6 +26,9 @@ answered), both as parts of their own rows, so one game's channel holds one remi
 in order with its posts, whichever process delivers them. DMs are left as they are: they are
 the reader's own, one line each, and clutter no channel.
 
+Forum posts: a game in a post the bot opened in a forum has its status tag set by rows of
+its own ("forum_status", bot/discord/forum.py), after the post of the change that made it.
+
 Notices: when a post was given up (or went out without its images), the game's host is told
 what is wrong in their language, in the channel if the bot can still post there (with a
 mention), else by DM.

@@ -344,6 +344,7 @@ async def lobby_action(interaction: discord.Interaction, ref: ids.ComponentId) -
     elif ref.verb == "leave":
         info = await bot.service.leave(channel_id, actor)
         if info.status == "abandoned":
+            bot.outbox.wake()  # a forum post's tag says it is over
             return lobby_reply(info, info.locale, state="closed")
     elif ref.verb == "bot":
         info = await bot.service.add_bot(channel_id, actor)
@@ -395,6 +396,7 @@ async def rematch_reply(interaction: discord.Interaction, ref: ids.ComponentId) 
         except discord.HTTPException as exc:
             log.warning("cannot post the rematch lobby of game %s: %s", info.game_id, exc)
             await bot.service.abandon(str(info.channel_id), actor_of(interaction))
+            bot.outbox.wake()
             raise UserError("discord.error.cannot_post") from None
         if post is not None:
             try:
