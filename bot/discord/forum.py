@@ -56,7 +56,8 @@ def tag_words(status: str) -> set[str]:
 class StatusTags:
     """A forum's tags for the statuses (raw tag objects by status), the statuses without one,
     and why they were not created: "permission" (no Manage Channels in the forum) or
-    "full" (no room among its 20 tags)."""
+    "full" (no room among its 20 tags); or "moderated": the statuses in `missing` have a
+    moderated tag, which the bot may not set (no Manage Threads)."""
 
     tags: dict[str, Mapping[str, Any]] = field(default_factory=dict)
     missing: list[str] = field(default_factory=list)
@@ -172,9 +173,20 @@ async def open_post(client: discord.Client, forum: discord.ForumChannel, name: s
         raise UserError("discord.error.forum_needs_tag", forum=forum.mention,
                         tag=t(lang, "discord.forum.tag.lobby"))
     applied = [discord.Object(lobby_tag)] if lobby_tag is not None else []
+    words = "⏳ " + t(lang, "discord.forum.opening")
     try:
-        made = await forum.create_thread(name=name[:100], content="⏳ " + t(lang, "discord.forum.opening"),
-                                         applied_tags=applied, auto_archive_duration=POST_ARCHIVE_MINUTES)
+        try:
+            made = await forum.create_thread(name=name[:100], content=words, applied_tags=applied,
+                                             auto_archive_duration=POST_ARCHIVE_MINUTES)
+        except discord.Forbidden:
+            if not applied or tags.require_tag or not tags.tags["lobby"].get("moderated"):
+                raise
+            # a moderated tag takes Manage Threads: the game opens untagged, and the host hears why
+            log.info("forum %s: the lobby tag is moderated and the bot may not set it", forum.id)
+            tags.problem = "moderated"
+            tags.missing = [s for s in STATUSES if s in tags.tags and tags.tags[s].get("moderated")]
+            made = await forum.create_thread(name=name[:100], content=words,
+                                             auto_archive_duration=POST_ARCHIVE_MINUTES)
     except discord.HTTPException as exc:
         log.warning("forum %s: cannot open a post (%s %s)", forum.id, exc.status, exc.code)
         raise UserError("discord.error.cannot_post_forum", forum=forum.mention) from None
@@ -205,5 +217,6 @@ def tags_note(tags: StatusTags, forum: discord.ForumChannel, lang: str) -> str |
     listed = names[0] if len(names) == 1 else t(lang, "discord.delivery.list",
                                                   first=t(lang, "discord.delivery.comma").join(names[:-1]),
                                                   last=names[-1])
-    key = "discord.forum.tags_full" if tags.problem == "full" else "discord.forum.tags_not_allowed"
+    key = {"full": "discord.forum.tags_full", "moderated": "discord.forum.tags_moderated"}.get(
+        tags.problem, "discord.forum.tags_not_allowed")
     return t(lang, key, forum=forum.mention, tags=listed, max=FORUM_TAGS_MAX)

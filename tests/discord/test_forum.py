@@ -299,3 +299,24 @@ async def test_a_tag_change_outlives_failures_and_a_process_that_died_holding_it
     patches = [r for r in fake.requests_to("PATCH", "/channels/{channel_id}") if r.path.endswith(str(post.id))]
     assert [r.status for r in patches][-1] == 503  # the last one asked, answered lost; none after it
     fake.assert_clean()
+
+
+async def test_moderated_status_tags_without_manage_threads_leave_the_game_untagged(harness: Harness, fake) -> None:
+    h = harness
+    await add_forum(fake, tags=[{"name": "Lobby", "moderated": True}, {"name": "Playing", "moderated": True},
+                                {"name": "Finished"}])
+    await fake.deny_bot(FORUM_ID, "manage_threads")
+    opened = await open_ginga(h, ALICE, {"forum": FORUM_ID})
+    (post,) = posts_of(fake)
+    tags = en("discord.delivery.list", first='“Lobby”', last='“Playing”')
+    assert opened.content.splitlines()[1] == "🏷️ " + en("discord.forum.tags_moderated", forum=f"<#{FORUM_ID}>",
+                                                         tags=tags, max=20)
+    assert tag_names(fake, post) == []
+    lobby = h.lobby(post.id)
+    await h.click(lobby, None, ALICE, label=en("discord.lobby.add_bot"))
+    await h.click(lobby, None, ALICE, label=en("discord.lobby.start"))
+    assert tag_names(fake, post) == []  # refused by Discord, and left so: the game goes on
+    await h.slash(ALICE, "game abandon", channel=post.id)
+    assert tag_names(fake, post) == ["Finished"]  # an unmoderated one is the bot's to set
+    assert await all_accounted_for(h) == []
+    fake.assert_clean()
