@@ -208,10 +208,13 @@ class OutboxMessages:
 
     async def _run_after(self, row: OutboxRow) -> list[tuple[OutboxRow, GamePost]]:
         """The game posts due right after `row`, up to the first row of another kind (or one
-        that cannot be read: its own delivery gives it up)."""
+        that cannot be read: its own delivery gives it up); a forum post's status tag between
+        them is no break (it is delivered on its own, next)."""
         run = []
         now = self.bot.clock()
         for later in await self.bot.service.deliveries.pending_after(row.game_id, row.id):
+            if later.kind == "forum_status":
+                continue  # a forum post's tag, no post: the posts after it still make one step with this
             if later.kind not in GAME_POST_KINDS or later.next_attempt_at > now:
                 break
             try:

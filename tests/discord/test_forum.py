@@ -71,9 +71,11 @@ async def play_out(h: Harness, channel: int) -> None:
     raise AssertionError("the game did not end")
 
 
-async def open_ginga(h: Harness, host: int, where: dict, *, locale: str = "en-US"):
-    """/game new for Galactic Railway (the first player fixed) with `where` (forum:, thread:)."""
-    opened = await h.slash(host, "game new", {"game": "ginga", "options": "start_player=1", **where}, locale=locale)
+async def open_ginga(h: Harness, host: int, where: dict, *, locale: str = "en-US", first: int = 1):
+    """/game new for Galactic Railway (the first player fixed: seat `first`) with `where`
+    (forum:, thread:)."""
+    opened = await h.slash(host, "game new", {"game": "ginga", "options": f"start_player={first}", **where},
+                           locale=locale)
     assert opened.ephemeral, opened.content
     return opened
 
@@ -320,3 +322,30 @@ async def test_moderated_status_tags_without_manage_threads_leave_the_game_untag
     assert tag_names(fake, post) == ["Finished"]  # an unmoderated one is the bot's to set
     assert await all_accounted_for(h) == []
     fake.assert_clean()
+
+
+@pytest.mark.slow  # two whole games through the real client
+async def test_a_forum_game_posts_exactly_what_the_same_game_posts_in_a_channel(harness: Harness, fake) -> None:
+    """The status tags ride between a game's posts without changing them: the same game (same
+    seed, same moves) makes the same messages, edits and pings in a forum post as in a channel."""
+    h = harness
+    await add_forum(fake)
+
+    async def play(where: dict, table_of) -> list[tuple[str, frozenset[int]]]:
+        await h.restart()  # the same seed for each game
+        await open_ginga(h, ALICE, where, first=2)
+        table = table_of()
+        lobby = h.lobby(table)
+        await h.click(lobby, None, ALICE, label=en("discord.lobby.add_bot"))
+        await h.click(lobby, None, ALICE, label=en("discord.lobby.start"))
+        await play_out(h, table)
+        await h.idle()
+        made = [m for m in h.posts(table) if m.id != lobby.id]
+        return [(m.content, frozenset(u.id for u in m.mentions)) for m in made] + [
+            ("edits", frozenset([sum(len(m.history) for m in made)]))]
+
+    in_channel = await play({}, lambda: CHANNEL)
+    in_post = await play({"forum": FORUM_ID}, lambda: posts_of(fake)[-1].id)
+    assert len(in_channel) > 3 and in_post == in_channel
+    assert ALICE not in in_channel[0][1]  # the bot began: its first moves went out with the start
+    assert tag_names(fake, posts_of(fake)[-1]) == ["Finished"]
