@@ -381,7 +381,12 @@ async def rematch_reply(interaction: discord.Interaction, ref: ids.ComponentId) 
         made.append(opened)
         return str(opened.post.id)
 
-    info, opened = await bot.service.rematch(ref.game_id, actor_of(interaction), new_post=new_post)
+    try:
+        info, opened = await bot.service.rematch(ref.game_id, actor_of(interaction), new_post=new_post)
+    except Exception:
+        for unused in made:  # a post opened for a rematch that did not open there
+            await forum_posts.clear_post(unused)
+        raise
     post = made[0] if made else None
     if post is not None and (not opened or info.channel_id != str(post.post.id)):
         await forum_posts.clear_post(post)  # another player's rematch opened first: this post is not needed

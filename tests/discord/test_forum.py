@@ -6,6 +6,7 @@ a bot that may not make them, a forum full of tags; rematch and follow of a foru
 games side by side in threads of one channel and in posts of one forum."""
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 
@@ -349,3 +350,27 @@ async def test_a_forum_game_posts_exactly_what_the_same_game_posts_in_a_channel(
     assert len(in_channel) > 3 and in_post == in_channel
     assert ALICE not in in_channel[0][1]  # the bot began: its first moves went out with the start
     assert tag_names(fake, posts_of(fake)[-1]) == ["Finished"]
+
+
+@pytest.mark.slow  # a whole game through the real client
+async def test_two_players_pressing_rematch_at_once_get_one_post(harness: Harness, fake) -> None:
+    h = harness
+    await add_forum(fake)
+    await open_ginga(h, ALICE, {"forum": FORUM_ID})
+    (post,) = posts_of(fake)
+    lobby = h.lobby(post.id)
+    await h.click(lobby, None, BOB, label=en("discord.lobby.join"))
+    await h.click(lobby, None, ALICE, label=en("discord.lobby.start"))
+    await play_out(h, post.id)
+    final = h.last_post(post.id)
+    rematch_id = next(cid for cid in final.custom_ids if cid.endswith(":rematch"))
+    both = await asyncio.gather(fake.click(final, rematch_id, ALICE), fake.click(final, rematch_id, BOB))
+    await h.idle()
+    (rematch,) = [p for p in posts_of(fake) if p.id != post.id]  # the other post taken back
+    assert sorted(r.content for r in both) == sorted([
+        "✅ " + en("discord.rematch.opened_in", where=f"<#{rematch.id}>"), "✅ " + en("discord.rematch.joined")])
+    assert {"Alice", "Bob"} <= set(re.findall(r"Alice|Bob", str(fake.message(rematch.id).embeds[0])))
+    assert tag_names(fake, rematch) == ["Lobby"]
+    # (when both opened a post before either committed, the loser's was deleted)
+    assert all(not r.path.endswith(str(rematch.id)) for r in fake.requests_to("DELETE", "/channels/{channel_id}"))
+    fake.assert_clean()
