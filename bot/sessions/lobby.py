@@ -97,12 +97,12 @@ class Lobby:
         it).
 
         A game in a channel or thread has its rematch there. A game in a forum post has it in
-        a new post of the same forum: `new_post(finished)` (the finished game, whose settings name
-        the forum) opens that post (outside any transaction: it asks Discord) and returns its
-        channel id; the finished game keeps the
-        rematch's id (GameSettings.rematch_id), under its version guard, so that of two
-        players pressing at once one opens it and the other joins. The loser's post is the
-        caller's to clear away (the lobby returned is elsewhere)."""
+        a new post of the same forum: `new_post(finished)` (the finished game, whose settings
+        name the forum) opens that post (outside any transaction: it asks Discord) and returns
+        its channel id; the finished game keeps the rematch's id (GameSettings.rematch_id),
+        under its version guard, so that of two players pressing at once one opens it and the
+        other joins. The loser's post is the caller's to clear away (the lobby returned is
+        elsewhere). A rematch played or closed leaves room for another, as in a channel."""
         async with self.core.store.read() as tx:
             row = await tx.get_game(game_id)
             if row is None or row.status != "finished":
@@ -112,6 +112,8 @@ class Lobby:
                 raise SessionError("not_in_game")
             finished = self.core.info(ld)
             opened = await tx.get_game(ld.settings.rematch_id) if ld.settings.rematch_id is not None else None
+        if opened is not None and not opened.is_open:
+            opened = None  # that rematch was played or closed: another may be opened, as in a channel
         if finished.settings.forum_id is not None and new_post is not None:
             if opened is None:
                 channel_id = await new_post(finished)
@@ -150,7 +152,8 @@ class Lobby:
             ld = self.core.load(row, await tx.seats(game_id), with_state=False)
             if ld.seat_of(actor.user_id) is None:
                 raise SessionError("not_in_game")
-            if ld.settings.rematch_id is not None or await tx.open_game(channel_id) is not None:
+            earlier = await tx.get_game(ld.settings.rematch_id) if ld.settings.rematch_id is not None else None
+            if (earlier is not None and earlier.is_open) or await tx.open_game(channel_id) is not None:
                 raise SessionError("game_already_here")
             people = [str(s.user_id) for s in ld.seats if s.user_id]
             settings = ld.settings.model_copy(update={

@@ -88,8 +88,13 @@ async def test_a_forum_games_rematch_opens_in_a_new_post_once(service: SessionSe
     info, opened = await service.rematch(first, CAROL, new_post=new_post)
     assert not opened and info.game_id == a.game_id and asked == before
     # once it started, there is no rematch lobby left to join
-    await service.start(a.channel_id, ALICE if a.host_user_id == ALICE.user_id else BOB)
+    host = ALICE if a.host_user_id == ALICE.user_id else BOB
+    await service.start(a.channel_id, host)
     with pytest.raises(SessionError) as busy:
         await service.rematch(first, ALICE, new_post=new_post)
     assert busy.value.code == "game_already_here" and asked == before
+    # closed, it leaves room for another, in a post of its own
+    await service.abandon(a.channel_id, host)
+    again, opened = await service.rematch(first, CAROL, new_post=new_post)
+    assert opened and again.channel_id == asked[-1] != a.channel_id and len(asked) == len(before) + 1
 
