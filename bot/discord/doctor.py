@@ -18,7 +18,11 @@ What is checked:
 * every channel that has a game open (a lobby or a game in progress, the most recently
   moved first, `--channels` of them): the channel still exists, and the bot has the
   permissions a post needs there (`bot.discord.outbox.POST_PERMISSIONS`), computed the way
-  Discord does from the server's roles and the channel's overwrites.
+  Discord does from the server's roles and the channel's overwrites;
+* for a game in a forum post, its forum: Send Messages there (Create Posts, in the client:
+  new games and rematches open posts), and the status tags (bot/discord/forum.py): found,
+  or Manage Channels to create them; Manage Threads where a status tag is moderated. A
+  forum's tags are a nicety, so what they lack is a note, not a problem.
 """
 from __future__ import annotations
 
@@ -34,6 +38,7 @@ from typing import Any, Iterable
 import discord
 
 from bot.config import ConfigError, Settings, load_settings
+from bot.discord.forum import STATUSES, find_tags
 from bot.discord.outbox import POST_PERMISSIONS
 from bot.store import MIGRATIONS_DIR, MIGRATIONS_PG_DIR, load_migrations, mask_url, parse_database_url
 
@@ -44,8 +49,9 @@ CONNECT_TIMEOUT = 10.0
 PERMISSION_NAMES = {
     "view_channel": "View Channel", "send_messages": "Send Messages",
     "send_messages_in_threads": "Send Messages in Threads", "embed_links": "Embed Links",
-    "attach_files": "Attach Files",
+    "attach_files": "Attach Files", "manage_channels": "Manage Channels", "manage_threads": "Manage Threads",
 }
+FORUM = 15
 THREAD_TYPES = {10, 11, 12}  # announcement, public and private threads
 
 
@@ -233,7 +239,7 @@ async def look_at_discord(settings: Settings, token: str, channels: list[OpenCha
         guilds: dict[str, dict | None] = {}
         members: dict[str, dict | None] = {}
         for open_channel in channels:
-            findings.append(await _channel(client, open_channel, guilds, members))
+            findings += await _channel(client, open_channel, guilds, members)
     finally:
         await client.close()
     return findings
@@ -270,19 +276,25 @@ async def _guild_has_bot(client: discord.Client, guild_id: int) -> Finding:
 
 
 async def _channel(client: discord.Client, open_channel: OpenChannel, guilds: dict[str, dict | None],
-                   members: dict[str, dict | None]) -> Finding:
+                   members: dict[str, dict | None]) -> list[Finding]:
+    finding, forum = await _channel_itself(client, open_channel, guilds, members)
+    return [finding, *forum]
+
+
+async def _channel_itself(client: discord.Client, open_channel: OpenChannel, guilds: dict[str, dict | None],
+                          members: dict[str, dict | None]) -> tuple[Finding, list[Finding]]:
     where = f"channel {open_channel.channel_id} (game #{open_channel.game_id}, {open_channel.game})"
     try:
         channel = await client.http.get_channel(int(open_channel.channel_id))
     except discord.NotFound:
         return Finding(WARN, f"{where} no longer exists",
-                       "its posts are given up after a few tries; nothing else is affected, and nothing to do")
+                       "its posts are given up after a few tries; nothing else is affected, and nothing to do"), []
     except discord.Forbidden:
         return Finding(FAIL, f"{where}: the bot cannot see it",
-                       "give Railyard's role View Channel there (or re-invite the bot to the server)")
+                       "give Railyard's role View Channel there (or re-invite the bot to the server)"), []
     guild_id = str(channel.get("guild_id") or open_channel.guild_id or "")
     if not guild_id:
-        return Finding(OK, f"{where}: a direct message channel")
+        return Finding(OK, f"{where}: a direct message channel"), []
     try:
         if guild_id not in guilds:
             guilds[guild_id] = await client.http.get_guild(int(guild_id))
@@ -292,17 +304,48 @@ async def _channel(client: discord.Client, open_channel: OpenChannel, guilds: di
         if channel.get("type") in THREAD_TYPES and channel.get("parent_id"):
             parent = await client.http.get_channel(int(channel["parent_id"]))
     except (discord.Forbidden, discord.NotFound):
-        return Finding(FAIL, f"{where}: the bot is no longer in server {guild_id}", "re-invite the bot to the server")
+        return Finding(FAIL, f"{where}: the bot is no longer in server {guild_id}",
+                       "re-invite the bot to the server"), []
     guild, member = guilds[guild_id], members[guild_id]
     assert guild is not None and member is not None
     perms = permissions_in(guild, member, channel, parent)
     missing = [p for p in needed_permissions(channel) if not getattr(perms, p)]
     name = f"#{channel.get('name', open_channel.channel_id)}"
+    forum = _forum(where, parent, permissions_in(guild, member, parent) if parent else perms) \
+        if parent is not None and parent.get("type") == FORUM else []
     if missing:
         listed = ", ".join(PERMISSION_NAMES[p] for p in missing)
         return Finding(FAIL, f"{where} {name} in {guild.get('name', guild_id)}: the bot lacks {listed}",
-                       f"in the channel's settings (Permissions), allow {listed} for Railyard's role")
-    return Finding(OK, f"{where} {name}: the bot can post there")
+                       f"in the channel's settings (Permissions), allow {listed} for Railyard's role"), forum
+    return Finding(OK, f"{where} {name}: the bot can post there"), forum
+
+
+def _forum(where: str, forum: dict, perms: discord.Permissions) -> list[Finding]:
+    """What a game's forum needs beyond its post: Send Messages (Create Posts) for new games
+    and rematches, and its status tags (found, or Manage Channels to make them; Manage
+    Threads for a moderated one). Notes only: the game itself runs without them."""
+    name = f"forum #{forum.get('name', forum.get('id'))}"
+    notes = []
+    if not perms.send_messages:
+        notes.append(Finding(WARN, f"{where}: in its {name} the bot may not create posts (Send Messages)",
+                             f"allow Send Messages in {name} for Railyard's role, or new games and rematches"
+                             " cannot open posts there"))
+    found = find_tags(list(forum.get("available_tags") or []))
+    missing = [s for s in STATUSES if s not in found]
+    if missing and not perms.manage_channels:
+        listed = ", ".join(missing)
+        notes.append(Finding(WARN, f"{where}: {name} has no status tags for {listed}, and the bot may not create them",
+                             f"create tags named Lobby, Playing, Finished (or 募集中, プレイ中, 終了) in {name},"
+                             " or allow Manage Channels there for Railyard's role"))
+    moderated = [s for s, tag in found.items() if tag.get("moderated")]
+    if moderated and not perms.manage_threads:
+        notes.append(Finding(WARN, f"{where}: {name} has moderated status tags ({', '.join(moderated)}) and the bot"
+                                   " lacks Manage Threads", f"allow Manage Threads in {name} for Railyard's role,"
+                                                            " or make those tags unmoderated"))
+    if not notes:
+        notes.append(Finding(OK, f"{where}: its {name} takes new posts and has its status tags"
+                                 + ("" if not missing else " (the bot creates them)")))
+    return notes
 
 
 # ---------------------------------------------------------------------------- the command

@@ -18,6 +18,7 @@ from bot.sessions import Outcome, SessionService
 class Host(Protocol):
     service: SessionService
     settings: Settings
+    outbox: Any  # the OutboxDispatcher (bot/discord/outbox.py): `wake()` after a change writes rows
 
     def clock(self) -> float: ...
 
@@ -37,3 +38,6 @@ class Host(Protocol):
     async def create_dm(self, user: discord.abc.Snowflake) -> discord.DMChannel: ...
 
     async def fetch_channel(self, channel_id: int, /) -> Any: ...
+
+    @property
+    def http(self) -> Any: ...

@@ -26,6 +26,9 @@ answered), both as parts of their own rows, so one game's channel holds one remi
 in order with its posts, whichever process delivers them. DMs are left as they are: they are
 the reader's own, one line each, and clutter no channel.
 
+Forum posts: a game in a post the bot opened in a forum has its status tag set by rows of
+its own ("forum_status", bot/discord/forum.py), after the post of the change that made it.
+
 Notices: when a post was given up (or went out without its images), the game's host is told
 what is wrong in their language, in the channel if the bot can still post there (with a
 mention), else by DM.
@@ -45,7 +48,7 @@ import discord
 
 from bot.discord.outbox import THREAD_ARCHIVED, UNKNOWN_MESSAGE, Channel, Courier, DirectMessage
 from bot.discord.posts import Picture, game_post, jump_url, waiting_line
-from bot.discord import leagues, reminders
+from bot.discord import forum, leagues, reminders
 from bot.discord.host import Host
 from bot.discord.replies import Reply
 from bot.discord.text import CONTENT_MAX, clip, event_text, join_lines, t
@@ -93,6 +96,7 @@ class OutboxMessages:
             "digest": self._personal,
             "followed": self._followed,
             "league_round": self._league_round,
+            "forum_status": self._forum_status,
         }
 
     async def compose(self, row: OutboxRow, out: Courier) -> None:
@@ -232,10 +236,13 @@ class OutboxMessages:
 
     async def _run_after(self, row: OutboxRow) -> list[tuple[OutboxRow, GamePost]]:
         """The game posts due right after `row`, up to the first row of another kind (or one
-        that cannot be read: its own delivery gives it up)."""
+        that cannot be read: its own delivery gives it up); a forum post's status tag between
+        them is no break (it is delivered on its own, next)."""
         run = []
         now = self.bot.clock()
         for later in await self.bot.service.deliveries.pending_after(row.game_id, row.id):
+            if later.kind == "forum_status":
+                continue  # a forum post's tag, no post: the posts after it still make one step with this
             if later.kind not in GAME_POST_KINDS or later.next_attempt_at > now:
                 break
             try:
@@ -374,6 +381,12 @@ class OutboxMessages:
                 await out.edit("card", channel_id, str(card), leagues.league_card(info))
             except (discord.NotFound, discord.Forbidden) as exc:  # the card was deleted: nothing to redraw
                 log.info("could not redraw the card of league %s: %s", payload["league_id"], exc)
+
+    async def _forum_status(self, row: OutboxRow, payload: dict[str, Any], out: Courier) -> None:
+        """A game in a forum post changed status (started, finished, abandoned): the post's
+        status tag follows (bot/discord/forum.py)."""
+        await forum.set_status(self.bot.http, int(payload["channel_id"]), int(payload["forum_id"]),
+                               str(payload["status"]), payload.get("locale") or "en")
 
     # ------------------------------------------------------------------ notices to the host
     async def _notice(self, row: OutboxRow, payload: dict[str, Any], out: Courier) -> None:

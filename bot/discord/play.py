@@ -15,6 +15,7 @@ import discord
 
 from bot.discord import chooser, ids, leagues, picking, where
 from bot.discord.boards import board_follows
+from bot.discord import forum as forum_posts
 from bot.discord.errors import StaleClick, report_error
 from bot.discord.refusals import UserError
 from bot.discord.posts import attach, lobby_reply, render_picture
@@ -346,6 +347,7 @@ async def lobby_action(interaction: discord.Interaction, ref: ids.ComponentId) -
     elif ref.verb == "leave":
         info = await bot.service.leave(channel_id, actor)
         if info.status == "abandoned":
+            bot.outbox.wake()  # a forum post's tag says it is over
             return lobby_reply(info, info.locale, state="closed")
     elif ref.verb == "bot":
         info = await bot.service.add_bot(channel_id, actor)
@@ -380,13 +382,33 @@ LOBBY_LOOK_BACK = 50  # messages of the channel looked through for a rematch's l
 
 async def rematch_reply(interaction: discord.Interaction, ref: ids.ComponentId) -> Reply:
     """The final post's Rematch button: the first player to press it opens the rematch's lobby
-    in the channel (posted there like /game new's), each next one joins it and the lobby
-    message is redrawn. Answered privately; in a game that lives by its answers the answer is
-    the lobby itself, public (the bot can neither post it by itself nor redraw it later)."""
+    in the channel (posted there like /game new's), or, for a game in a forum post, as a new
+    post of the same forum; each next one joins it and the lobby message is redrawn. Answered
+    privately; in a game that lives by its answers the answer is the lobby itself, public (the
+    bot can neither post it by itself nor redraw it later)."""
     bot = bot_of(interaction)
     lang = lang_of(interaction)
-    info, opened = await bot.service.rematch(ref.game_id, actor_of(interaction))
-    channel = interaction.channel
+    made: list[forum_posts.OpenedPost] = []
+
+    async def new_post(finished: GameInfo) -> str:
+        forum = bot.get_channel(int(finished.settings.forum_id or 0))
+        if not isinstance(forum, discord.ForumChannel):
+            raise UserError("discord.error.cannot_post")  # the forum is gone, or the bot may not see it
+        name = t(finished.locale, "discord.thread.default_name", game=ui_base.get(finished.game).title(finished.locale))
+        opened = await forum_posts.open_post(interaction.client, forum, name, finished.locale)  # type: ignore[arg-type]
+        made.append(opened)
+        return str(opened.post.id)
+
+    try:
+        info, opened = await bot.service.rematch(ref.game_id, actor_of(interaction), new_post=new_post)
+    except Exception:
+        for unused in made:  # a post opened for a rematch that did not open there
+            await forum_posts.clear_post(unused)
+        raise
+    post = made[0] if made else None
+    if post is not None and (not opened or info.channel_id != str(post.post.id)):
+        await forum_posts.clear_post(post)  # another player's rematch opened first: this post is not needed
+        post = None
     lobby = lobby_reply(info, info.locale)
     if info.settings.delivery == REPLIES:
         outcome = None if opened else await bot.service.autostart(str(info.channel_id))
@@ -397,27 +419,38 @@ async def rematch_reply(interaction: discord.Interaction, ref: ids.ComponentId) 
         return lobby
     if opened:
         try:
-            await channel.send(**lobby.new_kwargs())  # type: ignore[union-attr]
+            if post is not None:
+                await post.starter.edit(**lobby.edit_kwargs())
+            else:
+                await interaction.channel.send(**lobby.new_kwargs())  # type: ignore[union-attr]
         except discord.HTTPException as exc:
             log.warning("cannot post the rematch lobby of game %s: %s", info.game_id, exc)
             await bot.service.abandon(str(info.channel_id), actor_of(interaction))
+            bot.outbox.wake()
             raise UserError("discord.error.cannot_post") from None
+        if post is not None:
+            try:
+                await post.post.add_user(interaction.user)
+            except discord.HTTPException:
+                log.info("could not add %s to post %s", interaction.user.id, post.post.id)
+            return Reply(content="✅ " + t(lang, "discord.rematch.opened_in", where=post.post.mention))
         return Reply(content="✅ " + t(lang, "discord.rematch.opened"))
     outcome = await bot.service.autostart(str(info.channel_id))
     if outcome is not None:
         bot.after_commit(outcome)
         lobby = lobby_reply(await bot.service.lobby(str(info.channel_id)), info.locale, state="started")
-    await _redraw_lobby(interaction, info.game_id, lobby)
+    await _redraw_lobby(interaction, info.game_id, lobby, info.channel_id)
     return Reply(content="✅ " + t(lang, "discord.rematch.joined"))
 
 
-async def _redraw_lobby(interaction: discord.Interaction, game_id: int, lobby: Reply) -> None:
-    """Edit the lobby message of `game_id` among the channel's recent messages (found by its
-    buttons), so everyone sees who has joined. Not found (deleted, or far up): left as it is."""
+async def _redraw_lobby(interaction: discord.Interaction, game_id: int, lobby: Reply, channel_id: str) -> None:
+    """Edit the lobby message of `game_id` among the recent messages of its channel (found by
+    its buttons), so everyone sees who has joined. Not found (deleted, or far up): left as it is."""
     me = interaction.client.user
     prefix = f"{ids.PREFIX}:{game_id}:"
+    channel = interaction.client.get_partial_messageable(int(channel_id))
     try:
-        async for message in interaction.channel.history(limit=LOBBY_LOOK_BACK):  # type: ignore[union-attr]
+        async for message in channel.history(limit=LOBBY_LOOK_BACK):
             if me is None or message.author.id != me.id:
                 continue
             custom_ids = [c.custom_id for row in message.components for c in getattr(row, "children", [])

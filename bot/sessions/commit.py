@@ -75,12 +75,14 @@ class Commit:
     async def post_abandoned(tx: Tx, row: GameRow, seats: list[SeatRow], version: int, event: Event,
                               now: float) -> None:
         """The outbox row that tells a game's channel it was closed without a result (by its
-        host, or a lobby nobody started) and takes the buttons off its live board."""
+        host, or a lobby nobody started) and takes the buttons off its live board; and, for a
+        game in a forum post, the post's tag saying it is over."""
         post = AbandonedPost(game_id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, game=row.game,
                              version=version, locale=row.locale, names=[s.display_name for s in seats],
                              events=[event], delivery=delivery_of(row))
         await tx.add_outbox(row.id, "abandoned", post.model_dump(mode="json"), now)
         await after_game_ends(tx, row.id, now)  # a league's round may end with it
+        await post_forum_status(tx, row, "finished", now)
 
     async def commit(
         self,
@@ -168,6 +170,9 @@ class Commit:
         )
         payload = post.model_dump(mode="json")
         outbox_id = await tx.add_outbox(row.id, kind, payload, now)
+        if kind == "start" or status == "finished":
+            await post_forum_status(tx, row, "finished" if status == "finished" else "playing", now,
+                                    settings=ld.settings)
         if seq is not None or status == "finished":
             await self._tell_followers(tx, row.id, payload, seq, status == "finished", now)
         return Outcome(
@@ -199,3 +204,26 @@ class Commit:
             await tx.delete_timers(ld.row.id, "lapse")
         elif await tx.get_timer(ld.row.id, "lapse") is None:
             await tx.set_timer(ld.row.id, "lapse", now + ld.settings.reminder_interval(0))
+
+
+FORUM_STATUSES = ("lobby", "playing", "finished")
+
+
+async def post_forum_status(tx: Tx, row: GameRow, status: str, now: float,
+                            settings: GameSettings | None = None) -> None:
+    """For a game in a forum post the bot opened (GameSettings.forum_id), the outbox row
+    that sets the post's status tag, in the transaction of the change that makes it true:
+    so the tag follows the game whatever process delivers it, and after the change's own
+    post (one game's rows go in order). An abandoned game's post is tagged finished: it
+    is over, nothing in it to join or play. Nothing for any other game."""
+    if settings is None:
+        try:
+            settings = GameSettings.model_validate_json(row.settings_json)
+        except ValueError:  # settings that cannot be read: the game is being cleared away
+            return
+    if settings.forum_id is None:
+        return
+    assert status in FORUM_STATUSES
+    await tx.add_outbox(row.id, "forum_status", {"channel_id": row.channel_id, "forum_id": settings.forum_id,
+                                                 "guild_id": row.guild_id, "status": status,
+                                                 "locale": row.locale}, now)

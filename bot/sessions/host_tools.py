@@ -5,7 +5,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.sessions.commit import Commit
+from bot.sessions.commit import Commit, post_forum_status
 from bot.sessions.pace import bank_due, read_clocks
 from bot.sessions.core import Core, Loaded, no_open_game
 from bot.sessions.lobby import Lobby
@@ -52,6 +52,8 @@ class HostTools:
             if row.status == "active":
                 await self.commit.post_abandoned(tx, row, seats, version, Event(key="session.abandoned",
                                                                           params={"by": actor.name}), now)
+            else:  # a lobby: its own message says it closed (the adapter's); a forum post's tag too
+                await post_forum_status(tx, row, "finished", now)
             new = await tx.get_game(row.id)
             assert new is not None
             try:

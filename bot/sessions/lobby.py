@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 from pydantic import ValidationError
 
-from bot.sessions.commit import Commit
+from bot.sessions.commit import Commit, post_forum_status
 from bot.sessions.core import Core, Loaded, log
 from bot.sessions.errors import SessionError
 from bot.sessions.models import (
@@ -52,11 +52,14 @@ class Lobby:
         locale: str | None = "en",
         autostart_players: int | None = None,
         delivery: str = CHANNEL,
+        forum_id: str | None = None,
     ) -> GameInfo:
         """Open a lobby in the channel; the host takes the first seat. With
         `autostart_players` the lobby has that many seats and the game is to start as soon as
         they are taken (`autostart` starts it on the host's behalf). `delivery` says how its
-        posts reach the players (GameSettings.delivery), as the caller knows the channel."""
+        posts reach the players (GameSettings.delivery), as the caller knows the channel;
+        `forum_id`: the channel is a post opened for the game in that forum
+        (GameSettings.forum_id)."""
         try:
             game = registry.get(game_name)
         except registry.UnknownGame:
@@ -72,7 +75,7 @@ class Lobby:
             raise SessionError("bad_option", option=name, value=str(err.get("input"))) from None
         if autostart_players is not None and not game.min_players <= autostart_players <= game.max_players:
             raise SessionError("bad_option", option="players", value=str(autostart_players))
-        settings = GameSettings(autostart_players=autostart_players, delivery=delivery)
+        settings = GameSettings(autostart_players=autostart_players, delivery=delivery, forum_id=forum_id)
         now = self.core.clock()
         async with self.core.store.write() as tx:
             if await tx.open_game(channel_id) is not None:
@@ -89,13 +92,48 @@ class Lobby:
             await remember_language(tx, host)
             return await self.core.info_in_tx(tx, game_id)
 
-    async def rematch(self, game_id: int, actor: Actor) -> tuple[GameInfo, bool]:
+    async def rematch(self, game_id: int, actor: Actor,
+                      new_post: Callable[[GameInfo], Awaitable[str]] | None = None) -> tuple[GameInfo, bool]:
         """The rematch of a finished game, asked for by one of its players: the first to ask
-        opens its lobby in the game's channel (the same game and options, its host's settings,
-        a new seed, the seats rotated), the next ones join it. Returns (the lobby, whether this
-        call opened it)."""
+        opens its lobby (the same game and options, its host's settings, a new seed, the
+        seats rotated), the next ones join it. Returns (the lobby, whether this call opened
+        it).
+
+        A game in a channel or thread has its rematch there. A game in a forum post has it in
+        a new post of the same forum: `new_post(finished)` (the finished game, whose settings
+        name the forum) opens that post (outside any transaction: it asks Discord) and returns
+        its channel id; the finished game keeps the rematch's id (GameSettings.rematch_id),
+        under its version guard, so that of two players pressing at once one opens it and the
+        other joins. The loser's post is the caller's to clear away (the lobby returned is
+        elsewhere). A rematch played or closed leaves room for another, as in a channel."""
+        async with self.core.store.read() as tx:
+            row = await tx.get_game(game_id)
+            if row is None or row.status != "finished":
+                raise SessionError("rematch_not_finished")
+            ld = self.core.load(row, await tx.seats(game_id), with_state=False)
+            if ld.seat_of(actor.user_id) is None:
+                raise SessionError("not_in_game")
+            finished = self.core.info(ld)
+            opened = await tx.get_game(ld.settings.rematch_id) if ld.settings.rematch_id is not None else None
+        if opened is not None and not opened.is_open:
+            opened = None  # that rematch was played or closed: another may be opened, as in a channel
+        if finished.settings.forum_id is not None and new_post is not None:
+            if opened is None:
+                channel_id = await new_post(finished)
+                try:
+                    return await self._open_rematch(game_id, actor, channel_id), True
+                except SessionError as exc:
+                    if exc.code != "game_already_here":
+                        raise
+                async with self.core.store.read() as tx:
+                    row = await tx.get_game(game_id)
+                    settings = GameSettings.model_validate_json(row.settings_json) if row is not None else None
+                    opened = await tx.get_game(settings.rematch_id) if settings and settings.rematch_id else None
+            if opened is None or opened.status != "lobby":
+                raise SessionError("game_already_here")
+            return await self.join(opened.channel_id, actor), False
         try:
-            return await self._open_rematch(game_id, actor), True
+            return await self._open_rematch(game_id, actor, row.channel_id), True
         except SessionError as exc:
             if exc.code != "game_already_here":
                 raise
@@ -108,7 +146,7 @@ class Lobby:
         return await self.join(row.channel_id, actor), False
 
     @retries_conflicts
-    async def _open_rematch(self, game_id: int, actor: Actor) -> GameInfo:
+    async def _open_rematch(self, game_id: int, actor: Actor, channel_id: str) -> GameInfo:
         now = self.core.clock()
         async with self.core.store.write() as tx:
             row = await tx.get_game(game_id)
@@ -117,18 +155,23 @@ class Lobby:
             ld = self.core.load(row, await tx.seats(game_id), with_state=False)
             if ld.seat_of(actor.user_id) is None:
                 raise SessionError("not_in_game")
-            if await tx.open_game(row.channel_id) is not None:
+            earlier = await tx.get_game(ld.settings.rematch_id) if ld.settings.rematch_id is not None else None
+            if (earlier is not None and earlier.is_open) or await tx.open_game(channel_id) is not None:
                 raise SessionError("game_already_here")
             people = [str(s.user_id) for s in ld.seats if s.user_id]
             settings = ld.settings.model_copy(update={
-                "autostart_players": None, "rematch_of": game_id, "seat_order": people[1:] + people[:1]})
+                "autostart_players": None, "rematch_of": game_id, "seat_order": people[1:] + people[:1],
+                "rematch_id": None})
             try:
                 new_id = await tx.insert_game(
-                    game=row.game, guild_id=row.guild_id, channel_id=row.channel_id, host_user_id=actor.user_id,
+                    game=row.game, guild_id=row.guild_id, channel_id=channel_id, host_user_id=actor.user_id,
                     locale=row.locale, options=ld.options, settings=settings.model_dump(mode="json"),
                     seed=self.core.new_seed(), now=now)
             except ChannelBusy:
                 raise SessionError("game_already_here") from None
+            if ld.settings.forum_id is not None:  # in another post: the finished game says where
+                await tx.update_game(row.id, row.version, now, settings_json=ld.settings.model_copy(
+                    update={"rematch_id": new_id}).model_dump(mode="json"))
             await tx.add_seat(new_id, 0, user_id=actor.user_id, bot=None, display_name=actor.name)
             await remember_language(tx, actor)
             return await self.core.info_in_tx(tx, new_id)
@@ -176,6 +219,8 @@ class Lobby:
             else:
                 fields["status"] = "abandoned"
         await tx.update_game(ld.row.id, ld.row.version, now, **fields)
+        if fields.get("status") == "abandoned":
+            await post_forum_status(tx, ld.row, "finished", now, settings=ld.settings)
 
     async def _open_lobby_as_host(self, tx, channel_id: str, actor: Actor):
         """The channel's game, for a change only its host may make and only in the lobby."""

@@ -97,6 +97,13 @@ class GameSettings(BaseModel):
     # Where the game's posts go (CHANNEL or REPLIES above): fixed when the lobby opens, from
     # where it was opened; a rematch keeps it, and no setting changes it.
     delivery: Literal["channel", "replies"] = CHANNEL
+    # The game lives in a post the bot opened for it in this forum channel: the post's status
+    # tag (lobby, playing, finished) follows the game, and its rematch opens as a new post of
+    # the same forum. None for a game in a channel or a thread (a person's own forum post too).
+    forum_id: str | None = None
+    # A finished game in a forum post: its rematch, once a player opened it (in another post,
+    # so the channel alone cannot say), for the next players pressing Rematch to join.
+    rematch_id: int | None = None
 
     def reminder_interval(self, attempt: int) -> float:
         """Seconds until the reminder after `attempt` reminders were sent (0 = first one)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.discord.doctor import FAIL, OK, WARN, diagnose, permissions_in
@@ -100,3 +101,34 @@ def test_permissions_follow_discords_order(thread: bool) -> None:
     assert perms.view_channel and perms.send_messages and not perms.attach_files
     owner = permissions_in(guild, {"user": {"id": "99"}, "roles": []}, channel)
     assert owner.attach_files
+
+
+async def test_a_game_in_a_forum_post_has_its_forum_checked_too(tmp_path: Path) -> None:
+    from tests.fake_discord.models import FORUM, PUBLIC_THREAD
+
+    forum, post, tagged, tagged_post = 910, 911, 912, 913
+    db = tmp_path / "games.sqlite3"
+    async with await Store.open(db) as store:
+        await add_open_game(store, post, 1_700_000_000.0)
+        await add_open_game(store, tagged_post, 1_700_000_001.0)
+    async with FakeDiscord() as fake:
+        fake.add_guild(GUILD, "Yard", channels=[
+            {"id": forum, "name": "games", "type": FORUM},
+            {"id": post, "name": "Friday", "type": PUBLIC_THREAD, "parent_id": forum},
+            {"id": tagged, "name": "tidy", "type": FORUM, "available_tags": [
+                {"name": "Lobby"}, {"name": "プレイ中"}, {"name": "finished", "moderated": True}]},
+            {"id": tagged_post, "name": "Saturday", "type": PUBLIC_THREAD, "parent_id": tagged},
+        ])
+        await fake.deny_bot(forum, "send_messages")  # threads keep Send Messages in Threads
+        with fake.patched():
+            findings = await diagnose(env_file(tmp_path, DATABASE_URL=f"sqlite:///{db}", DISCORD_TOKEN=fake.token))
+            fake.guilds[GUILD].everyone.permissions |= discord.Permissions(manage_threads=True).value
+            allowed = await diagnose(env_file(tmp_path, DATABASE_URL=f"sqlite:///{db}", DISCORD_TOKEN=fake.token))
+    untagged = [f for f in findings if f"channel {post} " in f.what]
+    assert [f.level for f in untagged] == [OK, WARN, WARN]  # the post itself is fine
+    assert "create posts" in untagged[1].what and "Send Messages" in (untagged[1].fix or "")
+    assert "no status tags for lobby, playing, finished" in untagged[2].what
+    assert "Manage Channels" in (untagged[2].fix or "") and "募集中" in (untagged[2].fix or "")
+    tidy = [f for f in findings if f"channel {tagged_post} " in f.what]
+    assert [f.level for f in tidy] == [OK, WARN] and "moderated status tags (finished)" in tidy[1].what
+    assert [f.level for f in allowed if f"channel {tagged_post} " in f.what] == [OK, OK]

@@ -76,6 +76,18 @@ permissions)``, ``await add_channel(guild_id, channel_id, name, *, type, parent_
 member overwrite for the bot, sent as CHANNEL_UPDATE; posts needing a denied permission get 403
 50001/50013, reading the history without View Channel 403 50001 and without Read Message
 History no messages; no names lifts it).
+Forums: a channel of ``type=FORUM`` (15) in ``add_guild`` (``available_tags``: dicts {id?, name,
+moderated, emoji_name}; ``flags=REQUIRE_TAG``), changed later by ``await set_forum(forum_id, *,
+tags=None, flags=None)`` (CHANNEL_UPDATE). ``POST /channels/{forum}/threads`` makes a post (a public
+thread whose parent is the forum) and its starter message (the post's id) and refuses what Discord
+refuses: no message (50035), more than 5 or unknown ``applied_tags`` (50035), no tag in a
+REQUIRE_TAG forum (40067; 40066 when every tag is moderated), a moderated tag without Manage
+Threads or no Send Messages in the forum (403 50013). A forum takes no message (40058).
+``PATCH`` of a post: its tags by its creator or with Manage Threads (a moderated one only
+with it; locked posts too), an archived post only while unarchiving it (50083). ``PATCH`` of a
+forum needs Manage Channels (403 50013; the guild's ``app_permissions`` and the bot's
+overwrite decide): at most 20 tags (50035), names unique (40061); tags left out are deleted
+and taken off the posts. No command runs in a forum itself (ValueError: it has no message box).
 State: ``users``, ``guilds``, ``channels`` (incl. threads and DMs), ``bot_user``, ``owner``.
 
 Installs and places (Discord's developer docs: application-commands "Contexts", receiving-and-

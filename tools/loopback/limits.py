@@ -628,3 +628,73 @@ def check_thread_create(payload: dict, *, parent_type: int, from_message: bool) 
             problems.append(Problem(("type",), "BASE_TYPE_CHOICES", "Private threads need a GUILD_TEXT parent", "thread_type"))
     # ``invitable`` is ignored by Discord for public threads (discord.py always sends it).
     return problems
+
+
+# --------------------------------------------------------------------------- forums
+# resources/channel: a forum has at most 20 tags ("available_tags … limited to 20"), a tag's
+# name is at most 20 characters, a post carries at most 5 ("applied_tags … limited to 5")
+FORUM_TAGS_MAX = 20
+FORUM_TAG_NAME_MAX = 20
+APPLIED_TAGS_MAX = 5
+
+
+def check_applied_tags(tags: Any, known: Sequence[int], path: Tuple[Any, ...] = ("applied_tags",)) -> List[Problem]:
+    """A post's applied_tags: a list of at most 5 ids, each one of the forum's tags."""
+    if tags is None:
+        return []
+    if not isinstance(tags, list):
+        return [Problem(path, "BASE_TYPE_ARRAY", "Must be an array.", "applied_tags")]
+    problems: List[Problem] = []
+    if len(tags) > APPLIED_TAGS_MAX:
+        problems.append(Problem(path, "BASE_TYPE_MAX_LENGTH", f"Must be {APPLIED_TAGS_MAX} or fewer in length.",
+                                "applied_tags_count"))
+    for i, tag in enumerate(tags):
+        if not str(tag).isdigit() or int(tag) not in known:
+            problems.append(Problem(path + (i,), "TAG_INVALID", "Unknown tag.", "applied_tags_unknown"))
+    return problems
+
+
+def check_forum_post(payload: dict, known: Sequence[int], n_files: int) -> List[Problem]:
+    """POST /channels/{forum}/threads (resources/channel, "Start Thread in Forum or Media
+    Channel"): a name, the starter message (a message's own rules), the applied tags."""
+    problems: List[Problem] = []
+    name = payload.get("name")
+    if not isinstance(name, str) or not 1 <= len(name) <= THREAD_NAME_MAX:
+        problems.append(Problem(("name",), "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {THREAD_NAME_MAX} in length.", "thread_name"))
+    duration = payload.get("auto_archive_duration")
+    if duration is not None and duration not in AUTO_ARCHIVE_DURATIONS:
+        problems.append(
+            Problem(("auto_archive_duration",), "BASE_TYPE_CHOICES", "Value must be one of {60, 1440, 4320, 10080}.", "thread_archive_duration")
+        )
+    message = payload.get("message")
+    if not isinstance(message, dict):
+        problems.append(Problem(("message",), "BASE_TYPE_REQUIRED", "This field is required", "forum_post_message"))
+    else:
+        problems += check_message(message, n_files=n_files, path=("message",))
+    problems += check_applied_tags(payload.get("applied_tags"), known)
+    return problems
+
+
+def check_available_tags(tags: Any) -> List[Problem]:
+    """PATCH /channels/{forum} available_tags: at most 20, each with a 1-20 character name
+    and at most one of emoji_id and emoji_name. (Names repeated are Discord's 40061, not a
+    form error: see the server.)"""
+    path: Tuple[Any, ...] = ("available_tags",)
+    if not isinstance(tags, list):
+        return [Problem(path, "BASE_TYPE_ARRAY", "Must be an array.", "available_tags")]
+    problems: List[Problem] = []
+    if len(tags) > FORUM_TAGS_MAX:
+        problems.append(Problem(path, "BASE_TYPE_MAX_LENGTH", f"Must be {FORUM_TAGS_MAX} or fewer in length.",
+                                "available_tags_count"))
+    for i, tag in enumerate(tags):
+        if not isinstance(tag, dict):
+            problems.append(Problem(path + (i,), "BASE_TYPE_DICT", "Must be a JSON object", "available_tags"))
+            continue
+        name = tag.get("name")
+        if not isinstance(name, str) or not 1 <= len(name) <= FORUM_TAG_NAME_MAX:
+            problems.append(Problem(path + (i, "name"), "BASE_TYPE_BAD_LENGTH",
+                                    f"Must be between 1 and {FORUM_TAG_NAME_MAX} in length.", "tag_name"))
+        if tag.get("emoji_id") and tag.get("emoji_name"):
+            problems.append(Problem(path + (i,), "TAG_EMOJI_INVALID", "Only one of emoji_id and emoji_name may be set.",
+                                    "tag_emoji"))
+    return problems

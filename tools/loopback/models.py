@@ -119,8 +119,26 @@ class FakeMember:
         return data
 
 
-TEXT, DM, VOICE, GROUP_DM, CATEGORY, NEWS, PUBLIC_THREAD, PRIVATE_THREAD = 0, 1, 2, 3, 4, 5, 11, 12
+TEXT, DM, VOICE, GROUP_DM, CATEGORY, NEWS, PUBLIC_THREAD, PRIVATE_THREAD, FORUM = 0, 1, 2, 3, 4, 5, 11, 12, 15
 THREAD_TYPES = (10, PUBLIC_THREAD, PRIVATE_THREAD)
+# channel flags (resources/channel, "Channel Flags"): a forum whose posts must carry a tag
+REQUIRE_TAG = 1 << 4
+
+
+@dataclass
+class FakeTag:
+    """A forum's tag (resources/channel, "Forum Tag Object"): a moderated tag is added to or
+    removed from posts only by members with Manage Threads."""
+
+    id: int
+    name: str
+    moderated: bool = False
+    emoji_id: Optional[int] = None
+    emoji_name: Optional[str] = None
+
+    def payload(self) -> dict:
+        return {"id": str(self.id), "name": self.name, "moderated": self.moderated,
+                "emoji_id": str(self.emoji_id) if self.emoji_id else None, "emoji_name": self.emoji_name}
 
 
 @dataclass
@@ -149,6 +167,11 @@ class FakeChannel:
     overwrites: List[dict] = field(default_factory=list)
     #: a channel of a server the app is not installed to (only its users installed it)
     outside: bool = False
+    #: channel flags (REQUIRE_TAG on a forum)
+    flags: int = 0
+    #: a forum's tags (at most 20), and the ids of the tags applied to a forum post (at most 5)
+    available_tags: List[FakeTag] = field(default_factory=list)
+    applied_tags: List[int] = field(default_factory=list)
 
     @property
     def is_thread(self) -> bool:
@@ -189,7 +212,7 @@ class FakeChannel:
             "nsfw": False,
             "rate_limit_per_user": 0,
             "last_message_id": str(self.last_message_id) if self.last_message_id else None,
-            "flags": 0,
+            "flags": self.flags,
         }
         if self.is_thread:
             data.update(
@@ -205,12 +228,20 @@ class FakeChannel:
                     "invitable": self.invitable,
                     "create_timestamp": self.created_at,
                 },
+                applied_tags=[str(t) for t in self.applied_tags],
             )
         else:
             data.update(position=self.position, topic=self.topic, permission_overwrites=list(self.overwrites))
             if self.type == VOICE:
                 data.update(bitrate=64000, user_limit=0, rtc_region=None)
+            if self.type == FORUM:
+                data.update(available_tags=[t.payload() for t in self.available_tags], default_reaction_emoji=None,
+                            default_sort_order=None, default_forum_layout=0, default_thread_rate_limit_per_user=0,
+                            default_auto_archive_duration=self.auto_archive_duration)
         return data
+
+    def tag(self, tag_id: int) -> Optional[FakeTag]:
+        return next((t for t in self.available_tags if t.id == tag_id), None)
 
 
 @dataclass

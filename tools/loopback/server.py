@@ -22,8 +22,10 @@ from . import limits
 from .limits import Problem
 from .models import (
     DM,
+    FORUM,
     GROUP_DM,
     PRIVATE_THREAD,
+    REQUIRE_TAG,
     PUBLIC_THREAD,
     TEXT,
     CallbackRecord,
@@ -33,6 +35,7 @@ from .models import (
     FakeMember,
     FakeMessage,
     FakeRole,
+    FakeTag,
     FakeUser,
     InteractionResult,
     MessagePayloadRecord,
@@ -528,10 +531,11 @@ class FakeDiscord:
         installed: bool = True,
     ) -> FakeGuild:
         """Add a guild.  ``channels``: ids (text channels) or dicts {id, name, type, parent_id,
-        topic, archived, locked}; ``members``: user ids or dicts {id, name, roles, nick,
-        permissions}; ``roles``: dicts {id, name, permissions}.  The bot is a member unless
-        ``installed=False``: a server the app is not installed to, whose members reach it only
-        through their own installs (the client never hears of it: no GUILD_CREATE, no events;
+        topic, archived, locked, flags, available_tags} (a forum: ``type=FORUM``, tags as dicts
+        {id?, name, moderated, emoji_name}, ``flags=REQUIRE_TAG``); ``members``: user ids or dicts {id,
+        name, roles, nick, permissions}; ``roles``: dicts {id, name, permissions}.  The bot is a
+        member unless ``installed=False``: a server the app is not installed to, whose members reach
+        it only through their own installs (the client never hears of it: no GUILD_CREATE, no events;
         the bot's requests about it are refused 403 50001)."""
         guild = FakeGuild(guild_id, name, locale=locale, owner_id=owner_id or self.owner.id, app_permissions=app_permissions,
                           installed=installed)
@@ -543,9 +547,11 @@ class FakeDiscord:
         self.guilds[guild_id] = guild
         for i, spec in enumerate(channels if channels is not None else [guild_id + 1]):
             if isinstance(spec, Mapping):
-                self._new_channel(guild, int(spec["id"]), spec.get("name"), type=spec.get("type", TEXT),
-                                  parent_id=spec.get("parent_id"), topic=spec.get("topic"), position=i,
-                                  archived=spec.get("archived", False), locked=spec.get("locked", False))
+                channel = self._new_channel(guild, int(spec["id"]), spec.get("name"), type=spec.get("type", TEXT),
+                                            parent_id=spec.get("parent_id"), topic=spec.get("topic"), position=i,
+                                            archived=spec.get("archived", False), locked=spec.get("locked", False),
+                                            flags=int(spec.get("flags", 0)))
+                channel.available_tags = [self._new_tag(t) for t in spec.get("available_tags") or []]
             else:
                 self._new_channel(guild, int(spec), None, position=i)
         if installed:
@@ -616,6 +622,31 @@ class FakeDiscord:
             if thread.guild_id is not None:
                 self.guilds[thread.guild_id].channels.pop(thread.id, None)
 
+    def _new_tag(self, spec: Mapping[str, Any]) -> FakeTag:
+        return FakeTag(int(spec.get("id") or self._snowflake()), str(spec["name"]), moderated=bool(spec.get("moderated")),
+                       emoji_id=int(spec["emoji_id"]) if spec.get("emoji_id") else None,
+                       emoji_name=spec.get("emoji_name"))
+
+    async def set_forum(self, forum_id: int, *, tags: Optional[Sequence[Mapping[str, Any]]] = None,
+                        flags: Optional[int] = None) -> FakeChannel:
+        """Someone who manages the forum changed its tags (dicts {id?, name, moderated,
+        emoji_name}; a tag kept gives its id) or its flags (REQUIRE_TAG): the client hears
+        CHANNEL_UPDATE. Tags that go are taken off the forum's posts, as Discord does."""
+        forum = self.channels[forum_id]
+        if tags is not None:
+            forum.available_tags = [self._new_tag(t) for t in tags]
+            self._drop_unknown_tags(forum)
+        if flags is not None:
+            forum.flags = flags
+        await self._broadcast("CHANNEL_UPDATE", forum.payload())
+        return forum
+
+    def _drop_unknown_tags(self, forum: FakeChannel) -> None:
+        known = {t.id for t in forum.available_tags}
+        for post in self.channels.values():
+            if post.is_thread and post.parent_id == forum.id:
+                post.applied_tags = [t for t in post.applied_tags if t in known]
+
     # ------------------------------------------------------------------ the bot's permissions
     async def deny_bot(self, channel_id: int, *permissions: str) -> None:
         """Give the channel a permission overwrite for the bot that denies ``permissions``
@@ -637,6 +668,17 @@ class FakeDiscord:
             if overwrite["id"] == str(self.bot_user.id):
                 denied |= int(overwrite["deny"])
         return denied
+
+    def _bot_has(self, channel: FakeChannel, *permissions: str) -> bool:
+        """Has the bot these permissions in the channel (a thread: its parent's): the guild's
+        app permissions, with the bot's own overwrite there (``deny_bot``)?"""
+        guild = self.guilds.get(channel.guild_id) if channel.guild_id is not None else None
+        if guild is None:
+            return True
+        if guild.app_permissions & limits.PERMISSIONS["administrator"]:
+            return True
+        wanted = limits.permission_value(*permissions)
+        return (guild.app_permissions & ~self._bot_denied(channel)) & wanted == wanted
 
     def _bot_permission_problem(self, channel: FakeChannel, payload: dict, rec: RecordedRequest) -> Optional[Reply]:
         if channel.type == DM:
@@ -1321,9 +1363,10 @@ class FakeDiscord:
         msg_type: int = 0,
         interaction: Optional[InteractionResult] = None,
         recorded_payload: Optional[dict] = None,
+        message_id: Optional[int] = None,
     ) -> FakeMessage:
         msg = FakeMessage(
-            id=self._snowflake(),
+            id=message_id or self._snowflake(),
             channel_id=channel.id,
             guild_id=channel.guild_id,
             author=author or self.bot_user,
@@ -1595,6 +1638,15 @@ class FakeDiscord:
         if channel is None:
             return _err(404, 10003, "Unknown Channel")
         body = rec.json if isinstance(rec.json, dict) else {}
+        if channel.type == FORUM:
+            return await self._patch_forum(rec, channel, body)
+        parent = self.channels.get(channel.parent_id) if channel.is_thread and channel.parent_id else None
+        if parent is not None and parent.type == FORUM:
+            refused = self._thread_edit_problem(rec, channel, parent, body)
+            if refused is not None:
+                return refused
+            if "applied_tags" in body:
+                channel.applied_tags = list(dict.fromkeys(int(t) for t in body["applied_tags"] or []))
         problems = []
         if "name" in body and not (isinstance(body["name"], str) and 1 <= len(body["name"]) <= limits.THREAD_NAME_MAX):
             problems.append(Problem(("name",), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.", "channel_name"))
@@ -1608,6 +1660,63 @@ class FakeDiscord:
         event = "THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE"
         await self._broadcast(event, channel.payload())
         return _reply(200, channel.payload())
+
+    def _thread_edit_problem(self, rec: RecordedRequest, post: FakeChannel, forum: FakeChannel,
+                             body: dict) -> Optional[Reply]:
+        """What Discord refuses of a PATCH on a forum post (topics/threads, "Editing &
+        Deleting Threads"; resources/channel, "Modify Channel", thread params): its name,
+        archiving and tags are its creator's or need Manage Threads; a locked post's are
+        Manage Threads' only; an archived post takes nothing but being unarchived with it
+        (50083); a moderated tag goes on or off only with Manage Threads; at most 5 tags,
+        all the forum's."""
+        moderator = self._bot_has(post, "manage_threads")
+        if post.archived and body.get("archived") is not False:
+            return _err(400, 50083, "Thread is archived")
+        if not moderator and (post.locked or "locked" in body or "rate_limit_per_user" in body):
+            return _err(403, 50013, "Missing Permissions")
+        if not moderator and post.owner_id != self.bot_user.id and (
+                {"name", "auto_archive_duration", "applied_tags"} & set(body) or body.get("archived") is True):
+            return _err(403, 50013, "Missing Permissions")
+        if "applied_tags" in body:
+            problems = limits.check_applied_tags(body["applied_tags"], [t.id for t in forum.available_tags])
+            if problems:
+                return self._reject(rec, problems)
+            wanted = {int(t) for t in body["applied_tags"] or []}
+            changed = wanted ^ set(post.applied_tags)
+            if not moderator and any(forum.tag(t) is not None and forum.tag(t).moderated for t in changed):  # type: ignore[union-attr]
+                return _err(403, 50013, "Missing Permissions")
+        return None
+
+    async def _patch_forum(self, rec: RecordedRequest, forum: FakeChannel, body: dict) -> Reply:
+        """PATCH /channels/{forum}: Manage Channels (50013 without); its tags (at most 20,
+        names unique: 40061) and flags (REQUIRE_TAG). A tag sent with its id is that tag
+        kept (or changed); one without is new; one left out is deleted, and taken off the
+        forum's posts."""
+        if not self._bot_has(forum, "manage_channels"):
+            return _err(403, 50013, "Missing Permissions")
+        if "available_tags" in body:
+            problems = limits.check_available_tags(body["available_tags"])
+            if problems:
+                return self._reject(rec, problems)
+            names = [str(t["name"]).casefold() for t in body["available_tags"]]
+            if len(set(names)) != len(names):
+                return _err(400, 40061, "Tag names must be unique")
+            tags = []
+            for spec in body["available_tags"]:
+                old = forum.tag(int(spec["id"])) if str(spec.get("id") or "").isdigit() else None
+                tags.append(FakeTag(old.id if old else self._snowflake(), spec["name"],
+                                    moderated=bool(spec.get("moderated")),
+                                    emoji_id=int(spec["emoji_id"]) if spec.get("emoji_id") else None,
+                                    emoji_name=spec.get("emoji_name")))
+            forum.available_tags = tags
+            self._drop_unknown_tags(forum)
+        if "flags" in body and body["flags"] is not None:
+            forum.flags = int(body["flags"]) & REQUIRE_TAG
+        for key in ("name", "topic"):
+            if key in body:
+                setattr(forum, key, body[key])
+        await self._broadcast("CHANNEL_UPDATE", forum.payload())
+        return _reply(200, forum.payload())
 
     async def _h_delete_channel(self, rec: RecordedRequest, channel_id: str) -> Reply:
         channel = self._channel(channel_id)
@@ -1650,6 +1759,8 @@ class FakeDiscord:
             return refused
         if channel.type == DM and channel.recipient is not None and channel.recipient.dm_closed:
             return _err(403, 50007, "Cannot send messages to this user")
+        if channel.type == FORUM:  # topics/threads: "Messages cannot be sent directly in forum channels"
+            return _err(400, 40058, "Cannot send a message in a forum channel")
         payload = rec.json if isinstance(rec.json, dict) else {}
         refused = self._bot_permission_problem(channel, payload, rec)
         if refused is not None:
@@ -1729,8 +1840,12 @@ class FakeDiscord:
             return refused
         if parent.guild_id is None:
             return _err(404, 10003, "Unknown Channel")
-        if parent.is_thread or parent.type not in (TEXT, 5, 15):
+        if parent.is_thread or parent.type not in (TEXT, 5, FORUM):
             return _err(400, 50024, "Cannot execute action on this channel type")
+        if parent.type == FORUM:
+            if message_id is not None:  # a forum's posts start with their own message
+                return _err(400, 50024, "Cannot execute action on this channel type")
+            return await self._create_forum_post(rec, parent)
         body = rec.json if isinstance(rec.json, dict) else {}
         from_message = message_id is not None
         if from_message:
@@ -1759,6 +1874,47 @@ class FakeDiscord:
                      member={"id": str(thread.id), "user_id": str(self.bot_user.id), "join_timestamp": thread.created_at, "flags": 0})
         await self._broadcast("THREAD_CREATE", event)
         return _reply(201, thread.payload())
+
+    async def _create_forum_post(self, rec: RecordedRequest, forum: FakeChannel) -> Reply:
+        """POST /channels/{forum}/threads: a post (a public thread whose parent is the forum)
+        and its starter message (same id as the post), in one request (resources/channel,
+        "Start Thread in Forum or Media Channel"). Send Messages in the forum is what it
+        takes (Create Posts in the client; Create Public Threads is ignored); a REQUIRE_TAG
+        forum refuses a post without a tag (40067), a moderated tag needs Manage Threads."""
+        body = rec.json if isinstance(rec.json, dict) else {}
+        denied = self._bot_denied(forum)
+        if denied & limits.permission_value("view_channel"):
+            return _err(403, 50001, "Missing Access")
+        if denied & limits.permission_value("send_messages") or (
+                rec.files and denied & limits.permission_value("attach_files")):
+            return _err(403, 50013, "Missing Permissions")
+        problems = limits.check_forum_post(body, [t.id for t in forum.available_tags], len(rec.files))
+        if problems:
+            return self._reject(rec, problems)
+        tags = [int(t) for t in body.get("applied_tags") or []]
+        may_moderate = self._bot_has(forum, "manage_threads")
+        if forum.flags & REQUIRE_TAG and not tags:
+            if not may_moderate and forum.available_tags and all(t.moderated for t in forum.available_tags):
+                return _err(400, 40066, "There are no tags available that can be set by non-moderators")
+            return _err(400, 40067, "A tag is required to create a forum post in this channel")
+        if not may_moderate and any(forum.tag(t).moderated for t in tags):  # type: ignore[union-attr]
+            return _err(403, 50013, "Missing Permissions")
+        message = body["message"]
+        guild = self.guilds[forum.guild_id]
+        post = self._new_channel(guild, self._snowflake(), body["name"], type=PUBLIC_THREAD, parent_id=forum.id,
+                                 owner_id=self.bot_user.id,
+                                 auto_archive_duration=body.get("auto_archive_duration") or forum.auto_archive_duration,
+                                 member_ids=[self.bot_user.id])
+        post.applied_tags = list(dict.fromkeys(tags))
+        flags = (message.get("flags") or 0) & (limits.FLAG_SUPPRESS_EMBEDS | limits.FLAG_SUPPRESS_NOTIFICATIONS)
+        starter = self._create_message(post, message, list(rec.files), rec, flags=flags, message_id=post.id)
+        post.message_count = 0  # a post's count leaves its starter message out
+        forum.last_message_id = post.id
+        event = dict(post.payload(), newly_created=True,
+                     member={"id": str(post.id), "user_id": str(self.bot_user.id), "join_timestamp": post.created_at, "flags": 0})
+        await self._broadcast("THREAD_CREATE", event)
+        await self._dispatch_message_create(post, starter)
+        return _reply(201, dict(post.payload(), message=starter.payload()))
 
     async def _h_thread_member(self, rec: RecordedRequest, channel_id: str, user_id: str) -> Reply:
         thread = self._channel(channel_id)
@@ -1866,6 +2022,9 @@ class FakeDiscord:
             channel = self.channels.get(cid)
             if channel is None:
                 raise LookupError(f"unknown channel {cid}")
+            if spec and spec.get("channel_types") and channel.type not in spec["channel_types"]:
+                raise ValueError(f"option {name}: channel {cid} (type {channel.type}) is not one of the types "
+                                 f"{spec['channel_types']} the client offers")
             entry = {"id": str(cid), "name": channel.name, "type": channel.type, "permissions": str(limits.DEFAULT_MEMBER_PERMISSIONS)}
             if channel.parent_id:
                 entry["parent_id"] = str(channel.parent_id)
@@ -2082,6 +2241,8 @@ class FakeDiscord:
             member = guild.members[user_id]
             if itype in (2, 4) and channel.is_thread and channel.archived:
                 raise ValueError("users cannot use application commands in archived threads")
+            if channel.type == FORUM:
+                raise ValueError("a forum channel has no message box: commands are used in its posts")
             perms = _perm_value(permissions)
             perms = guild.member_permissions(member) if perms is None else perms
             channel_payload = dict(channel.payload(), permissions=str(perms))

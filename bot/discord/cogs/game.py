@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.discord import where
 from bot.discord.boards import board_follows
+from bot.discord import forum as forum_posts
 from bot.discord.errors import UserError
 from bot.discord.play import actor_of, channel_key, hand_reply, log_reply
 from bot.discord.posts import bank_words, lobby_reply, status_reply, waiting_line
@@ -119,11 +120,12 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
     @app_commands.command(name=cmd("discord.cmd.new"), description=cmd("discord.cmd.new.desc"))
     @app_commands.rename(game=cmd("discord.opt.game"), players=cmd("discord.opt.players"),
                          options=cmd("discord.opt.options"), thread=cmd("discord.opt.thread"),
-                         thread_name=cmd("discord.opt.thread_name"), language=cmd("discord.opt.language"))
+                         thread_name=cmd("discord.opt.thread_name"), language=cmd("discord.opt.language"),
+                         forum=cmd("discord.opt.forum"))
     @app_commands.describe(game=cmd("discord.opt.game.desc"), players=cmd("discord.opt.players.desc"),
                            options=cmd("discord.opt.options.desc"), thread=cmd("discord.opt.thread.desc"),
                            thread_name=cmd("discord.opt.thread_name.desc"),
-                           language=cmd("discord.opt.language.desc"))
+                           language=cmd("discord.opt.language.desc"), forum=cmd("discord.opt.forum.desc"))
     @app_commands.autocomplete(game=game_autocomplete, players=players_autocomplete)
     @app_commands.choices(language=[choice("discord.choice.lang_en", "en"), choice("discord.choice.lang_ja", "ja")])
     async def new(self, interaction: discord.Interaction, game: str,
@@ -131,14 +133,15 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
                   options: Optional[app_commands.Range[str, 1, 200]] = None,
                   thread: bool = False,
                   thread_name: Optional[app_commands.Range[str, 1, 100]] = None,
-                  language: Optional[app_commands.Choice[str]] = None) -> None:
+                  language: Optional[app_commands.Choice[str]] = None,
+                  forum: Optional[discord.ForumChannel] = None) -> None:
         await answer(interaction, self._new(interaction, game, players, options, thread or bool(thread_name),
-                                            thread_name, language.value if language else None),
+                                            thread_name, language.value if language else None, forum),
                      public=where.delivery_of(interaction) == REPLIES)
 
     async def _new(self, interaction: discord.Interaction, game_name: str, players: int | None,
                    options_text: str | None, thread: bool, thread_name: str | None,
-                   language: str | None = None) -> Reply:
+                   language: str | None = None, forum: discord.ForumChannel | None = None) -> Reply:
         lang = lang_of(interaction)
         public_lang = language_for(language or public_locale(interaction))  # of what the channel sees
         service = self.bot.service
@@ -157,13 +160,20 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
         delivery = where.delivery_of(interaction)
         if delivery == REPLIES:
             # the bot is no member here: the lobby is this answer, the board every move's
-            if thread:
+            if thread or forum is not None:
                 raise UserError("discord.error.thread_replies")
             info = await service.create(game_name, str(interaction.channel_id),
                                         str(interaction.guild_id) if interaction.guild_id else None,
                                         actor_of(interaction), options, locale=public_lang,
                                         autostart_players=players, delivery=REPLIES)
             return lobby_reply(info, info.locale)
+        if forum is None and isinstance(channel, discord.ForumChannel):
+            forum = channel
+        if forum is None and thread and isinstance(channel, discord.Thread) \
+                and isinstance(channel.parent, discord.ForumChannel):
+            forum = channel.parent  # a post holds no threads: a new thread there is a new post
+        if forum is not None:
+            return await self._new_post(interaction, forum, game_name, players, options, thread_name, public_lang)
         if thread and not isinstance(channel, discord.Thread):
             # refuse before making a thread that would stay empty
             if not isinstance(channel, discord.TextChannel):
@@ -190,6 +200,41 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
             raise UserError("discord.error.cannot_post") from None
         link = channel.mention if hasattr(channel, "mention") else ""
         return Reply(content="✅ " + t(lang, "discord.lobby.opened", where=link))
+
+    async def _new_post(self, interaction: discord.Interaction, forum: discord.ForumChannel, game_name: str,
+                        players: int | None, options: dict[str, Any], post_name: str | None,
+                        public_lang: str) -> Reply:
+        """/game new in a forum: the lobby as a new post of its own, tagged lobby (see
+        bot/discord/forum.py); the host is told once, here, what the status tags need if the
+        bot could not make them."""
+        lang = lang_of(interaction)
+        service = self.bot.service
+        name = post_name or t(public_lang, "discord.thread.default_name", game=ui_base.get(game_name).title(public_lang))
+        opened = await forum_posts.open_post(self.bot, forum, clip(name, 100), public_lang)
+        post = opened.post
+        actor = actor_of(interaction)
+        try:
+            info = await service.create(game_name, str(post.id), str(interaction.guild_id), actor, options,
+                                        locale=public_lang, autostart_players=players, forum_id=str(forum.id))
+        except Exception:
+            await forum_posts.clear_post(opened)
+            raise
+        try:
+            await opened.starter.edit(**lobby_reply(info, info.locale).edit_kwargs())
+        except discord.HTTPException as exc:
+            log.warning("cannot make the lobby of game %s in post %s: %s", info.game_id, post.id, exc)
+            await service.abandon(str(post.id), actor)
+            self.bot.outbox.wake()
+            raise UserError("discord.error.cannot_post_forum", forum=forum.mention) from None
+        try:
+            await post.add_user(interaction.user)
+        except discord.HTTPException:
+            log.info("could not add %s to post %s", interaction.user.id, post.id)
+        lines = ["✅ " + t(lang, "discord.lobby.opened", where=post.mention)]
+        note = forum_posts.tags_note(opened.tags, forum, lang)
+        if note:
+            lines.append("🏷️ " + note)
+        return Reply(content=join_lines(lines, CONTENT_MAX))
 
     # ------------------------------------------------------------------ looking
     @app_commands.command(name=cmd("discord.cmd.status"), description=cmd("discord.cmd.status.desc"))
