@@ -365,7 +365,7 @@ class WebTable:
             return self._json({"error": refusal(lang, exc), "code": exc.code}, 400)
         nonce = request.headers.get("X-Railyard-Page", "")
         data["csrf"] = self.signer.page_token(link, nonce) if nonce else None
-        data["size"] = self.tables.board_size(ld, link.seat)
+        data["size"] = png_size(await self.tables.board(ld, lang))  # the places' coordinates are this image's
         data["expires"] = link.expires
         return self._json(data)
 
@@ -467,6 +467,11 @@ class WebTable:
             raise web.HTTPNotFound()
         return web.Response(body=self._static[name], content_type=STATIC_FILES[name], charset="utf-8",
                             headers={"Cache-Control": "public, max-age=3600"})
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """A PNG's width and height, from its header."""
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
 
 
 class _Refused(Exception):

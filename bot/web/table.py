@@ -236,7 +236,9 @@ class Tables:
         """The step reached by `picks`: its options (with their places located on the board),
         or the group or amount to fill in. IllegalAction for picks the menu does not offer."""
         names = ld.names
-        stop: Stop = decision.walk(list(picks))
+        # the first step may offer only what is shown beside it (a group, an amount): no options
+        first = decision.first_step() if not picks else None
+        stop: Stop = decision.walk(list(picks)) if first is None or first else Stop(picks=())
         step: dict[str, Any] = {"picks": list(stop.picks), "question": translate(lang, stop.step) if stop.step else "",
                                 "options": [], "groups": [], "amounts": [], "move": stop.move}
         if stop.group is not None:
@@ -275,12 +277,6 @@ class Tables:
         return {"index": index, "question": translate(lang, group.step), "min": group.min, "max": group.max,
                 "items": [{"label": words(lang, item.label, names), "most": most}
                           for item, most in zip(group.items, group.limits())]}
-
-    def board_size(self, ld: Loaded, seat: int | None) -> tuple[int, int] | None:
-        places = renderers.get(ld.row.game).places
-        if places is None:
-            return None
-        return places.size(ld.game.view(ld.state, seat))
 
     @staticmethod
     def notation(decision: Decision, body: dict[str, Any]) -> str:

@@ -19,6 +19,7 @@ import pytest
 from bot.sessions import Actor, SessionService
 from bot.store import open_store
 from bot.web import Signer, WebTable
+from bot.web.server import RateLimits
 from games import registry
 from tests.conftest import FakeClock
 
@@ -133,6 +134,7 @@ async def web(tmp_path: Path, clock: FakeClock):
     seeds = iter(range(4242, 4242 + 10_000))
     service = SessionService(store, clock=clock, new_seed=lambda: next(seeds))
     table = WebTable(service, base_url="http://127.0.0.1", port=0, signer=Signer(SECRET), clock=clock, poll=0.05)
+    table.limits = RateLimits(rate=1000, burst=1000)  # the tests that count requests set their own
     await table.start()
     table.rebase(f"http://127.0.0.1:{table.port}")
     w = Web(service, table, clock)

@@ -143,6 +143,7 @@
   async function load() {
     const data = await api("/play/table.json?" + q(picks.map((p) => "&p=" + encodeURIComponent(p)).join("")));
     if (data.csrf) csrf = data.csrf;
+    if (data.step) picks = data.step.picks.slice(); // with the steps the menu took without asking
     const fresh = !table || table.version !== data.version;
     showTable(data);
     if (fresh) {
