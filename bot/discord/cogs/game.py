@@ -391,8 +391,8 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
                 lines.append("✅ " + t(lang, "discord.settings.saved"))
             if current is not None:
                 table = None
-                if self.bot.settings.web_url and current.public_table:
-                    table = spectator_url(self.bot.settings.web_url, (await service.lobby(channel_id)).game_id)
+                if self.bot.web is not None and current.public_table:
+                    table = spectator_url(self.bot.web.base_url, (await service.lobby(channel_id)).game_id)
                 lines.append(settings_text(current, dm, lang, table))
             else:
                 lines.append(t(lang, "discord.settings.dm_on" if dm else "discord.settings.dm_off"))
