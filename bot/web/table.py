@@ -331,7 +331,8 @@ class Tables:
         lines = {h["seq"]: h for h in self._log(ld, lang, actions)}
         out = [Frame(played=0, seat=None, text=translate(lang, "web.replay.start"))]
         for n, a in enumerate(effective, start=1):
-            out.append(Frame(played=n, seat=a.seat, text=f"{lines[a.seq]['name']}: {lines[a.seq]['text']}"))
+            name, text = lines[a.seq]["name"], lines[a.seq]["text"]
+            out.append(Frame(played=n, seat=a.seat, text=text if not name or name in text else f"{name}: {text}"))
         return self.replays.put(key, out)
 
     async def replay_board(self, ld: Loaded, actions: list[Any], step: int, lang: str) -> bytes:

@@ -12,6 +12,8 @@
   const statusLine = document.getElementById("status");
   const found = /(?:^#|&)t=([^&]+)/.exec(location.hash);
   const token = found ? decodeURIComponent(found[1]) : null;
+  // another link opened in this tab changes only the fragment: start again with its token
+  window.addEventListener("hashchange", () => location.reload());
   const SVG = "http://www.w3.org/2000/svg";
   let table = null, picks = [], chosen = [], csrf = null, busy = false, urls = {};
 
@@ -97,6 +99,9 @@
     el("h2", { text: W["table.last"] }), last,
     el("h2", { text: W["table.log"] }), log);
 
+  // a line of the log with who made it, unless its words already name them
+  const said = (line) => (!line.name || line.text.includes(line.name) ? line.text : line.name + ": " + line.text);
+
   function showTable(data) {
     table = data;
     turnLine.textContent = data.turn;
@@ -108,9 +113,9 @@
       scores.append(el("tr", { class: "seat-" + s.seat }, el("th", { scope: "row", text: mark + s.name }),
         el("td", { text: String(s.score) })));
     }
-    last.textContent = data.last ? data.last.name + ": " + data.last.text : "";
+    last.textContent = data.last ? said(data.last) : "";
     log.replaceChildren(...data.log.slice().reverse().map((line) =>
-      el("li", { class: line.undone ? "undone" : "", text: line.name + ": " + line.text +
+      el("li", { class: line.undone ? "undone" : "", text: said(line) +
         (line.undone ? " (" + W["table.undone"] + ")" : "") })));
   }
 
@@ -308,11 +313,11 @@
     boardImg.addEventListener("load", () => say(""));
     slider.addEventListener("input", show);
     const controls = el("div", { class: "controls" },
-      el("button", { type: "button", onclick: () => go(0), text: "⏮ " + W["replay.first"] }),
-      el("button", { type: "button", onclick: () => go(Number(slider.value) - 1), text: "◀ " + W["replay.previous"] }),
+      el("button", { type: "button", id: "first", onclick: () => go(0), text: "⏮ " + W["replay.first"] }),
+      el("button", { type: "button", id: "previous", onclick: () => go(Number(slider.value) - 1), text: "◀ " + W["replay.previous"] }),
       el("label", { for: "step", class: "visually-hidden", text: W["table.replay"] }), slider,
-      el("button", { type: "button", onclick: () => go(Number(slider.value) + 1), text: W["replay.next"] + " ▶" }),
-      el("button", { type: "button", onclick: () => go(frames.length - 1), text: W["replay.last"] + " ⏭" }));
+      el("button", { type: "button", id: "next", onclick: () => go(Number(slider.value) + 1), text: W["replay.next"] + " ▶" }),
+      el("button", { type: "button", id: "last", onclick: () => go(frames.length - 1), text: W["replay.last"] + " ⏭" }));
     main.append(el("div", { class: "layout" }, el("section", {}, controls, caption, figure),
       el("aside", {}, el("h2", { text: W["replay.chart"] }), chart)),
       el("nav", {}, el("a", { href: root + "?" + q(), text: W["table.watch"] })));
