@@ -41,6 +41,7 @@ from bot.web.live import Watcher
 from bot.web.table import NotShown, Tables, refusal
 from games.core import IllegalAction
 from games.core.i18n import LANGUAGES, translate
+from render import registry as renderers
 
 log = logging.getLogger("railyard.web")
 
@@ -367,6 +368,9 @@ class WebTable:
         data["csrf"] = self.signer.page_token(link, nonce) if nonce else None
         data["size"] = png_size(await self.tables.board(ld, lang))  # the places' coordinates are this image's
         data["expires"] = link.expires
+        places = renderers.get(ld.row.game).places
+        # a board whose own markers are numbers on white discs gets dark badges, as its pick pictures do
+        data["dark"] = bool(places is not None and places.dark_badges)
         return self._json(data)
 
     async def play_board(self, request: web.Request) -> web.StreamResponse:

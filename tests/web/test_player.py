@@ -52,6 +52,9 @@ async def test_a_player_clicks_a_place_and_the_move_goes_through_the_service(web
     seat = ld.seat_of(actor.user_id)
     step = data["step"]
     width, height = data["size"]
+    from render import registry as renderers
+
+    assert data["dark"] == renderers.get(game).places.dark_badges  # badges unlike the board's own numbers
     placed = [o for o in step["options"] if "place" in o]
     # every place is on the board, where the renderer says it is (the pick pictures' own marks)
     pv = seat_view(ld, seat, legal=False)

@@ -252,6 +252,7 @@
     if (!width || !height) return;
     hits.setAttribute("viewBox", "0 0 " + width + " " + height);
     hits.classList.add("on");
+    hits.classList.toggle("dark", !!table.dark);
     const byPlace = new Map();
     options.forEach((o, i) => {
       if (!o.place) return;
