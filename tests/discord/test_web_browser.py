@@ -84,7 +84,9 @@ async def test_a_player_clicks_a_place_and_the_move_lands_in_the_channel(web_har
         await browser.wait("return !document.querySelector('#move button[data-value=\"' + CSS.escape(arguments[0]) + '\"]')",
                            value, what="the next step")
     await browser.wait("return document.querySelectorAll('#hits g.hit').length > 0", what="places on the board")
-    await browser.click("#hits g.hit circle")  # a real click on the board
+    before = await browser.text("#move")
+    await browser.click("#hits g.hit:last-child circle")  # a real click on the board
+    await browser.wait("return document.querySelector('#move').innerText !== arguments[0]", before, what="the place's step")
     for _ in range(6):  # the options at that place, then whatever follows, to the move
         confirm = await browser.wait(
             "const c = [...document.querySelectorAll('#move button.primary')]; if (c.length) return 'confirm';"

@@ -70,3 +70,51 @@ async def test_the_public_table_reads_on_a_phone_and_weighs_little(web, tmp_path
     assert set(parts) >= {"table.js", "table.css", "table.json", "board.png"}
     text = sum(v for k, v in parts.items() if k != "board.png") + weight["page"]
     assert text < 60_000  # the page, its script, style and data; the board is the rest
+
+
+@pytest.mark.parametrize("game", ["ticket_to_ride", "ginga", "santa_fe", "steam", "catan_express"])
+async def test_a_player_clicks_a_place_on_every_games_board(web, browser, game):
+    from tests.web.test_player import _placed_step
+
+    game_id = await web.start_game(game)
+    actor, token, data = await _placed_step(web, game_id)
+    ld, _ = await web.service.core.read_id(game_id)
+    await browser.open(f"{web.url}/g/{game_id}/play#t={token}")
+    await browser.wait("return document.querySelector('#board').naturalWidth > 0", what="the board")
+    for value in data["step"]["picks"]:  # the picks before the places; those the menu takes itself have no button
+        await browser.wait("return document.querySelectorAll('#move button').length > 0", what="the menu")
+        clicked = await browser.js(
+            "const b = [...document.querySelectorAll('#move .options button')].find(b => b.dataset.value === arguments[0]);"
+            "if (b) b.click(); return !!b", value)
+        if clicked:
+            await browser.wait("return !document.querySelector('#move button[data-value=\"' + CSS.escape(arguments[0]) + '\"]')",
+                               value, what="the next step")
+    await browser.wait("return document.querySelectorAll('#hits g.hit').length > 0", what="places on the board")
+    # the places sit on the board image as drawn: the overlay has the image's own size
+    box = await browser.js("const i = document.querySelector('#board').getBoundingClientRect();"
+                           "const s = document.querySelector('#hits').getBoundingClientRect();"
+                           "return [i.width - s.width, i.height - s.height]")
+    assert abs(box[0]) < 1 and abs(box[1]) < 1
+    before = await browser.text("#move")
+    await browser.click("#hits g.hit:last-child circle")
+    await browser.wait("return document.querySelector('#move').innerText !== arguments[0]", before, what="the place's step")
+    for _ in range(8):
+        state = await browser.wait(
+            "if (document.querySelector('#move button.primary')) return 'confirm';"
+            "if (document.querySelector('#move form')) return 'form';"
+            "return document.querySelector('#move .at-place button, #move .options button') ? 'option' : null",
+            what="a choice")
+        if state != "option":
+            break
+        before = await browser.text("#move")
+        has_place = await browser.js("return !!document.querySelector('#move .at-place button')")
+        await browser.click("#move .at-place button" if has_place else "#move .options button")
+        await browser.wait("return document.querySelector('#move').innerText !== arguments[0]", before, what="a step")
+    assert state == "confirm", await browser.text("#move")
+    outbox = len(await web.service.store.outbox_rows(game_id))
+    await browser.click("#move button.primary")
+    await browser.wait("return document.querySelector('#status').innerText.includes('Move made')", what="moved")
+    after, actions = await web.service.core.read_id(game_id, with_actions=True)
+    assert after.row.version > ld.row.version
+    assert any(a.actor_user_id == actor.user_id for a in actions if a.seq > len(actions) - 5)
+    assert len(await web.service.store.outbox_rows(game_id)) > outbox

@@ -260,7 +260,13 @@
       if (!byPlace.has(at)) byPlace.set(at, []);
       byPlace.get(at).push([o, i]);
     });
-    const r = Math.max(14, width / 70);
+    // badges as large as the board allows, but never over each other: under half the nearest gap
+    const spots = [...byPlace.values()].map((here) => here[0][0].place.spot);
+    let gap = Infinity;
+    for (let a = 0; a < spots.length; a++)
+      for (let b = a + 1; b < spots.length; b++)
+        gap = Math.min(gap, Math.hypot(spots[a][0] - spots[b][0], spots[a][1] - spots[b][1]) || Infinity);
+    const r = Math.max(6, Math.min(width / 70, gap * 0.45));
     for (const [, here] of byPlace) {
       const place = here[0][0].place;
       const label = here.map(([o]) => o.label).join(" / ");
