@@ -24,6 +24,7 @@ a player's stream carries its token in a header like every other request.
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import logging
 import secrets
@@ -124,6 +125,8 @@ class WebTable:
         self.moves_made = 0
         self._runner: web.AppRunner | None = None
         self._static = {name: (STATIC / name).read_bytes() for name in STATIC_FILES}
+        # compressed once: a table's script and style are most of what its page weighs
+        self._gzipped = {name: gzip.compress(data, 9, mtime=0) for name, data in self._static.items()}
         self.app = self._make_app()
 
     # ------------------------------------------------------------------ lifecycle
@@ -204,6 +207,9 @@ class WebTable:
             log.debug("%s %s %s %.1f ms", request.method, shown, status, (time.perf_counter() - started) * 1000)
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
+        if type(response) is web.Response and response.content_type in ("application/json", "text/html") \
+                and "Content-Encoding" not in response.headers:
+            response.enable_compression()  # gzip or deflate, as the browser accepts; the log grows with the game
         return response
 
     def _plain(self, request: web.Request, key: str, status: int) -> web.Response:
@@ -469,8 +475,11 @@ class WebTable:
         name = request.match_info["name"]
         if name not in STATIC_FILES:
             raise web.HTTPNotFound()
-        return web.Response(body=self._static[name], content_type=STATIC_FILES[name], charset="utf-8",
-                            headers={"Cache-Control": "public, max-age=3600"})
+        headers = {"Cache-Control": "public, max-age=3600", "Vary": "Accept-Encoding"}
+        body = self._static[name]
+        if "gzip" in request.headers.get("Accept-Encoding", ""):
+            body, headers["Content-Encoding"] = self._gzipped[name], "gzip"
+        return web.Response(body=body, content_type=STATIC_FILES[name], charset="utf-8", headers=headers)
 
 
 def png_size(data: bytes) -> tuple[int, int]:

@@ -174,10 +174,19 @@ class Tables:
             turn = ""
         return {
             "game_id": ld.row.id, "game": ld.row.game, "title": translate(lang, f"{ld.row.game}.title"),
+            "alt": self._alt("board", ld, None, lang),
             "version": ld.row.version, "status": ld.row.status, "names": names, "waiting": waiting,
             "turn": turn, "scores": scores, "last": lines[-1] if lines else None,
             "log": lines[-LOG_LINES:], "moves": sum(1 for h in lines if not h["undone"]),
         }
+
+    @staticmethod
+    def _alt(kind: str, ld: Loaded, seat: int | None, lang: str) -> str:
+        """The image's alt text, as Discord's attachments carry it (empty if the words fail)."""
+        try:
+            return renderers.get(ld.row.game).describe(kind, ld.game.view(ld.state, seat), ld.names, lang)
+        except Exception:  # noqa: BLE001 - words are a nicety; the image still shows
+            return ""
 
     def _log(self, ld: Loaded, lang: str, actions: list[Any]) -> list[dict[str, Any]]:
         names = ld.names
@@ -226,7 +235,7 @@ class Tables:
         options of the step its `picks` reach, each with where it is on the board."""
         out = self.table(ld, lang, history)
         pv = seat_view(ld, seat, legal=False)
-        out.update(seat=seat, name=ld.names[seat], active=pv.active,
+        out.update(seat=seat, name=ld.names[seat], active=pv.active, hand_alt=self._alt("hand", ld, seat, lang),
                    prompt=words(lang, pv.prompt, ld.names) if pv.prompt else "", step=None)
         if pv.active and pv.decision is not None:
             out["step"] = self.step(ld, pv.view, pv.decision, lang, picks)

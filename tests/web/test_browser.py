@@ -69,7 +69,7 @@ async def test_the_public_table_reads_on_a_phone_and_weighs_little(web, tmp_path
     print("table page weight:", weight)
     assert set(parts) >= {"table.js", "table.css", "table.json", "board.png"}
     text = sum(v for k, v in parts.items() if k != "board.png") + weight["page"]
-    assert text < 60_000  # the page, its script, style and data; the board is the rest
+    assert text < 16_000  # the page, its script, style and data, compressed; the board is the rest
 
 
 @pytest.mark.parametrize("game", ["ticket_to_ride", "ginga", "santa_fe", "steam", "catan_express"])

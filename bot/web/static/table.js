@@ -89,6 +89,7 @@
 
   // ---------------------------------------------------------------- the table
   const boardImg = el("img", { id: "board", alt: W["table.board"] });
+  const hand = el("img", { id: "hand", alt: W["table.hand"] });
   const hits = svg("svg", { id: "hits", "aria-hidden": "false" });
   const figure = el("figure", { class: "board" }, boardImg, hits);
   const scores = el("table", { id: "scores" });
@@ -105,6 +106,8 @@
   function showTable(data) {
     table = data;
     turnLine.textContent = data.turn;
+    boardImg.alt = data.alt || W["table.board"];
+    if (data.hand_alt) hand.alt = data.hand_alt;
     document.getElementById("title").textContent = data.title + " · #" + data.game_id;
     scores.replaceChildren(el("tr", {}, el("th", { scope: "col", text: W["table.seat"] }),
       el("th", { scope: "col", text: W["table.score"] })));
@@ -133,7 +136,6 @@
   }
 
   // ---------------------------------------------------------------- a player
-  const hand = el("img", { id: "hand", alt: W["table.hand"] });
   const panel = el("section", { id: "move", "aria-live": "polite" });
 
   async function play() {
