@@ -130,3 +130,50 @@ async def test_the_page_is_small_and_loads_nothing_from_elsewhere(web):
     assert b"https://" not in script and b"@import" not in style and b"url(" not in style
     assert len(page) + len(script) + len(style) < 40_000
     assert PEOPLE[0].name  # the page itself names nobody: the names come with the data
+
+
+async def test_any_process_serves_any_game_and_sees_the_others_moves(web, tmp_path, clock):
+    import aiohttp
+
+    from bot.sessions import SessionService
+    from bot.store import open_store
+    from bot.web import Signer, WebTable
+    from tests.web.conftest import SECRET
+
+    # a second process: its own store on the same database, its own server, the same secret
+    store = await open_store(f"sqlite:///{tmp_path / 'railyard.sqlite3'}", clock=clock)
+    other = WebTable(SessionService(store, clock=clock), base_url="http://127.0.0.1", port=0,
+                     signer=Signer(SECRET), clock=clock, poll=0.05)
+    await other.start()
+    try:
+        game_id = await web.start_game("ticket_to_ride")
+        token = await web.player_token(game_id, PEOPLE[0])  # a link given out by the first process
+        url = f"http://127.0.0.1:{other.port}/g/{game_id}"
+        async with aiohttp.ClientSession() as http:
+            async with http.get(url + "/play/table.json", headers={"Authorization": f"Bearer {token}"}) as r:
+                assert r.status == 200
+                data = await r.json()
+            async with http.get(url + "/events") as stream:
+                first = await asyncio.wait_for(stream.content.readuntil(b"\n\n"), 5)
+                assert first == f"event: version\ndata: {data['version']}\n\n".encode()
+                group = data["step"]["groups"][0]
+                status, _ = await web.post_move(game_id, token, {  # made on the first process's table
+                    "group": {"index": group["index"], "counts": [1] * len(group["items"])},
+                    "version": data["version"]})
+                assert status == 200
+                second = await asyncio.wait_for(stream.content.readuntil(b"\n\n"), 5)
+                assert second == f"event: version\ndata: {data['version'] + 1}\n\n".encode()
+    finally:
+        await other.stop()
+        await store.close()
+
+
+async def test_the_table_speaks_the_readers_language_from_the_catalogs(web):
+    game_id = await web.start_game("santa_fe")
+    status, body, _ = await web.get(f"/g/{game_id}", headers={"Accept-Language": "ja-JP,ja;q=0.9,en;q=0.5"})
+    page = body.decode()
+    assert status == 200 and '<html lang="ja">' in page and "得点" in page and "卓" in page
+    status, data = await web.get_json(f"/g/{game_id}/table.json?lang=ja")
+    assert "手番を待っています" in data["turn"] and "サンタ" in data["title"]
+    status, data = await web.get_json(f"/g/{game_id}/table.json", headers={"Accept-Language": "en-GB"})
+    assert data["turn"].startswith("Waiting for")
