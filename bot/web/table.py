@@ -164,8 +164,8 @@ class Tables:
                       for p in result.players]
         else:
             rows = renderers.get(ld.row.game).score_rows(game.view(state, None))
-            if rows and len(rows[-1]) == len(names):
-                scores = [{"seat": s, "name": names[s], "score": rows[-1][s]} for s in range(len(names))]
+            last = rows[-1] if rows and len(rows[-1]) == len(names) else [0] * len(names)  # no turn scored yet
+            scores = [{"seat": s, "name": names[s], "score": last[s]} for s in range(len(names))]
         if result is not None:
             turn = translate(lang, "web.table.finished")
         elif waiting:

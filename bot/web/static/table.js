@@ -140,9 +140,9 @@
 
   async function play() {
     if (!token) { say(W["error.no_link"], true); return; }
+    side.prepend(panel); // the move beside the board, where the eye is, not below it
     main.append(el("div", { class: "layout" },
-      el("section", { "aria-label": W["table.board"] }, figure, panel,
-        el("h2", { text: W["table.hand"] }), hand), side));
+      el("section", { "aria-label": W["table.board"] }, figure, el("h2", { text: W["table.hand"] }), hand), side));
     try { await load(); } catch (e) { say(e.message, true); return; }
     follow("/play/events", (v) => { if (!busy && (!table || v !== table.version)) { picks = []; chosen = []; load().catch((e) => say(e.message, true)); } });
   }
