@@ -50,6 +50,10 @@ class Watcher:
         for event in self._changed.values():
             event.set()  # streams still open end now
 
+    @property
+    def running(self) -> bool:
+        return self._task is not None
+
     def notify(self, game_id: int) -> None:
         """A change of this game was committed in this process: look now."""
         if game_id in self._watchers:
@@ -78,7 +82,7 @@ class Watcher:
             current = self.versions.get(game_id)
             if current is not None and current != known:
                 return current
-            if self._task is None:
+            if not self.running:
                 return None
             event = self._changed.get(game_id)
             if event is None:

@@ -155,10 +155,8 @@ class WebTable:
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
-        server = getattr(site, "_server", None)
-        sockets = getattr(server, "sockets", None) or []
-        if sockets:
-            self.port = sockets[0].getsockname()[1]
+        if self._runner.addresses:  # the port the system gave, when asked for port 0
+            self.port = self._runner.addresses[0][1]
         self.watcher.start()
         log.info("web table listening on %s:%s for %s", self.host, self.port, self.base_url)
 
@@ -279,7 +277,7 @@ class WebTable:
             ld, actions = await self._public(request, with_actions=True)
         except _Refused as exc:
             return self._error(request, exc.key, exc.status)
-        return self._json(self.tables.table(ld, language(request), actions))
+        return self._json(self.tables.public_table(ld, language(request), actions))
 
     async def public_board(self, request: web.Request) -> web.StreamResponse:
         try:
@@ -456,7 +454,7 @@ class WebTable:
                 while True:
                     changed = await self.watcher.changed(game_id, known, KEEPALIVE)
                     if changed is None:
-                        if self.watcher._task is None:
+                        if not self.watcher.running:
                             break
                         await response.write(b": still here\n\n")
                         continue

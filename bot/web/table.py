@@ -206,9 +206,13 @@ class Tables:
                           "text": text, "undone": a.seq in undone, "undo": a.kind == "undo"})
         return lines
 
-    async def public_table(self, game_id: int, lang: str) -> dict[str, Any]:
-        ld, actions = await self.public_game(game_id, with_actions=True)
-        return self.table(ld, lang, actions)
+    def public_table(self, ld: Loaded, lang: str, actions: list[Any]) -> dict[str, Any]:
+        """The public table, worked out once per version and language however many watch it."""
+        key = ("table", ld.row.id, ld.row.version, lang)
+        cached = self.replays.get(key)
+        if cached is None:
+            cached = self.replays.put(key, self.table(ld, lang, actions))
+        return cached
 
     async def board(self, ld: Loaded, lang: str) -> bytes:
         """The public board of the game as it is now (drawn once per version and language)."""
@@ -336,7 +340,7 @@ class Tables:
         cached = self.replays.get(key)
         if cached is not None:
             return cached
-        effective = self.service.moves._effective(ld, actions)
+        effective = self.service.moves.in_force(ld, actions)
         lines = {h["seq"]: h for h in self._log(ld, lang, actions)}
         out = [Frame(played=0, seat=None, text=translate(lang, "web.replay.start"))]
         for n, a in enumerate(effective, start=1):
@@ -345,7 +349,7 @@ class Tables:
         return self.replays.put(key, out)
 
     async def replay_board(self, ld: Loaded, actions: list[Any], step: int, lang: str) -> bytes:
-        effective = self.service.moves._effective(ld, actions)[:step]
+        effective = self.service.moves.in_force(ld, actions)[:step]
         moves = [(a.seat, a.notation) for a in effective]
         # the moves themselves are in the key: an undo changes what step n shows
         key = ("replay", ld.row.id, step, lang, hash(tuple(moves)))

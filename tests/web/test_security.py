@@ -96,6 +96,11 @@ async def test_a_players_link_shows_their_own_hand_and_menu_and_never_anothers(w
         assert labels, data["step"]
         menus[actor.user_id + ":labels"] = labels
     assert hands[ALICE.user_id] != hands[BOB.user_id]
+    # and the public table shows neither
+    status, public, _ = await web.get(f"/g/{game_id}/table.json")
+    assert status == 200
+    for label in menus[ALICE.user_id + ":labels"] + menus[BOB.user_id + ":labels"]:
+        assert label not in public.decode()
     for label in menus[ALICE.user_id + ":labels"]:
         assert label in menus[ALICE.user_id]
         assert label not in menus[BOB.user_id]

@@ -41,7 +41,7 @@ async def test_the_replay_steps_through_every_move_in_force(web, game):
     game_id = await web.start_game(game)
     await web.advance(game_id, 5)
     ld, actions = await web.service.core.read_id(game_id, with_actions=True)
-    in_force = len(web.service.moves._effective(ld, actions))
+    in_force = len(web.service.moves.in_force(ld, actions))
 
     status, body, _ = await web.get(f"/g/{game_id}/replay")
     assert status == 200
