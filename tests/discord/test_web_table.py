@@ -109,3 +109,25 @@ async def test_the_host_opens_the_table_to_spectators(web_harness):
         reply = await h.slash(ALICE, "game settings", {"public_table": False}, locale="ja")
         async with http.get(url + "/table.json") as r:
             assert r.status == 403
+
+
+async def test_a_menu_that_takes_every_row_leaves_the_link_in_the_private_words(web_harness, monkeypatch):
+    from bot.discord import picking, play
+    from bot.discord.ui.components import button
+
+    h = web_harness
+    await h.new_game()
+    game_id = await h.game_id()
+    version = (await h.bot.service.status(str(CHANNEL))).version
+
+    async def full_menu(pv, decision, lang):  # five rows of buttons: Discord's most
+        rows = [[button(game_id, version, "cb", f"v::{5 * r + i}", label=f"{5 * r + i}") for i in range(5)]
+                for r in range(5)]
+        return picking.Shown(rows=rows, lines=[])
+
+    monkeypatch.setattr(play, "menu_shown", full_menu)
+    post = h.last_post()
+    hand = await h.click(post, find_id(post, r"ry:\d+:\d+:hand"), ALICE)
+    assert hand.ephemeral and not _links(hand.original)
+    assert len(hand.original.components) == 5
+    assert f"/g/{game_id}/play#t=" in hand.original.content
