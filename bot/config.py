@@ -163,6 +163,12 @@ class Settings(BaseSettings):
     # retention
     lobby_expiry_days: int = _env("RAILYARD_LOBBY_EXPIRY_DAYS", default=7)
     outbox_keep_hours: int = _env("RAILYARD_OUTBOX_KEEP_HOURS", default=24)
+    # the web table (bot/web): off unless RAILYARD_WEB_URL is set
+    web_url: str | None = _env("RAILYARD_WEB_URL", default=None)
+    web_host: str = _env("RAILYARD_WEB_HOST", default="127.0.0.1")
+    web_port: int = _env("RAILYARD_WEB_PORT", default=8080)
+    web_secret: SecretStr | None = _env("RAILYARD_WEB_SECRET", default=None)
+    web_link_hours: int = _env("RAILYARD_WEB_LINK_HOURS", default=12)
 
     # The whole-number settings: the least value allowed, the unit, and what the least means.
     _COUNTS: ClassVar[dict[str, tuple[int, str, str]]] = {
@@ -172,6 +178,8 @@ class Settings(BaseSettings):
         "render_workers": (0, "processes", "; 0 renders in a thread of the bot process"),
         "lobby_expiry_days": (1, "days", ""),
         "outbox_keep_hours": (0, "hours", ""),
+        "web_port": (0, "", "; 0 picks a free port"),
+        "web_link_hours": (1, "hours", ""),
     }
 
     @classmethod
@@ -226,13 +234,13 @@ class Settings(BaseSettings):
         return value
 
     @field_validator("db_pool_min", "db_pool_max", "shard_count", "render_workers",
-                     "lobby_expiry_days", "outbox_keep_hours", mode="before")
+                     "lobby_expiry_days", "outbox_keep_hours", "web_port", "web_link_hours", mode="before")
     @classmethod
     def _count(cls, value: Any, info: ValidationInfo) -> Any:
         name = info.field_name or ""
         least, unit, note = cls._COUNTS[name]
         var = _alias(name)
-        wanted = f"{var} must be a whole number of {unit} ({least} or more{note})"
+        wanted = f"{var} must be a whole number{' of ' + unit if unit else ''} ({least} or more{note})"
         if isinstance(value, str):
             text = value.strip()
             if not text:
@@ -258,6 +266,30 @@ class Settings(BaseSettings):
             except ValueError as exc:
                 raise _bad(f"RAILYARD_SHARD_IDS {exc}: write ids like 0,1 or a range like 0-3") from None
         return value
+
+    @field_validator("web_url", mode="before")
+    @classmethod
+    def _web_url(cls, value: Any) -> Any:
+        if value is None:
+            return None
+        text = str(value).strip().rstrip("/")
+        if not text:
+            return None
+        parts = urlsplit(text)
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+            raise _bad("RAILYARD_WEB_URL must be the table's public address, like https://railyard.example.org "
+                       "(http or https, a host, perhaps a path; no query)")
+        return text
+
+    @field_validator("web_secret", mode="before")
+    @classmethod
+    def _web_secret(cls, value: Any) -> Any:
+        text = value.get_secret_value() if isinstance(value, SecretStr) else value
+        if text is None or not str(text).strip():
+            return None
+        if len(str(text).strip()) < 32:
+            raise _bad("RAILYARD_WEB_SECRET must be at least 32 characters (e.g. `openssl rand -hex 32`)")
+        return SecretStr(str(text).strip())
 
     @field_validator("lease_seconds", mode="before")
     @classmethod
@@ -312,6 +344,8 @@ class Settings(BaseSettings):
                 problems.append(f"RAILYARD_SHARD_IDS has shard {self.shard_ids[-1]}, but with "
                                 f"RAILYARD_SHARD_COUNT={self.shard_count} the ids run from 0 to "
                                 f"{self.shard_count - 1}")
+        if self.web_port > 65535:
+            problems.append(f"RAILYARD_WEB_PORT must be a port number up to 65535, not {self.web_port}")
         if self.db_pool_min > self.db_pool_max:
             problems.append(f"RAILYARD_DB_POOL_MIN ({self.db_pool_min}) is more than RAILYARD_DB_POOL_MAX "
                             f"({self.db_pool_max})")

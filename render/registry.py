@@ -90,6 +90,12 @@ class GameRenderer:
         """How the board shows places (None: the game's options name no place)."""
         return getattr(self._images, "places", None)
 
+    def score_rows(self, view: Any) -> list[list[int]]:
+        """Each seat's score after each turn the public `view` has seen ([] when the game keeps
+        no score history): the lines of the final image's chart, before the final scoring."""
+        rows = getattr(self._images, "scores", None)
+        return [list(r) for r in rows(view)] if rows is not None else []
+
     def board(self, view: Any, names: Sequence[str], lang: str = "en") -> bytes:
         return self.encode(self.board_image(view, names, lang))
 

@@ -42,3 +42,18 @@ def test_the_running_bot_loads_no_tool():
     from tools.loopback import FakeDiscord
 
     assert callable(main_bench) and FakeDiscord.__name__ == "FakeDiscord"
+
+
+def test_only_the_discord_adapter_imports_discord():
+    # the web table (bot/web) is an adapter beside bot/discord: sessions, games and renderers,
+    # never discord; nor do the sessions, the store, the games or the renderers import it
+    offenders = sorted(
+        f"{path.relative_to(ROOT)} imports {name}"
+        for package in PRODUCT
+        for path in (ROOT / package).rglob("*.py")
+        if not path.relative_to(ROOT).as_posix().startswith("bot/discord/")
+        for name in _imports(path)
+        if name.split(".")[0] == "discord"
+    )
+    assert offenders == []
+    assert (ROOT / "bot" / "web" / "server.py").is_file()

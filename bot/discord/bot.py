@@ -39,6 +39,7 @@ from render import pick as pick_render
 from render import pool as render_pool
 from render.pool import RenderPool
 from bot.store import StoreBackend, open_store
+from bot.web import Signer, WebTable, web_secret
 
 log = logging.getLogger("railyard.discord")
 
@@ -128,6 +129,7 @@ class RailyardBot(commands.AutoShardedBot):
         self.render_pool = RenderPool(0)
         self._bot_runs: dict[int, asyncio.Task[None]] = {}
         self._bot_again: set[int] = set()
+        self.web: WebTable | None = None  # the web table (bot/web), when RAILYARD_WEB_URL is set
 
     # ------------------------------------------------------------------ startup
     async def setup_hook(self) -> None:
@@ -153,9 +155,23 @@ class RailyardBot(commands.AutoShardedBot):
         self.outbox = OutboxDispatcher(self, OutboxMessages(self))
         if self.background:
             self.outbox.start()
+        if self.settings.web_url and not self.commands_only:
+            await self.start_web()
         if self.settings.dev_guild_id and self.sync_dev_guild and not self.commands_only:
             synced = await self.sync_commands(self.settings.dev_guild_id)
             log.info("synced %d commands to the development guild %s", len(synced), self.settings.dev_guild_id)
+
+    async def start_web(self) -> WebTable:
+        """Serve the web table (bot/web) on RAILYARD_WEB_HOST:RAILYARD_WEB_PORT; a move made there
+        is posted and answered by the bots as a move made in Discord is."""
+        settings = self.settings
+        assert settings.web_url
+        secret = settings.web_secret.get_secret_value() if settings.web_secret is not None else None
+        self.web = WebTable(self.service, base_url=settings.web_url, host=settings.web_host, port=settings.web_port,
+                            signer=Signer(web_secret(secret, settings.token.get_secret_value())),
+                            link_hours=settings.web_link_hours, clock=self.clock, on_commit=self.after_commit)
+        await self.web.start()
+        return self.web
 
     async def sync_commands(self, guild_id: int | None = None) -> list[app_commands.AppCommand]:
         """Register the slash commands: in one guild (instant) or globally (`railyard sync`)."""
@@ -199,6 +215,8 @@ class RailyardBot(commands.AutoShardedBot):
         """A change was committed: post it (outbox) and let bots move if it is their turn."""
         if outcome is None:
             return
+        if self.web is not None:
+            self.web.notify(outcome.game_id)
         if outcome.bots_next and outcome.status == "active":
             # the posts wait for the bots: a run of bot moves then goes out as one step of
             # the live board (bot/sessions/live.py) instead of an edit per move
@@ -222,6 +240,8 @@ class RailyardBot(commands.AutoShardedBot):
                     moved = await self.service.run_bots(game_id, limit=1)
                     if not moved:
                         break
+                    if self.web is not None:
+                        self.web.notify(game_id)
                     await asyncio.sleep(0)
                 if game_id not in self._bot_again:
                     break
@@ -258,6 +278,9 @@ class RailyardBot(commands.AutoShardedBot):
         if warming is not None:
             with contextlib.suppress(Exception):
                 await warming  # a renderer that fails to load says so when it is used
+        if self.web is not None:
+            web, self.web = self.web, None
+            await web.stop()
         outbox = getattr(self, "outbox", None)
         if outbox is not None:
             await outbox.stop()

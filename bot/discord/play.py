@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import discord
 
@@ -179,13 +179,29 @@ async def hand_reply(interaction: discord.Interaction, game_id: int | None = Non
     text = "\n".join(line for line in [*lines, ui.hand_text(pv, lang)] if line)
     reply = Reply(content=clip(text, CONTENT_MAX) or t(lang, "discord.hand.title"))
     attach(reply, "hand.png", image)
+    rows: list = []
     if pv.active and pv.decision is not None:
         shown = await menu_shown(pv, pv.decision, lang)
-        reply.view = make_view(shown.rows)
+        rows = list(shown.rows)
         attach(reply, shown.filename, shown.picture)
         if shown.lines:
             reply.content = clip("\n".join([reply.content or "", *shown.lines]), CONTENT_MAX)
+    table = table_link(bot, pv, str(interaction.user.id), lang)
+    reply.view = make_view([*rows, [table]] if table is not None else rows)
+    if table is not None and (reply.view is None or table not in reply.view.children):
+        # the menu took every row: the link goes in the words (this reply is the player's alone)
+        reply.content = clip(f"{reply.content or ''}\n🌐 {t(lang, 'web.link.open')}: <{table.url}>", CONTENT_MAX)
     return reply
+
+
+def table_link(bot: Any, pv: PrivateView, user_id: str, lang: str) -> discord.ui.Button | None:
+    """"Open the table": the player's own link to the game's web table, when the bot serves one.
+    Only ever in a private reply: the link opens this player's hand."""
+    web = getattr(bot, "web", None)
+    if web is None:
+        return None
+    return discord.ui.Button(style=discord.ButtonStyle.link, label=t(lang, "web.link.open"), emoji="🌐",
+                             url=web.link(pv.game_id, user_id, pv.seat))
 
 
 # ------------------------------------------------------------------------------ the chooser

@@ -241,6 +241,10 @@ class Moves:
     # ==================================================================================
     # undo and replay
     # ==================================================================================
+    def in_force(self, ld: Loaded, actions: list[ActionRow]) -> list[ActionRow]:
+        """The moves of the log still in force, in order (what a replay steps through)."""
+        return self._effective(ld, actions)
+
     @staticmethod
     def _effective(ld: Loaded, actions: list[ActionRow]) -> list[ActionRow]:
         """The moves still in force: every undo takes back the move it names, which must be

@@ -89,6 +89,9 @@ class GameSettings(BaseModel):
     # While a player is away (/away), a bot plays their turns (logged as such) instead of the
     # game waiting for their return; the host's choice, for games that have bots.
     away_bot: bool = False
+    # Anyone with the link may watch the game on the web table (bot/web): the public board, the
+    # log and the replay, never a hand. The host's choice; off until they make it.
+    public_table: bool = False
     # A rematch's lobby (Lobby.rematch): the finished game it replays, and the seat order it
     # starts in, the earlier game's rotated by one (who began now plays last); players who were
     # not in the earlier game sit after them.

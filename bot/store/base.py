@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Iterable, Protocol, runtime_checkable
+from typing import Any, Iterable, Protocol, Sequence, runtime_checkable
 
 from bot.store.models import (
     ActionRow,
@@ -83,6 +83,7 @@ class StoreTx(Protocol):
     async def games_of_user(self, user_id: str, guild_id: str | None = None,
                             statuses: tuple[str, ...] = ("active",)) -> list[GameRow]: ...
     async def game_ids(self, statuses: tuple[str, ...] = ("active",)) -> list[int]: ...
+    async def game_versions(self, game_ids: Sequence[int]) -> dict[int, int]: ...
     async def update_game(self, game_id: int, expected_version: int, now: float, **fields: Any) -> int: ...
     async def require_version(self, game_id: int, expected_version: int) -> None: ...
     # seats

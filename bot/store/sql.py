@@ -257,6 +257,15 @@ class SqlTx:
             f"SELECT id FROM games WHERE status IN ({_marks(len(statuses))}) ORDER BY id", statuses)
         return [int(r[0]) for r in rows]
 
+    async def game_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
+        """The version of each of these games that exists (the web table's live updates ask
+        this of every game someone is watching, once a second): primary-key look-ups only."""
+        ids = sorted({int(g) for g in game_ids})
+        if not ids:
+            return {}
+        rows = await self._all(f"SELECT id, version FROM games WHERE id IN ({_marks(len(ids))})", ids)
+        return {int(r[0]): int(r[1]) for r in rows}
+
     async def update_game(self, game_id: int, expected_version: int, now: float, **fields: Any) -> int:
         """Change a game and bump its version, only if it is still at `expected_version`.
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from render.catan_express import style
 from render.catan_express.alt import describe_board, describe_final, describe_hand
 from render.catan_express.board import render_board
-from render.catan_express.final import CATEGORY_COLOURS, render_final
+from render.catan_express.final import CATEGORY_COLOURS, points_history, render_final
 from render.catan_express.hand import render_hand
 from render.catan_express.picks import PLACES
 from render.kit.images import GameImages, Marks, Palette
@@ -31,6 +31,7 @@ PALETTE = Palette(players=style.PLAYER_COLORS,
 RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True, describe_board=describe_board,
                       describe_hand=describe_hand, describe_final=describe_final, palette=PALETTE,
                       symbols=style.SYMBOLS,
-                      keep_colours=style.key_colours(), places=PLACES)
+                      keep_colours=style.key_colours(), places=PLACES,
+                      scores=points_history)
 
 __all__ = ["RENDERER", "PALETTE", "render_board", "render_hand", "render_final"]

@@ -35,6 +35,7 @@ SYMBOLS = Symbols()
 
 RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True,
                       describe_board=describe_board, describe_hand=describe_hand, describe_final=describe_final,
-                      palette=PALETTE, symbols=SYMBOLS, places=PLACES)
+                      palette=PALETTE, symbols=SYMBOLS, places=PLACES,
+                      scores=lambda view: [[0] * view.n, *(list(row) for row in view.score_history)])
 
 __all__ = ["RENDERER", "PALETTE", "render_board", "render_hand", "render_final"]

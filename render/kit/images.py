@@ -98,7 +98,8 @@ class GameImages:
     def __init__(self, board: ImageFn, hand: ImageFn, final: ImageFn, *,
                  describe_board: DescribeFn, describe_hand: DescribeFn, describe_final: DescribeFn,
                  palette: Palette, symbols: Symbols, palette_png: bool = False,
-                 keep_colours: Sequence[tuple[int, int, int]] = (), places: Places | None = None) -> None:
+                 keep_colours: Sequence[tuple[int, int, int]] = (), places: Places | None = None,
+                 scores: Callable[[Any], list[list[int]]] | None = None) -> None:
         self.board_image = board
         self.hand_image = hand
         self.final_image = final
@@ -112,3 +113,6 @@ class GameImages:
         # which also lets the palette be chosen from a sample of the image (faster).
         self.keep_colours = tuple(keep_colours)
         self.places = places  # where places are on the board, for pick pictures (None: the game names none)
+        # view -> each seat's score after each turn so far, as the final image charts it (the
+        # web table's replay draws its chart from it); None: the game keeps no such history
+        self.scores = scores

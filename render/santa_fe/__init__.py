@@ -31,6 +31,7 @@ RAILROADS = Palette(players=list(RAILROAD_COLOURS.values()))
 
 RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True, describe_board=describe_board,
                       describe_hand=describe_hand, describe_final=describe_final, palette=PALETTE,
-                      symbols=style.SYMBOLS, places=PLACES)
+                      symbols=style.SYMBOLS, places=PLACES,
+                      scores=lambda view: [list(row) for row in view.scores])
 
 __all__ = ["RENDERER", "render_board", "render_hand", "render_final"]

@@ -30,6 +30,7 @@ PALETTE = Palette(players=style.PLAYER_COLORS,
 RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True, describe_board=describe_board,
                       describe_hand=describe_hand, describe_final=describe_final, palette=PALETTE,
                       symbols=style.SYMBOLS,
-                      keep_colours=style.key_colours(), places=PLACES)
+                      keep_colours=style.key_colours(), places=PLACES,
+                      scores=lambda view: [list(row) for row in view.state.scores])
 
 __all__ = ["RENDERER", "render_board", "render_hand", "render_final"]

@@ -28,6 +28,7 @@ PALETTE = Palette(players=kit_palette.PLAYER_COLORS[:5],
 
 RENDERER = GameImages(render_board, render_hand, render_final, palette_png=True,
                       describe_board=describe_board, describe_hand=describe_hand, describe_final=describe_final,
-                      palette=PALETTE, symbols=icons.SYMBOLS, places=PLACES)
+                      palette=PALETTE, symbols=icons.SYMBOLS, places=PLACES,
+                      scores=lambda view: [list(row) for row in view.history])
 
 __all__ = ["RENDERER", "render_board", "render_hand", "render_final"]

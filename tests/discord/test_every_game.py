@@ -34,7 +34,7 @@ def test_the_one_registration_lists_every_game_with_all_its_parts() -> None:
         for lang in LANGUAGES:
             assert (DATA_DIR / name / f"messages.{lang}.json").is_file(), (name, lang)
         assert entry.look in sys.modules, f"{name}'s look was not loaded at start"
-    shared = {"discord", "fonts", "messages", "render"}
+    shared = {"discord", "fonts", "messages", "render", "web"}
     assert {p.name for p in DATA_DIR.iterdir() if p.is_dir()} == set(listed) | shared
 
 

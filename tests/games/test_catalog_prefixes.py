@@ -9,7 +9,7 @@ from games.core.errors import IllegalAction
 from games.core.i18n import DATA_DIR, current_key, translate
 
 GAMES = list(entries())
-SHARED = ("messages", "discord", "render")
+SHARED = ("messages", "discord", "render", "web")
 
 
 def _keys(path):

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from games.core.i18n import DATA_DIR, translate
 
 GAMES = json.loads((DATA_DIR / "games.json").read_text(encoding="utf-8"))
-SHARED_FOLDERS = ("messages", "discord", "render")
+SHARED_FOLDERS = ("messages", "discord", "render", "web")
 
 
 def _shared_catalog(folder: str, lang: str) -> dict[str, str]:

@@ -22,6 +22,7 @@ from bot.sessions.options import parse_options
 from bot.sessions.clocks import parse_bank
 from bot.sessions.settings import REPLIES
 from games.core import Event
+from bot.web.links import spectator_url
 from games import registry
 from games.core.i18n import language_for
 
@@ -55,7 +56,7 @@ def parse_quiet_hours(text: str, tz: str | None, current: QuietHours | None) -> 
         raise SessionError("bad_setting", setting="quiet_hours", value=text) from None
 
 
-def settings_text(settings: GameSettings, dm: bool | None, lang: str) -> str:
+def settings_text(settings: GameSettings, dm: bool | None, lang: str, table_url: str | None = None) -> str:
     lines = [t(lang, "discord.settings.reminder", minutes=settings.reminder_minutes,
                hours=round(settings.reminder_minutes / 60, 1), backoff=settings.reminder_backoff)]
     if settings.deadline_hours:
@@ -69,6 +70,8 @@ def settings_text(settings: GameSettings, dm: bool | None, lang: str) -> str:
                        per_turn=bank_words(bank.per_turn_hours * 3600, lang), cap=bank_words(bank.cap, lang)))
     if settings.away_bot:
         lines.append(t(lang, "discord.settings.away_bot"))
+    if settings.public_table and table_url is not None:
+        lines.append(t(lang, "discord.settings.public_table", url=table_url))
     quiet = settings.quiet_hours
     if quiet is not None:
         lines.append(t(lang, "discord.settings.quiet", start=f"{quiet.start_hour:02d}:00",
@@ -387,7 +390,7 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
                          deadline_action=cmd("discord.opt.deadline_action"),
                          quiet_hours=cmd("discord.opt.quiet_hours"), timezone=cmd("discord.opt.timezone"),
                          dm_reminders=cmd("discord.opt.dm_reminders"), time_bank=cmd("discord.opt.time_bank"),
-                         away_bot=cmd("discord.opt.away_bot"))
+                         away_bot=cmd("discord.opt.away_bot"), public_table=cmd("discord.opt.public_table"))
     @app_commands.describe(reminder_minutes=cmd("discord.opt.reminder_minutes.desc"),
                            deadline_hours=cmd("discord.opt.deadline_hours.desc"),
                            deadline_action=cmd("discord.opt.deadline_action.desc"),
@@ -395,7 +398,8 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
                            timezone=cmd("discord.opt.timezone.desc"),
                            dm_reminders=cmd("discord.opt.dm_reminders.desc"),
                            time_bank=cmd("discord.opt.time_bank.desc"),
-                           away_bot=cmd("discord.opt.away_bot.desc"))
+                           away_bot=cmd("discord.opt.away_bot.desc"),
+                           public_table=cmd("discord.opt.public_table.desc"))
     @app_commands.choices(deadline_action=[choice("discord.choice.pass", "pass"), choice("discord.choice.bot", "bot"),
                                            choice("discord.choice.forfeit", "forfeit")])
     async def settings(self, interaction: discord.Interaction,
@@ -406,7 +410,7 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
                        timezone: Optional[app_commands.Range[str, 1, 64]] = None,
                        dm_reminders: Optional[bool] = None,
                        time_bank: Optional[app_commands.Range[str, 1, 32]] = None,
-                       away_bot: Optional[bool] = None) -> None:
+                       away_bot: Optional[bool] = None, public_table: Optional[bool] = None) -> None:
         async def work() -> Reply:
             lang = lang_of(interaction)
             service = self.bot.service
@@ -427,6 +431,8 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
                 changes["time_bank"] = bank.model_dump() if bank is not None else None
             if away_bot is not None:
                 changes["away_bot"] = away_bot
+            if public_table is not None:
+                changes["public_table"] = public_table
             current: GameSettings | None = None
             if changes or quiet_hours is not None or timezone is not None or dm is None:
                 try:
@@ -452,7 +458,10 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
             if changes or dm_reminders is not None:
                 lines.append("✅ " + t(lang, "discord.settings.saved"))
             if current is not None:
-                lines.append(settings_text(current, dm, lang))
+                table = None
+                if self.bot.web is not None and current.public_table:
+                    table = spectator_url(self.bot.web.base_url, (await service.lobby(channel_id)).game_id)
+                lines.append(settings_text(current, dm, lang, table))
             else:
                 lines.append(t(lang, "discord.settings.dm_on" if dm else "discord.settings.dm_off"))
             return Reply(content=join_lines(lines, CONTENT_MAX))
