@@ -19,7 +19,7 @@ interaction that changed it, and reminders and the result go to its players by D
 """
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
