@@ -9,11 +9,12 @@ each one as a game: a table whose thread could not be made stays planned, and th
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.discord import ids
+from bot.discord.host import Host
 from bot.discord.replies import Reply
 from bot.discord.text import CONTENT_MAX, clip, join_lines, t
 from bot.discord.ui import base as ui_base
@@ -22,9 +23,6 @@ from bot.sessions.leagues import LeagueInfo, RoundPlan
 from bot.sessions.standings import Standings
 from render import pool as render_pool
 from render.community import draw_standings
-
-if TYPE_CHECKING:
-    from bot.discord.bot import RailyardBot
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +61,7 @@ def league_card(info: LeagueInfo) -> Reply:
     return reply
 
 
-async def redraw_card(bot: "RailyardBot", channel: Any, league_id: int, guild_id: str) -> None:
+async def redraw_card(bot: Host, channel: Any, league_id: int, guild_id: str) -> None:
     """The league's card as it stands (sign-ups closed once a round is planned); a card
     deleted meanwhile is no reason to hold the round up."""
     info = await bot.service.league(league_id, guild_id)
@@ -80,7 +78,7 @@ def table_name(plan: RoundPlan, table_no: int) -> str:
     return clip(t(lang, "discord.leagues.thread", name=plan.league.name, round=plan.round, table=table_no), 100)
 
 
-async def open_round(bot: "RailyardBot", league_id: int, guild_id: str) -> tuple[RoundPlan, int]:
+async def open_round(bot: Host, league_id: int, guild_id: str) -> tuple[RoundPlan, int]:
     """Plan the league's next round (or find the tables of this one still to open) and open
     each table in a new thread of the league's channel; returns the plan and how many tables
     this call opened."""
