@@ -194,7 +194,10 @@ class WebTable:
         started = time.perf_counter()
         status = 500
         try:
-            response = await handler(request)
+            try:
+                response = await handler(request)
+            except _Refused as exc:  # a refusal in the reader's words, as JSON
+                response = self._error(request, exc.key, exc.status)
             status = response.status
         except web.HTTPException as exc:
             status = exc.status
@@ -277,31 +280,19 @@ class WebTable:
                             headers={"Cache-Control": "no-store"})
 
     async def public_json(self, request: web.Request) -> web.StreamResponse:
-        try:
-            ld, actions = await self._public(request, with_actions=True)
-        except _Refused as exc:
-            return self._error(request, exc.key, exc.status)
+        ld, actions = await self._public(request, with_actions=True)
         return self._json(self.tables.public_table(ld, language(request), actions))
 
     async def public_board(self, request: web.Request) -> web.StreamResponse:
-        try:
-            ld, _ = await self._public(request)
-        except _Refused as exc:
-            return self._error(request, exc.key, exc.status)
+        ld, _ = await self._public(request)
         return self._png(await self.tables.board(ld, language(request)))
 
     async def public_events(self, request: web.Request) -> web.StreamResponse:
-        try:
-            ld, _ = await self._public(request)
-        except _Refused as exc:
-            return self._error(request, exc.key, exc.status)
+        ld, _ = await self._public(request)
         return await self._stream(request, "addr:" + self._client(request), ld.row.id, ld.row.version)
 
     async def replay_json(self, request: web.Request) -> web.StreamResponse:
-        try:
-            ld, actions = await self._public(request, with_actions=True)
-        except _Refused as exc:
-            return self._error(request, exc.key, exc.status)
+        ld, actions = await self._public(request, with_actions=True)
         lang = language(request)
         frames = await self.tables.frames(ld, actions, lang)
         return self._json({"game_id": ld.row.id, "title": translate(lang, f"{ld.row.game}.title"),
@@ -309,10 +300,7 @@ class WebTable:
                            "frames": [{"played": f.played, "seat": f.seat, "text": f.text} for f in frames]})
 
     async def replay_board(self, request: web.Request) -> web.StreamResponse:
-        try:
-            ld, actions = await self._public(request, with_actions=True)
-        except _Refused as exc:
-            return self._error(request, exc.key, exc.status)
+        ld, actions = await self._public(request, with_actions=True)
         lang = language(request)
         step = int(request.match_info["step"])
         frames = await self.tables.frames(ld, actions, lang)
@@ -321,10 +309,7 @@ class WebTable:
         return self._png(await self.tables.replay_board(ld, actions, step, lang), cache=True)
 
     async def chart(self, request: web.Request) -> web.StreamResponse:
-        try:
-            ld, _ = await self._public(request)
-        except _Refused as exc:
-            return self._error(request, exc.key, exc.status)
+        ld, _ = await self._public(request)
         data = await self.tables.chart(ld, language(request))
         if data is None:
             return self._error(request, "web.error.no_chart", 404)
@@ -360,10 +345,7 @@ class WebTable:
         return link, ld
 
     async def play_json(self, request: web.Request) -> web.StreamResponse:
-        try:
-            link, ld = await self._player(request)
-        except _Refused as exc:
-            return self._error(request, exc.key, exc.status)
+        link, ld = await self._player(request)
         lang = language(request)
         picks = request.query.getall("p", [])
         async with self.service.store.read() as tx:
@@ -382,32 +364,20 @@ class WebTable:
         return self._json(data)
 
     async def play_board(self, request: web.Request) -> web.StreamResponse:
-        try:
-            _, ld = await self._player(request)
-        except _Refused as exc:
-            return self._error(request, exc.key, exc.status)
+        _, ld = await self._player(request)
         return self._png(await self.tables.board(ld, language(request)))
 
     async def play_hand(self, request: web.Request) -> web.StreamResponse:
-        try:
-            link, ld = await self._player(request)
-        except _Refused as exc:
-            return self._error(request, exc.key, exc.status)
+        link, ld = await self._player(request)
         return self._png(await self.tables.hand(ld, link.seat, language(request)))
 
     async def play_events(self, request: web.Request) -> web.StreamResponse:
-        try:
-            link, ld = await self._player(request)
-        except _Refused as exc:
-            return self._error(request, exc.key, exc.status)
+        link, ld = await self._player(request)
         return await self._stream(request, "link:" + link.key, ld.row.id, ld.row.version)
 
     async def play_move(self, request: web.Request) -> web.StreamResponse:
         lang = language(request)
-        try:
-            link = self._link(request)
-        except _Refused as exc:
-            return self._error(request, exc.key, exc.status)
+        link = self._link(request)
         origin = request.headers.get("Origin")
         if origin is not None and origin != self.origin:
             return self._error(request, "web.error.csrf", 403)

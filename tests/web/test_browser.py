@@ -4,18 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import Browser
+from tests.support.browser import Browser, browser  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-async def browser():
-    b = await Browser.launch()
-    try:
-        yield b
-    finally:
-        await b.close()
 
 
 async def test_the_replay_steps_through_a_finished_game(web, browser):
