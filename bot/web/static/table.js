@@ -112,7 +112,7 @@
     scores.replaceChildren(el("tr", {}, el("th", { scope: "col", text: W["table.seat"] }),
       el("th", { scope: "col", text: W["table.score"] })));
     for (const s of data.scores) {
-      const mark = data.waiting.includes(s.seat) ? "▶ " : "";
+      const mark = data.waiting.includes(s.seat) ? "▶ " : s.rank ? s.rank + ". " : "";
       scores.append(el("tr", { class: "seat-" + s.seat }, el("th", { scope: "row", text: mark + s.name }),
         el("td", { text: String(s.score) })));
     }
