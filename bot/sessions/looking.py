@@ -17,7 +17,7 @@ from bot.sessions.models import (
     StatusInfo,
     WaitingGame,
 )
-from bot.store import UserPrefs
+from bot.store import ActionRow, UserPrefs
 from games import registry
 from games.core import Event, Game
 
@@ -41,6 +41,29 @@ def seat_view(ld: Loaded, seat: int, *, legal: bool = True) -> PrivateView:
         prompt=game.prompt(state, seat) if active else None, legal=moves,
         decision=game.decision(state, seat) if active else None,
     )
+
+
+def public_log(game: Game | None, names: list[str], actions: list[ActionRow]) -> list[HistoryEntry]:
+    """A game's move log as everyone may read it: public events only, secret details of the
+    notation left out, each move marked when a later undo took it back."""
+    undone = {a.undoes_seq for a in actions if a.kind == "undo"}
+    entries: list[HistoryEntry] = []
+    for a in actions:
+        events: list[Event] = []
+        for raw in a.events():
+            try:
+                event = Event.model_validate(raw)
+            except ValidationError:
+                continue
+            if event.to is None:
+                events.append(event)
+        entries.append(HistoryEntry(
+            seq=a.seq, kind=a.kind, seat=a.seat,
+            name=names[a.seat] if 0 <= a.seat < len(names) else f"#{a.seat + 1}",
+            notation=public_notation(game, a.notation), events=events, undone=a.seq in undone, auto=a.auto,
+            created_at=a.created_at,
+        ))
+    return entries
 
 
 class Looking:
@@ -111,29 +134,11 @@ class Looking:
                 raise SessionError("no_game_here")
             seats = await tx.seats(row.id)
             actions = await tx.actions(row.id)
-        names = [s.display_name for s in seats]
-        undone = {a.undoes_seq for a in actions if a.kind == "undo"}
         try:
             game: Game | None = registry.get(row.game)
         except Exception:  # noqa: BLE001 - the log of a game we can no longer load still shows
             game = None
-        entries: list[HistoryEntry] = []
-        for a in actions:
-            events: list[Event] = []
-            for raw in a.events():
-                try:
-                    event = Event.model_validate(raw)
-                except ValidationError:
-                    continue
-                if event.to is None:
-                    events.append(event)
-            entries.append(HistoryEntry(
-                seq=a.seq, kind=a.kind, seat=a.seat,
-                name=names[a.seat] if 0 <= a.seat < len(names) else f"#{a.seat + 1}",
-                notation=public_notation(game, a.notation), events=events, undone=a.seq in undone, auto=a.auto,
-                created_at=a.created_at,
-            ))
-        return entries
+        return public_log(game, [s.display_name for s in seats], actions)
 
     async def games_waiting_on(self, user_id: str, guild_id: str | None = None) -> list[WaitingGame]:
         """Active games (in this guild, if given) that wait on this user now."""

@@ -49,7 +49,10 @@ log = logging.getLogger("railyard.web")
 STATIC = Path(__file__).resolve().parent / "static"
 STATIC_FILES = {"table.js": "text/javascript", "table.css": "text/css"}
 KEEPALIVE = 15.0  # seconds between comments on a quiet event stream (proxies close silent ones)
-STREAMS_PER_KEY = 4  # event streams one link or one address may hold open at once
+# event streams held open at once: by one link (a player's tabs), by one address (spectators
+# behind one router: a club's room, a classroom)
+STREAMS_PER_LINK = 4
+STREAMS_PER_ADDRESS = 64
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:;"
                                " connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
@@ -110,7 +113,7 @@ class WebTable:
     def __init__(self, service: SessionService, *, base_url: str, host: str = "127.0.0.1", port: int = 8080,
                  signer: Signer, link_hours: int = 12, clock: Callable[[], float] = time.time,
                  poll: float = 1.0, on_commit: Callable[[Any], None] | None = None,
-                 rate: float = 8.0, burst: float = 40.0) -> None:
+                 rate: float = 8.0, burst: float = 40.0, public_rate: float = 40.0, public_burst: float = 200.0) -> None:
         self.service = service
         self.rebase(base_url)
         self.host, self.port = host, port
@@ -120,7 +123,9 @@ class WebTable:
         self.on_commit = on_commit
         self.tables = Tables(service)
         self.watcher = Watcher(service.store, poll)
-        self.limits = RateLimits(rate, burst)
+        self.limits = RateLimits(rate, burst)  # per player's link
+        # per client address: spectators behind one address share it, so it is larger
+        self.public_limits = RateLimits(public_rate, public_burst)
         self.streams: dict[str, int] = {}
         self.moves_made = 0
         self._runner: web.AppRunner | None = None
@@ -189,13 +194,18 @@ class WebTable:
         started = time.perf_counter()
         status = 500
         try:
-            response = await handler(request)
+            try:
+                response = await handler(request)
+            except _Refused as exc:  # a refusal in the reader's words, as JSON
+                response = self._error(request, exc.key, exc.status)
             status = response.status
         except web.HTTPException as exc:
             status = exc.status
             if exc.status in (404, 405):
                 response = self._plain(request, "web.error.not_found" if exc.status == 404 else "web.error.method",
                                        exc.status)
+                if "Allow" in exc.headers:
+                    response.headers["Allow"] = exc.headers["Allow"]
             else:
                 raise
         finally:
@@ -222,9 +232,6 @@ class WebTable:
     def _error(self, request: web.Request, key: str, status: int, **params: Any) -> web.Response:
         return self._json({"error": translate(language(request), key, params), "code": key}, status)
 
-    def _limited(self, key: str) -> bool:
-        return not self.limits.allow(key)
-
     @staticmethod
     def _client(request: web.Request) -> str:
         """The client's address; behind a reverse proxy on the same machine, the one it names."""
@@ -240,7 +247,7 @@ class WebTable:
 
     # ------------------------------------------------------------------ spectators
     async def _public(self, request: web.Request, *, with_actions: bool = False):
-        if self._limited("addr:" + self._client(request)):
+        if not self.public_limits.allow("addr:" + self._client(request)):
             raise _Refused("web.error.slow_down", 429)
         try:
             return await self.tables.public_game(self._game_id(request), with_actions=with_actions)
@@ -273,31 +280,19 @@ class WebTable:
                             headers={"Cache-Control": "no-store"})
 
     async def public_json(self, request: web.Request) -> web.StreamResponse:
-        try:
-            ld, actions = await self._public(request, with_actions=True)
-        except _Refused as exc:
-            return self._error(request, exc.key, exc.status)
+        ld, actions = await self._public(request, with_actions=True)
         return self._json(self.tables.public_table(ld, language(request), actions))
 
     async def public_board(self, request: web.Request) -> web.StreamResponse:
-        try:
-            ld, _ = await self._public(request)
-        except _Refused as exc:
-            return self._error(request, exc.key, exc.status)
+        ld, _ = await self._public(request)
         return self._png(await self.tables.board(ld, language(request)))
 
     async def public_events(self, request: web.Request) -> web.StreamResponse:
-        try:
-            ld, _ = await self._public(request)
-        except _Refused as exc:
-            return self._error(request, exc.key, exc.status)
+        ld, _ = await self._public(request)
         return await self._stream(request, "addr:" + self._client(request), ld.row.id, ld.row.version)
 
     async def replay_json(self, request: web.Request) -> web.StreamResponse:
-        try:
-            ld, actions = await self._public(request, with_actions=True)
-        except _Refused as exc:
-            return self._error(request, exc.key, exc.status)
+        ld, actions = await self._public(request, with_actions=True)
         lang = language(request)
         frames = await self.tables.frames(ld, actions, lang)
         return self._json({"game_id": ld.row.id, "title": translate(lang, f"{ld.row.game}.title"),
@@ -305,10 +300,7 @@ class WebTable:
                            "frames": [{"played": f.played, "seat": f.seat, "text": f.text} for f in frames]})
 
     async def replay_board(self, request: web.Request) -> web.StreamResponse:
-        try:
-            ld, actions = await self._public(request, with_actions=True)
-        except _Refused as exc:
-            return self._error(request, exc.key, exc.status)
+        ld, actions = await self._public(request, with_actions=True)
         lang = language(request)
         step = int(request.match_info["step"])
         frames = await self.tables.frames(ld, actions, lang)
@@ -317,10 +309,7 @@ class WebTable:
         return self._png(await self.tables.replay_board(ld, actions, step, lang), cache=True)
 
     async def chart(self, request: web.Request) -> web.StreamResponse:
-        try:
-            ld, _ = await self._public(request)
-        except _Refused as exc:
-            return self._error(request, exc.key, exc.status)
+        ld, _ = await self._public(request)
         data = await self.tables.chart(ld, language(request))
         if data is None:
             return self._error(request, "web.error.no_chart", 404)
@@ -343,7 +332,7 @@ class WebTable:
             raise _Refused(f"web.error.link_{exc.reason}", 401) from None
         if link.game_id != self._game_id(request):
             raise _Refused("web.error.link_forged", 401)
-        if self._limited("link:" + link.key):
+        if not self.limits.allow("link:" + link.key):
             raise _Refused("web.error.slow_down", 429)
         return link
 
@@ -356,10 +345,7 @@ class WebTable:
         return link, ld
 
     async def play_json(self, request: web.Request) -> web.StreamResponse:
-        try:
-            link, ld = await self._player(request)
-        except _Refused as exc:
-            return self._error(request, exc.key, exc.status)
+        link, ld = await self._player(request)
         lang = language(request)
         picks = request.query.getall("p", [])
         async with self.service.store.read() as tx:
@@ -378,32 +364,20 @@ class WebTable:
         return self._json(data)
 
     async def play_board(self, request: web.Request) -> web.StreamResponse:
-        try:
-            _, ld = await self._player(request)
-        except _Refused as exc:
-            return self._error(request, exc.key, exc.status)
+        _, ld = await self._player(request)
         return self._png(await self.tables.board(ld, language(request)))
 
     async def play_hand(self, request: web.Request) -> web.StreamResponse:
-        try:
-            link, ld = await self._player(request)
-        except _Refused as exc:
-            return self._error(request, exc.key, exc.status)
+        link, ld = await self._player(request)
         return self._png(await self.tables.hand(ld, link.seat, language(request)))
 
     async def play_events(self, request: web.Request) -> web.StreamResponse:
-        try:
-            link, ld = await self._player(request)
-        except _Refused as exc:
-            return self._error(request, exc.key, exc.status)
+        link, ld = await self._player(request)
         return await self._stream(request, "link:" + link.key, ld.row.id, ld.row.version)
 
     async def play_move(self, request: web.Request) -> web.StreamResponse:
         lang = language(request)
-        try:
-            link = self._link(request)
-        except _Refused as exc:
-            return self._error(request, exc.key, exc.status)
+        link = self._link(request)
         origin = request.headers.get("Origin")
         if origin is not None and origin != self.origin:
             return self._error(request, "web.error.csrf", 403)
@@ -439,7 +413,7 @@ class WebTable:
 
     # ------------------------------------------------------------------ live updates
     async def _stream(self, request: web.Request, key: str, game_id: int, version: int) -> web.StreamResponse:
-        if self.streams.get(key, 0) >= STREAMS_PER_KEY:
+        if self.streams.get(key, 0) >= (STREAMS_PER_LINK if key.startswith("link:") else STREAMS_PER_ADDRESS):
             return self._error(request, "web.error.slow_down", 429)
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store",
                                                "X-Accel-Buffering": "no"})

@@ -17,11 +17,10 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Hashable, Sequence
 
-from pydantic import ValidationError
 
 from bot.sessions import Actor, SessionError, SessionService
-from bot.sessions.core import Loaded, public_notation
-from bot.sessions.looking import seat_view
+from bot.sessions.core import Loaded
+from bot.sessions.looking import public_log, seat_view
 from games import registry as games
 from games.core import Event, IllegalAction
 from games.core.choices import Decision, Pick, Stop
@@ -188,22 +187,14 @@ class Tables:
         except Exception:  # noqa: BLE001 - words are a nicety; the image still shows
             return ""
 
-    def _log(self, ld: Loaded, lang: str, actions: list[Any]) -> list[dict[str, Any]]:
+    @staticmethod
+    def _log(ld: Loaded, lang: str, actions: list[Any]) -> list[dict[str, Any]]:
         names = ld.names
-        undone = {a.undoes_seq for a in actions if a.kind == "undo"}
         lines = []
-        for a in actions:
-            events = []
-            for raw in a.events():
-                try:
-                    event = Event.model_validate(raw)
-                except ValidationError:
-                    continue
-                if event.to is None:
-                    events.append(words(lang, event, names))
-            text = " ".join(e for e in events if e) or public_notation(ld.game, a.notation)
-            lines.append({"seq": a.seq, "seat": a.seat, "name": names[a.seat] if 0 <= a.seat < len(names) else "",
-                          "text": text, "undone": a.seq in undone, "undo": a.kind == "undo"})
+        for entry in public_log(ld.game, names, actions):
+            text = " ".join(t for t in (words(lang, e, names) for e in entry.events) if t) or entry.notation
+            lines.append({"seq": entry.seq, "seat": entry.seat, "name": names[entry.seat] if 0 <= entry.seat < len(names)
+                          else "", "text": text, "undone": entry.undone, "undo": entry.kind == "undo"})
         return lines
 
     def public_table(self, ld: Loaded, lang: str, actions: list[Any]) -> dict[str, Any]:
@@ -216,22 +207,20 @@ class Tables:
 
     async def board(self, ld: Loaded, lang: str) -> bytes:
         """The public board of the game as it is now (drawn once per version and language)."""
-        key = ("board", ld.row.id, ld.row.version, lang)
-        cached = self.images.get(key)
-        if cached is not None:
-            return cached
-        view = ld.game.view(ld.state, None)
-        data, _ = await render_pool.current().draw(ld.row.game, "board", view, ld.names, lang, route=ld.row.id)
-        return self.images.put(key, data)
+        return await self._drawn(ld, "board", None, lang)
 
     # ------------------------------------------------------------------ a player's table
     async def hand(self, ld: Loaded, seat: int, lang: str) -> bytes:
-        key = ("hand", ld.row.id, ld.row.version, seat, lang)
+        return await self._drawn(ld, "hand", seat, lang)
+
+    async def _drawn(self, ld: Loaded, kind: str, seat: int | None, lang: str) -> bytes:
+        """The `kind` image of the seat's view (None: the spectator's), drawn once per version."""
+        key = (kind, ld.row.id, ld.row.version, seat, lang)
         cached = self.images.get(key)
         if cached is not None:
             return cached
         view = ld.game.view(ld.state, seat)
-        data, _ = await render_pool.current().draw(ld.row.game, "hand", view, ld.names, lang, route=ld.row.id)
+        data, _ = await render_pool.current().draw(ld.row.game, kind, view, ld.names, lang, route=ld.row.id)
         return self.images.put(key, data)
 
     def player(self, ld: Loaded, seat: int, lang: str, picks: Sequence[str], history: list[Any]) -> dict[str, Any]:

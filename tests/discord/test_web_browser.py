@@ -11,18 +11,9 @@ import pytest
 
 from tests.discord.conftest import ALICE, BOB, CHANNEL
 from tests.discord.test_web_table import _hand_link, web_harness  # noqa: F401 - the fixture
-from tests.support.browser import Browser
+from tests.support.browser import Browser, browser  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-async def browser():
-    b = await Browser.launch()
-    try:
-        yield b
-    finally:
-        await b.close()
 
 
 async def _waited_user(h) -> int:

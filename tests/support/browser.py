@@ -118,3 +118,13 @@ class Browser:
             await self.call(self.driver.quit)
         finally:
             shutil.rmtree(self._profile, ignore_errors=True)
+
+
+@pytest.fixture
+async def browser():
+    """A headless Chromium for one test (import this fixture into the test module)."""
+    b = await Browser.launch()
+    try:
+        yield b
+    finally:
+        await b.close()

@@ -134,7 +134,8 @@ async def web(tmp_path: Path, clock: FakeClock):
     seeds = iter(range(4242, 4242 + 10_000))
     service = SessionService(store, clock=clock, new_seed=lambda: next(seeds))
     table = WebTable(service, base_url="http://127.0.0.1", port=0, signer=Signer(SECRET), clock=clock, poll=0.05)
-    table.limits = RateLimits(rate=1000, burst=1000)  # the tests that count requests set their own
+    # the tests that count requests set their own
+    table.limits = table.public_limits = RateLimits(rate=1000, burst=1000)
     await table.start()
     table.rebase(f"http://127.0.0.1:{table.port}")
     w = Web(service, table, clock)

@@ -4,18 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import Browser
+from tests.support.browser import Browser, browser  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-async def browser():
-    b = await Browser.launch()
-    try:
-        yield b
-    finally:
-        await b.close()
 
 
 async def test_the_replay_steps_through_a_finished_game(web, browser):
@@ -118,3 +109,36 @@ async def test_a_player_clicks_a_place_on_every_games_board(web, browser, game):
     assert after.row.version > ld.row.version
     assert any(a.actor_user_id == actor.user_id for a in actions if a.seq > len(actions) - 5)
     assert len(await web.service.store.outbox_rows(game_id)) > outbox
+
+
+async def test_the_places_and_options_work_from_the_keyboard(web, browser):
+    from selenium.webdriver.common.keys import Keys
+
+    from tests.web.test_player import _placed_step
+
+    game_id = await web.start_game("steam", humans=3)
+    actor, token, data = await _placed_step(web, game_id)
+    await browser.open(f"{web.url}/g/{game_id}/play#t={token}")
+    await browser.wait("return document.querySelector('#board').naturalWidth > 0", what="the board")
+    for value in data["step"]["picks"]:
+        await browser.wait("return document.querySelectorAll('#move button').length > 0", what="the menu")
+        await browser.js("const b = [...document.querySelectorAll('#move .options button')]"
+                         ".find(b => b.dataset.value === arguments[0]); if (b) b.click();", value)
+    await browser.wait("return document.querySelectorAll('#hits g.hit').length > 0", what="places on the board")
+    # every place is a focusable button named by its options' words
+    names = await browser.js("return [...document.querySelectorAll('#hits g.hit')].map(g => "
+                             "[g.getAttribute('tabindex'), g.getAttribute('role'), g.getAttribute('aria-label')])")
+    assert all(t == "0" and r == "button" and label for t, r, label in names)
+    before = await browser.text("#move")
+
+    def enter_on_first_place() -> None:
+        place = browser.driver.find_element("css selector", "#hits g.hit:last-child")
+        browser.driver.execute_script("arguments[0].focus()", place)
+        browser.driver.switch_to.active_element.send_keys(Keys.ENTER)
+
+    await browser.call(enter_on_first_place)
+    await browser.wait("return document.querySelector('#move').innerText !== arguments[0]", before,
+                       what="the place's options")
+    # the focus lands on something to press next: an option, or Confirm
+    await browser.wait("return document.activeElement.tagName === 'BUTTON' && "
+                       "document.querySelector('#move').contains(document.activeElement)", what="the focus on the next step")

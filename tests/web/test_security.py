@@ -148,7 +148,7 @@ async def test_requests_are_rate_limited_per_link(web):
 
 async def test_spectators_are_rate_limited_per_address(web):
     game_id = await _ttr(web)
-    web.table.limits = RateLimits(rate=0.0001, burst=2)
+    web.table.public_limits = RateLimits(rate=0.0001, burst=2)
     statuses = [(await web.get(f"/g/{game_id}/table.json"))[0] for _ in range(3)]
     assert statuses == [200, 200, 429]
 
@@ -184,3 +184,27 @@ async def test_nothing_is_answered_but_the_defined_routes(web, method, path, sta
         body = await response.read()
         assert b"Traceback" not in body and b"railyard" not in body.lower()
         assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+async def test_a_link_holds_few_live_streams_at_once(web):
+    import asyncio
+
+    from bot.web.server import STREAMS_PER_LINK
+
+    game_id = await _ttr(web)
+    token = await web.player_token(game_id, ALICE)
+    assert web.http is not None
+    opened = []
+    try:
+        for _ in range(STREAMS_PER_LINK):
+            stream = await web.http.get(f"{web.url}/g/{game_id}/play/events", headers={"Authorization": f"Bearer {token}"})
+            await asyncio.wait_for(stream.content.readuntil(b"\n\n"), 5)
+            opened.append(stream)
+        status, data = await web.get_json(f"/g/{game_id}/play/events", token=token)
+        assert status == 429 and data["code"] == "web.error.slow_down"
+        bob = await web.player_token(game_id, BOB)
+        async with web.http.get(f"{web.url}/g/{game_id}/play/events", headers={"Authorization": f"Bearer {bob}"}) as s:
+            assert s.status == 200
+    finally:
+        for stream in opened:
+            stream.close()

@@ -15,7 +15,7 @@
   // another link opened in this tab changes only the fragment: start again with its token
   window.addEventListener("hashchange", () => location.reload());
   const SVG = "http://www.w3.org/2000/svg";
-  let table = null, picks = [], chosen = [], csrf = null, busy = false, urls = {};
+  let table = null, picks = [], chosen = [], csrf = null, busy = false, urls = {}, focusNext = false;
 
   const el = (tag, attrs, ...kids) => {
     const node = document.createElement(tag);
@@ -112,7 +112,7 @@
     scores.replaceChildren(el("tr", {}, el("th", { scope: "col", text: W["table.seat"] }),
       el("th", { scope: "col", text: W["table.score"] })));
     for (const s of data.scores) {
-      const mark = data.waiting.includes(s.seat) ? "▶ " : "";
+      const mark = data.waiting.includes(s.seat) ? "▶ " : s.rank ? s.rank + ". " : "";
       scores.append(el("tr", { class: "seat-" + s.seat }, el("th", { scope: "row", text: mark + s.name }),
         el("td", { text: String(s.score) })));
     }
@@ -163,6 +163,10 @@
   function showStep(data) {
     clearHits();
     panel.replaceChildren();
+    if (focusNext) { // after a pick, the keyboard carries on in the next step
+      focusNext = false;
+      setTimeout(() => { const b = panel.querySelector("button, input"); if (b) b.focus(); }, 0);
+    }
     if (!data.active || !data.step) {
       panel.append(el("p", { text: data.status === "active" ? W["table.not_your_turn"] : data.turn }));
       return;
@@ -192,11 +196,13 @@
   }
 
   function pick(option) {
+    focusNext = true;
     picks.push(option.value);
     chosen.push(option.label);
     load().catch((e) => { picks.pop(); chosen.pop(); say(e.message, true); });
   }
   function back() {
+    focusNext = true;
     picks.pop(); chosen.pop();
     load().catch((e) => say(e.message, true));
   }
