@@ -69,6 +69,12 @@ SWEEPS = {
     "test_every_claimable_route_is_a_named_place_on_its_middle_car",
     "test_every_place_of_a_whole_game_is_on_the_board",
     "test_the_places_of_a_game_are_legible_at_400",
+    "test_the_replay_steps_through_every_move_in_force",
+    "test_the_public_table_of_every_game_shows_the_spectator_board_scores_and_log",
+    "test_every_game_keeps_the_score_rows_its_chart_draws",
+    "test_a_player_clicks_a_place_and_the_move_goes_through_the_service",
+    "test_no_stored_post_or_sent_message_shows_the_seed",
+    "test_every_verb_typed_in_every_phase_is_a_legal_move_or_a_typed_refusal",
 }
 # Whole games played out (by bots or through the loopback Discord): slow as a whole.
 WHOLE_GAMES = {
