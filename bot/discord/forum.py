@@ -28,7 +28,7 @@ from typing import Any, Mapping, Sequence
 import discord
 
 from bot.discord.refusals import UserError
-from bot.discord.text import t
+from bot.discord.text import THREAD_ARCHIVE_MINUTES, t
 from games.core.i18n import LANGUAGES
 
 log = logging.getLogger("railyard.discord.forum")
@@ -146,7 +146,6 @@ async def set_status(http: Any, post_id: int, forum_id: int, status: str, lang: 
 
 
 # ------------------------------------------------------------------------------ opening a post
-POST_ARCHIVE_MINUTES = 10080  # a week: async games are slow
 
 
 @dataclass
@@ -177,7 +176,7 @@ async def open_post(client: discord.Client, forum: discord.ForumChannel, name: s
     try:
         try:
             made = await forum.create_thread(name=name[:100], content=words, applied_tags=applied,
-                                             auto_archive_duration=POST_ARCHIVE_MINUTES)
+                                             auto_archive_duration=THREAD_ARCHIVE_MINUTES)
         except discord.Forbidden:
             if not applied or tags.require_tag or not tags.tags["lobby"].get("moderated"):
                 raise
@@ -186,7 +185,7 @@ async def open_post(client: discord.Client, forum: discord.ForumChannel, name: s
             tags.problem = "moderated"
             tags.missing = [s for s in STATUSES if s in tags.tags and tags.tags[s].get("moderated")]
             made = await forum.create_thread(name=name[:100], content=words,
-                                             auto_archive_duration=POST_ARCHIVE_MINUTES)
+                                             auto_archive_duration=THREAD_ARCHIVE_MINUTES)
     except discord.HTTPException as exc:
         log.warning("forum %s: cannot open a post (%s %s)", forum.id, exc.status, exc.code)
         raise UserError("discord.error.cannot_post_forum", forum=forum.mention) from None

@@ -16,7 +16,7 @@ import discord
 from bot.discord import ids
 from bot.discord.host import Host
 from bot.discord.replies import Reply
-from bot.discord.text import CONTENT_MAX, clip, join_lines, t
+from bot.discord.text import CONTENT_MAX, THREAD_ARCHIVE_MINUTES, clip, join_lines, t
 from bot.discord.ui import base as ui_base
 from bot.discord.ui.components import button, make_view
 from bot.sessions.leagues import LeagueInfo, RoundPlan
@@ -26,7 +26,6 @@ from render.community import draw_standings
 
 log = logging.getLogger(__name__)
 
-THREAD_ARCHIVE_MINUTES = 10080  # a week: a league's games are played over days
 JOIN, LEAVE = ids.LEAGUE_VERBS  # the card's buttons
 NAMES_SHOWN = 40  # players listed on the card (the count is always right)
 

@@ -17,6 +17,9 @@ from discord import app_commands
 from games.core.i18n import DEFAULT_LANGUAGE, catalog, language_for, translate
 
 CONTENT_MAX = 2000
+# a game's thread or forum post archives after a week without messages, Discord's longest:
+# async games are slow
+THREAD_ARCHIVE_MINUTES = 10080
 EMBED_DESCRIPTION_MAX = 4096
 EMBED_FIELD_VALUE_MAX = 1024
 EMBED_FIELD_NAME_MAX = 256

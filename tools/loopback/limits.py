@@ -610,7 +610,8 @@ def check_commands(commands: Any) -> List[Problem]:
 
 
 # --------------------------------------------------------------------------- threads
-def check_thread_create(payload: dict, *, parent_type: int, from_message: bool) -> List[Problem]:
+def _thread_name_and_archive(payload: dict) -> List[Problem]:
+    """What every new thread is checked for, a forum post too: its name and archive time."""
     problems: List[Problem] = []
     name = payload.get("name")
     if not isinstance(name, str) or not 1 <= len(name) <= THREAD_NAME_MAX:
@@ -620,6 +621,11 @@ def check_thread_create(payload: dict, *, parent_type: int, from_message: bool) 
         problems.append(
             Problem(("auto_archive_duration",), "BASE_TYPE_CHOICES", "Value must be one of {60, 1440, 4320, 10080}.", "thread_archive_duration")
         )
+    return problems
+
+
+def check_thread_create(payload: dict, *, parent_type: int, from_message: bool) -> List[Problem]:
+    problems = _thread_name_and_archive(payload)
     thread_type = payload.get("type", 11 if from_message else 12)
     if thread_type == 12:
         if from_message:
@@ -657,15 +663,7 @@ def check_applied_tags(tags: Any, known: Sequence[int], path: Tuple[Any, ...] = 
 def check_forum_post(payload: dict, known: Sequence[int], n_files: int) -> List[Problem]:
     """POST /channels/{forum}/threads (resources/channel, "Start Thread in Forum or Media
     Channel"): a name, the starter message (a message's own rules), the applied tags."""
-    problems: List[Problem] = []
-    name = payload.get("name")
-    if not isinstance(name, str) or not 1 <= len(name) <= THREAD_NAME_MAX:
-        problems.append(Problem(("name",), "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {THREAD_NAME_MAX} in length.", "thread_name"))
-    duration = payload.get("auto_archive_duration")
-    if duration is not None and duration not in AUTO_ARCHIVE_DURATIONS:
-        problems.append(
-            Problem(("auto_archive_duration",), "BASE_TYPE_CHOICES", "Value must be one of {60, 1440, 4320, 10080}.", "thread_archive_duration")
-        )
+    problems = _thread_name_and_archive(payload)
     message = payload.get("message")
     if not isinstance(message, dict):
         problems.append(Problem(("message",), "BASE_TYPE_REQUIRED", "This field is required", "forum_post_message"))

@@ -15,7 +15,7 @@ from bot.discord.errors import UserError
 from bot.discord.play import actor_of, channel_key, hand_reply, log_reply
 from bot.discord.posts import bank_words, lobby_reply, status_reply, waiting_line
 from bot.discord.replies import Reply, answer
-from bot.discord.text import CONTENT_MAX, OPTION_TEXT_MAX, choice, clip, cmd, event_text, join_lines, lang_of, t
+from bot.discord.text import CONTENT_MAX, OPTION_TEXT_MAX, THREAD_ARCHIVE_MINUTES, choice, clip, cmd, event_text, join_lines, lang_of, t
 from bot.discord.ui import base as ui_base
 from bot.sessions import GameSettings, QuietHours, SessionError
 from bot.sessions.options import parse_options
@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("railyard.discord.game")
 
-THREAD_ARCHIVE_MINUTES = 10080  # a week: async games are slow
 
 
 def public_locale(interaction: discord.Interaction) -> str:
