@@ -3,21 +3,22 @@
 Deflating a board's 1-2 million palette indices was the largest part of a move's picture, yet
 a move changes a board in a few places. So the rows of a palette image are cut into bands of
 BAND_ROWS rows, and each band is deflated on its own (raw deflate ended by a sync flush: it
-starts on a byte boundary and refers to nothing before it). Compressed bands are kept, keyed
-by their bytes (a digest), so a band drawn before, on this board or any other, costs a digest
-and a look-up. A PNG is then the bands' compressed bytes one after another inside one zlib
+starts on a byte boundary), its matches reaching back only into the last DICT_ROWS rows of the
+band before (its dictionary). Compressed bands are kept, keyed by their bytes and those rows (a
+digest of each), so a band drawn before under the same rows, on this board or any other, costs
+a digest and a look-up. A PNG is then the bands' compressed bytes one after another inside one zlib
 stream: the zlib header, the bands, an empty final block, and the Adler-32 of the whole,
 combined from the bands' own checksums. Every row is written with filter type 0 (none), as
 Pillow writes palette images, so the PNG decodes to exactly the indices and palette given.
 
-Bands compressed on their own lose what the one before would have offered as matches; the
-measured cost and the level chosen are in render/kit/encode.py.
+Bands compressed on their own lose what the bands before would have offered as matches; the
+measured cost, the rows of the dictionary and the level chosen are in render/kit/encode.py.
 
 Finding a band's digest cost about 1 ms a board (SHA-256 over 1-2 MB of indices), most of it for
 bands that are byte for byte those of the board before. So the indices and band digests of the
 last image written of each size are kept (within LAST_BYTES): a band equal to the same band of
 the last image of its size takes that band's digest (comparing bytes costs a tenth of hashing
-them); only the others are hashed.
+them), and its dictionary rows likewise; only the others are hashed.
 """
 from __future__ import annotations
 
@@ -30,8 +31,10 @@ from PIL import Image
 from render.kit.kept import Kept
 
 BAND_ROWS = 32
+# A band is compressed against the last DICT_ROWS rows of the band before (its dictionary): with
+# every row unfiltered, a row's matches lie mostly in the rows just above it.
+DICT_ROWS = 2
 LEVEL = 5  # zlib's, as render.kit.encode.COMPRESS_LEVEL for whole images
-WINDOW = 32768  # deflate's reach back: the dictionary a band is compressed with
 CACHE_BYTES = 24 * 2**20  # compressed bands kept (a board's are 40-150 KiB: well over a hundred boards)
 
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -43,9 +46,10 @@ _ADLER_BASE = 65521
 # compressed bands by digest: (deflated bytes, their Adler-32)
 BANDS: Kept[tuple[bytes, int]] = Kept(CACHE_BYTES, lambda band: len(band[0]))
 
-# the last image written of each size: (its indices, each band's digest)
+# the last image written of each size: (its indices, each band's digest, the digest of each band's
+# dictionary rows)
 LAST_BYTES = 10 * 2**20  # a board's indices are 1-2.3 MB: the last 4-8 boards
-_LAST: Kept[tuple[bytes, tuple[bytes, ...]]] = Kept(LAST_BYTES, lambda last: len(last[0]))
+_LAST: Kept[tuple[bytes, tuple[bytes, ...], tuple[bytes, ...]]] = Kept(LAST_BYTES, lambda last: len(last[0]))
 
 
 def palette_png(img: Image.Image) -> bytes:
@@ -58,34 +62,38 @@ def palette_png(img: Image.Image) -> bytes:
     step = width * BAND_ROWS
     parts: list[bytes] = [_ZLIB_HEADER]
     adler = 1
-    before = b""  # the band before: its digest, and its rows as written (the dictionary for this one)
-    before_rows: bytes | None = None
     last = _LAST.get(img.size)
     digests: list[bytes] = []
+    tails: list[bytes] = []  # per band, the digest of the rows above it it is compressed against
+    tail = DICT_ROWS * width
     for start in range(0, len(indices), step):
         band = indices[start:start + step]
+        above = indices[max(0, start - tail):start]  # empty for the first band
         if last is not None and data[start:start + step] == last[0][start:start + step]:
             digest = last[1][len(digests)]
         else:
             digest = hashlib.sha256(band).digest()
+        if not start:
+            above_digest = b""
+        elif last is not None and data[start - len(above):start] == last[0][start - len(above):start]:
+            above_digest = last[2][len(tails)]
+        else:
+            above_digest = hashlib.sha256(above).digest()
         digests.append(digest)
-        key = before + digest
+        tails.append(above_digest)
+        key = above_digest + digest
         found = BANDS.get(key)
-        rows = None
         if found is None:
             rows = _rows(band, width)
             if start:
-                if before_rows is None:
-                    before_rows = _rows(indices[start - step:start], width)
-                packer = zlib.compressobj(LEVEL, zlib.DEFLATED, -15, zdict=before_rows[-WINDOW:])
+                packer = zlib.compressobj(LEVEL, zlib.DEFLATED, -15, zdict=_rows(above, width))
             else:
                 packer = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
             found = (packer.compress(rows) + packer.flush(zlib.Z_SYNC_FLUSH), zlib.adler32(rows))
             BANDS.put(key, found)
         parts.append(found[0])
         adler = _adler_combine(adler, found[1], len(band) + len(band) // width)
-        before, before_rows = digest, rows
-    _LAST.replace(img.size, (data, tuple(digests)))
+    _LAST.replace(img.size, (data, tuple(digests), tuple(tails)))
     parts.append(_FINAL_BLOCK)
     parts.append(struct.pack(">I", adler))
     palette = img.im.getpalette("RGB")

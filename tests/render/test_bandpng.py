@@ -48,10 +48,27 @@ def test_a_changed_image_reuses_the_bands_it_shares_and_still_decodes_exactly():
     second = first.copy()
     ImageDraw.Draw(second).rectangle((100, 400, 300, 430), fill=7)  # one band or two change
     data = palette_png(second)
-    assert len(BANDS) - kept <= 3  # the changed bands and the one after each (its dictionary changed)
+    assert len(BANDS) - kept <= 3  # the changed bands, and the one after where its dictionary rows changed
     assert _decoded(data).tobytes() == second.tobytes()
     BANDS.clear()  # written again from nothing: the same file
     assert palette_png(second) == data
+
+
+def test_a_band_is_compressed_again_only_when_the_rows_it_reaches_back_to_change():
+    first = _palette_image((1000, 640), seed=2)
+    BANDS.clear()
+    palette_png(first)
+    kept = len(BANDS)
+    middle = first.copy()  # rows 40-49 of band 1 (rows 32-63): its last rows stay as they were
+    ImageDraw.Draw(middle).rectangle((0, 40, 999, 49), fill=11)
+    palette_png(middle)
+    assert len(BANDS) - kept == 1
+    last_rows = middle.copy()  # the last row of band 1, which band 2 is compressed against
+    ImageDraw.Draw(last_rows).rectangle((0, 63, 999, 63), fill=12)
+    data = palette_png(last_rows)
+    assert len(BANDS) - kept == 3
+    assert _decoded(data).tobytes() == last_rows.tobytes()
+    BANDS.clear()
 
 
 def test_the_checksum_is_the_whole_streams_and_pillow_agrees_on_every_pixel():
@@ -101,8 +118,9 @@ def test_bands_as_the_last_image_of_their_size_are_not_hashed_again_and_the_file
     monkeypatch.setattr(bandpng, "hashlib_sha256", __import__("hashlib").sha256, raising=False)
     monkeypatch.setattr(bandpng, "hashlib", Counting)
     data = [palette_png(second), palette_png(third)]
-    band = 900 * bandpng.BAND_ROWS
-    assert hashed == [second.tobytes()[10 * band:11 * band], third.tobytes()[band:2 * band]]
+    band, row = 900 * bandpng.BAND_ROWS, 900
+    rows_above_11 = second.tobytes()[11 * band - bandpng.DICT_ROWS * row:11 * band]  # rows 350-351: row 350 changed
+    assert hashed == [second.tobytes()[10 * band:11 * band], rows_above_11, third.tobytes()[band:2 * band]]
     monkeypatch.undo()
     for img, written in zip((second, third), data):
         assert _decoded(written).tobytes() == img.tobytes()
