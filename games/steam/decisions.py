@@ -42,6 +42,7 @@ from typing import Any
 from games.core.choices import VALUE_MAX, Amount, Choice, Decision, Pick
 from games.core.choices import Place as Where
 from games.core.events import Event
+from games.core.unchecked import made
 from games.steam import economy
 from games.steam.derived import board_map, city_colours, map_of, stock_of
 from games.steam.components import components
@@ -100,7 +101,11 @@ def _pick(step: str, value: str, key: str, detail: Event | None = None, icon: st
 
 
 def _one(action: Any, pick: Pick, *more: Pick) -> Choice:
-    return Choice(notation=format_action(action), path=(pick, *more))
+    # a late build menu makes a thousand choices from picks already made: made without validation
+    return made(Choice, {"notation": format_action(action), "path": (pick, *more)}, _CHOICE_GIVEN)
+
+
+_CHOICE_GIVEN = {"notation", "path"}
 
 
 # --- turn-order auctions (ST-11, ST-12) ---------------------------------------------------------
@@ -173,14 +178,6 @@ def _place_words(state: SteamState, label: str) -> dict[str, Any] | str:
     return m.words(m.hex_at(label), "steam.choice.hex_place")
 
 
-def builds_with_costs(game: Any, state: SteamState, seat: int) -> list[tuple[Place, int]]:
-    """Every legal placement the seat can pay for now, with its price — what `game.placements`
-    lists, priced, from one search of the building module."""
-    m = board_map(state)
-    return [(Place(how=b.kind.value, hex=m.label(b.hex), face=b.face, rotation=b.rotation), b.cost)
-            for b in game.affordable_builds(state, seat)]
-
-
 @lru_cache(maxsize=None)
 def _exits(face_id: str, rotation: int) -> tuple[int, ...]:
     """A face's exit sides at a rotation (tile geometry never changes)."""
@@ -214,7 +211,7 @@ def _reaches_on(map_id: str, label: str, exits: tuple[int, ...],
 def _build_choices(game: Any, state: SteamState, seat: int) -> list[Choice]:
     ts = tileset()
     stock = stock_of(state)
-    priced = builds_with_costs(game, state, seat)
+    priced = game.priced_placements(state, seat)
     new_cities = tuple(sorted(state.new_cities.items()))
     map_id = state.options.map
     by_hex: dict[str, list[tuple[Place, int]]] = {}

@@ -29,6 +29,7 @@ from games.core.judged import LastJudgement
 from games.core.protocol import PlayerResult, Result, ScoreLine
 from games.core.referee import Handlers, Referee
 from games.core.rng import SeededRng
+from games.core.unchecked import made
 from games.core.vocabulary import Vocabulary
 from games.steam import decisions, economy, notation, orders
 from games.steam.bots import BOTS
@@ -67,6 +68,7 @@ def _grow(city: str, space: int) -> Grow:
 _TAKE = {tile: Take(tile=tile) for tile in ACTION_TILES}
 _DECLINE = {tile: Take(tile=tile, decline=True) for tile in ACTION_TILES}
 _UPGRADE = Upgrade()
+_PLACE_GIVEN = {"how", "hex", "face", "rotation"}  # the fields a Place made from a listing names
 
 
 def tile_number(tile: str) -> int:
@@ -248,8 +250,16 @@ class Steam(Referee[SteamState, Any, SteamView]):
                                         self._build_turn(state, seat), tileset()) if b.cost <= money]
 
     def placements(self, state: SteamState, seat: int) -> list[Place]:
+        return [place for place, _ in self.priced_placements(state, seat)]
+
+    def priced_placements(self, state: SteamState, seat: int) -> list[tuple[Place, int]]:
+        """Every placement `seat` can pay for now as its move, with its price (what `placements`
+        lists, priced, from one search of the building module)."""
         m = board_map(state)
-        return [Place(how=b.kind.value, hex=m.label(b.hex), face=b.face, rotation=b.rotation)
+        # hundreds of moves a menu late in a game, from the listing's own checked values: made
+        # without validation (games.core.unchecked)
+        return [(made(Place, {"kind": "place", "how": b.kind.value, "hex": m.label(b.hex), "face": b.face,
+                              "rotation": b.rotation}, _PLACE_GIVEN), b.cost)
                 for b in self.affordable_builds(state, seat)]
 
     def _action_pending(self, state: SteamState, seat: int, tile: str) -> bool:

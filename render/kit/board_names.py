@@ -59,6 +59,10 @@ class Pieces:
         k = self.scale
         getattr(self, layer).paste(255, (at[0] // k, at[1] // k), _shadow(patch, k))
 
+    def paste_all(self, layer: str, patches: Sequence[tuple[Image.Image, tuple[int, int]]]) -> None:
+        for patch, at in patches:
+            self.paste(layer, patch, at)
+
     def line(self, layer: str, points: Sequence[tuple[float, float]], width: float) -> None:
         """A stroke `width` map pixels wide with round ends."""
         pts = [(x / self.scale, y / self.scale) for x, y in points]

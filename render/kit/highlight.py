@@ -33,6 +33,13 @@ def thickness(img_width: int) -> tuple[int, int]:
     return band, edge
 
 
+def halo_width(img_width: int, width: float = 0) -> int:
+    """How wide the halo round a piece `width` wide is on an image `img_width` wide, its dark
+    edges included."""
+    band, edge = thickness(img_width)
+    return round(width + 2 * (band + edge))
+
+
 def _fill(img: Image.Image, rgb: RGB):
     return rgb + (255,) if img.mode == "RGBA" else rgb
 

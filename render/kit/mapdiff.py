@@ -18,10 +18,12 @@ at a full draw.
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import Callable, Hashable, NamedTuple, Sequence
 
 from PIL import Image
 
+from render.kit.highlight import halo_lines, halo_width
 from render.kit.kept import Kept
 
 Box = tuple[int, int, int, int]
@@ -182,3 +184,54 @@ def outer_box(xs: Sequence[float], ys: Sequence[float], margin: float) -> Box:
     for anti-aliased edges and rounding)."""
     return (math.floor(min(xs) - margin) - 1, math.floor(min(ys) - margin) - 1,
             math.ceil(max(xs) + margin) + 2, math.ceil(max(ys) + margin) + 2)
+
+
+Patch = tuple[Image.Image, tuple[int, int]]  # an RGBA patch and where its top left corner goes
+
+
+def patched(key: Hashable, patches: Sequence[Patch]) -> Piece:
+    """A piece made of RGBA patches pasted in order."""
+    box = (min(at[0] for _, at in patches), min(at[1] for _, at in patches),
+           max(at[0] + p.width for p, at in patches), max(at[1] + p.height for p, at in patches))
+    return Piece(key, box, partial(paste_patches, list(patches)))
+
+
+def paste_patches(patches: Sequence[Patch], img: Image.Image) -> None:
+    for patch, at in patches:
+        img.paste(patch, at, patch)
+
+
+Point = tuple[float, float]
+
+
+def halo_pieces(kind: str, paths: Sequence[Sequence[Point]], width: float, img_width: int) -> list[Piece]:
+    """halo_lines(paths, width) on an image `img_width` wide, as one piece per group of paths
+    whose halos meet: a halo draws all its dark edges before its white bands, which groups apart
+    need not share to give the same pixels (and a piece far from another then redraws only
+    round itself)."""
+    paths = [list(p) for p in paths if p]
+    reach = halo_width(img_width, width) / 2 + 1
+    boxes = [outer_box([x for x, _ in p], [y for _, y in p], reach) for p in paths]
+    group = list(range(len(paths)))
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            i = group[i]
+        return i
+
+    for i in range(len(paths)):
+        for j in range(i):
+            if meets(boxes[i], boxes[j]):
+                group[root(i)] = root(j)
+    out = []
+    for r in sorted({root(i) for i in range(len(paths))}):
+        mine = [i for i in range(len(paths)) if root(i) == r]
+        lines = [paths[i] for i in mine]
+        box = (min(boxes[i][0] for i in mine), min(boxes[i][1] for i in mine), max(boxes[i][2] for i in mine),
+               max(boxes[i][3] for i in mine))
+        out.append(Piece((kind, width, tuple(tuple(p) for p in lines)), box, partial(_halo, lines, width)))
+    return out
+
+
+def _halo(paths: list[list[Point]], width: float, img: Image.Image) -> None:
+    halo_lines(img, paths, width)

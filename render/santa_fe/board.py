@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Sequence
 
 from PIL import Image, ImageDraw
@@ -27,7 +27,8 @@ from render.kit.board_names import Pieces
 from render.kit.encode import LayerCache, board_palette, drawn_on
 from render.kit.fonts import font
 from render.kit.geometry import Box, Walker
-from render.kit.highlight import halo_lines, halo_spot, thickness
+from render.kit.highlight import halo_lines, halo_spot, halo_width, thickness
+from render.kit.mapdiff import KeptMaps, Patch, Piece, halo_pieces, patched
 from render.kit.regions import MAPS
 from render.kit.text import draw_text
 from render.santa_fe import icons, names, style
@@ -74,6 +75,7 @@ class StaticMap:
     city_boxes: tuple[tuple[int, int, int, int], ...]  # the marker, per city
     touched: dict[int, tuple[int, ...]]  # section -> cities whose marker a tile of it may cover
     slots: dict[int, tuple[Point, ...]]  # city -> where the marks of who played its card go
+    ground: Image.Image  # the map alone (image's top MAP_H rows): what the track is drawn over
 
 
 _STATIC = LayerCache()
@@ -88,8 +90,9 @@ def render_board(view: SantaFeView, names: Sequence[str], lang: str = "en") -> I
     base = static_map(lang)
     img = base.image.copy()
     # A move that changes nothing on the map (a card chosen, drawn or bought) shows the map of the
-    # board before it: kept whole (render.kit.regions), keyed by all draw_track reads.
-    MAPS.draw(img, (0, 0, MAP_W, MAP_H), map_key(view, lang), lambda: draw_track(img, base, view, lang),
+    # board before it: kept whole (render.kit.regions), keyed by all map_pieces reads. Otherwise the
+    # map is redrawn only round what changed from a kept map (render.kit.mapdiff).
+    MAPS.draw(img, (0, 0, MAP_W, MAP_H), map_key(view, lang), lambda: img.paste(_kept_map(view, base, lang), (0, 0)),
               ground=("sf-board", lang, SIZE))
     # the panel is the static layer's until the sidebar draws on it: named, not hashed, as its ground
     draw_sidebar(img, view, names, lang, ground=("sf-board", lang, SIZE))
@@ -99,34 +102,55 @@ def render_board(view: SantaFeView, names: Sequence[str], lang: str = "en") -> I
 def render_map(view: SantaFeView, lang: str = "en", width: int | None = None) -> Image.Image:
     """Just the map with the track (no sidebar), optionally scaled to `width`."""
     base = static_map(lang)
-    img = base.image.crop((0, 0, MAP_W, MAP_H))
-    draw_track(img, base, view, lang)
+    img = base.ground.copy()
+    draw_map(img, view, lang)
     if width is not None and width != MAP_W:
         img = img.resize((width, round(MAP_H * width / MAP_W)), Image.Resampling.LANCZOS)
     return img
 
 
-# --- the dynamic map layer ---------------------------------------------------------------------------
-def draw_track(img: Image.Image, base: StaticMap, view: SantaFeView, lang: str) -> dict[int, Box]:
-    """Placed tiles, line heads, the railroads reaching each city and who played which card, from
-    public fields; then the city names, placed clear of them (render.santa_fe.names). Returns
-    each name's box."""
+# Maps of the last boards with their track, to redraw only round what a move changed: a placement
+# redraws its tiles, the halos that moved, the marks near them and the names that moved. Bounded
+# by mapdiff.KEPT_BYTES (a Santa Fe map is 3.8 MB) and 3 maps a language.
+KEPT_MAPS = KeptMaps()
+
+
+def _kept_map(view: SantaFeView, base: StaticMap, lang: str) -> Image.Image:
+    """The map of map_pieces over the static layer, redrawn from a kept map where it can be (not to
+    be drawn on)."""
+    return KEPT_MAPS.draw_over(("sf-map", lang), base.ground, map_pieces(view, lang)[0])
+
+
+def draw_map(img: Image.Image, view: SantaFeView, lang: str) -> dict[int, Box]:
+    """Everything the game has put on the map (map_pieces), drawn on `img`. Returns each name's box."""
+    pieces, boxes = map_pieces(view, lang)
+    for piece in pieces:
+        if piece.draw is not None:
+            piece.draw(img)
+    return boxes
+
+
+# --- the pieces on the map ---------------------------------------------------------------------------
+def map_pieces(view: SantaFeView, lang: str) -> tuple[list[Piece], dict[int, Box]]:
+    """What the game has put on the map, from public fields, as pieces drawn in order over the
+    static layer: the halo round the last turn's tiles, the placed tiles, the city markers they
+    reach over (put back on top), line heads, who played which card, the railroads reaching each
+    city, then the city names, each placed clear of the others' shapes (render.santa_fe.names).
+    With each name's box."""
+    base = static_map(lang)
     layout = board_layout()
-    pieces = names.new_pieces()
+    masks = names.new_pieces()
+    out = _last_tiles_halo(view, masks)
     touched: set[int] = set()
-    _halo_last_tiles(img, view, pieces)
     for sid, built in enumerate(view.sec_built):
         if built <= 0:
             continue
         r, end = view.sec_rr[sid], view.sec_from[sid]
         for k in range(built):
-            patch, offset = tile_patch(sid, layout.space_index(sid, k, end), r)
-            img.paste(patch, offset, patch)
-            pieces.paste("track", patch, offset)
+            index = layout.space_index(sid, k, end)
+            out.append(_patches(("tile", sid, index, r), masks, "track", [tile_patch(sid, index, r)]))
         touched.update(base.touched.get(sid, ()))
-    for city in sorted(touched):  # markers stay on top of the track
-        box = base.city_boxes[city]
-        img.paste(base.image.crop(box), box, base.mask.crop(box))
+    out += [_marker_again(base, ("marker", city), base.city_boxes[city]) for city in sorted(touched)]
     heads_at: dict[int, int] = {}
     for r, heads in enumerate(view.lines):
         for city, sid, built, end in heads:
@@ -134,24 +158,24 @@ def draw_track(img: Image.Image, base: StaticMap, view: SantaFeView, lang: str) 
                 heads_at[city] = heads_at.get(city, 0) | 1 << r
                 continue
             if built < len(layout.sections[sid].spaces):
-                patch, offset = head_patch(sid, layout.space_index(sid, built, end), r, end)
-                img.paste(patch, offset, patch)
-                pieces.paste("marks", patch, offset)
-    _played_tags(img, base, view, pieces)  # before the pips: a mark's halo must not hide one
+                index = layout.space_index(sid, built, end)
+                out.append(_patches(("head", sid, index, r, end), masks, "marks", [head_patch(sid, index, r, end)]))
+    out += _played_tags(base, view, masks)  # before the pips: a mark's halo must not hide one
     for city, mask in enumerate(view.connected):
         heads = heads_at.get(city, 0)
         for r in range(len(PIP_ANGLES)):
             if mask >> r & 1:
-                patch, offset = pip_patch(city, r, bool(heads >> r & 1))
-                img.paste(patch, offset, patch)
-                pieces.paste("marks", patch, offset)
-    boxes = names.place(lang, pieces)
-    names.draw(img, lang, boxes)
-    return boxes
+                head = bool(heads >> r & 1)
+                out.append(_patches(("pip", city, r, head), masks, "marks", [pip_patch(city, r, head)]))
+    boxes = names.place(lang, masks)
+    for city, box in boxes.items():
+        at = (int(box[0]), int(box[1]))
+        out.append(patched(("name", city, at), [(names.name_patch(city, lang), at)]))
+    return out, boxes
 
 
 def map_key(view: SantaFeView, lang: str) -> tuple:
-    """What draw_track draws from."""
+    """What map_pieces draws from."""
     players = tuple((p.seat, tuple(p.played), None if p.revealed is None else p.revealed.card) for p in view.players)
     return ("sf-map", lang, tuple(view.sec_built), tuple(view.sec_rr), tuple(view.sec_from), repr(view.lines),
             tuple(view.connected), tuple(last_tile_spaces(view)), tuple(sorted(_fresh(view))), players)
@@ -159,8 +183,7 @@ def map_key(view: SantaFeView, lang: str) -> tuple:
 
 def name_boxes(view: SantaFeView, lang: str) -> dict[int, Box]:
     """Where this board puts each city's name."""
-    base = static_map(lang)
-    return draw_track(base.image.crop((0, 0, MAP_W, MAP_H)), base, view, lang)
+    return map_pieces(view, lang)[1]
 
 
 def last_tile_spaces(view: SantaFeView) -> list[tuple[int, int]]:
@@ -170,7 +193,22 @@ def last_tile_spaces(view: SantaFeView) -> list[tuple[int, int]]:
             if 0 <= sid < len(view.sec_built) and k < view.sec_built[sid]]
 
 
-def _halo_last_tiles(img: Image.Image, view: SantaFeView, pieces: Pieces) -> None:
+def _patches(key: tuple, masks: Pieces, layer: str, patches: Sequence[Patch]) -> Piece:
+    """A piece made of RGBA patches pasted in order, which cover `layer` of `masks` where they lie."""
+    masks.paste_all(layer, patches)
+    return patched(key, patches)
+
+
+def _marker_again(base: StaticMap, key: tuple, box: Box) -> Piece:
+    """A city marker (its value too) put back from the static layer over what was drawn on it."""
+    return Piece(key, box, partial(_paste_marker, base, box))
+
+
+def _paste_marker(base: StaticMap, box: Box, img: Image.Image) -> None:
+    img.paste(base.image.crop(box), box, base.mask.crop(box))
+
+
+def _last_tiles_halo(view: SantaFeView, masks: Pieces) -> list[Piece]:
     """The kit's last-move halo under every tile of the last turn (drawn before the tiles)."""
     layout = board_layout()
     paths = []
@@ -180,38 +218,50 @@ def _halo_last_tiles(img: Image.Image, view: SantaFeView, pieces: Pieces) -> Non
         half = space.length / 2
         cx, cy = space.center
         paths.append([(cx - ca * half, cy - sa * half), (cx + ca * half, cy + sa * half)])
-    halo_lines(img, paths, TILE_W)
     for path in paths:
-        pieces.line("marks", path, TILE_W + 2 * sum(thickness(img.width)))
+        masks.line("marks", path, halo_width(MAP_W, TILE_W))
+    return halo_pieces("tile halo", paths, TILE_W, MAP_W)
 
 
-def _played_tags(img: Image.Image, base: StaticMap, view: SantaFeView, pieces: Pieces) -> None:
-    """Who played which city card: the seat's marker shape beside the city; the cards revealed
-    this round (the last card choice) ringed with the last-move halo."""
+def _played_tags(base: StaticMap, view: SantaFeView, masks: Pieces) -> list[Piece]:
+    """Who played which city card: the seat's marker shape beside the city, tied to it; the cards
+    revealed this round (the last card choice) ringed with the last-move halo."""
     fresh = _fresh(view)
     marks = played_marks(view.players, base.slots)
     layout = board_layout()
+    out = []
     ringed = set()
+    band, edge = thickness(MAP_W)
     for city, seat, centre in marks:
         if (seat, city) in fresh:
-            halo_spot(img, centre, TAG_R * 1.15)
+            reach = TAG_R * 1.15 + band + edge + 2
+            box = (int(centre[0] - reach), int(centre[1] - reach), int(centre[0] + reach) + 2, int(centre[1] + reach) + 2)
+            out.append(Piece(("ring", city, seat, centre), box, partial(_ring, centre)))
             ringed.add(city)
-    for city in ringed:  # the halo may reach the city's own marker: its value stays on top
+    for city in sorted(ringed):  # the halo may reach the city's own marker: its value stays on top
         x, y = layout.cities[city]
         rad = CITY_R + 2
-        box = (int(x - rad), int(y - rad), int(x + rad) + 2, int(y + rad) + 2)
-        img.paste(base.image.crop(box), box, base.mask.crop(box))
-    d = ImageDraw.Draw(img)
+        out.append(_marker_again(base, ("ringed marker", city),
+                                 (int(x - rad), int(y - rad), int(x + rad) + 2, int(y + rad) + 2)))
     for city, seat, centre in marks:  # a short tie from the marker: whose mark it is, in a crowd
         x, y = layout.cities[city]
         dist = math.dist((x, y), centre) or 1.0
         start = (x + (centre[0] - x) * CITY_R / dist, y + (centre[1] - y) * CITY_R / dist)
-        d.line((start, centre), fill=style.CITY_EDGE, width=3)
-        pieces.line("hard", (start, centre), 3)
+        box = (int(min(start[0], centre[0])) - 4, int(min(start[1], centre[1])) - 4,
+               int(max(start[0], centre[0])) + 5, int(max(start[1], centre[1])) + 5)
+        out.append(Piece(("tie", city, seat, centre), box, partial(_tie, start, centre)))
+        masks.line("hard", (start, centre), 3)
     for city, seat, centre in marks:
-        patch, offset = tag_patch(seat, centre)
-        img.paste(patch, offset, patch)
-        pieces.paste("hard", patch, offset)
+        out.append(_patches(("tag", city, seat, centre), masks, "hard", [tag_patch(seat, centre)]))
+    return out
+
+
+def _ring(centre: Point, img: Image.Image) -> None:
+    halo_spot(img, centre, TAG_R * 1.15)
+
+
+def _tie(start: Point, end: Point, img: Image.Image) -> None:
+    ImageDraw.Draw(img).line((start, end), fill=style.CITY_EDGE, width=3)
 
 
 def _fresh(view: SantaFeView) -> set[tuple[int, int]]:
@@ -366,7 +416,8 @@ def _build_static(lang: str) -> StaticMap:
                     if x0 < max(xs) and x1 > min(xs) and y0 < max(ys) and y1 > min(ys))
         if hit:
             touched[shape.section] = hit
-    return StaticMap(image=img, mask=ink, city_boxes=tuple(boxes), touched=touched, slots=mark_slots(names.preferred(lang), lang))
+    return StaticMap(image=img, mask=ink, city_boxes=tuple(boxes), touched=touched,
+                     slots=mark_slots(names.preferred(lang), lang), ground=img.crop((0, 0, MAP_W, MAP_H)))
 
 
 def _draw_spaces(d: ImageDraw.ImageDraw, layout: BoardLayout) -> None:

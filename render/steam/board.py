@@ -41,8 +41,8 @@ from games.steam.models import COLOURS, SteamState, SteamView
 from render.kit.encode import LayerCache, board_palette, drawn_on
 from render.kit.geometry import Walker
 from render.kit.board_names import Pieces
-from render.kit.highlight import halo_lines, thickness
-from render.kit.mapdiff import KeptMaps, Piece, meets, outer_box
+from render.kit.highlight import halo_width
+from render.kit.mapdiff import KeptMaps, Patch, Piece, halo_pieces, outer_box, paste_patches, patched
 from render.kit.regions import MAPS
 from render.kit.text import draw_text
 from render.steam import marks, names, style
@@ -340,7 +340,7 @@ def map_pieces(state: SteamState, ml: MapLayout, lang: str = "en",
         patch = names.name_patch(state.options.map, hx, lang)
         at = (int(box[0]), int(box[1]))
         out.append(Piece(("name", hx, at), (*at, at[0] + patch.width, at[1] + patch.height),
-                         partial(_paste_patches, [(patch, at)])))
+                         partial(paste_patches, [(patch, at)])))
     return out, boxes
 
 
@@ -358,18 +358,10 @@ def _new_city(ml: MapLayout, hx: Hex, colour: str, img: Image.Image) -> None:
     _city(ImageDraw.Draw(img), ml.hexes, hx, colour, new=True)
 
 
-def _paste_patches(patches: Sequence[tuple[Image.Image, tuple[int, int]]], img: Image.Image) -> None:
-    for patch, at in patches:
-        img.paste(patch, at, patch)
-
-
-def _patches(key: tuple, pieces: Pieces, layer: str, patches: Sequence[tuple[Image.Image, tuple[int, int]]]) -> Piece:
+def _patches(key: tuple, pieces: Pieces, layer: str, patches: Sequence[Patch]) -> Piece:
     """A piece made of RGBA patches pasted in order, which cover `layer` of `pieces` where they lie."""
-    for patch, at in patches:
-        pieces.paste(layer, patch, at)
-    box = (min(at[0] for _, at in patches), min(at[1] for _, at in patches),
-           max(at[0] + p.width for p, at in patches), max(at[1] + p.height for p, at in patches))
-    return Piece(key, box, partial(_paste_patches, list(patches)))
+    pieces.paste_all(layer, patches)
+    return patched(key, patches)
 
 
 def build_outline(state: SteamState, ml: MapLayout) -> list[tuple[Point, Point]]:
@@ -408,12 +400,6 @@ def outline_paths(edges: list[tuple[Point, Point]]) -> list[list[Point]]:
     return paths
 
 
-def halo_width(img_width: int, width: float = 0) -> int:
-    """How wide the last-move halo round a piece `width` wide is (its dark edges included)."""
-    band, edge = thickness(img_width)
-    return round(width + 2 * (band + edge))
-
-
 def _halos(pieces: Pieces, state: SteamState, ml: MapLayout, looks,
            route: Sequence[int] | None = None) -> list[Piece]:
     m = board_map(state)
@@ -428,39 +414,7 @@ def _halos(pieces: Pieces, state: SteamState, ml: MapLayout, looks,
     for path, width in [*((p, halo_width(BOARD_W, casing_width(ml))) for p in paths),
                         *((p, halo_width(BOARD_W)) for p in outline)]:
         pieces.line("marks", path, width)
-    return [*_halo_groups("route halo", paths, casing_width(ml)), *_halo_groups("build halo", outline, 0)]
-
-
-def _halo_groups(kind: str, paths: list[list[Point]], width: float) -> list[Piece]:
-    """halo_lines(paths, width) as one piece per group of paths whose halos meet: a halo draws all
-    its dark edges before its white bands, which the groups, apart, need not share to give the
-    same pixels (and a build far from another then redraws only round itself)."""
-    paths = [p for p in paths if p]
-    reach = halo_width(BOARD_W, width) / 2 + 1
-    boxes = [outer_box([x for x, _ in p], [y for _, y in p], reach) for p in paths]
-    group = list(range(len(paths)))
-
-    def root(i: int) -> int:
-        while group[i] != i:
-            i = group[i]
-        return i
-
-    for i in range(len(paths)):
-        for j in range(i):
-            if meets(boxes[i], boxes[j]):
-                group[root(i)] = root(j)
-    out = []
-    for r in sorted({root(i) for i in range(len(paths))}):
-        mine = [i for i in range(len(paths)) if root(i) == r]
-        lines = [paths[i] for i in mine]
-        box = (min(boxes[i][0] for i in mine), min(boxes[i][1] for i in mine), max(boxes[i][2] for i in mine),
-               max(boxes[i][3] for i in mine))
-        out.append(Piece((kind, width, tuple(tuple(p) for p in lines)), box, partial(_halo, lines, width)))
-    return out
-
-
-def _halo(paths: list[list[Point]], width: float, img: Image.Image) -> None:
-    halo_lines(img, paths, width)
+    return [*halo_pieces("route halo", paths, casing_width(ml), BOARD_W), *halo_pieces("build halo", outline, 0, BOARD_W)]
 
 
 @lru_cache(maxsize=8192)
