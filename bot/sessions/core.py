@@ -326,7 +326,7 @@ def public_menu(game: Game, state: Any, waiting: list[int]) -> PublicMenu | None
         return None
     if len(waiting) > 1:
         return PublicMenu()
-    decision = game.decision(state, waiting[0])
+    decision = game.menu_head(state, waiting[0])
     if decision.secret:
         return PublicMenu(seat=waiting[0], key=decision.key)
     return PublicMenu(seat=waiting[0], key=decision.key, options=decision.first_step(),

@@ -175,6 +175,14 @@ class Game(ABC, Generic[StateT, ActionT, ViewT]):
         payment), to offer multi-picks and amounts, and to mark a secret choice."""
         return one_step_decision(self, state, seat)
 
+    def menu_head(self, state: StateT, seat: int) -> Decision:
+        """`decision` as far as its first step shows it (the public turn post's buttons): its
+        key, prompt, groups and amounts, and some of its choices, at least one per first pick
+        and two where that pick leads to several moves, so that Decision.first_step() is the
+        full decision's, words and all. A game whose full menu is costly to make (Steam's
+        build turns: hundreds of placements) makes this from less; by default, the decision."""
+        return self.decision(state, seat)
+
     def prompt(self, state: StateT, seat: int) -> Event | None:
         """What the game is asking this seat to do now (None when not active), in words
         addressed to that seat. A reminder tells it in the game's channel too, so it is drawn

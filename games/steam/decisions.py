@@ -70,7 +70,9 @@ SCORE = "steam.step.score"
 STEPS = (FIRST_BID, BID, CAPITAL, ACTION, BUILD, FACE, ROTATION, TILE, TOWN, COLOUR, SUPPLY, CITY, CUBE, ROUTE, SCORE)
 
 
-def decision(game: Any, state: SteamState, seat: int) -> Decision:
+def decision(game: Any, state: SteamState, seat: int, head: bool = False) -> Decision:
+    """The seat's menu; `head`: only as much of it as its first step shows (Game.menu_head): a
+    build turn's placements two a hex at most."""
     prompt = game.prompt(state, seat)
     if seat not in game.active_players(state):
         return Decision(seat=seat, prompt=prompt)
@@ -87,7 +89,7 @@ def decision(game: Any, state: SteamState, seat: int) -> Decision:
     if phase == "actions":
         return Decision(seat=seat, prompt=prompt, choices=_action_choices(game, state, seat))
     if phase == "build":
-        return Decision(seat=seat, prompt=prompt, choices=_build_choices(game, state, seat))
+        return Decision(seat=seat, prompt=prompt, choices=_build_choices(game, state, seat, 2 if head else None))
     if phase == "deliver":
         if state.pending:
             return Decision(seat=seat, prompt=prompt, choices=_score_choices(state, seat))
@@ -208,7 +210,9 @@ def _reaches_on(map_id: str, label: str, exits: tuple[int, ...],
     return out
 
 
-def _build_choices(game: Any, state: SteamState, seat: int) -> list[Choice]:
+def _build_choices(game: Any, state: SteamState, seat: int, most: int | None = None) -> list[Choice]:
+    """The build turn's choices; `most`: at most this many a first pick (a hex, urbanizing), in
+    the same order (what the menu's first step shows is then the same, Game.menu_head)."""
     ts = tileset()
     stock = stock_of(state)
     priced = game.priced_placements(state, seat)
@@ -230,8 +234,12 @@ def _build_choices(game: Any, state: SteamState, seat: int) -> list[Choice]:
         for place, cost in options:
             by_face.setdefault((place.how, place.face), []).append((place, cost))
         at_once = len(options) <= PLACEMENTS_AT_ONCE
+        stop = len(choices) + most if most is not None else None
         for (how, face_id), ways in by_face.items():
+            if stop is not None and len(choices) >= stop:
+                break
             ways = sorted(ways, key=lambda w: w[0].rotation)
+            ways = ways[:stop - len(choices)] if stop is not None else ways
             if at_once:
                 for place, cost in ways:
                     pick = _placement_pick(map_id, label, face_id, place.rotation, cost, how, new_cities)
@@ -248,8 +256,8 @@ def _build_choices(game: Any, state: SteamState, seat: int) -> list[Choice]:
             for place, cost in ways:
                 rot_pick = _rotation_pick(map_id, label, face_id, place.rotation, cost, how, new_cities)
                 choices.append(_one(place, hex_pick, face_pick, rot_pick))
-    choices += _urbanize_choices(game, state, seat)
-    choices += _growth_choices(game, state, seat)
+    choices += _urbanize_choices(game, state, seat, most)
+    choices += _growth_choices(game, state, seat, most)
     if game.may_finish_building(state, seat):
         left = game._build_turn(state, seat)
         choices.append(_one(Done(), _pick(BUILD, "done", "steam.choice.done", icon="done",
@@ -315,8 +323,8 @@ def _cube_words(counts: list[int]) -> list[dict[str, Any]]:
             for i, k in enumerate(counts) if k]
 
 
-def _urbanize_choices(game: Any, state: SteamState, seat: int) -> list[Choice]:
-    moves = game.urbanizations(state, seat)
+def _urbanize_choices(game: Any, state: SteamState, seat: int, most: int | None = None) -> list[Choice]:
+    moves = game.urbanizations(state, seat)[:most]  # they all start with the one pick "urbanize"
     if not moves:
         return []
     first = _pick(BUILD, "urbanize", "steam.choice.urbanize", icon="urbanize",
@@ -333,8 +341,8 @@ def _urbanize_choices(game: Any, state: SteamState, seat: int) -> list[Choice]:
     return [_one(a, first, towns[a.hex], colours[a.colour], spaces[a.space]) for a in moves]
 
 
-def _growth_choices(game: Any, state: SteamState, seat: int) -> list[Choice]:
-    moves = game.growths(state, seat)
+def _growth_choices(game: Any, state: SteamState, seat: int, most: int | None = None) -> list[Choice]:
+    moves = game.growths(state, seat)[:most]  # they all start with the one pick "grow"
     if not moves:
         return []
     m = board_map(state)

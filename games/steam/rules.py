@@ -860,6 +860,9 @@ class Steam(Referee[SteamState, Any, SteamView]):
     def decision(self, state: SteamState, seat: int) -> Decision:
         return decisions.decision(self, state, seat)
 
+    def menu_head(self, state: SteamState, seat: int) -> Decision:
+        return decisions.decision(self, state, seat, head=True)
+
     def timeout_action(self, state: SteamState, seat: int) -> Any:
         """The mildest move: pass, build nothing more, take income, no capital, the first action
         tile (Turn Order and the other free ones come first), an owed City Growth or Urbanize."""

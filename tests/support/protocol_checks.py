@@ -111,7 +111,8 @@ def check_views_keep_secrets(game: Any, state: Any, secrets: Secrets) -> None:
 def check_decisions(game: Any, state: Any) -> None:
     """The menus every seat is offered (games/core/choices.py) say exactly what the rules
     allow: every legal move reachable once, nothing else; each path walks to its move; the
-    options of a step are distinct; a seat that is not active is offered nothing.
+    options of a step are distinct; a seat that is not active is offered nothing; the menu's
+    head (Game.menu_head) shows the same first step.
 
     A group may hold more moves than `legal_actions` lists (any offer a big hand can make):
     the moves it shares with `legal_actions` are reached through it alone, and the rest are
@@ -148,6 +149,12 @@ def check_decisions(game: Any, state: Any) -> None:
                 assert stop.move is not None or len(values) > 1, "a single option is taken without asking"
         first = [p.value for p in decision.first_step()]
         assert len(first) == len(set(first))
+        # the public post's buttons, from the menu's head (Game.menu_head): the same first step
+        head = game.menu_head(state, seat)
+        assert head.first_step() == decision.first_step()
+        assert (head.key, head.secret, head.prompt, head.groups, head.amounts) == \
+            (decision.key, decision.secret, decision.prompt, decision.groups, decision.amounts)
+        assert {c.notation for c in head.choices} <= {c.notation for c in decision.choices}
         for n, group in enumerate(decision.groups):
             if group.entry is not None:
                 assert decision.walk([group.entry.value]).group == n
