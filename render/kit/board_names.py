@@ -173,6 +173,15 @@ class NameSpots:
             best, best_cost = 0, cost(self.cells[0], None)
         return self.boxes[best], best_cost[0]
 
+    def __hash__(self) -> int:
+        # a name's spots are part of the key of every choice kept for it, asked a hundred times a
+        # board: hashed once (a hundred boxes and their cells)
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash((self.boxes, self.cells, self.area))
+
     @cached_property
     def _spans(self) -> tuple[tuple[tuple[int, int], ...], ...]:
         """Per spot, the (start, end) offsets of its rows in the bytes of `area`."""

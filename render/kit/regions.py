@@ -44,9 +44,7 @@ class Regions:
         place of the digest of its pixels (a map's millions of pixels cost a few ms to digest)."""
         if recording():  # a check that notes every text drawn: nothing is pasted instead
             return paint()
-        if ground is None:
-            ground = hashlib.sha1(img.crop(box).tobytes()).digest()
-        full = (img.mode, box, key, ground)
+        full = self._key(img, box, key, ground)
         found = self._items.get(full)
         if found is not None:
             self.hits += 1
@@ -56,6 +54,30 @@ class Regions:
         self.misses += 1
         self._items.put(full, (img.crop(box), result))
         return result
+
+    def paste(self, img: Image.Image, box: Box, key: Hashable, make: Callable[[], Image.Image],
+              ground: Hashable | None = None) -> None:
+        """Paste at the box's corner the image make() returns, the box's size, kept as `draw`
+        keeps a part: for a part drawn whole apart from the board (a kept map, render.kit.mapdiff)
+        that nobody changes afterwards, so that very image is kept, not a copy of its pixels."""
+        if recording():
+            img.paste(make(), box[:2])
+            return
+        full = self._key(img, box, key, ground)
+        found = self._items.get(full)
+        if found is None:
+            self.misses += 1
+            found = (make(), None)
+            self._items.put(full, found)
+        else:
+            self.hits += 1
+        img.paste(found[0], box[:2])
+
+    @staticmethod
+    def _key(img: Image.Image, box: Box, key: Hashable, ground: Hashable | None) -> tuple:
+        if ground is None:
+            ground = hashlib.sha1(img.crop(box).tobytes()).digest()
+        return (img.mode, box, key, ground)
 
     @property
     def size(self) -> int:

@@ -76,6 +76,7 @@ class StaticMap:
     touched: dict[int, tuple[int, ...]]  # section -> cities whose marker a tile of it may cover
     slots: dict[int, tuple[Point, ...]]  # city -> where the marks of who played its card go
     ground: Image.Image  # the map alone (image's top MAP_H rows): what the track is drawn over
+    panel: Image.Image  # the empty panel under it (the rest of image)
 
 
 _STATIC = LayerCache()
@@ -88,12 +89,13 @@ def static_map(lang: str) -> StaticMap:
 
 def render_board(view: SantaFeView, names: Sequence[str], lang: str = "en") -> Image.Image:
     base = static_map(lang)
-    img = base.image.copy()
+    img = Image.new("RGB", SIZE)
     # A move that changes nothing on the map (a card chosen, drawn or bought) shows the map of the
     # board before it: kept whole (render.kit.regions), keyed by all map_pieces reads. Otherwise the
     # map is redrawn only round what changed from a kept map (render.kit.mapdiff).
-    MAPS.draw(img, (0, 0, MAP_W, MAP_H), map_key(view, lang), lambda: img.paste(_kept_map(view, base, lang), (0, 0)),
-              ground=("sf-board", lang, SIZE))
+    MAPS.paste(img, (0, 0, MAP_W, MAP_H), map_key(view, lang), lambda: _kept_map(view, base, lang),
+               ground=("sf-board", lang, SIZE))
+    img.paste(base.panel, (0, MAP_H))
     # the panel is the static layer's until the sidebar draws on it: named, not hashed, as its ground
     draw_sidebar(img, view, names, lang, ground=("sf-board", lang, SIZE))
     return drawn_on(img, base.image, BOARD_PALETTE)
@@ -417,7 +419,8 @@ def _build_static(lang: str) -> StaticMap:
         if hit:
             touched[shape.section] = hit
     return StaticMap(image=img, mask=ink, city_boxes=tuple(boxes), touched=touched,
-                     slots=mark_slots(names.preferred(lang), lang), ground=img.crop((0, 0, MAP_W, MAP_H)))
+                     slots=mark_slots(names.preferred(lang), lang), ground=img.crop((0, 0, MAP_W, MAP_H)),
+                     panel=img.crop((0, MAP_H, BOARD_W, BOARD_H)))
 
 
 def _draw_spaces(d: ImageDraw.ImageDraw, layout: BoardLayout) -> None:

@@ -224,9 +224,8 @@ def render_board(view: SteamView, names: Sequence[str], lang: str = "en") -> Ima
     # A move that changes nothing on the map (an auction bid, an action chosen, income) shows the
     # map of the board before it: kept whole (render.kit.regions), keyed by all draw_map reads.
     # Either way the whole map area is pasted over, so nothing is laid there first.
-    MAPS.draw(img, (0, 0, ml.size[0], ml.size[1]), ("steam-map", lang, state.model_dump_json(include=MAP_FIELDS)),
-              lambda: img.paste(_kept_map(state, base, ml, lang), (0, 0)),
-              ground=("steam-map", state.options.map, lang, BOARD_W))
+    MAPS.paste(img, (0, 0, ml.size[0], ml.size[1]), ("steam-map", lang, state.model_dump_json(include=MAP_FIELDS)),
+               lambda: _kept_map(state, base, ml, lang), ground=("steam-map", state.options.map, lang, BOARD_W))
     d = ImageDraw.Draw(img)
     d.rectangle((0, ml.size[1], BOARD_W, ml.size[1] + 2), fill=style.DIVIDER)
     # the panel is flat PANEL_BG until the panel's parts draw on it: named, not hashed, as their ground

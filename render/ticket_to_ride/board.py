@@ -81,14 +81,12 @@ def render_board(view: TicketToRideView, names: Sequence[str], lang: str = "en")
         holders = [row.seat for row in view.result.players if (row.stats or {}).get("longest_bonus")]
         routes = [r for seat in holders for r in view.players[seat].longest_routes]
 
-    def paint() -> None:
-        img.paste(_kept_map(view, lang, routes if over else _last_ringed(view)), (0, MAP_Y))
-
     ringed = ("longest", *routes) if over else ("last", view.turn_route)
     # A move that claims nothing (most draw cards) shows the map of the board before it: kept whole
     # (render.kit.regions), on the strip's flat colour.
-    MAPS.draw(img, (0, MAP_Y, MAP_W, MAP_Y + MAP_H), ("ttr-map", lang, view.n, tuple(view.owners), ringed), paint,
-              ground=("ttr-board", style.SIDEBAR_BG))
+    MAPS.paste(img, (0, MAP_Y, MAP_W, MAP_Y + MAP_H), ("ttr-map", lang, view.n, tuple(view.owners), ringed),
+               lambda: _kept_map(view, lang, routes if over else _last_ringed(view)),
+               ground=("ttr-board", style.SIDEBAR_BG))
     draw_strips(img, view, names, lang)
     return drawn_on(img, static_map(lang).image, BOARD_PALETTE)
 
