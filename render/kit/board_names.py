@@ -252,7 +252,10 @@ class Placer:
                 paint.rectangle(cells(grow(box, gap), self.scale), fill=NAME_CELL)
             if not stuck:
                 break
-            movers = [m for m in movers if m[0] in stuck] + [m for m in movers if m[0] not in stuck]
+            reordered = [m for m in movers if m[0] in stuck] + [m for m in movers if m[0] not in stuck]
+            if reordered == movers:  # the next try would choose as this one did, name for name
+                break
+            movers = reordered
         _settle(out, {key: spots.boxes[0] for key, spots in names}, gap)
         return {key: out[key] for key, _ in names}
 
