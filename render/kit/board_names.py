@@ -230,15 +230,18 @@ class Placer:
         number = {key: n for n, (key, _) in enumerate(movers, start=1)}
         for key, spots in movers:
             ImageDraw.Draw(homes).rectangle(cells(grow(spots.boxes[0], gap), self.scale), fill=number[key])
+        # choose() reads `homes` only as this name's own spot or another's: the numbers are made 1
+        # and 2, so the choice made for a neighbourhood holds whatever the others' numbers (and the
+        # same for every try)
+        theirs_of = {key: homes.crop(spots.area).tobytes().translate(_OWN_OR_OTHER[number[key]])
+                     for key, spots in movers}
         kept = taken
         for _ in range(TRIES):
             taken = kept.copy()
             paint = ImageDraw.Draw(taken)
             stuck = set()
             for key, spots in movers:
-                # choose() reads `homes` only as this name's own spot or another's: the numbers are
-                # made 1 and 2, so the choice made for a neighbourhood holds whatever the others' numbers
-                theirs = homes.crop(spots.area).tobytes().translate(_OWN_OR_OTHER[number[key]])
+                theirs = theirs_of[key]
                 memo = (key, spots, taken.crop(spots.area).tobytes(), theirs)
                 found = self._chosen.get(memo)
                 if found is None:
