@@ -190,7 +190,8 @@ def _exits(face_id: str, rotation: int) -> tuple[int, ...]:
 def _reaches_on(map_id: str, label: str, exits: tuple[int, ...],
                 new_cities: tuple[tuple[str, str], ...]) -> list[dict[str, Any]]:
     """What each exit of a tile on `label` faces — a city, a town, or the next hex — on a map
-    with these new cities (read-only: shared by every pick that uses it)."""
+    with these new cities, those beside `label` at least (read-only: shared by every pick that
+    uses it)."""
     m = map_of(map_id)
     colours = {h: s.city.value for h, s in m.cities.items()}
     colours.update({m.hex_at(k): v for k, v in new_cities})
@@ -216,7 +217,8 @@ def _build_choices(game: Any, state: SteamState, seat: int, most: int | None = N
     ts = tileset()
     stock = stock_of(state)
     priced = game.priced_placements(state, seat)
-    new_cities = tuple(sorted(state.new_cities.items()))
+    m = board_map(state)
+    new_at = {m.hex_at(label): (label, colour) for label, colour in state.new_cities.items()}
     map_id = state.options.map
     by_hex: dict[str, list[tuple[Place, int]]] = {}
     for place, cost in priced:
@@ -224,6 +226,9 @@ def _build_choices(game: Any, state: SteamState, seat: int, most: int | None = N
     choices: list[Choice] = []
     for label in sorted(by_hex, key=_hex_order):
         options = by_hex[label]
+        # a pick names what each exit faces: only a new city beside the hex changes it, so a new
+        # city elsewhere leaves this hex's picks as they were made (they are kept, _rotation_pick)
+        new_cities = tuple(sorted(new_at[n] for n in m.hex_at(label).neighbors() if n in new_at))
         kinds = sorted({p.how for p, _ in options}, key=("build", "upgrade", "redirect").index)
         hex_pick = _pick(BUILD, label, "steam.choice.hex", icon=kinds[0], hex=_place_words(state, label),
                          detail=Event(key="steam.choice.hex_detail", params={
