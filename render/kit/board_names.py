@@ -201,10 +201,11 @@ class Placer:
         """Each name's box, in the given order (earlier names choose first). `fixed` is the
         cells' mask of what never moves (fixed_cells, a name never covers it); `gap` is kept round
         each name."""
-        moving = ImageChops.lighter(ImageChops.lighter(pieces.track, pieces.marks), pieces.hard)
-        # each cell at the level of the worst layer covering it (the levels rise TRACK < MARK < HARD)
-        taken = ImageChops.lighter(ImageChops.lighter(pieces.track.point(_TRACK_LEVELS), pieces.marks.point(_MARK_LEVELS)),
-                                   ImageChops.lighter(_hard_levels(fixed), pieces.hard.point(_HARD_LEVELS)))
+        # each cell at the level of the worst layer covering it (the levels rise TRACK < MARK < HARD);
+        # `moving`, what this move's pieces cover, is read only as covered or not
+        moving = ImageChops.lighter(ImageChops.lighter(pieces.track.point(_TRACK_LEVELS), pieces.marks.point(_MARK_LEVELS)),
+                                    pieces.hard.point(_HARD_LEVELS))
+        taken = ImageChops.lighter(moving, _hard_levels(fixed))
         out: dict[Hashable, Box] = {}
         # Names whose preferred spot nothing this move covers keep it; the others move, never onto
         # a name that stays, onto another moving name's own spot only when nothing else is left. A
@@ -228,8 +229,9 @@ class Placer:
         movers = [(key, spots) for key, spots in names if key not in out]
         homes = Image.new("L", taken.size, 0)
         number = {key: n for n, (key, _) in enumerate(movers, start=1)}
+        draw_homes = ImageDraw.Draw(homes)
         for key, spots in movers:
-            ImageDraw.Draw(homes).rectangle(cells(grow(spots.boxes[0], gap), self.scale), fill=number[key])
+            draw_homes.rectangle(cells(grow(spots.boxes[0], gap), self.scale), fill=number[key])
         # choose() reads `homes` only as this name's own spot or another's: the numbers are made 1
         # and 2, so the choice made for a neighbourhood holds whatever the others' numbers (and the
         # same for every try)
