@@ -32,8 +32,9 @@ from render.kit.kept import Kept
 
 BAND_ROWS = 32
 # A band is compressed against the last DICT_ROWS rows of the band before (its dictionary): with
-# every row unfiltered, a row's matches lie mostly in the rows just above it.
-DICT_ROWS = 2
+# every row unfiltered, a row's matches lie mostly in the rows just above it (the rows chosen in
+# render/kit/encode.py).
+DICT_ROWS = 6
 LEVEL = 5  # zlib's, as render.kit.encode.COMPRESS_LEVEL for whole images
 CACHE_BYTES = 24 * 2**20  # compressed bands kept (a board's are 40-150 KiB: well over a hundred boards)
 

@@ -58,26 +58,29 @@ after each (its dictionary is the band before). Measured over the late half of a
     santa_fe         13.4 / 13.9  143     6.8 / 15.6  143
 
 Bands compressed with no dictionary came to 134 KiB on the Ticket to Ride board (4.0 ms), and
-with it at level 6 to 122 KiB (6.1 ms): level 5 with a dictionary keeps today's size.
+with it at level 6 to 122 KiB (6.1 ms): level 5 with a dictionary keeps today's size. The p95
+is a board whose palette learned a colour (its indices move in many bands) or a move that
+changes much of the board. Python's zlib is slower than the zlib-ng inside Pillow, so a board
+with nothing kept (the first on its layer) costs about half as much again as Pillow's writer.
 
-The dictionary was then cut from the band before's last 32 KiB to its last two rows
+The dictionary was then cut from the band before's last 32 KiB to its last six rows
 (bandpng.DICT_ROWS): loading a 32 KiB dictionary cost more than compressing against it gained,
 and a band is compressed again only when the rows it reaches back to change, not when anything
 in the band before does. Late half of three 4-player games per game, boards mapped first, then
 written in move order (CPU ms per board p50 / p95, mean KiB):
 
-    game             32 KiB dictionary          last 2 rows
-    ticket_to_ride   3.6 / 9.0   125            2.2 / 6.1   129
-    ginga            5.1 / 6.1    41            4.0 / 5.1    42
-    santa_fe         6.2 / 9.6   143            3.8 / 6.6   147
-    steam            4.3 / 9.1   139            2.7 / 6.2   141
-    catan_express    4.0 / 7.3    89            2.4 / 4.7    90
+    game             32 KiB dictionary          last 6 rows
+    ticket_to_ride   3.6 / 9.0   125            2.2 / 6.1   127
+    ginga            5.1 / 6.1    41            4.3 / 6.2    42
+    santa_fe         6.2 / 9.6   143            4.2 / 7.0   145
+    steam            4.3 / 9.1   139            2.7 / 6.2   140
+    catan_express    4.0 / 7.3    89            2.3 / 4.7    90
 
-(4 rows: a third of the time saved for half the bytes; level 4 or 3 with 4 rows: 3.5 and 3.0
-ms on Santa Fe's, at 149 and 165 KiB.) The p95
-is a board whose palette learned a colour (its indices move in many bands) or a move that
-changes much of the board. Python's zlib is slower than the zlib-ng inside Pillow, so a board
-with nothing kept (the first on its layer) costs about half as much again as Pillow's writer.
+Two rows were a little faster again (Santa Fe 3.8 / 6.6) but sent 2-4% more than the 32 KiB
+dictionary, which took a Ticket to Ride game's live board past its budget (the pictures of the
+whole game at most a quarter of a post per move, tests/discord/test_live_board_measured.py:
+10.3 MB against 10.15); six rows send 10.1 MB there. Level 4 with a short dictionary saved
+0.3-1 ms more at 3% more bytes again.
 """
 from __future__ import annotations
 

@@ -103,7 +103,7 @@ def test_bands_as_the_last_image_of_their_size_are_not_hashed_again_and_the_file
     second = first.copy()
     ImageDraw.Draw(second).rectangle((10, 330, 880, 350), fill=3)  # rows 330-350: band 10 only
     third = second.copy()
-    ImageDraw.Draw(third).rectangle((10, 40, 50, 60), fill=9)  # band 1 only
+    ImageDraw.Draw(third).rectangle((10, 40, 50, 50), fill=9)  # band 1 only, clear of its last rows
     BANDS.clear()
     bandpng._LAST.clear()
     palette_png(first)
@@ -119,7 +119,7 @@ def test_bands_as_the_last_image_of_their_size_are_not_hashed_again_and_the_file
     monkeypatch.setattr(bandpng, "hashlib", Counting)
     data = [palette_png(second), palette_png(third)]
     band, row = 900 * bandpng.BAND_ROWS, 900
-    rows_above_11 = second.tobytes()[11 * band - bandpng.DICT_ROWS * row:11 * band]  # rows 350-351: row 350 changed
+    rows_above_11 = second.tobytes()[11 * band - bandpng.DICT_ROWS * row:11 * band]  # they end at row 351: 350 changed
     assert hashed == [second.tobytes()[10 * band:11 * band], rows_above_11, third.tobytes()[band:2 * band]]
     monkeypatch.undo()
     for img, written in zip((second, third), data):
