@@ -15,7 +15,7 @@ from bot.sessions.models import (
     Outcome,
 )
 from bot.sessions.settings import CHANNEL, GameSettings
-from bot.store import ChannelBusy, Tx, retries_conflicts
+from bot.store import ChannelBusy, GameRow, Tx, retries_conflicts
 from games import registry
 from games.core import Event
 from games.core.i18n import language_for
@@ -119,31 +119,41 @@ class Lobby:
             opened = None  # that rematch was played or closed: another may be opened, as in a channel
         if finished.settings.forum_id is not None and new_post is not None:
             if opened is None:
-                channel_id = await new_post(finished)
-                try:
-                    return await self._open_rematch(game_id, actor, channel_id), True
-                except SessionError as exc:
-                    if exc.code != "game_already_here":
-                        raise
-                async with self.core.store.read() as tx:
-                    row = await tx.get_game(game_id)
-                    settings = GameSettings.model_validate_json(row.settings_json) if row is not None else None
-                    opened = await tx.get_game(settings.rematch_id) if settings and settings.rematch_id else None
-            if opened is None or opened.status != "lobby":
-                raise SessionError("game_already_here")
-            return await self.join(opened.channel_id, actor), False
+                return await self._open_or_join_rematch(game_id, actor, await new_post(finished), self._rematch_post)
+            return await self._join_rematch(opened, actor)
+        return await self._open_or_join_rematch(game_id, actor, row.channel_id, self._rematch_here)
+
+    async def _open_or_join_rematch(self, game_id: int, actor: Actor, channel_id: str,
+                                    find: Callable[[int], Awaitable[GameRow | None]]) -> tuple[GameInfo, bool]:
+        """Open the rematch in `channel_id`; when another player's press opened it first, join
+        that one (`find`: where a rematch of this game stands, in a forum post or the channel)."""
         try:
-            return await self._open_rematch(game_id, actor, row.channel_id), True
+            return await self._open_rematch(game_id, actor, channel_id), True
         except SessionError as exc:
             if exc.code != "game_already_here":
                 raise
+        return await self._join_rematch(await find(game_id), actor)
+
+    async def _join_rematch(self, opened: GameRow | None, actor: Actor) -> tuple[GameInfo, bool]:
+        if opened is None or opened.status != "lobby":
+            raise SessionError("game_already_here")
+        return await self.join(opened.channel_id, actor), False
+
+    async def _rematch_post(self, game_id: int) -> GameRow | None:
+        """The rematch's lobby the finished game names (GameSettings.rematch_id: a forum post)."""
+        async with self.core.store.read() as tx:
+            row = await tx.get_game(game_id)
+            settings = GameSettings.model_validate_json(row.settings_json) if row is not None else None
+            return await tx.get_game(settings.rematch_id) if settings and settings.rematch_id else None
+
+    async def _rematch_here(self, game_id: int) -> GameRow | None:
+        """The game open in the finished game's channel, if it is that game's rematch."""
         async with self.core.store.read() as tx:
             row = await tx.get_game(game_id)
             here = await tx.open_game(row.channel_id) if row is not None else None
-        if row is None or here is None or here.status != "lobby" \
-                or GameSettings.model_validate_json(here.settings_json).rematch_of != game_id:
-            raise SessionError("game_already_here")
-        return await self.join(row.channel_id, actor), False
+        if here is None or GameSettings.model_validate_json(here.settings_json).rematch_of != game_id:
+            return None
+        return here
 
     @retries_conflicts
     async def _open_rematch(self, game_id: int, actor: Actor, channel_id: str) -> GameInfo:

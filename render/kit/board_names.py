@@ -29,6 +29,7 @@ from typing import Hashable, Iterable, Sequence
 from PIL import Image, ImageChops, ImageDraw
 
 from render.kit.geometry import Box, grow
+from render.kit.mapdiff import Patch, Piece, patched
 
 # Cells of the quarter-size mask names are placed on.
 FREE, TRACK_CELL, MARK_CELL, NAME_CELL, HARD_CELL = 0, 1, 2, 3, 4
@@ -59,9 +60,12 @@ class Pieces:
         k = self.scale
         getattr(self, layer).paste(255, (at[0] // k, at[1] // k), _shadow(patch, k))
 
-    def paste_all(self, layer: str, patches: Sequence[tuple[Image.Image, tuple[int, int]]]) -> None:
+    def patched(self, key: Hashable, layer: str, patches: Sequence[Patch]) -> Piece:
+        """A map's piece made of RGBA patches pasted in order (render.kit.mapdiff.patched),
+        covering `layer` where they lie."""
         for patch, at in patches:
             self.paste(layer, patch, at)
+        return patched(key, patches)
 
     def line(self, layer: str, points: Sequence[tuple[float, float]], width: float) -> None:
         """A stroke `width` map pixels wide with round ends."""

@@ -94,9 +94,7 @@ class KeptMaps:
 
         def full() -> Image.Image:
             img = layer.copy()
-            for piece in pieces:
-                if piece.draw is not None:
-                    piece.draw(img)
+            draw_all(img, pieces)
             return img
 
         return self.draw(family, layer.size, pieces, ground, full)
@@ -132,6 +130,13 @@ def _changed(kept: _Kept, pieces: Sequence[Piece], now: set[Hashable], size: tup
     if _area(boxes) > REDRAW_AT_MOST * size[0] * size[1]:
         return None
     return boxes
+
+
+def draw_all(img: Image.Image, pieces: Sequence[Piece]) -> None:
+    """Every piece drawn on img, in order (the ground's own pieces draw nothing)."""
+    for piece in pieces:
+        if piece.draw is not None:
+            piece.draw(img)
 
 
 def _redraw(img: Image.Image, piece: Piece, boxes: Sequence[Box]) -> None:

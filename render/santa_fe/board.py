@@ -28,7 +28,7 @@ from render.kit.encode import LayerCache, board_palette, drawn_on
 from render.kit.fonts import font
 from render.kit.geometry import Box, Walker
 from render.kit.highlight import halo_lines, halo_spot, halo_width, thickness
-from render.kit.mapdiff import KeptMaps, Patch, Piece, halo_pieces, patched
+from render.kit.mapdiff import KeptMaps, Piece, draw_all, halo_pieces, patched
 from render.kit.regions import MAPS
 from render.kit.text import draw_text
 from render.santa_fe import icons, names, style
@@ -126,9 +126,7 @@ def _kept_map(view: SantaFeView, base: StaticMap, lang: str) -> Image.Image:
 def draw_map(img: Image.Image, view: SantaFeView, lang: str) -> dict[int, Box]:
     """Everything the game has put on the map (map_pieces), drawn on `img`. Returns each name's box."""
     pieces, boxes = map_pieces(view, lang)
-    for piece in pieces:
-        if piece.draw is not None:
-            piece.draw(img)
+    draw_all(img, pieces)
     return boxes
 
 
@@ -150,7 +148,7 @@ def map_pieces(view: SantaFeView, lang: str) -> tuple[list[Piece], dict[int, Box
         r, end = view.sec_rr[sid], view.sec_from[sid]
         for k in range(built):
             index = layout.space_index(sid, k, end)
-            out.append(_patches(("tile", sid, index, r), masks, "track", [tile_patch(sid, index, r)]))
+            out.append(masks.patched(("tile", sid, index, r), "track", [tile_patch(sid, index, r)]))
         touched.update(base.touched.get(sid, ()))
     out += [_marker_again(base, ("marker", city), base.city_boxes[city]) for city in sorted(touched)]
     heads_at: dict[int, int] = {}
@@ -161,14 +159,14 @@ def map_pieces(view: SantaFeView, lang: str) -> tuple[list[Piece], dict[int, Box
                 continue
             if built < len(layout.sections[sid].spaces):
                 index = layout.space_index(sid, built, end)
-                out.append(_patches(("head", sid, index, r, end), masks, "marks", [head_patch(sid, index, r, end)]))
+                out.append(masks.patched(("head", sid, index, r, end), "marks", [head_patch(sid, index, r, end)]))
     out += _played_tags(base, view, masks)  # before the pips: a mark's halo must not hide one
     for city, mask in enumerate(view.connected):
         heads = heads_at.get(city, 0)
         for r in range(len(PIP_ANGLES)):
             if mask >> r & 1:
                 head = bool(heads >> r & 1)
-                out.append(_patches(("pip", city, r, head), masks, "marks", [pip_patch(city, r, head)]))
+                out.append(masks.patched(("pip", city, r, head), "marks", [pip_patch(city, r, head)]))
     boxes = names.place(lang, masks)
     for city, box in boxes.items():
         at = (int(box[0]), int(box[1]))
@@ -193,12 +191,6 @@ def last_tile_spaces(view: SantaFeView) -> list[tuple[int, int]]:
     layout = board_layout()
     return [(sid, layout.space_index(sid, k, view.sec_from[sid])) for sid, k in view.turn_tiles
             if 0 <= sid < len(view.sec_built) and k < view.sec_built[sid]]
-
-
-def _patches(key: tuple, masks: Pieces, layer: str, patches: Sequence[Patch]) -> Piece:
-    """A piece made of RGBA patches pasted in order, which cover `layer` of `masks` where they lie."""
-    masks.paste_all(layer, patches)
-    return patched(key, patches)
 
 
 def _marker_again(base: StaticMap, key: tuple, box: Box) -> Piece:
@@ -254,7 +246,7 @@ def _played_tags(base: StaticMap, view: SantaFeView, masks: Pieces) -> list[Piec
         out.append(Piece(("tie", city, seat, centre), box, partial(_tie, start, centre)))
         masks.line("hard", (start, centre), 3)
     for city, seat, centre in marks:
-        out.append(_patches(("tag", city, seat, centre), masks, "hard", [tag_patch(seat, centre)]))
+        out.append(masks.patched(("tag", city, seat, centre), "hard", [tag_patch(seat, centre)]))
     return out
 
 

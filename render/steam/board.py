@@ -42,7 +42,7 @@ from render.kit.encode import LayerCache, board_palette, drawn_on
 from render.kit.geometry import Walker
 from render.kit.board_names import Pieces
 from render.kit.highlight import halo_width
-from render.kit.mapdiff import KeptMaps, Patch, Piece, halo_pieces, outer_box, paste_patches, patched
+from render.kit.mapdiff import KeptMaps, Piece, draw_all, halo_pieces, outer_box, paste_patches
 from render.kit.regions import MAPS
 from render.kit.text import draw_text
 from render.steam import marks, names, style
@@ -299,8 +299,7 @@ def draw_map(img: Image.Image, state: SteamState, base: StaticMap, ml: MapLayout
              route: Sequence[int] | None = None) -> dict[Hex, tuple[int, int, int, int]]:
     """Everything the move has put on the map (map_pieces), drawn on `img`. Returns each name's box."""
     pieces, boxes = map_pieces(state, ml, lang, route)
-    for piece in pieces:
-        piece.draw(img)
+    draw_all(img, pieces)
     return boxes
 
 
@@ -331,7 +330,7 @@ def map_pieces(state: SteamState, ml: MapLayout, lang: str = "en",
         hx = m.hex_at(t.hex)
         tracks = tuple(sorted(by_hex.get(t.hex, ()), key=lambda k: k.sides))
         patch, offset = tile_patch(state.options.map, hx, tracks, hx in towns)
-        out.append(_patches(("tile", t.hex, tracks), pieces, "track", [(patch, offset)]))
+        out.append(pieces.patched(("tile", t.hex, tracks), "track", [(patch, offset)]))
     out += _cities(pieces, state, ml)
     out += _link_marks(pieces, state, ml)
     boxes = names.place(state, lang, pieces)
@@ -355,12 +354,6 @@ def city_edge(s: float) -> int:
 
 def _new_city(ml: MapLayout, hx: Hex, colour: str, img: Image.Image) -> None:
     _city(ImageDraw.Draw(img), ml.hexes, hx, colour, new=True)
-
-
-def _patches(key: tuple, pieces: Pieces, layer: str, patches: Sequence[Patch]) -> Piece:
-    """A piece made of RGBA patches pasted in order, which cover `layer` of `pieces` where they lie."""
-    pieces.paste_all(layer, patches)
-    return patched(key, patches)
 
 
 def build_outline(state: SteamState, ml: MapLayout) -> list[tuple[Point, Point]]:
@@ -495,12 +488,12 @@ def _cities(pieces: Pieces, state: SteamState, ml: MapLayout) -> list[Piece]:
             continue
         c = ml.center(m.hex_at(label))
         r = s * (0.15 if len(cubes) <= 6 else 0.13)
-        out.append(_patches(("cubes", label, tuple(counts)), pieces, "hard",
+        out.append(pieces.patched(("cubes", label, tuple(counts)), "hard",
                             [centred(cube_patch(colour, round(r, 1)), spot)
                              for colour, spot in zip(cubes, cube_spots(c, s, len(cubes)))]))
     for label in state.grown:
         x, y = ml.center(m.hex_at(label))
-        out.append(_patches(("grown", label), pieces, "hard",
+        out.append(pieces.patched(("grown", label), "hard",
                             [centred(growth_patch(round(s * 0.2, 1)), (x + s * 0.58, y - s * 0.5))]))
     return out
 
@@ -551,10 +544,10 @@ def _link_marks(pieces: Pieces, state: SteamState, ml: MapLayout) -> list[Piece]
         if run is None or not run.segments:
             continue
         for hx, side in run.open_ends:
-            out.append(_patches(("open end", rec.id, hx, side), pieces, "marks",
+            out.append(pieces.patched(("open end", rec.id, hx, side), "marks",
                                 [centred(open_end_patch(side, round(ml.s, 1), width), ml.side_mid(hx, side))]))
         if rec.owner is not None:
             middle = link_middle(ml, m, run)
-            out.append(_patches(("marker", rec.id, rec.owner, middle), pieces, "marks",
+            out.append(pieces.patched(("marker", rec.id, rec.owner, middle), "marks",
                                 [centred(marker_patch(rec.owner, r), middle)]))
     return out
