@@ -8,7 +8,7 @@ from babel import Locale
 
 from games.core.errors import DataError
 from games.core.i18n import LANGUAGES, catalog, format_message, load_catalog
-from games.core.plural import parse_template
+from games.core.plural import Plural, parse_template
 
 ROUTES = "{count, plural, =0 {no routes} one {# route} other {# routes}} left"
 
@@ -82,6 +82,25 @@ def test_every_catalog_string_expands_to_a_valid_format_string():
                 expanded = parsed.expand(_EveryCount(n), rule)
                 fields = [field for _, field, _, _ in Formatter().parse(expanded) if field is not None]
                 assert all(re.fullmatch(r"\w+", f) for f in fields), (lang, key, fields)
+
+
+def test_no_catalog_string_has_a_branch_its_language_never_picks():
+    # Japanese has no 'one' category: "{count, plural, one {...} other {...}}" always says the
+    # 'other' text there, even for one. A branch for exactly one is written "=1" instead.
+    for lang in LANGUAGES:
+        used = Locale.parse(lang).plural_form.tags | {"other"}
+        for key, template in catalog(lang).items():
+            for plural in _plurals(parse_template(template).parts):
+                dead = {category for category, _ in plural.categories} - used
+                assert not dead, f"{lang} {key}: {sorted(dead)} never chosen in {lang}; use =N"
+
+
+def _plurals(parts):
+    for part in parts:
+        if isinstance(part, Plural):
+            yield part
+            for _, branch in (*part.exact, *part.categories):
+                yield from _plurals(branch)
 
 
 class _EveryCount(dict):
