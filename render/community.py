@@ -114,8 +114,11 @@ def draw_standings(standings: dict[str, Any], game_title: str, lang: str) -> tup
     forfeits are said after their name, in words."""
     lines = standings.get("lines") or []
     round_no, rounds = int(standings.get("round") or 0), int(standings.get("rounds") or 0)
-    stage = translate(lang, "render.league.final" if standings.get("status") == "finished" else "render.league.after",
-                      {"round": round_no, "rounds": rounds})
+    # The standings are posted when a round ends and shown by /stats at any time: the stage says
+    # which round the league is in, not that it has ended.
+    stage_key = ("render.league.final" if standings.get("status") == "finished"
+                 else "render.league.round" if round_no else "render.league.signup")
+    stage = translate(lang, stage_key, {"round": round_no, "rounds": rounds})
     title = str(standings.get("name", ""))
     subtitle = translate(lang, "render.league.subtitle", {"game": game_title, "stage": stage})
     img, head = _frame(title,

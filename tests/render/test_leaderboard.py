@@ -50,9 +50,14 @@ def test_league_standings_are_legible_and_say_forfeits_in_words() -> None:
         assert image.width == WIDTH and sizes.smallest_at(image.width) >= 11
         drawn = [text for _, text in sizes.drawn]
         assert word in drawn and "Autumn Cup" in drawn
+        stage = {"en": "round 1 of 3", "ja": "第1ラウンド（全3ラウンド）"}[lang]
+        assert any(stage in t for t in drawn)  # the round being played, not "after" it
         assert not any("very long display name indeed" in t for t in drawn)  # cut before the forfeit note
         assert all(n in alt for n in ("Alice", "山田太郎", "ゆき")) and word.split()[0] in alt
     with recording_text_sizes() as sizes:
         draw_standings({"name": "Cup", "round": 3, "rounds": 3, "status": "finished", "lines": []}, "Steam", "en")
     drawn = [text for _, text in sizes.drawn]
     assert any("final standings" in t for t in drawn) and any("Nobody has joined" in t for t in drawn)
+    with recording_text_sizes() as sizes:
+        draw_standings({"name": "Cup", "round": 0, "rounds": 3, "status": "playing", "lines": []}, "Steam", "ja")
+    assert any("参加受付中" in text for _, text in sizes.drawn)
