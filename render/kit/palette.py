@@ -1,4 +1,4 @@
-"""Colours every Railyard image shares: seats, Ticket to Ride cards, readable text."""
+"""Colours every Railyard image shares: seats, page colours, readable text."""
 from __future__ import annotations
 
 RGB = tuple[int, int, int]
