@@ -33,10 +33,15 @@ class GameUI:
     # player's own part (None), or names it for what its picture shows.
     public_own_button: tuple[str, str] | None = None  # (catalog key, emoji)
 
+    @property
+    def game(self) -> Any:
+        """The game's rules, for a look that words its board's own things (tickets, sections)."""
+        return registry.get(self.name)
+
     def own_button(self) -> tuple[str, str] | None:
         """The words (catalog key) and emoji of the turn post's button that shows a player
         their own part privately, or None when the game offers none."""
-        if registry.get(self.name).private_information:
+        if self.game.private_information:
             return "discord.button.hand", "🃏"
         return self.public_own_button
 

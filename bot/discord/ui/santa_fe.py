@@ -14,7 +14,6 @@ import discord
 from bot.discord.text import event_text, t
 from bot.discord.ui.base import GameUI, register
 from bot.sessions import PrivateView
-from games import registry
 from games.santa_fe import notation
 
 EMOJI = {"blue": "🟦", "white": "⬜", "green": "🟩", "red": "🟥", "yellow": "🟨"}
@@ -25,10 +24,6 @@ class SantaFeUI(GameUI):
     name = "santa_fe"
     colour = discord.Colour(0xC0622F)
     icon_emoji = ICONS
-
-    @property
-    def game(self) -> Any:
-        return registry.get(self.name)
 
     @property
     def board(self) -> Any:

@@ -13,7 +13,6 @@ import discord
 from bot.discord.text import clip, event_text, t
 from bot.discord.ui.base import GameUI, register
 from bot.sessions import PrivateView
-from games import registry
 from games.ticket_to_ride import notation
 
 EMOJI = {"red": "🟥", "orange": "🟧", "yellow": "🟨", "green": "🟩", "blue": "🟦",
@@ -25,10 +24,6 @@ class TicketToRideUI(GameUI):
     name = "ticket_to_ride"
     colour = discord.Colour(0xB03A2E)
     icon_emoji = ICONS
-
-    @property
-    def game(self) -> Any:
-        return registry.get(self.name)
 
     # --- public -----------------------------------------------------------------------
     def summary(self, view: Any, names: Sequence[str], lang: str) -> tuple[str, list[tuple[str, str]]]:
