@@ -30,7 +30,7 @@ from bot.discord.text import (
 from bot.discord.ui import base as ui_base
 from bot.discord.ui.components import GameSelect, Row, button, make_view
 from bot.sessions import GameInfo, PublicMenu, StatusInfo
-from bot.sessions.models import SeatPace, WaitingGame
+from bot.sessions.models import LocalClock, SeatPace, WaitingGame
 from bot.sessions.posting import GamePost
 from bot.sessions.settings import REPLIES
 from games import registry
@@ -94,6 +94,14 @@ def waiting_line(game: WaitingGame, lang: str, *, in_dm: bool = False) -> str:
     if game.asks is not None:
         line += "\n  ↳ " + event_text(lang, game.asks, game.names)
     return line
+
+
+def clock_lines(clocks: Sequence[LocalClock], names: Sequence[str], lang: str) -> list[str]:
+    """Each waited-on person's time of day where they are (those who set a time zone), under a
+    board post (as of the post) and in /game status: for a game played across time zones, and
+    why someone in their quiet hours was named without a ping."""
+    return [t(lang, "discord.status.asleep" if clock.asleep else "discord.status.local_time",
+              {"seat": clock.seat, "time": clock.time}, names) for clock in clocks]
 
 
 def pace_lines(pace: Sequence[SeatPace], names: Sequence[str], lang: str) -> list[str]:
@@ -214,6 +222,7 @@ async def game_post(post: GamePost, *, events: Sequence[Any] | None = None,
                          emoji="🔁", style=discord.ButtonStyle.primary)
         reply.view = make_view([[rematch]])
         return reply
+    lines += clock_lines(post.clocks, names, lang)
     lines += pace_lines(post.pace, names, lang)
     waiting_ping = mentions(post.mention_user_ids)
     if waiting_ping:
@@ -303,9 +312,7 @@ async def status_reply(status: StatusInfo, lang: str, *, note: str | None = None
         view = abandoned(view)
     elif status.waiting:
         lines.append(t(lang, "discord.status.waiting", {"seats": status.waiting}, names))
-        for clock in status.clocks:  # their own time of day, for a game played across time zones
-            lines.append(t(lang, "discord.status.asleep" if clock.asleep else "discord.status.local_time",
-                           {"seat": clock.seat, "time": clock.time}, names))
+        lines += clock_lines(status.clocks, names, lang)
         lines += pace_lines(status.pace, names, lang)
     board = attach(reply, "board.png", await render_picture(info.game, "board", view, names, lang,
                                                             game_id=info.game_id))

@@ -17,7 +17,7 @@ from bot.sessions.models import Outcome
 from bot.sessions.hours import awake_of, reminder_timer
 from bot.sessions.standings import after_game_ends
 from bot.sessions.movers import Movers
-from bot.sessions.pace import advance_clocks, bank_due, pace_of
+from bot.sessions.pace import advance_clocks, bank_due, local_clocks, pace_of
 from bot.sessions.posting import AbandonedPost, GamePost
 from bot.sessions.results import Results
 from bot.sessions.settings import CHANNEL, REPLIES, GameSettings
@@ -139,12 +139,13 @@ class Commit:
         people = {s: str(seat.user_id) for s, seat in enumerate(seats) if seat.user_id}
         charged = [s for s in waiting if s in people and s not in movers]  # waited on in person
         mention = [people[s] for s in charged]
-        pace = []
+        pace, clocks_of_day = [], []
         if status != "finished":
             prefs = await tx.prefs_for(people.values()) if people else {}
             by_seat = {s: prefs.get(u) for s, u in people.items()}
             clocks = await advance_clocks(tx, ld, charged, by_seat, now)
             pace = pace_of(clocks, by_seat, len(seats), now)
+            clocks_of_day = local_clocks({s: people[s] for s in charged}, prefs, now)
             # nobody is pinged in their own night (named on the post, reminded at their
             # morning), nor while away or if they chose the daily digest
             mention, sleeping = awake_of(mention, prefs, now)
@@ -164,7 +165,7 @@ class Commit:
             notation=public_notation(ld.game, notation) if notation else notation, auto=auto,
             events=public, waiting=waiting, mention_user_ids=mention,
             view=view.model_dump(mode="json"), menu=menu, finished=status == "finished", result=result,
-            pace=pace, delivery=ld.settings.delivery,
+            pace=pace, clocks=clocks_of_day, delivery=ld.settings.delivery,
             # where the channel takes nothing unprompted, the result reaches the players by DM
             dm_user_ids=list(dict.fromkeys(people.values())) if status == "finished" and ld.settings.delivery == REPLIES else [],
         )

@@ -6,8 +6,7 @@ from pydantic import ValidationError
 
 from bot.sessions.core import Core, Loaded, not_running, public_menu, public_notation
 from bot.sessions.errors import SessionError
-from bot.sessions.hours import asleep, local_clock
-from bot.sessions.pace import pace_of, read_clocks
+from bot.sessions.pace import local_clocks, pace_of, read_clocks
 from bot.sessions.models import (
     GameInfo,
     HistoryEntry,
@@ -100,19 +99,9 @@ class Looking:
             info=info, names=ld.names, version=ld.row.version, waiting=waiting,
             waiting_user_ids=list(people.values()),
             view=game.view(ld.state, None), result=result, last_move_at=ld.row.last_move_at,
-            menu=public_menu(game, ld.state, waiting), clocks=self._clocks(people, prefs, now),
+            menu=public_menu(game, ld.state, waiting), clocks=local_clocks(people, prefs, now),
             pace=pace_of(banks, by_seat, len(ld.seats), now) if ld.row.status == "active" else [],
         )
-
-    @staticmethod
-    def _clocks(people: dict[int, str], prefs: dict[str, UserPrefs], now: float) -> list[LocalClock]:
-        """The local time of each waited-on person (seat -> user id) who set a time zone."""
-        clocks = []
-        for seat, user_id in people.items():
-            time_of_day = local_clock(prefs[user_id], now)
-            if time_of_day is not None:
-                clocks.append(LocalClock(seat=seat, time=time_of_day, asleep=asleep(prefs[user_id], now)))
-        return clocks
 
     async def private_view(self, channel_id: str, user_id: str) -> PrivateView:
         """What this user's seat may see (hand, secret choices), with the moves open to it:

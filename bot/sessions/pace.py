@@ -13,8 +13,8 @@ from pydantic import ValidationError
 
 from bot.sessions.clocks import Clocks, TimeBank, advance, running, settle
 from bot.sessions.core import Loaded
-from bot.sessions.hours import asleep, away, wakes_at
-from bot.sessions.models import SeatPace
+from bot.sessions.hours import asleep, away, local_clock, wakes_at
+from bot.sessions.models import LocalClock, SeatPace
 from bot.store import Tx, UserPrefs
 
 log = logging.getLogger("railyard.sessions.pace")
@@ -85,6 +85,18 @@ def pace_of(clocks: Clocks | None, by_seat: dict[int, UserPrefs | None], seat_co
     return out
 
 
+def local_clocks(people: dict[int, str], prefs: dict[str, UserPrefs], now: float) -> list[LocalClock]:
+    """The local time of each waited-on person (seat -> user id) who set a time zone, and
+    whether they are in their quiet hours: why someone waited on was not pinged."""
+    clocks = []
+    for seat, user_id in people.items():
+        person = prefs.get(user_id)
+        time_of_day = local_clock(person, now)
+        if time_of_day is not None:
+            clocks.append(LocalClock(seat=seat, time=time_of_day, asleep=asleep(person, now)))
+    return clocks
+
+
 class Lateness(NamedTuple):
     late: list[int]  # the seats whose time is up now
     next_due: float | None  # when the deadline should look again (None: nothing to wait for)
@@ -120,4 +132,5 @@ def judge_late(seats: dict[int, UserPrefs | None], now: float, *, turn_start: fl
     return Lateness(late, min(later) if later else None)
 
 
-__all__ = ["TimeBank", "advance_clocks", "bank_due", "judge_late", "pace_of", "read_clocks", "settle_person"]
+__all__ = ["TimeBank", "advance_clocks", "bank_due", "judge_late", "local_clocks", "pace_of", "read_clocks",
+           "settle_person"]

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.sessions.models import PublicMenu, SeatPace
+from bot.sessions.models import LocalClock, PublicMenu, SeatPace
 from games.core import Event, Result
 
 
@@ -46,6 +46,7 @@ class GamePost(PostBase):
     finished: bool = False
     result: Result | None = None
     pace: list[SeatPace] = Field(default_factory=list)  # time banks, away players
+    clocks: list[LocalClock] = Field(default_factory=list)  # waited-on people's time of day
     # the players told of it by DM: in a game that lives by its answers, its end (its result)
     dm_user_ids: list[str] = Field(default_factory=list)
 
