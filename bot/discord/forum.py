@@ -151,11 +151,12 @@ async def set_status(http: Any, post_id: int, forum_id: int, status: str, lang: 
 @dataclass
 class OpenedPost:
     """A new post for a game: the post, its starter message (to become the lobby) and the
-    forum's status tags as they were found or made."""
+    forum's status tags as they were found or made. A new thread of a text channel is one
+    without a starter message or tags."""
 
     post: discord.Thread
-    starter: discord.Message
-    tags: StatusTags
+    starter: discord.Message | None
+    tags: StatusTags | None
 
 
 async def open_post(client: discord.Client, forum: discord.ForumChannel, name: str, lang: str) -> OpenedPost:
@@ -202,7 +203,8 @@ async def clear_post(opened: OpenedPost) -> None:
     except discord.HTTPException as exc:
         log.info("forum post %s: cannot delete it (%s %s); closing it instead", opened.post.id, exc.status, exc.code)
     try:
-        await opened.starter.edit(content="—")
+        if opened.starter is not None:
+            await opened.starter.edit(content="—")
         await opened.post.edit(archived=True)
     except discord.HTTPException as exc:
         log.info("forum post %s: cannot close it either (%s %s)", opened.post.id, exc.status, exc.code)

@@ -31,7 +31,8 @@ a page to clamp or a staleness check.
                               are taken: n is stored with the lobby, never in an id (an arg
                               on these verbs, as older lobbies drew, is ignored)
              log:<page>       page through /game log (clamped to the pages there are)
-             rematch          the final post's Rematch (bot/sessions/lobby.py Lobby.rematch)
+             rematch[:thread] the final post's Rematch (bot/sessions/lobby.py Lobby.rematch),
+                              with `thread` in a new thread of the channel
              lj, lv           Join / Leave on a league's sign-up card: <game_id> is the
                               league's id there (bot/discord/leagues.py); the service checks
                               the league is the clicking server's and still takes sign-ups
@@ -72,6 +73,7 @@ ORDER_BUTTON_VERBS = ("ob", "op", "ot", "od", "oa", "oq", "ox")
 ORDER_SELECT_VERBS = ("os", "og")
 ORDER_VERBS = ORDER_BUTTON_VERBS + ORDER_SELECT_VERBS
 LEAGUE_VERBS = ("lj", "lv")
+REMATCH_IN_THREAD = "thread"  # the arg of "rematch" that opens it in a new thread
 BUTTON_VERBS = ("cb", "cp", "ct", "cd", "ca", "cq", "cr", "hand", "join", "leave", "bot", "start", "log", "rematch",
                 *LEAGUE_VERBS,
                 *ORDER_BUTTON_VERBS,

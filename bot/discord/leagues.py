@@ -16,7 +16,8 @@ import discord
 from bot.discord import ids
 from bot.discord.host import Host
 from bot.discord.replies import Reply
-from bot.discord.text import CONTENT_MAX, THREAD_ARCHIVE_MINUTES, clip, join_lines, t
+from bot.discord.text import CONTENT_MAX, clip, join_lines, t
+from bot.discord.threads import add_members, open_thread
 from bot.discord.ui import base as ui_base
 from bot.discord.ui.components import button, make_view
 from bot.sessions.leagues import LeagueInfo, RoundPlan
@@ -86,20 +87,14 @@ async def open_round(bot: Host, league_id: int, guild_id: str) -> tuple[RoundPla
     await redraw_card(bot, channel, league_id, guild_id)
     opened = 0
     for table in plan.tables:
-        thread = await channel.create_thread(name=table_name(plan, table.table_no),
-                                             type=discord.ChannelType.public_thread,
-                                             auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+        thread = await open_thread(channel, table_name(plan, table.table_no))
         outcome = await bot.service.open_table(league_id, plan.round, table.table_no, str(thread.id))
         if outcome is None:  # opened meanwhile by another call: this thread stays empty
             await thread.delete()
             continue
         opened += 1
         bot.after_commit(outcome)
-        for user_id in table.players:
-            try:
-                await thread.add_user(discord.Object(int(user_id)))
-            except discord.HTTPException as exc:  # they are pinged by the game's first post anyway
-                log.info("could not add %s to the thread of league %s: %s", user_id, league_id, exc)
+        await add_members(thread, [discord.Object(int(user_id)) for user_id in table.players])
     return plan, opened
 
 

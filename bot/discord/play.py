@@ -22,6 +22,7 @@ from bot.discord.posts import attach, lobby_reply, render_picture
 from bot.discord.host import Host
 from bot.discord.replies import Reply, answer
 from bot.discord.text import CONTENT_MAX, clip, event_text, join_lines, lang_of, t
+from bot.discord.threads import add_members, open_thread
 from bot.discord.ui import base as ui_base
 from bot.discord.ui.components import button, make_view
 from bot.sessions import Actor, ClickResult, GameInfo, MenuMove, MenuWalk, Outcome, PrivateView, SessionError
@@ -397,26 +398,34 @@ LOBBY_LOOK_BACK = 50  # messages of the channel looked through for a rematch's l
 
 
 async def rematch_reply(interaction: discord.Interaction, ref: ids.ComponentId) -> Reply:
-    """The final post's Rematch button: the first player to press it opens the rematch's lobby
-    in the channel (posted there like /game new's), or, for a game in a forum post, as a new
-    post of the same forum; each next one joins it and the lobby message is redrawn. Answered
-    privately; in a game that lives by its answers the answer is the lobby itself, public (the
-    bot can neither post it by itself nor redraw it later)."""
+    """The final post's Rematch buttons: the first player to press one opens the rematch's
+    lobby in the channel (posted there like /game new's), or in a new thread of the channel
+    ("in a new thread"), or, for a game in a forum post, as a new post of the same forum; each
+    next one, pressing either, joins it wherever it is and the lobby message is redrawn.
+    Answered privately; in a game that lives by its answers the answer is the lobby itself,
+    public (the bot can neither post it by itself nor redraw it later)."""
     bot = bot_of(interaction)
     lang = lang_of(interaction)
     made: list[forum_posts.OpenedPost] = []
 
     async def new_post(finished: GameInfo) -> str:
-        forum = bot.get_channel(int(finished.settings.forum_id or 0))
+        name = t(finished.locale, "discord.thread.default_name", game=ui_base.get(finished.game).title(finished.locale))
+        if finished.settings.forum_id is None:  # a new thread of the channel the game was played in
+            here: Any = interaction.channel
+            channel = here.parent if isinstance(here, discord.Thread) else here
+            thread = await open_thread(channel, name, [interaction.user])
+            made.append(forum_posts.OpenedPost(thread, None, None))
+            return str(thread.id)
+        forum = bot.get_channel(int(finished.settings.forum_id))
         if not isinstance(forum, discord.ForumChannel):
             raise UserError("discord.error.cannot_post")  # the forum is gone, or the bot may not see it
-        name = t(finished.locale, "discord.thread.default_name", game=ui_base.get(finished.game).title(finished.locale))
         opened = await forum_posts.open_post(interaction.client, forum, name, finished.locale)  # type: ignore[arg-type]
         made.append(opened)
         return str(opened.post.id)
 
     try:
-        info, opened = await bot.service.rematch(ref.game_id, actor_of(interaction), new_post=new_post)
+        info, opened = await bot.service.rematch(ref.game_id, actor_of(interaction), new_post=new_post,
+                                                 elsewhere=ref.arg == ids.REMATCH_IN_THREAD)
     except Exception:
         for unused in made:  # a post opened for a rematch that did not open there
             await forum_posts.clear_post(unused)
@@ -435,8 +444,10 @@ async def rematch_reply(interaction: discord.Interaction, ref: ids.ComponentId) 
         return lobby
     if opened:
         try:
-            if post is not None:
+            if post is not None and post.starter is not None:
                 await post.starter.edit(**lobby.edit_kwargs())
+            elif post is not None:
+                await post.post.send(**lobby.new_kwargs())
             else:
                 await interaction.channel.send(**lobby.new_kwargs())  # type: ignore[union-attr]
         except discord.HTTPException as exc:
@@ -445,10 +456,7 @@ async def rematch_reply(interaction: discord.Interaction, ref: ids.ComponentId) 
             bot.outbox.wake()
             raise UserError("discord.error.cannot_post") from None
         if post is not None:
-            try:
-                await post.post.add_user(interaction.user)
-            except discord.HTTPException:
-                log.info("could not add %s to post %s", interaction.user.id, post.post.id)
+            await add_members(post.post, [interaction.user])
             return Reply(content="✅ " + t(lang, "discord.rematch.opened_in", where=post.post.mention))
         return Reply(content="✅ " + t(lang, "discord.rematch.opened"))
     outcome = await bot.service.autostart(str(info.channel_id))
@@ -456,6 +464,11 @@ async def rematch_reply(interaction: discord.Interaction, ref: ids.ComponentId) 
         bot.after_commit(outcome)
         lobby = lobby_reply(await bot.service.lobby(str(info.channel_id)), info.locale, state="started")
     await _redraw_lobby(interaction, info.game_id, lobby, info.channel_id)
+    if str(info.channel_id) != str(interaction.channel_id):  # in a new thread or post: say where
+        thread = interaction.client.get_channel(int(info.channel_id))
+        if isinstance(thread, discord.Thread):
+            await add_members(thread, [interaction.user])
+        return Reply(content="✅ " + t(lang, "discord.rematch.joined_in", where=f"<#{info.channel_id}>"))
     return Reply(content="✅ " + t(lang, "discord.rematch.joined"))
 
 

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 import discord
 
-from bot.discord import chooser, picking
+from bot.discord import chooser, ids, picking
 from bot.discord.replies import Picture, Reply
 from bot.discord.text import (
     CONTENT_MAX,
@@ -218,9 +218,12 @@ async def game_post(post: GamePost, *, events: Sequence[Any] | None = None,
                                          chart=chart, board=board)
         reply.content = join_lines(lines, CONTENT_MAX)
         # the same players (those who press it), options and settings; a new seed, seats rotated
-        rematch = button(post.game_id, post.version, "rematch", label=t(lang, "discord.rematch.button"),
-                         emoji="🔁", style=discord.ButtonStyle.primary)
-        reply.view = make_view([[rematch]])
+        rematch = [button(post.game_id, post.version, "rematch", label=t(lang, "discord.rematch.button"),
+                          emoji="🔁", style=discord.ButtonStyle.primary)]
+        if post.rematch_thread:
+            rematch.append(button(post.game_id, post.version, "rematch", ids.REMATCH_IN_THREAD,
+                                  label=t(lang, "discord.rematch.thread_button"), emoji="🧵"))
+        reply.view = make_view([rematch])
         return reply
     lines += clock_lines(post.clocks, names, lang)
     lines += pace_lines(post.pace, names, lang)

@@ -93,19 +93,21 @@ class Lobby:
             return await self.core.info_in_tx(tx, game_id)
 
     async def rematch(self, game_id: int, actor: Actor,
-                      new_post: Callable[[GameInfo], Awaitable[str]] | None = None) -> tuple[GameInfo, bool]:
+                      new_post: Callable[[GameInfo], Awaitable[str]] | None = None, *,
+                      elsewhere: bool = False) -> tuple[GameInfo, bool]:
         """The rematch of a finished game, asked for by one of its players: the first to ask
         opens its lobby (the same game and options, its host's settings, a new seed, the
-        seats rotated), the next ones join it. Returns (the lobby, whether this call opened
-        it).
+        seats rotated), the next ones join it, wherever it was opened. Returns (the lobby,
+        whether this call opened it).
 
-        A game in a channel or thread has its rematch there. A game in a forum post has it in
-        a new post of the same forum: `new_post(finished)` (the finished game, whose settings
-        name the forum) opens that post (outside any transaction: it asks Discord) and returns
-        its channel id; the finished game keeps the rematch's id (GameSettings.rematch_id),
-        under its version guard, so that of two players pressing at once one opens it and the
-        other joins. The loser's post is the caller's to clear away (the lobby returned is
-        elsewhere). A rematch played or closed leaves room for another, as in a channel."""
+        A game in a channel or thread has its rematch there, or, asked `elsewhere`, in a new
+        thread of the channel. A game in a forum post has it in a new post of the same forum.
+        For a new thread or post, `new_post(finished)` (the finished game, whose settings name
+        any forum) opens it (outside any transaction: it asks Discord) and returns its channel
+        id. The finished game keeps the rematch's id (GameSettings.rematch_id), under its
+        version guard, so that of two players pressing at once one opens it and the other
+        joins. The loser's thread or post is the caller's to clear away (the lobby returned is
+        elsewhere). A rematch played or closed leaves room for another."""
         async with self.core.store.read() as tx:
             row = await tx.get_game(game_id)
             if row is None or row.status != "finished":
@@ -117,10 +119,10 @@ class Lobby:
             opened = await tx.get_game(ld.settings.rematch_id) if ld.settings.rematch_id is not None else None
         if opened is not None and not opened.is_open:
             opened = None  # that rematch was played or closed: another may be opened, as in a channel
-        if finished.settings.forum_id is not None and new_post is not None:
-            if opened is None:
-                return await self._open_or_join_rematch(game_id, actor, await new_post(finished), self._rematch_post)
+        if opened is not None:  # in this channel, a thread or a post: joined wherever it is
             return await self._join_rematch(opened, actor)
+        if (elsewhere or finished.settings.forum_id is not None) and new_post is not None:
+            return await self._open_or_join_rematch(game_id, actor, await new_post(finished), self._rematch_post)
         return await self._open_or_join_rematch(game_id, actor, row.channel_id, self._rematch_here)
 
     async def _open_or_join_rematch(self, game_id: int, actor: Actor, channel_id: str,
@@ -140,7 +142,7 @@ class Lobby:
         return await self.join(opened.channel_id, actor), False
 
     async def _rematch_post(self, game_id: int) -> GameRow | None:
-        """The rematch's lobby the finished game names (GameSettings.rematch_id: a forum post)."""
+        """The rematch's lobby the finished game names (GameSettings.rematch_id), wherever it is."""
         async with self.core.store.read() as tx:
             row = await tx.get_game(game_id)
             settings = GameSettings.model_validate_json(row.settings_json) if row is not None else None
@@ -179,9 +181,9 @@ class Lobby:
                     seed=self.core.new_seed(), now=now)
             except ChannelBusy:
                 raise SessionError("game_already_here") from None
-            if ld.settings.forum_id is not None:  # in another post: the finished game says where
-                await tx.update_game(row.id, row.version, now, settings_json=ld.settings.model_copy(
-                    update={"rematch_id": new_id}).model_dump(mode="json"))
+            # the finished game says where its rematch is, for those who press after
+            await tx.update_game(row.id, row.version, now, settings_json=ld.settings.model_copy(
+                update={"rematch_id": new_id}).model_dump(mode="json"))
             await tx.add_seat(new_id, 0, user_id=actor.user_id, bot=None, display_name=actor.name)
             await remember_language(tx, actor)
             return await self.core.info_in_tx(tx, new_id)

@@ -47,6 +47,9 @@ class GamePost(PostBase):
     result: Result | None = None
     pace: list[SeatPace] = Field(default_factory=list)  # time banks, away players
     clocks: list[LocalClock] = Field(default_factory=list)  # waited-on people's time of day
+    # a game in a server's channel or thread (not a forum post, not living by its answers) may
+    # have its rematch in a new thread of the channel too: its final post offers both
+    rematch_thread: bool = False
     # the players told of it by DM: in a game that lives by its answers, its end (its result)
     dm_user_ids: list[str] = Field(default_factory=list)
 

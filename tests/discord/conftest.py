@@ -19,6 +19,7 @@ import discord
 import pytest
 
 from bot.config import Settings
+from bot.discord import ids
 from bot.discord.bot import RailyardBot
 from tests.conftest import FakeClock
 from tests.fake_discord import FakeDiscord, FakeMessage, InteractionResult
@@ -427,5 +428,6 @@ async def harness(fake: FakeDiscord, tmp_path: Path, clock: FakeClock):
 
 
 def final_buttons(message) -> list[str]:
-    """What the buttons of a message do (the verb of each custom id), in order."""
-    return [c.get("custom_id", "").rsplit(":", 1)[-1] for row in message.components for c in row["components"]]
+    """What the buttons of a message do ("verb" or "verb:arg" of each custom id), in order."""
+    refs = [ids.ComponentId.parse(c.get("custom_id", "")) for row in message.components for c in row["components"]]
+    return [f"{r.verb}:{r.arg}" if r.arg else r.verb for r in refs if r is not None]

@@ -15,7 +15,7 @@ import pytest
 from bot.sessions import Actor
 from games import registry
 from games.core.i18n import translate
-from tests.discord.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, YUKI, Harness
+from tests.discord.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, YUKI, Harness, final_buttons
 from tests.discord.test_delivery_faults import all_accounted_for, settle
 from tests.discord.test_final_post import holders_die
 from tests.fake_discord import limits
@@ -122,6 +122,7 @@ async def test_a_forum_game_from_lobby_to_finish_its_tag_following_it_then_its_r
     assert len(requests) == 2  # playing, finished: one change each
 
     # the rematch opens a new post of the same forum, tagged lobby; the next player joins it
+    assert final_buttons(final) == ["rematch"]  # a forum's rematch is a new post: no thread button
     rematch_id = next(cid for cid in final.custom_ids if cid.endswith(":rematch"))
     refused = await h.click(final, rematch_id, CAROL)
     assert refused.content == "⚠️ " + en("error.not_in_game") and len(posts_of(fake)) == 1
@@ -132,7 +133,9 @@ async def test_a_forum_game_from_lobby_to_finish_its_tag_following_it_then_its_r
     rematch_lobby = h.lobby(second.id)
     assert rematch_lobby.id == second.id and "Bob" in str(rematch_lobby.embeds[0])
     joined = await h.click(final, rematch_id, ALICE)
-    assert joined.content == "✅ " + en("discord.rematch.joined") and len(posts_of(fake)) == 2
+    # told where the rematch is, and added to its post
+    assert joined.content == "✅ " + en("discord.rematch.joined_in", where=f"<#{second.id}>") and len(posts_of(fake)) == 2
+    assert ALICE in second.member_ids
     assert "Alice" in str(fake.message(second.id).embeds[0])  # the lobby in the other post, redrawn
     # the rematch abandoned in its lobby: its post is over too
     closed = await h.slash(BOB, "game abandon", channel=second.id)
@@ -368,7 +371,8 @@ async def test_two_players_pressing_rematch_at_once_get_one_post(harness: Harnes
     await h.idle()
     (rematch,) = [p for p in posts_of(fake) if p.id != post.id]  # the other post taken back
     assert sorted(r.content for r in both) == sorted([
-        "✅ " + en("discord.rematch.opened_in", where=f"<#{rematch.id}>"), "✅ " + en("discord.rematch.joined")])
+        "✅ " + en("discord.rematch.opened_in", where=f"<#{rematch.id}>"),
+        "✅ " + en("discord.rematch.joined_in", where=f"<#{rematch.id}>")])
     assert {"Alice", "Bob"} <= set(re.findall(r"Alice|Bob", str(fake.message(rematch.id).embeds[0])))
     assert tag_names(fake, rematch) == ["Lobby"]
     # (when both opened a post before either committed, the loser's was deleted)

@@ -14,7 +14,7 @@ from bot.discord import launcher
 from bot.sessions import Actor
 from bot.sessions.delivery import notice_payload
 from games.core.i18n import translate
-from tests.discord.conftest import ALICE, BOB, CAROL, KEN, Harness, find_id
+from tests.discord.conftest import ALICE, BOB, CAROL, KEN, Harness, final_buttons, find_id
 from tests.discord.test_timers import tick
 from tests.fake_discord import CommandUnavailable, FakeMessage, InteractionResult
 from tests.support import dump_db
@@ -188,6 +188,7 @@ async def test_a_whole_game_in_a_group_dm(friends: Harness, fake, clock) -> None
     assert last.interaction_id == moved.id and not last.ephemeral
     assert {a.filename for a in last.attachments} >= {"board.png", "final.png"}
     assert en("discord.result.announce") in last.content
+    assert final_buttons(last) == ["rematch"]  # no thread where the bot is no member
 
     # Bob asks for a rematch with the result's button: its lobby is his answer, public; Alice
     # joins with the same button, and her answer is the lobby as it stands

@@ -4,6 +4,7 @@ count only where the server says so, and a rebuild from the stored results (even
 filled in from the games' stored states) gives the same numbers. Both backends."""
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -145,3 +146,41 @@ async def test_a_rematch_is_opened_by_the_first_player_to_ask_and_joined_by_the_
     with pytest.raises(SessionError) as busy:  # the channel holds the rematch now: no second one
         await service.rematch(first, ALICE)
     assert busy.value.code == "game_already_here"
+
+
+async def test_a_rematch_asked_for_in_a_new_thread_is_joined_there_from_the_channel(
+        service: SessionService, store: StoreBackend) -> None:
+    first = await _play(service, "t", [ALICE, BOB, CAROL])
+    asked: list[str] = []
+
+    async def new_thread(finished) -> str:
+        assert finished.game_id == first and finished.settings.forum_id is None
+        asked.append(f"t-thread-{len(asked)}")
+        await asyncio.sleep(0)  # Discord answering: the other press goes on meanwhile
+        return asked[-1]
+
+    # the plain button never asks for a thread; two presses of the thread button at once open one
+    (a, opened_a), (b, opened_b) = await asyncio.gather(
+        service.rematch(first, BOB, new_post=new_thread, elsewhere=True),
+        service.rematch(first, ALICE, new_post=new_thread, elsewhere=True))
+    assert sorted([opened_a, opened_b]) == [False, True] and a.game_id == b.game_id
+    assert a.channel_id in asked and a.settings.rematch_of == first
+    assert (await service.status("t")).info.game_id == first  # nothing opened in the channel itself
+    # the next player, pressing the plain button, joins it in its thread, asking for none
+    before = list(asked)
+    info, opened = await service.rematch(first, CAROL, new_post=new_thread)
+    assert not opened and info.game_id == a.game_id and asked == before
+    assert {s.user_id for s in info.seats} == {ALICE.user_id, BOB.user_id, CAROL.user_id}
+
+
+async def test_a_rematch_opened_in_the_channel_is_joined_from_the_thread_button(
+        service: SessionService, store: StoreBackend) -> None:
+    first = await _play(service, "u", [ALICE, BOB])
+
+    async def new_thread(finished) -> str:
+        raise AssertionError("no thread is asked for: the rematch is open in the channel")
+
+    info, opened = await service.rematch(first, BOB)
+    assert opened and info.channel_id == "u"
+    joined, opened = await service.rematch(first, ALICE, new_post=new_thread, elsewhere=True)
+    assert not opened and joined.game_id == info.game_id

@@ -15,7 +15,8 @@ from bot.discord.errors import UserError
 from bot.discord.play import actor_of, channel_key, hand_reply, log_reply
 from bot.discord.posts import bank_words, lobby_reply, status_reply, waiting_line
 from bot.discord.replies import Reply, answer
-from bot.discord.text import CONTENT_MAX, OPTION_TEXT_MAX, THREAD_ARCHIVE_MINUTES, choice, clip, cmd, event_text, join_lines, lang_of, t
+from bot.discord.text import CONTENT_MAX, OPTION_TEXT_MAX, choice, clip, cmd, event_text, join_lines, lang_of, t
+from bot.discord.threads import open_thread
 from bot.discord.ui import base as ui_base
 from bot.sessions import GameSettings, QuietHours, SessionError
 from bot.sessions.options import parse_options
@@ -177,17 +178,9 @@ class Game(commands.GroupCog, group_name=cmd("discord.cmd.game"), group_descript
         if forum is not None:
             return await self._new_post(interaction, forum, game_name, players, options, thread_name, public_lang)
         if thread and not isinstance(channel, discord.Thread):
-            # refuse before making a thread that would stay empty
-            if not isinstance(channel, discord.TextChannel):
-                raise UserError("discord.error.thread_here")
             name = thread_name or t(public_lang, "discord.thread.default_name",
                                     game=ui_base.get(game_name).title(public_lang))
-            channel = await channel.create_thread(name=clip(name, 100), type=discord.ChannelType.public_thread,
-                                                  auto_archive_duration=THREAD_ARCHIVE_MINUTES)
-            try:
-                await channel.add_user(interaction.user)
-            except discord.HTTPException:
-                log.info("could not add %s to thread %s", interaction.user.id, channel.id)
+            channel = await open_thread(channel, name, [interaction.user])
         # (in a thread already, the game simply lives in that thread)
         actor = actor_of(interaction)
         info = await service.create(game_name, str(channel.id), str(interaction.guild_id), actor, options,

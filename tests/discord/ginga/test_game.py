@@ -168,7 +168,7 @@ async def test_full_game_of_galactic_railway(harness: Harness, fake) -> None:
     # --- the final post: ranking with stations and loops, final board and chart
     final = h.last_post()
     assert {a.filename for a in final.attachments} == {"board.png", "final.png", "timelapse.webp"}
-    assert final_buttons(final) == ["rematch"] and final.mentions == []  # only Rematch
+    assert final_buttons(final) == ["rematch", "rematch:thread"] and final.mentions == []  # only Rematch
     ranking = final.embeds[0]
     assert "Galactic Railway" in ranking["title"]
     assert all("Stations" in f["value"] and "Loops" in f["value"] for f in ranking["fields"])

@@ -484,7 +484,7 @@ async def test_santa_fe_whole_game_through_discord(harness: Harness, fake, santa
 
     # --- the final post: ranking and the breakdown by money and city cards
     final = h.last_post()
-    assert final_buttons(final) == ["rematch"] and "final scores" in final.embeds[0]["title"].lower()
+    assert final_buttons(final) == ["rematch", "rematch:thread"] and "final scores" in final.embeds[0]["title"].lower()
     assert all("Money" in f["value"] for f in final.embeds[0]["fields"])
 
     # --- the status embed of a turn post: money, played cards, tiles left
