@@ -19,7 +19,8 @@ from games.core.i18n import translate
 from games.ginga.board import cell_name, second_cell
 from games.ginga.notation import ARROWS
 from tests.discord.conftest import ALICE, BOB, CHANNEL, Harness, final_buttons, find_id
-from tests.discord.santa_fe.test_game import click_through, offered, press, text_of
+from tests.discord.santa_fe.test_game import click_through
+from tests.support.chooser_walk import offered, press, text_of
 
 PLACEMENT = re.compile(r"(?:(\d+) · )?(\S) ([A-O]\d+)–([A-O]\d+)(?: · \+(\d+) \(.+\))?")
 
