@@ -384,6 +384,18 @@ class Harness:
             ticks += named[:counts[i]]
         return ticks
 
+    async def waited_on(self, game_id: int, channel: int = CHANNEL) -> tuple[Any, int, int, Any] | None:
+        """Whose move a running game waits for, once the bots have moved (after idle()): its
+        status, the first user it waits on, that user's seat and the state. None when it is over."""
+        assert self.bot is not None
+        status = await self.bot.service.status(str(channel))
+        if status.info.status != "active":
+            return None
+        assert status.waiting_user_ids, "the game waits on nobody but bots after idle()"
+        user = int(status.waiting_user_ids[0])
+        seat = next(s for s in status.waiting if status.info.seats[s].user_id == str(user))
+        return status, user, seat, await self.bot.service.rebuild(game_id)
+
     def planned(self, state: Any, seat: int) -> str:
         from games import registry
 

@@ -70,13 +70,10 @@ async def test_full_game_two_users_and_a_bot(harness: Harness, fake, clock, monk
                         ticket_texts.add(line[len(mark):].strip())
 
     for step in range(1000):
-        status = await bot.service.status(str(CHANNEL))
-        if status.info.status != "active":
+        turn = await h.waited_on(game_id)
+        if turn is None:
             break
-        assert status.waiting_user_ids, "the game waits on nobody but bots after idle()"
-        user = int(status.waiting_user_ids[0])
-        seat = next(s for s in status.waiting if status.info.seats[s].user_id == str(user))
-        state = await bot.service.rebuild(game_id)
+        _, user, seat, state = turn
         notation = h.planned(state, seat)
         assert find_id(h.last_post(), r"ry:\d+:\d+:hand"), "the live board offers \"Show my hand\""
 

@@ -23,7 +23,7 @@ from games.core.i18n import translate
 from render import pick
 from render import pool as render_pool
 from tests.discord.conftest import ALICE, BOB, CHANNEL, Harness, find_id
-from tests.discord.santa_fe.test_game import offered, text_of
+from tests.support.chooser_walk import offered, text_of
 
 NUMBERED = re.compile(r"(\d+) · (.+)")
 BOTS = {"ginga": "scorer", "santa_fe": "builder", "ticket_to_ride": "planner"}

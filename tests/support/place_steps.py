@@ -60,6 +60,16 @@ def check_regions(game_name: str, marks: Sequence[picking.Mark]) -> list[list[in
     return regions
 
 
+def check_pictures_legible(game_name: str, view: Any, options: Sequence[Pick], names: Sequence[str],
+                           lang: str) -> list[picking.Picture]:
+    """The step's places located (check_located), split into regions (check_regions), and each
+    region's picture, its places numbered from 1, legible (check_legible); the pictures."""
+    places = [o.place for o in options if o.place is not None]
+    marks = check_located(game_name, view, options)
+    return [check_legible(game_name, view, names, lang, [places[i] for i in region], list(range(1, len(region) + 1)))
+            for region in check_regions(game_name, marks)]
+
+
 def check_legible(game_name: str, view: Any, names: Sequence[str], lang: str, places: Sequence[Any],
                   numbers: Sequence[int]) -> picking.Picture:
     """The region's picture: its smallest text at least 7 px when shown 400 px wide, one badge

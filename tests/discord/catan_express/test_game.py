@@ -31,7 +31,8 @@ from games.core.i18n import translate
 from games.catan_express.decisions import point_label
 from tests.discord.conftest import ALICE, BOB, CAROL, CHANNEL, KEN, Harness, find_id
 from tests.discord.catan_express.test_places import pick_through
-from tests.discord.santa_fe.test_game import click_through, key_check, offered, press, text_of
+from tests.discord.santa_fe.test_game import click_through, key_check
+from tests.support.chooser_walk import offered, press, text_of
 
 HUMANS = (ALICE, BOB, CAROL)
 NAMES = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol"}

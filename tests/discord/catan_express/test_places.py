@@ -29,7 +29,7 @@ from render import pick as pick_render
 from render import pool as render_pool
 from render.catan_express.picks import locate
 from tests.discord.conftest import ALICE, BOB, CAROL, CHANNEL, Harness, find_id
-from tests.discord.santa_fe.test_game import offered, press, text_of
+from tests.support.chooser_walk import offered, text_of, walk_chooser
 
 NUMBERED = re.compile(r"(\d+) · (.+)", re.S)
 REGION = r"ry:\d+:\d+:cr:[vk][0-9a-f]*:{here}:(\d+)"
@@ -96,23 +96,8 @@ async def pick_through(h: Harness, message: Any, user: int, notation: str, *,
     checking every pick picture on the way (`check_picture`). Per step: its key, the options on
     the message, the one clicked, whether it came with a picture, how many regions it had."""
     lang = lang_of(locale)
-    pv = await h.bot.service.private_view(str(CHANNEL), str(user))
-    decision = pv.decision
-    assert decision is not None and pv.active, f"user {user} is not waited on"
-    choice = next((c for c in decision.choices if c.notation == notation), None)
-    assert choice is not None, (notation, [c.notation for c in decision.choices][:20])
-    picks: list[str] = []
-    path: list[int] = []
-    steps: list[dict] = []
-    result = None
-    while True:
-        stop = decision.walk(picks)
-        if stop.move is not None:
-            assert stop.move == notation and result is not None
-            return result, steps
-        picks = list(stop.picks)
-        index = [o.value for o in stop.options].index(choice.path[len(picks)].value)
-        here = ".".join(map(str, path))
+
+    async def show(message: Any, stop: Any, index: int, here: str, pv: Any) -> tuple[Any, dict, dict]:
         placed = [o for o in stop.options if o.place is not None]
 
         def entries_now() -> list[dict]:
@@ -153,13 +138,10 @@ async def pick_through(h: Harness, message: Any, user: int, notation: str, *,
             assert numbers, (stop.step, "a step of places comes with its picture")
             assert all(1 <= n <= 25 for n in numbers.values()) and len(shown) <= 25 + len(stop.options) - len(placed)
         entry = next(e for e in shown if e["index"] == index)
-        steps.append({"step": stop.step, "options": shown, "picked": entry, "pictured": bool(numbers),
-                      "regions": len(region_ids(message, here)) or 1, "message": message})
-        result = await press(h, message, entry, user, locale=locale)
-        picks.append(stop.options[index].value)
-        path.append(index)
-        if result.original is not None and result.original.ephemeral:
-            message = h.fake.message(result.original.id)
+        return message, entry, {"step": stop.step, "options": shown, "picked": entry, "pictured": bool(numbers),
+                                "regions": len(region_ids(message, here)) or 1, "message": message}
+
+    return await walk_chooser(h, message, user, notation, show, locale=locale)
 
 
 async def refused_and_unchanged(h: Harness, click: Any, lang: str) -> None:

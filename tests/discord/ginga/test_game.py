@@ -19,7 +19,8 @@ from games.core.i18n import translate
 from games.ginga.board import cell_name, second_cell
 from games.ginga.notation import ARROWS
 from tests.discord.conftest import ALICE, BOB, CHANNEL, Harness, final_buttons, find_id
-from tests.discord.santa_fe.test_game import click_through, offered, press, text_of
+from tests.discord.santa_fe.test_game import click_through
+from tests.support.chooser_walk import offered, press, text_of
 
 PLACEMENT = re.compile(r"(?:(\d+) · )?(\S) ([A-O]\d+)–([A-O]\d+)(?: · \+(\d+) \(.+\))?")
 
@@ -89,13 +90,10 @@ async def test_full_game_of_galactic_railway(harness: Harness, fake) -> None:
     used = {"from_post": 0, "from_hand": 0, "placement_select": 0, "placement_buttons": 0, "move": 0,
             "stop_button": 0, "second_step": 0}
     for step in range(300):
-        status = await bot.service.status(str(CHANNEL))
-        if status.info.status != "active":
+        turn = await h.waited_on(game_id)
+        if turn is None:
             break
-        assert status.waiting_user_ids, "the game waits on nobody but bots after idle()"
-        user = int(status.waiting_user_ids[0])
-        seat = next(s for s in status.waiting if status.info.seats[s].user_id == str(user))
-        state = await bot.service.rebuild(game_id)
+        status, user, seat, state = turn
         notation = game.format_action(scorer.choose(game, state, seat, random.Random(step)))
 
         # /move's autocomplete offers it (typed in full, so it is among the first 25)

@@ -17,9 +17,9 @@ import pytest
 
 from tests.discord.conftest import ALICE, BOB, CAROL, CHANNEL, Harness, final_buttons, find_id
 from tests.discord.test_full_game import payload_text
+from tests.support.chooser_walk import offered, press, text_of, walk_chooser
 
 SHORT_TILES = 8
-CHOOSER = re.compile(r"ry:\d+:(\d+):(cb|cs):([vk][0-9a-f]*):([0-9.]*)(?::(\d+))?")  # a pick, not "open" / page
 
 
 @pytest.fixture
@@ -65,52 +65,11 @@ async def open_game(h: Harness) -> int:
 
 
 # ---------------------------------------------------------------------------- the chooser, as seen
-def offered(message: Any) -> list[dict]:
-    """Every option of the chooser a message shows, in order: buttons (`cb`) and the options
-    of selects (`cs`), each with what a person reads and what clicking it sends. Checks on
-    the way that no select holds more than 25 options."""
-    out = []
-    for cid in message.custom_ids:
-        match = CHOOSER.fullmatch(cid)
-        if match is None:
-            continue
-        comp = message.component(cid)
-        version, verb, check, path, n = match.groups()
-        if verb == "cb":
-            if n is None:
-                continue
-            out.append({"label": comp["label"], "custom_id": cid, "value": None, "index": int(n),
-                        "check": check, "path": path, "version": int(version), "kind": "button"})
-        else:
-            assert 1 <= len(comp["options"]) <= 25, (cid, len(comp["options"]))
-            for o in comp["options"]:
-                out.append({"label": o["label"], "description": o.get("description"), "custom_id": cid,
-                            "value": o["value"], "index": int(o["value"]), "check": check, "path": path,
-                            "version": int(version), "kind": "select", "placeholder": comp.get("placeholder")})
-    return out
-
-
-async def press(h: Harness, message: Any, entry: dict, user: int, *, locale: str = "en-US") -> Any:
-    """Click a button or pick a select option, as listed by `offered`."""
-    if entry["kind"] == "button":
-        return await h.click(message, entry["custom_id"], user, locale=locale)
-    return await h.select(message, entry["custom_id"], [entry["value"]], user, locale=locale)
-
-
 async def pick_label(h: Harness, message: Any, text: str, user: int, *, locale: str = "en-US") -> Any:
     """Click the option a person reads as `text`."""
     matches = [e for e in offered(message) if e["label"] == text]
     assert len(matches) == 1, (text, [e["label"] for e in offered(message)])
     return await press(h, message, matches[0], user, locale=locale)
-
-
-def text_of(h: Harness, result: Any) -> str:
-    """What the clicker read: the answer, or the private message it updated."""
-    if result.content:
-        return result.content
-    if result.original is None:
-        return ""
-    return h.fake.message(result.original.id).content or ""
 
 
 async def click_through(h: Harness, message: Any, user: int, notation: str, *,
@@ -121,23 +80,8 @@ async def click_through(h: Harness, message: Any, user: int, notation: str, *,
     interaction and, per step, what was shown there (`options`), what was clicked (`picked`),
     the step's `places` and, for a step picked on the map, its `picture` (the pick.png) and the
     `parts` of the map it came in (each part's options; none when it came whole)."""
-    pv = await h.bot.service.private_view(str(CHANNEL), str(user))
-    decision = pv.decision
-    assert decision is not None and pv.active, f"user {user} is not waited on"
-    choice = next((c for c in decision.choices if c.notation == notation), None)
-    assert choice is not None, (notation, [c.notation for c in decision.choices][:20])
-    picks: list[str] = []
-    path: list[int] = []
-    steps: list[dict] = []
-    result = None
-    while True:
-        stop = decision.walk(picks)
-        if stop.move is not None:
-            assert stop.move == notation and result is not None
-            return result, steps
-        picks = list(stop.picks)
-        index = [o.value for o in stop.options].index(choice.path[len(picks)].value)
-        here = ".".join(map(str, path))
+
+    async def show(message: Any, stop: Any, index: int, here: str, pv: Any) -> tuple[Any, dict, dict]:
         options = [e for e in offered(message) if e["path"] == here]
         parts: list[list[dict]] = []
         if not options and h.region_buttons(message, here):
@@ -163,14 +107,11 @@ async def click_through(h: Harness, message: Any, user: int, notation: str, *,
                 "every option of a step is on the message"
         entry = next(e for e in options if e["index"] == index)
         picture = next((a.data for a in message.attachments if a.filename == "pick.png"), None)
-        steps.append({"step": stop.step, "options": options, "picked": entry, "message": message,
-                      "public": not message.ephemeral, "parts": parts, "picture": picture,
-                      "places": [o.place for o in stop.options]})
-        result = await press(h, message, entry, user, locale=locale)
-        picks.append(stop.options[index].value)
-        path.append(index)
-        if result.original is not None and result.original.ephemeral:
-            message = h.fake.message(result.original.id)
+        return message, entry, {"step": stop.step, "options": options, "picked": entry, "message": message,
+                                "public": not message.ephemeral, "parts": parts, "picture": picture,
+                                "places": [o.place for o in stop.options]}
+
+    return await walk_chooser(h, message, user, notation, show, locale=locale)
 
 
 @pytest.mark.slow  # a whole game

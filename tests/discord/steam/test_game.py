@@ -20,7 +20,7 @@ from games.steam import decisions as steps
 from games.steam.tiles import tileset
 from tests.discord.conftest import ALICE, BOB, CHANNEL, Harness, find_id
 from tests.support import dump_db
-from tests.discord.santa_fe.test_game import offered, press, text_of
+from tests.support.chooser_walk import offered, press, text_of, walk_chooser
 
 TURNS = 5
 
@@ -55,23 +55,8 @@ async def click_through(h: Harness, message: Any, user: int, notation: str, *,
     the private menu or split into regions of the map, through "Choose…" and the region buttons
     (Harness.show_option). Returns the last interaction and, per step, what was shown there
     (`options`, the message with its `picture` when it has one) and what was clicked (`picked`)."""
-    pv = await h.bot.service.private_view(str(CHANNEL), str(user))
-    decision = pv.decision
-    assert decision is not None and pv.active, f"user {user} is not waited on"
-    choice = next((c for c in decision.choices if c.notation == notation), None)
-    assert choice is not None, (notation, [c.notation for c in decision.choices][:20])
-    picks: list[str] = []
-    path: list[int] = []
-    steps: list[dict] = []
-    result = None
-    while True:
-        stop = decision.walk(picks)
-        if stop.move is not None:
-            assert stop.move == notation and result is not None
-            return result, steps
-        picks = list(stop.picks)
-        index = [o.value for o in stop.options].index(choice.path[len(picks)].value)
-        here = ".".join(map(str, path))
+
+    async def show(message: Any, stop: Any, index: int, here: str, pv: Any) -> tuple[Any, dict, dict]:
         message = await h.show_option(message, here, index, user, locale=locale)
         options = [e for e in offered(message) if e["path"] == here]
         shown = sorted(e["index"] for e in options)
@@ -83,13 +68,10 @@ async def click_through(h: Harness, message: Any, user: int, notation: str, *,
         assert not missing or regions or not message.ephemeral, (stop.step, shown)
         entry = next(e for e in options if e["index"] == index)
         picture = next((a for a in message.attachments if a.filename == "pick.png"), None)
-        steps.append({"step": stop.step, "options": options, "picked": entry, "message": message,
-                      "public": not message.ephemeral, "picture": picture, "regions": len(regions)})
-        result = await press(h, message, entry, user, locale=locale)
-        picks.append(stop.options[index].value)
-        path.append(index)
-        if result.original is not None and result.original.ephemeral:
-            message = h.fake.message(result.original.id)
+        return message, entry, {"step": stop.step, "options": options, "picked": entry, "message": message,
+                                "public": not message.ephemeral, "picture": picture, "regions": len(regions)}
+
+    return await walk_chooser(h, message, user, notation, show, locale=locale)
 
 
 def _sharing(game: Any, state: Any, seat: int, humans: set[int]) -> Any:

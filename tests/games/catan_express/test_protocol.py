@@ -28,6 +28,7 @@ from games.catan_express.components import RESOURCES, components
 from games.catan_express.rules import GAME
 from tests.support.protocol_checks import (catalog_keys, check_decisions, walk_checking_decisions,
                                            walk_checking_round_trips)
+from tests.support.random_play import random_walk
 
 CONFIGS = [(n, m) for n in (3, 4, 5, 6) for m in ("main", "islands")]
 # Seeds of the uniformly random walks: with 3 and 4 players these reach the race within the
@@ -91,23 +92,12 @@ def test_random_play_keeps_every_menu_exact(n, map_id):
     walk_checking_decisions(GAME, 200 + n, n, 150, {"map": map_id})
 
 
-def _uniform(seed: int, n: int, steps: int, options: dict):
-    """The walk walk_checking_round_trips makes (same seed, same choices), for what it reaches."""
-    rng = random.Random(seed)
-    state = GAME.setup(n, options, seed)
-    for _ in range(steps):
-        if GAME.result(state) is not None:
-            break
-        seat = rng.choice(sorted(GAME.active_players(state)))
-        state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat))).state
-    return state
-
-
 def test_the_random_walks_reach_the_race():
     # The round-trip walks above are long enough to get into the race (two of them checked
-    # here, to keep the file quick).
+    # here, to keep the file quick): random_walk draws as walk_checking_round_trips does (same
+    # seed, same choices), so it reaches the same position.
     for n, m in [(3, "main"), (4, "main")]:
-        assert _uniform(WALK_SEEDS[n, m], n, WALK_STEPS, {"map": m}).race, (n, m)
+        assert random_walk(GAME, WALK_SEEDS[n, m], n, WALK_STEPS, {"map": m})[0].race, (n, m)
 
 
 def _kind(state) -> str:

@@ -16,6 +16,7 @@ from games.core.plural import Placeholder, Plural, parse_template
 from games.ginga.tiles import TILES_PATH, file_data, generate, load_tiles, tileset
 from render.kit.fonts import coverage
 from render.kit.text import segments
+from tests.support.broken_data import assert_names_the_file_and_the_fault, assert_unreadable_is_refused, broken_copy
 
 
 def independent_tiles() -> set[tuple[frozenset[int], bool]]:
@@ -93,20 +94,11 @@ def test_the_file_is_what_the_generator_writes():
     (lambda d: d.pop("tiles"), "tiles"),
 ])
 def test_a_broken_tile_file_names_the_file_and_the_fault(tmp_path, breakage, needle):
-    data = json.loads(TILES_PATH.read_text(encoding="utf-8"))
-    breakage(data)
-    bad = tmp_path / "tiles.json"
-    bad.write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(DataError) as err:
-        load_tiles(bad)
-    assert str(bad) in str(err.value) and needle in str(err.value)
+    assert_names_the_file_and_the_fault(load_tiles, broken_copy(TILES_PATH, tmp_path, breakage), needle)
 
 
 def test_an_unreadable_tile_file(tmp_path):
-    bad = tmp_path / "tiles.json"
-    bad.write_text("{nope", encoding="utf-8")
-    with pytest.raises(DataError):
-        load_tiles(bad)
+    assert_unreadable_is_refused(load_tiles, tmp_path / "tiles.json", "{nope")
     with pytest.raises(DataError):
         load_tiles(tmp_path / "missing.json")
 

@@ -16,26 +16,19 @@ from games.ginga.models import Place, Stop
 from games.ginga.rules import GAME
 from games.ginga.scoring import totals
 from tests.support.protocol_checks import walk_checking_decisions, walk_checking_round_trips
+from tests.support.random_play import checked_game, random_walk
 
 MAX_STEPS = 200  # a game has at most 32 placements and their stops
 
 
+def _the_current_player(state, active: list[int]) -> int:
+    assert active == [state.current], "exactly the current player moves"
+    assert GAME.legal_actions(state, state.current), "the player to move always has a move (passes are automatic)"
+    return state.current
+
+
 def play(seed: int, n: int, check_every: int = 1, bots=("random",)):
-    rng = random.Random(seed)
-    chosen = [GAME.bots()[bots[i % len(bots)]] for i in range(n)]
-    state = GAME.setup(n, None, seed)
-    for step in range(MAX_STEPS):
-        if GAME.result(state) is not None:
-            return state, step
-        active = sorted(GAME.active_players(state))
-        assert active == [state.current], "exactly the current player moves"
-        seat = active[0]
-        assert GAME.legal_actions(state, seat), "the player to move always has a move (passes are automatic)"
-        action = chosen[seat].choose(GAME, state, seat, rng)
-        state = GAME.apply(state, seat, action).state
-        if step % check_every == 0:
-            GAME.check_invariants(state)
-    raise AssertionError(f"seed {seed}: no end after {MAX_STEPS} actions")
+    return checked_game(GAME, seed, n, MAX_STEPS, bots=bots, check_every=check_every, seat_of=_the_current_player)
 
 
 @pytest.mark.parametrize("block", range(10))
@@ -82,12 +75,7 @@ def test_every_legal_move_is_offered_once_by_the_menus(seed, n, steps):
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2**40), st.integers(0, 60))
 def test_actions_that_are_not_legal_are_refused_without_change(seed, steps):
-    rng = random.Random(seed)
-    state = GAME.setup(3, None, seed)
-    for _ in range(steps):
-        if GAME.result(state) is not None:
-            return
-        state = GAME.apply(state, state.current, rng.choice(GAME.legal_actions(state, state.current))).state
+    state, rng = random_walk(GAME, seed, 3, steps, seat_of=lambda s: s.current)
     if GAME.result(state) is not None:
         return
     seat = state.current

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from games.core.errors import message_key_of
-from games.core.errors import DataError
 from games.core.i18n import catalog
 from games.santa_fe.map import MAP_PATH, load_map, west
+from tests.support.broken_data import assert_names_the_file_and_the_fault, broken_copy
 
 BOARD = west()
 REFERENCE = Path(__file__).resolve().parents[3] / "data" / "santa_fe" / "places.json"  # real coordinates
@@ -108,13 +108,7 @@ def test_every_railroad_can_reach_a_pacific_city_on_its_own_tiles():  # SF-M5
     (lambda d: d["cities"][0].update(board_ja=["シカ", "ゴー"]), "does not spell"),
 ])
 def test_broken_map_file_names_the_file_and_the_fault(tmp_path, breakage, needle):
-    data = json.loads(MAP_PATH.read_text(encoding="utf-8"))
-    breakage(data)
-    bad = tmp_path / "map.json"
-    bad.write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(DataError) as err:
-        load_map(bad)
-    assert str(bad) in str(err.value) and needle in str(err.value)
+    assert_names_the_file_and_the_fault(load_map, broken_copy(MAP_PATH, tmp_path, breakage), needle)
 
 
 def test_the_map_file_is_what_the_generator_makes():

@@ -9,25 +9,14 @@ from hypothesis import given, settings, strategies as st
 from games.santa_fe.models import Play
 from games.santa_fe.rules import GAME
 from tests.support.protocol_checks import walk_checking_decisions, walk_checking_round_trips
+from tests.support.random_play import checked_game, random_walk
 
 MAX_STEPS = 4000
 OPTIONS = [{}, {"advanced": True}, {"buy_track": True}, {"advanced": True, "buy_track": True}]
 
 
 def play(seed: int, n: int, options: dict, bots=("random",), check_every: int = 1):
-    rng = random.Random(seed)
-    chosen = [GAME.bots()[bots[i % len(bots)]] for i in range(n)]
-    state = GAME.setup(n, options, seed)
-    for step in range(MAX_STEPS):
-        if GAME.result(state) is not None:
-            return state
-        active = sorted(GAME.active_players(state))
-        assert active, "no one can move but the game is not over"
-        seat = rng.choice(active)
-        state = GAME.apply(state, seat, chosen[seat].choose(GAME, state, seat, rng)).state
-        if step % check_every == 0:
-            GAME.check_invariants(state)
-    raise AssertionError(f"seed {seed}: no end after {MAX_STEPS} actions")
+    return checked_game(GAME, seed, n, MAX_STEPS, options, bots=bots, check_every=check_every)[0]
 
 
 @pytest.mark.parametrize("block", range(4))
@@ -62,14 +51,8 @@ def test_every_legal_move_is_offered_once_by_the_menus(seed, n, steps, options):
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2**40), st.integers(2, 5), st.integers(0, 200))
 def test_secret_choice_is_only_in_its_owners_view_until_the_reveal(seed, n, steps):
-    rng = random.Random(seed)
-    state = GAME.setup(n, None, seed)
-    for _ in range(steps):
-        if GAME.result(state) is not None:
-            return
-        seat = rng.choice(sorted(GAME.active_players(state)))
-        state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat))).state
-    if state.phase != "choose":
+    state, rng = random_walk(GAME, seed, n, steps)
+    if GAME.result(state) is not None or state.phase != "choose":
         return
     chooser = min(GAME.active_players(state))
     action = rng.choice(GAME.legal_actions(state, chooser))
@@ -90,16 +73,8 @@ def test_secret_choice_is_only_in_its_owners_view_until_the_reveal(seed, n, step
 def test_illegal_actions_are_refused_without_change(seed, steps):
     from games.core.errors import IllegalAction
 
-    rng = random.Random(seed)
-    state = GAME.setup(3, {"advanced": True, "buy_track": True}, seed)
-    pool = set()
-    for _ in range(steps):
-        if GAME.result(state) is not None:
-            return
-        seat = rng.choice(sorted(GAME.active_players(state)))
-        legal = GAME.legal_actions(state, seat)
-        pool.update(legal)
-        state = GAME.apply(state, seat, rng.choice(legal)).state
+    pool = set()  # every legal move of the walk, tried again where it is no longer legal
+    state, rng = random_walk(GAME, seed, 3, steps, {"advanced": True, "buy_track": True}, offered=pool)
     if GAME.result(state) is not None:
         return
     seat = rng.choice(sorted(GAME.active_players(state)))

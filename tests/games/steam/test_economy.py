@@ -3,7 +3,6 @@ their own numbers, the refusals, the income track data file, and conservation of
 between players and bank through random sequences."""
 from __future__ import annotations
 
-import json
 import math
 
 import pytest
@@ -20,6 +19,7 @@ from games.steam.economy import (
 from games.steam.income import INCOME_PATH, income_track, load_income_track
 from games.steam.rules import GAME
 from tests.support.bot_games import bot_steps
+from tests.support.broken_data import assert_unreadable_is_refused, broken_copy
 
 # Seats of the examples, named as the rulebook names the players.
 GREEN, BROWN, BLACK, WHITE, ORANGE = range(5)
@@ -35,17 +35,9 @@ def test_track_runs_from_minus_ten_in_one_dollar_spaces():
     assert t.spaces_back(-8, 2) == -10 and t.spaces_back(-8, 3) is None
 
 
-def _write(tmp_path, change):
-    data = json.loads(INCOME_PATH.read_text(encoding="utf-8"))
-    change(data)
-    path = tmp_path / "income.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
-    return path
-
-
 def test_a_track_whose_steps_change_size_is_followed(tmp_path):
     """Spaces $1 apart up to 10, then $2 apart: one step back from 12 is 10, from 10 is 9."""
-    path = _write(tmp_path, lambda d: d["segments"].append({"from": 10, "step": 2}))
+    path = broken_copy(INCOME_PATH, tmp_path, lambda d: d["segments"].append({"from": 10, "step": 2}))
     t = load_income_track(path)
     assert [t.previous_space(i) for i in (14, 12, 10, 9)] == [12, 10, 9, 8]
     assert not t.on_track(11)
@@ -61,14 +53,11 @@ def test_a_track_whose_steps_change_size_is_followed(tmp_path):
 ])
 def test_a_broken_track_file_is_refused(tmp_path, change):
     with pytest.raises(DataError, match="income"):
-        load_income_track(_write(tmp_path, change))
+        load_income_track(broken_copy(INCOME_PATH, tmp_path, change))
 
 
 def test_unreadable_track_file_is_refused(tmp_path):
-    path = tmp_path / "income.json"
-    path.write_text("{", encoding="utf-8")
-    with pytest.raises(DataError):
-        load_income_track(path)
+    assert_unreadable_is_refused(load_income_track, tmp_path / "income.json", "{")
     with pytest.raises(DataError):
         load_income_track(tmp_path / "missing.json")
 

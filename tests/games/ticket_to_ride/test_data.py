@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from games.core.errors import message_key_of
-from games.core.errors import DataError
 from games.core.i18n import DATA_DIR, catalog
 from games.ticket_to_ride.map import MAP_PATH, load_map, usa
+from tests.support.broken_data import assert_names_the_file_and_the_fault, assert_unreadable_is_refused, broken_copy
 
 
 def test_map_counts():
@@ -49,20 +49,11 @@ def test_doubles_join_the_same_cities_with_the_same_length():
     (lambda d: d.pop("cities"), "cities"),
 ])
 def test_broken_map_file_names_the_file_and_the_fault(tmp_path, breakage, needle):
-    data = json.loads(MAP_PATH.read_text(encoding="utf-8"))
-    breakage(data)
-    bad = tmp_path / "map.json"
-    bad.write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(DataError) as err:
-        load_map(bad)
-    assert str(bad) in str(err.value) and needle in str(err.value)
+    assert_names_the_file_and_the_fault(load_map, broken_copy(MAP_PATH, tmp_path, breakage), needle)
 
 
 def test_unreadable_map_file(tmp_path):
-    bad = tmp_path / "map.json"
-    bad.write_text("{not json", encoding="utf-8")
-    with pytest.raises(DataError):
-        load_map(bad)
+    assert_unreadable_is_refused(load_map, tmp_path / "map.json", "{not json")
 
 
 def test_catalogs_have_the_same_keys_in_both_languages():

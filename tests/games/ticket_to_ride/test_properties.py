@@ -11,27 +11,13 @@ from games.core.graph import longest_trail
 from games.ticket_to_ride.rules import GAME
 from tests.games.ticket_to_ride.test_face_up import assert_face_up_settled
 from tests.support.protocol_checks import walk_checking_decisions, walk_checking_round_trips
+from tests.support.random_play import checked_game, random_walk
 
 MAX_STEPS = 3000  # a real game takes a few hundred actions; more means a dead end
 
 
 def play(seed: int, n: int, check_every: int = 1, bots=("random",)):
-    rng = random.Random(seed)
-    chosen = [GAME.bots()[bots[i % len(bots)]] for i in range(n)]
-    state = GAME.setup(n, None, seed)
-    for step in range(MAX_STEPS):
-        if GAME.result(state) is not None:
-            return state, step
-        active = sorted(GAME.active_players(state))
-        assert active, "no one can move but the game is not over"
-        seat = rng.choice(active)
-        action = chosen[seat].choose(GAME, state, seat, rng)
-        before = state.model_dump_json() if step % check_every == 0 else None
-        state = GAME.apply(state, seat, action).state
-        if before is not None:
-            GAME.check_invariants(state)
-            assert_face_up_settled(state)
-    raise AssertionError(f"seed {seed}: no end after {MAX_STEPS} actions")
+    return checked_game(GAME, seed, n, MAX_STEPS, bots=bots, check_every=check_every, check=assert_face_up_settled)
 
 
 @pytest.mark.slow  # a thousand whole games
@@ -70,13 +56,7 @@ def test_every_legal_move_is_offered_once_by_the_menus(seed, n, steps):
 @given(st.integers(0, 2**40), st.integers(0, 200))
 def test_illegal_actions_are_refused_without_change(seed, steps):
     """Every action that is not in legal_actions is refused with a code and no change."""
-    rng = random.Random(seed)
-    state = GAME.setup(3, None, seed)
-    for _ in range(steps):
-        if GAME.result(state) is not None:
-            return
-        seat = rng.choice(sorted(GAME.active_players(state)))
-        state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat))).state
+    state, rng = random_walk(GAME, seed, 3, steps)
     if GAME.result(state) is not None:
         return
     seat = rng.choice(sorted(GAME.active_players(state)))

@@ -17,7 +17,7 @@ from render.ginga.board import Grid
 from render.ginga.places import menu_numbers
 from render.kit.legibility import recording_text_sizes
 from tests.support.bot_games import bot_states
-from tests.support.place_steps import check_legible, check_located, check_regions, place_steps
+from tests.support.place_steps import check_located, check_pictures_legible, check_regions, place_steps
 
 NAMES = ["Alice", "山田太郎", "Bob", "Zoë"]
 
@@ -83,12 +83,7 @@ def test_pick_pictures_are_legible_at_400_px(states, lang):
     drawn = 0
     steps = list(_steps(states))
     for state, seat, view, step in steps[::max(1, len(steps) // 6)]:
-        places = [o.place for o in step.options]
-        marks = check_located("ginga", view, step.options)
-        for region in check_regions("ginga", marks):
-            check_legible("ginga", view, NAMES[:view.n], lang, [places[i] for i in region],
-                          list(range(1, len(region) + 1)))
-            drawn += 1
+        drawn += len(check_pictures_legible("ginga", view, step.options, NAMES[:view.n], lang))
     assert drawn >= 5
 
 

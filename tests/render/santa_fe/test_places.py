@@ -14,7 +14,7 @@ from games.santa_fe.rules import GAME
 from render.kit.picking import INK
 from render.santa_fe.layout import board_layout
 from tests.support.bot_games import bot_steps
-from tests.support.place_steps import check_legible, check_located, check_regions, place_steps
+from tests.support.place_steps import check_located, check_pictures_legible, check_regions, place_steps
 
 NAMES = ["Alice", "山田太郎", "🚂Choo", "Zoë", "Bob"]
 BOARD = west()
@@ -112,11 +112,7 @@ def test_costs_are_noted_in_the_advanced_game_only(steps):
 def test_pick_pictures_are_legible_at_400_px_with_dark_badges(steps, lang):
     drawn = 0
     for state, seat, view, step in steps[::max(1, len(steps) // 5)]:
-        places = [o.place for o in step.options if o.place is not None]
-        marks = check_located("santa_fe", view, step.options)
-        for region in check_regions("santa_fe", marks):
-            pic = check_legible("santa_fe", view, NAMES[:view.n], lang, [places[i] for i in region],
-                                list(range(1, len(region) + 1)))
+        for pic in check_pictures_legible("santa_fe", view, step.options, NAMES[:view.n], lang):
             for badge in pic.badges:  # dark: a pick number is never taken for a city's value
                 r = pic.image.width * 22 / 400 / 2
                 assert pic.image.getpixel((round(badge.centre[0] - r * 0.6), round(badge.centre[1]))) == INK

@@ -6,7 +6,6 @@ twins are checked through a GameRenderer built here.
 """
 from __future__ import annotations
 
-import io
 import math
 
 import pytest
@@ -23,6 +22,8 @@ from render.santa_fe.final import render_final
 from render.santa_fe.hand import UNREACHABLE, reach_distances, render_hand
 from render.santa_fe.layout import BOARD_H, BOARD_W, END_TRIM, MAP_H, MAP_W, PANEL_Y, board_layout, lonlat_xy
 from tests.support.bot_games import bot_steps
+from tests.support.render_checks import (assert_hand_refuses_a_spectator_view, assert_pngs,
+                                         assert_static_layer_built_once_per_language, close, game_stage_fixtures, png)
 
 NAMES = ["Alice", "山田太郎", "🚂Choo", "Zoë", "Bob"]
 PNG_LIMIT = 2 * 1024 * 1024
@@ -36,26 +37,7 @@ def _play(seed: int, n: int, bot: str = "builder", options: dict | None = None) 
     return bot_steps(GAME, n, seed, bot, options)
 
 
-@pytest.fixture(scope="module")
-def game():
-    steps = _play(seed=3, n=4)
-    return steps, [s for s, *_ in steps] + [steps[-1][3]]
-
-
-@pytest.fixture(scope="module")
-def start(game):
-    return game[1][0]
-
-
-@pytest.fixture(scope="module")
-def mid(game):
-    states = game[1]
-    return next(s for s in states[len(states) // 2:] if s.phase == "track")
-
-
-@pytest.fixture(scope="module")
-def end(game):
-    return game[1][-1]
+game, start, mid, end = game_stage_fixtures(lambda: _play(seed=3, n=4), mid_phase="track")
 
 
 @pytest.fixture(scope="module")
@@ -66,18 +48,8 @@ def choosing(game):
                 and any(p.choice is None for p in s.players))
 
 
-def _png(img: Image.Image) -> bytes:
-    buf = io.BytesIO()
-    img.save(buf, "PNG")
-    return buf.getvalue()
-
-
-def _close(a, b, tol: int = 40) -> bool:
-    return all(abs(x - y) <= tol for x, y in zip(a[:3], b[:3]))
-
-
 def _count(img: Image.Image, colour, tol: int = 6) -> int:
-    return sum(1 for px in img.get_flattened_data() if _close(px, colour, tol))
+    return sum(1 for px in img.get_flattened_data() if close(px, colour, tol))
 
 
 # --- the board --------------------------------------------------------------------------------------------
@@ -110,9 +82,9 @@ def test_the_map_reads_as_the_west(start):
     sea = lonlat_xy(BOARD, -125.2, 38.0)  # off the coast of California
     gulf = lonlat_xy(BOARD, -90.0, 26.5)
     land = lonlat_xy(BOARD, -101.0, 44.5)  # the Dakotas: no city, no range
-    assert _close(img.getpixel(tuple(map(round, sea))), style.WATER, 4)
-    assert _close(img.getpixel(tuple(map(round, gulf))), style.WATER, 4)
-    assert _close(img.getpixel(tuple(map(round, land))), style.LAND, 4)
+    assert close(img.getpixel(tuple(map(round, sea))), style.WATER, 4)
+    assert close(img.getpixel(tuple(map(round, gulf))), style.WATER, 4)
+    assert close(img.getpixel(tuple(map(round, land))), style.LAND, 4)
     area = img.crop(MAP_BOX)
     assert _count(area, style.RIVER, 10) > 3000  # nine rivers
     assert _count(area, style.RANGE_RIDGE, 10) > 1500  # the peaks along six ranges
@@ -163,7 +135,7 @@ def test_placed_tile_takes_the_railroads_colour(game):
               round(space.center[1] + math.sin(space.angle) * along))
         a = render_board(GAME.view(before, None), NAMES, "en")
         b = render_board(GAME.view(after, None), NAMES, "en")
-        assert _close(b.getpixel(xy), style.rr_rgb(action.rr), 12), (BOARD.railroads[action.rr].code, b.getpixel(xy))
+        assert close(b.getpixel(xy), style.rr_rgb(action.rr), 12), (BOARD.railroads[action.rr].code, b.getpixel(xy))
         assert a.getpixel(xy) != b.getpixel(xy)
         # an untouched empty space elsewhere did not change
         other = next(s for s in layout.sections if after.sec_built[s.section] == 0 and s.section != sid
@@ -184,7 +156,7 @@ def test_white_tiles_have_a_dark_outline(end):
     ys = [y for _, y in space.corners(16)]
     crop = img.crop((int(min(xs)), int(min(ys)), int(max(xs)) + 1, int(max(ys)) + 1))
     dark = sum(1 for px in crop.get_flattened_data() if max(px) < 60)
-    white = sum(1 for px in crop.get_flattened_data() if _close(px, style.rr_rgb(sp), 10))
+    white = sum(1 for px in crop.get_flattened_data() if close(px, style.rr_rgb(sp), 10))
     assert dark > 20 and white > 20
 
 
@@ -225,8 +197,8 @@ def test_sidebar_shows_whose_turn(mid):
     assert a.crop(MAP_BOX).tobytes() == b.crop(MAP_BOX).tobytes()
     assert a.crop(SIDE_BOX).tobytes() != b.crop(SIDE_BOX).tobytes()
     banner = (60, PANEL_Y + 14)
-    assert _close(a.getpixel(banner), style.player_rgb(view.current), 8)
-    assert _close(b.getpixel(banner), style.player_rgb(other), 8)
+    assert close(a.getpixel(banner), style.player_rgb(view.current), 8)
+    assert close(b.getpixel(banner), style.player_rgb(other), 8)
 
 
 def test_secret_choice_shows_who_has_chosen(choosing):
@@ -258,11 +230,11 @@ def test_spectator_board_cannot_show_a_hand_or_a_secret_choice(choosing):
     other = _hide_differently(choosing, seat)
     public_a, public_b = GAME.view(choosing, None), GAME.view(other, None)
     assert public_a.players[seat].hand is None and public_a.players[seat].choice is None
-    assert _png(render_board(public_a, NAMES, "en")) == _png(render_board(public_b, NAMES, "en"))
+    assert png(render_board(public_a, NAMES, "en")) == png(render_board(public_b, NAMES, "en"))
     # the board uses only public fields: a player's own view draws exactly the public board
     private = GAME.view(choosing, seat)
     assert private.players[seat].choice is not None
-    assert _png(render_board(private, NAMES, "ja")) == _png(render_board(public_a, NAMES, "ja"))
+    assert png(render_board(private, NAMES, "ja")) == png(render_board(public_a, NAMES, "ja"))
 
 
 def test_japanese_and_emoji_names(mid):
@@ -301,13 +273,7 @@ def test_hand_shows_the_secret_choice_only_to_its_owner(choosing):
 
 
 def test_hand_refuses_a_spectator_view(mid):
-    with pytest.raises(ValueError):
-        render_hand(GAME.view(mid, None), NAMES, "en")
-    view = GAME.view(mid, 2)
-    players = list(view.players)
-    players[2] = players[2].model_copy(update={"hand": None})
-    with pytest.raises(ValueError):
-        render_hand(view.model_copy(update={"players": players}), NAMES, "en")
+    assert_hand_refuses_a_spectator_view(GAME, render_hand, mid, NAMES)
 
 
 def test_reach_distances_follow_the_track(start, end):
@@ -344,7 +310,7 @@ def test_final_image_with_the_result(end):
         assert img.width == 1100 and img.height >= 600
         colours = set(img.get_flattened_data())
         for p in view.result.players:  # every player appears in their colour
-            assert any(_close(c, style.player_rgb(p.seat), 6) for c in colours)
+            assert any(close(c, style.player_rgb(p.seat), 6) for c in colours)
     # money and city cards are both drawn as bar segments
     from render.santa_fe.final import CATEGORY_COLOURS
 
@@ -361,26 +327,13 @@ def test_final_refuses_a_running_game(mid):
 # --- encoding, caching, size --------------------------------------------------------------------------------------
 def test_pngs_under_2mb(mid, end):
     r = GameRenderer("santa_fe", RENDERER)
-    for data, size in (
+    assert_pngs([
         (r.board(GAME.view(end, None), NAMES, "ja"), (1270, 1350)),
         (r.board(GAME.view(mid, None), NAMES, "en"), (1270, 1350)),
         (r.hand(GAME.view(mid, 0), NAMES, "en"), None),
         (r.final(GAME.view(end, None), NAMES, "en"), None),
-    ):
-        assert data[:8] == b"\x89PNG\r\n\x1a\n"
-        assert len(data) < PNG_LIMIT
-        img = Image.open(io.BytesIO(data))
-        if size:
-            assert img.size == size
+    ], PNG_LIMIT)
 
 
 def test_static_layer_is_built_once_per_language(mid):
-    view = GAME.view(mid, None)
-    render_board(view, NAMES, "en")
-    first = board_mod.static_map("en")
-    render_board(view, NAMES, "en")
-    assert board_mod.static_map("en") is first
-    assert board_mod.static_map("ja") is not first
-    snapshot = first.image.tobytes()
-    render_board(GAME.view(mid, None), NAMES, "en")
-    assert first.image.tobytes() == snapshot  # the cached layer is never drawn on
+    assert_static_layer_built_once_per_language(board_mod, GAME, mid, NAMES)

@@ -4,11 +4,9 @@ Every test looks at real pixels: what must show, what must change, and what must
 """
 from __future__ import annotations
 
-import io
 import random
 
 import pytest
-from PIL import Image
 
 from games.ticket_to_ride.models import UNCLAIMED, Claim
 from games.ticket_to_ride.rules import GAME
@@ -19,12 +17,14 @@ from render.ticket_to_ride.board import render_board
 from render.ticket_to_ride.final import render_final
 from render.ticket_to_ride.hand import render_hand
 from render.ticket_to_ride.layout import BOARD_H, BOARD_W, MAP_H, MAP_W, MAP_Y, TOP_H, board_layout
+from tests.support.render_checks import (assert_hand_refuses_a_spectator_view, assert_pngs,
+                                         assert_static_layer_built_once_per_language, close, game_stage_fixtures, png)
 
 NAMES = ["Alice", "山田太郎", "🚂Choo", "Zoë"]
 PNG_LIMIT = 2 * 1024 * 1024
 
 
-def _play(seed: int, n: int = 4) -> list[tuple]:
+def played(seed: int, n: int = 4) -> list[tuple]:
     """A whole random game: [(state, seat, action, next_state), ...]."""
     rng = random.Random(seed)
     state = GAME.setup(n, {}, seed)
@@ -40,39 +40,7 @@ def _play(seed: int, n: int = 4) -> list[tuple]:
     return steps
 
 
-@pytest.fixture(scope="module")
-def game():
-    steps = _play(seed=11)
-    states = [s for s, *_ in steps] + [steps[-1][3]]
-    return steps, states
-
-
-@pytest.fixture(scope="module")
-def start(game):
-    return game[1][0]
-
-
-@pytest.fixture(scope="module")
-def mid(game):
-    states = game[1]
-    return next(s for s in states[len(states) // 2:] if s.phase == "play")
-
-
-@pytest.fixture(scope="module")
-def end(game):
-    return game[1][-1]
-
-
-def _png(img: Image.Image) -> bytes:
-    buf = io.BytesIO()
-    img.save(buf, "PNG")
-    return buf.getvalue()
-
-
-def _close(a, b, tol: int = 40) -> bool:
-    return all(abs(x - y) <= tol for x, y in zip(a[:3], b[:3]))
-
-
+game, start, mid, end = game_stage_fixtures(lambda: played(seed=11), mid_phase="play")
 MAP_BOX = (0, MAP_Y, MAP_W, MAP_Y + MAP_H)
 TOP_BOX = (0, 0, BOARD_W, TOP_H)
 BOTTOM_BOX = (0, MAP_Y + MAP_H, BOARD_W, BOARD_H)
@@ -112,7 +80,7 @@ def test_claimed_route_takes_the_owners_colour(game):
         if car is marked:  # its middle carries the owner's shape, in white
             assert img_after.getpixel(xy) == (255, 255, 255)
             continue
-        assert _close(img_after.getpixel(xy), owner, 12), (xy, img_after.getpixel(xy), owner)
+        assert close(img_after.getpixel(xy), owner, 12), (xy, img_after.getpixel(xy), owner)
     # nothing else on the map changed colour to the owner's: only that route was added
     other = next(r for r in board_layout().routes if after.owners[r.route_id] == UNCLAIMED)
     xy = _on_board(other.cars[0].center)
@@ -166,8 +134,8 @@ def test_final_round_banner(mid):
     side = BOTTOM_BOX
     assert plain.crop(side).tobytes() != final.crop(side).tobytes()
     red = style.FINAL_BG
-    assert any(_close(px, red, 6) for px in final.crop(side).get_flattened_data())
-    assert not any(_close(px, red, 6) for px in plain.crop(side).get_flattened_data())
+    assert any(close(px, red, 6) for px in final.crop(side).get_flattened_data())
+    assert not any(close(px, red, 6) for px in plain.crop(side).get_flattened_data())
 
 
 def _swap_hidden_card(state, seat: int):
@@ -186,11 +154,11 @@ def test_spectator_board_cannot_show_a_hand(mid):
     other = _swap_hidden_card(mid, seat)
     public_a, public_b = GAME.view(mid, None), GAME.view(other, None)
     assert public_a.players[seat].hand is None
-    assert _png(render_board(public_a, NAMES, "en")) == _png(render_board(public_b, NAMES, "en"))
+    assert png(render_board(public_a, NAMES, "en")) == png(render_board(public_b, NAMES, "en"))
     # the board uses only public fields: a player's own view draws exactly the public board
     private = GAME.view(mid, seat)
     assert private.players[seat].hand is not None
-    assert _png(render_board(private, NAMES, "en")) == _png(render_board(public_a, NAMES, "en"))
+    assert png(render_board(private, NAMES, "en")) == png(render_board(public_a, NAMES, "en"))
 
 
 def test_japanese_and_emoji_names(mid):
@@ -221,13 +189,7 @@ def test_hand_image_changes_with_the_hand(mid):
 
 
 def test_hand_refuses_a_spectator_view(mid):
-    with pytest.raises(ValueError):
-        render_hand(GAME.view(mid, None), NAMES, "en")
-    view = GAME.view(mid, 2)
-    players = list(view.players)
-    players[2] = players[2].model_copy(update={"hand": None})
-    with pytest.raises(ValueError):
-        render_hand(view.model_copy(update={"players": players}), NAMES, "en")
+    assert_hand_refuses_a_spectator_view(GAME, render_hand, mid, NAMES)
 
 
 def test_hand_shows_offered_tickets(game):
@@ -242,7 +204,7 @@ def test_hand_shows_offered_tickets(game):
     assert with_offer.height > without.height
 
     def amber(img) -> int:  # the offer's title, frames and letter badges are amber
-        return sum(1 for px in img.get_flattened_data() if _close(px, style.CHOOSING_BG, 10))
+        return sum(1 for px in img.get_flattened_data() if close(px, style.CHOOSING_BG, 10))
 
     assert amber(with_offer) > amber(without) + 2000
 
@@ -266,7 +228,7 @@ def test_final_image_with_negative_tickets(end):
         assert img.width >= 800 and img.height >= 600
         colours = {px for px in img.get_flattened_data()}
         for p in view.result.players:  # every player appears in their colour
-            assert any(_close(c, style.player_rgb(p.seat), 6) for c in colours)
+            assert any(close(c, style.player_rgb(p.seat), 6) for c in colours)
 
 
 def test_final_refuses_a_running_game(mid):
@@ -277,32 +239,18 @@ def test_final_refuses_a_running_game(mid):
 # --- registry, caching, size ---------------------------------------------------------------------------------------
 def test_registry_renders_png_under_2mb(mid, end):
     r = registry.get("ticket_to_ride")
-    for data, size in (
+    assert_pngs([
         (r.board(GAME.view(end, None), NAMES, "ja"), (BOARD_W, BOARD_H)),
         (r.hand(GAME.view(mid, 0), NAMES, "en"), None),
         (r.final(GAME.view(end, None), NAMES, "en"), None),
-    ):
-        assert data[:8] == b"\x89PNG\r\n\x1a\n"
-        assert len(data) < PNG_LIMIT
-        img = Image.open(io.BytesIO(data))
-        if size:
-            assert img.size == size
+    ], PNG_LIMIT)
     assert r.board_image(GAME.view(mid, None), NAMES, "en").size == (BOARD_W, BOARD_H)
     with pytest.raises(registry.UnknownRenderer):
         registry.get("no_such_game")
 
 
 def test_static_layer_is_built_once_per_language(mid):
-    view = GAME.view(mid, None)
-    render_board(view, NAMES, "en")
-    first = board_mod.static_map("en")
-    render_board(view, NAMES, "en")
-    assert board_mod.static_map("en") is first
-    assert board_mod.static_map("ja") is not first
-    # the cached layer is never drawn on: a render leaves it as it was
-    snapshot = first.image.tobytes()
-    render_board(GAME.view(mid, None), NAMES, "en")
-    assert first.image.tobytes() == snapshot
+    assert_static_layer_built_once_per_language(board_mod, GAME, mid, NAMES)
 
 
 def test_two_player_game_closes_the_other_half_of_a_double():
@@ -310,7 +258,7 @@ def test_two_player_game_closes_the_other_half_of_a_double():
     from games.ticket_to_ride.map import usa
 
     twin = usa().twin
-    steps = _play(seed=6, n=2)
+    steps = played(seed=6, n=2)
     before, seat, action, after = next(
         (s, seat, a, n) for s, seat, a, n in steps if isinstance(a, Claim) and a.route in twin
     )
@@ -325,7 +273,7 @@ def test_two_player_game_closes_the_other_half_of_a_double():
 
     assert distance_to_map(b.getpixel(xy)) < distance_to_map(a.getpixel(xy)) / 2
     # with four players the other half stays open
-    four = next((s, a, n) for s, _, a, n in _play(seed=11) if isinstance(a, Claim) and a.route in twin)
+    four = next((s, a, n) for s, _, a, n in played(seed=11) if isinstance(a, Claim) and a.route in twin)
     c = render_board(GAME.view(four[0], None), NAMES, "en")
     d = render_board(GAME.view(four[2], None).model_copy(update={"turn_route": None}), NAMES, "en")
     xy = _on_board(board_layout().routes[twin[four[1].route]].cars[0].center)
