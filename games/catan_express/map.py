@@ -35,7 +35,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from games.core.datafile import Names, read_model
+from games.core.datafile import Names, broken, read_built
 from games.catan_express.components import Resource
 from games.core.errors import DataError
 from games.core.hexgrid import Corner, Edge, Hex, Offset, from_offset, label, parse_label
@@ -151,18 +151,16 @@ class CatanMap:
     ferries_cross_straits: bool
 
 
+MAP_FILE = "Catan Express map"
+
+
 def _fail(path: Path, problem: str) -> DataError:
-    return DataError(f"Catan Express map {path} is broken: {problem}")
+    return broken(MAP_FILE, path, problem)
 
 
 def load_map(path: Path) -> CatanMap:
     """Read and validate one map file; DataError naming the file and the problem if broken."""
-    path = Path(path)
-    spec = read_model(path, _MapFile, "Catan Express map")
-    try:
-        return _build(spec, path)
-    except ValueError as exc:  # labels that do not parse, harbours between non-neighbours
-        raise _fail(path, str(exc)) from exc
+    return read_built(path, _MapFile, MAP_FILE, _build)
 
 
 def _build(spec: _MapFile, path: Path) -> CatanMap:

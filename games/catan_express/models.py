@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from games.catan_express.map import BoardLayout
 from games.core.events import Event
-from games.core.protocol import Result
+from games.core.protocol import Move, Result
 from games.core.unchecked import made, shallow
 
 # CE-B5 puts no limit on an offer's terms. At most MAX_OFFERS offers a turn keep every turn
@@ -266,18 +266,14 @@ def event(key: str, params: dict[str, Any], to: tuple[int, ...] | None = None) -
 # --- moves ---------------------------------------------------------------------------------
 # Cards in a move are five counts in resource order; the notation writes them "2ore+1brick".
 
-class _Move(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-
 Cards = tuple[int, int, int, int, int]
 
 
-class Roll(_Move):
+class Roll(Move):
     kind: Literal["roll"] = "roll"
 
 
-class Build(_Move):
+class Build(Move):
     """A settlement or city on an intersection, or a rail / ferry on a spoke / coast edge.
     In setup a settlement ("settlement") and the free rail ("rail") are built this way too."""
 
@@ -286,11 +282,11 @@ class Build(_Move):
     at: str
 
 
-class Buy(_Move):
+class Buy(Move):
     kind: Literal["buy"] = "buy"
 
 
-class Robber(_Move):
+class Robber(Move):
     """Move the robber to `hex` and rob `victim` (None: nobody there to rob). As a Knight
     (`knight`) it is a development card played; otherwise the roll was a 7."""
 
@@ -300,55 +296,55 @@ class Robber(_Move):
     knight: bool = False
 
 
-class Monopoly(_Move):
+class Monopoly(Move):
     kind: Literal["monopoly"] = "monopoly"
     resource: str
 
 
-class Plenty(_Move):
+class Plenty(Move):
     kind: Literal["plenty"] = "plenty"
     cards: Cards
 
 
-class Roads(_Move):
+class Roads(Move):
     kind: Literal["roads"] = "roads"
 
 
-class Discard(_Move):
+class Discard(Move):
     kind: Literal["discard"] = "discard"
     cards: Cards
 
 
-class Gold(_Move):
+class Gold(Move):
     kind: Literal["gold"] = "gold"
     cards: Cards
 
 
-class BankTrade(_Move):
+class BankTrade(Move):
     kind: Literal["bank"] = "bank"
     give: Cards
     get: Cards
 
 
-class Propose(_Move):
+class Propose(Move):
     kind: Literal["offer"] = "offer"
     give: Cards
     get: Cards
 
 
-class Answer(_Move):
+class Answer(Move):
     kind: Literal["answer"] = "answer"
     accept: bool
 
 
-class Partner(_Move):
+class Partner(Move):
     """Close the offer with one of those who accepted (None: withdraw it)."""
 
     kind: Literal["partner"] = "partner"
     seat: int | None = None
 
 
-class Leg(_Move):
+class Leg(Move):
     """One piece passed along: to `to` (a point name), paying `payee` one `resource` when the
     piece is only others' (CE-8)."""
 
@@ -357,17 +353,17 @@ class Leg(_Move):
     resource: str | None = None
 
 
-class Ride(_Move):
+class Ride(Move):
     kind: Literal["ride"] = "ride"
     legs: tuple[Leg, ...] = Field(min_length=1)
 
 
-class NameStop(_Move):
+class NameStop(Move):
     kind: Literal["stop"] = "stop"
     at: int
 
 
-class End(_Move):
+class End(Move):
     """End one's turn (or one's special building turn, CE-B7)."""
 
     kind: Literal["end"] = "end"

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TypeVar
+from typing import Callable, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from games.core.errors import DataError
 
 M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
 
 
 class Names(BaseModel):
@@ -31,9 +32,25 @@ class Names(BaseModel):
         return v
 
 
+def broken(what: str, path: Path | str, problem: str) -> DataError:
+    """The one way a data file's fault is said: "<what> <path> is broken: <problem>"."""
+    return DataError(f"{what} {path} is broken: {problem}")
+
+
 def read_model(path: Path | str, model: type[M], what: str) -> M:
     """`model` validated from the JSON file at `path`; DataError "<what> <path> is broken: …"."""
     try:
         return model.model_validate(json.loads(Path(path).read_text(encoding="utf-8")))
     except (OSError, json.JSONDecodeError, ValidationError, TypeError) as exc:  # TypeError: a validator given the wrong shape
-        raise DataError(f"{what} {path} is broken: {exc}") from exc
+        raise broken(what, path, str(exc)) from exc
+
+
+def read_built(path: Path | str, model: type[M], what: str, build: Callable[[M, Path], T]) -> T:
+    """What `build(spec, path)` makes of the file's `model` (a map laid out from its rows and
+    labels). A ValueError it raises (a label that does not parse, an edge between hexes that
+    are not neighbours) is the file's fault, said as read_model says it."""
+    spec = read_model(path, model, what)
+    try:
+        return build(spec, Path(path))
+    except ValueError as exc:
+        raise broken(what, path, str(exc)) from exc

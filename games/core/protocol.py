@@ -23,6 +23,13 @@ ActionT = TypeVar("ActionT", bound=BaseModel)
 ViewT = TypeVar("ViewT", bound=BaseModel)
 
 
+class Move(BaseModel):
+    """A player's move: immutable and hashable, so menus, standing orders and bots can compare,
+    keep and look moves up. Each game's moves say which they are in a `kind` literal."""
+
+    model_config = ConfigDict(frozen=True)
+
+
 class ApplyResult(BaseModel, Generic[StateT]):
     """What `apply` returns: the new state, what happened, and whether it may be undone.
 

@@ -10,7 +10,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from games.core.protocol import Event, Result
+from games.core.protocol import Event, Move, Result
 
 # (tile, x, y, orient, seat, station points, loop points)
 PlacementRow = tuple[int, int, int, int, int, int, int]
@@ -62,10 +62,9 @@ class GingaState(BaseModel):
 
 
 # --- actions --------------------------------------------------------------------------
-class Place(BaseModel):
+class Place(Move):
     """Put `tile` with its half L on (x, y), half R towards `orient` (0 right, 1 down, 2 left, 3 up)."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["place"] = "place"
     tile: int
     x: int
@@ -73,10 +72,9 @@ class Place(BaseModel):
     orient: int
 
 
-class Stop(BaseModel):
+class Stop(Move):
     """End the turn after the first placement, without placing the other tile (GT-6)."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["stop"] = "stop"
 
 

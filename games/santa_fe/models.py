@@ -11,7 +11,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from games.core.protocol import Event, Result
+from games.core.protocol import Event, Move, Result
 
 DOUBLE = -1  # Choice.card: the double turn card
 NOTHING = -2  # Choice.card: nothing could be played
@@ -122,17 +122,15 @@ class SantaFeState(BaseModel):
 
 
 # --- actions --------------------------------------------------------------------------
-class Play(BaseModel):
+class Play(Move):
     """SF-2: the secret card choice (a city card or the double turn, with or without a spur)."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["play"] = "play"
     card: int  # city index, DOUBLE or NOTHING
     spur: bool = False
 
 
-class Place(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class Place(Move):
     kind: Literal["place"] = "place"
     rr: int
     section: int
@@ -140,43 +138,37 @@ class Place(BaseModel):
     spur: bool = False  # starts a new line with the spur card played this round
 
 
-class Pass(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class Pass(Move):
     kind: Literal["pass"] = "pass"
 
 
-class Decline(BaseModel):
+class Decline(Move):
     """SF-12: refuse to place one's own bought tiles (counts as unable to place)."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["decline"] = "decline"
 
 
-class Exchange(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class Exchange(Move):
     kind: Literal["exchange"] = "exchange"
     cards: tuple[int, ...] = ()
 
 
-class Draw(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class Draw(Move):
     kind: Literal["draw"] = "draw"
     what: Literal["city", "double", "spur", "engineer"]
     rr: int = -1  # for a spur
 
 
-class Buy(BaseModel):
+class Buy(Move):
     """SF-12: buy one track tile (rr) or none (rr = -1)."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["buy"] = "buy"
     rr: int = -1
 
 
-class Engineer(BaseModel):
+class Engineer(Move):
     """SF-11: buy an engineer before the first round, or not."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["engineer"] = "engineer"
     buy: bool
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from games.core.datafile import Names, read_model
+from games.core.datafile import Names, broken, read_built
 from games.core.errors import DataError
 from games.core.hexgrid import Edge, Hex, Offset, from_offset, label, parse_label
 
@@ -203,8 +203,11 @@ class SteamMap:
         return h.edge(side) in self.black_edges
 
 
+MAP_FILE = "Steam map"
+
+
 def _fail(path: Path, problem: str) -> DataError:
-    return DataError(f"Steam map {path} is broken: {problem}")
+    return broken(MAP_FILE, path, problem)
 
 
 def _parse_edge(text: str, offset: Offset) -> Edge:
@@ -217,12 +220,7 @@ def _parse_edge(text: str, offset: Offset) -> Edge:
 
 def load_map(path: Path) -> SteamMap:
     """Read and validate one map file; DataError naming the file and the problem if broken."""
-    path = Path(path)
-    spec = read_model(path, _MapFile, "Steam map")
-    try:
-        return _build(spec, path)
-    except ValueError as exc:  # labels that do not parse, edges between non-neighbours
-        raise _fail(path, str(exc)) from exc
+    return read_built(path, _MapFile, MAP_FILE, _build)
 
 
 def _build(spec: _MapFile, path: Path) -> SteamMap:

@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from games.core.events import Event
-from games.core.protocol import Result
+from games.core.protocol import Move, Result
 
 COLOURS = ("red", "blue", "yellow", "purple", "gray")  # cube count lists follow this order
 ACTION_TILES = ("turn_order", "first_deliver", "engineer", "first_build", "city_growth", "locomotive", "urbanize")
@@ -166,25 +166,22 @@ class SteamState(BaseModel):
 
 # --- moves ---------------------------------------------------------------------------------
 
-class _Move(BaseModel):
-    model_config = ConfigDict(frozen=True)
 
-
-class Bid(_Move):
+class Bid(Move):
     """A bid in a turn-order auction (the basic game's first turn, the standard game's every turn)."""
 
     kind: Literal["bid"] = "bid"
     amount: int = Field(ge=0)
 
 
-class Capital(_Move):
+class Capital(Move):
     """Standard game phase 1: give `steps` income spaces for $5 each (ST-12)."""
 
     kind: Literal["capital"] = "capital"
     steps: int = Field(ge=0)
 
 
-class Take(_Move):
+class Take(Move):
     """Take an action tile; in the basic game City Growth and Urbanize may be declined now (ST-11)."""
 
     kind: Literal["take"] = "take"
@@ -192,7 +189,7 @@ class Take(_Move):
     decline: bool = False
 
 
-class Place(_Move):
+class Place(Move):
     """Lay a track tile: on an empty hex ("build"), over a tile ("upgrade", ST-6), or replacing the
     last tile of an incomplete link ("redirect", ST-5)."""
 
@@ -203,7 +200,7 @@ class Place(_Move):
     rotation: int = Field(ge=0, le=5)
 
 
-class Urbanize(_Move):
+class Urbanize(Move):
     """ST-7: a new city tile of `colour` on the town `hex`, then the cubes of supply space
     `space` (1–12; 0 when every supply space is empty)."""
 
@@ -213,7 +210,7 @@ class Urbanize(_Move):
     space: int = Field(ge=0)
 
 
-class Grow(_Move):
+class Grow(Move):
     """City Growth (action 5): the cubes of supply space `space` onto `hex`, which gets a marker."""
 
     kind: Literal["grow"] = "grow"
@@ -221,14 +218,14 @@ class Grow(_Move):
     space: int = Field(ge=1)
 
 
-class Done(_Move):
+class Done(Move):
     """End one's building turn (in the standard game also forgoing an undone City Growth or
     Urbanize, ST-12)."""
 
     kind: Literal["done"] = "done"
 
 
-class Deliver(_Move):
+class Deliver(Move):
     """ST-9: a cube of `colour` from the city `source` along `route` (the route notation of
     games/steam/delivery.py, places joined by "-")."""
 
@@ -237,20 +234,20 @@ class Deliver(_Move):
     route: str
 
 
-class Upgrade(_Move):
+class Upgrade(Move):
     """ST-8: raise the locomotive one level instead of delivering (free, once per turn)."""
 
     kind: Literal["locomotive"] = "locomotive"
 
 
-class Pass(_Move):
+class Pass(Move):
     """Do nothing this time: drop out of a turn-order auction (or use the Turn Order tile's free
     pass), or deliver nothing in this delivery round."""
 
     kind: Literal["pass"] = "pass"
 
 
-class Score(_Move):
+class Score(Move):
     """ST-9: put all of this delivery's points into income or into victory points."""
 
     kind: Literal["score"] = "score"

@@ -9,7 +9,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from games.core.protocol import Event, Result
+from games.core.protocol import Event, Move, Result
 
 LOCO = 8  # index of the locomotive in card_colors
 EMPTY = -1  # an empty face-up slot (the deck and discard ran out)
@@ -81,33 +81,28 @@ class TicketToRideState(BaseModel):
 
 
 # --- actions --------------------------------------------------------------------------
-class DrawCard(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class DrawCard(Move):
     kind: Literal["draw"] = "draw"
     source: str  # "deck" or a face-up card colour name (incl. "locomotive")
 
 
-class DrawTickets(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class DrawTickets(Move):
     kind: Literal["tickets"] = "tickets"
 
 
-class KeepTickets(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class KeepTickets(Move):
     kind: Literal["keep"] = "keep"
     ids: tuple[int, ...]
 
 
-class Claim(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class Claim(Move):
     kind: Literal["claim"] = "claim"
     route: int
     color: str  # colour of the non-locomotive cards paid ("locomotive" when all are)
     locos: int = 0  # locomotives paid
 
 
-class Pass(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class Pass(Move):
     kind: Literal["pass"] = "pass"
 
 

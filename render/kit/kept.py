@@ -61,3 +61,19 @@ class Kept(Generic[V]):
 
     def __len__(self) -> int:
         return len(self._items)
+
+
+class KeptCache:
+    """A drawing cache whose values live in one Kept (`_items`): its bytes, its count, clearing."""
+
+    _items: Kept
+
+    @property
+    def size(self) -> int:
+        return self._items.size
+
+    def clear(self) -> None:
+        self._items.clear()
+
+    def __len__(self) -> int:
+        return len(self._items)

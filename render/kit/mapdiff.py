@@ -24,7 +24,7 @@ from typing import Callable, Hashable, NamedTuple, Sequence
 from PIL import Image
 
 from render.kit.highlight import halo_lines, halo_width
-from render.kit.kept import Kept
+from render.kit.kept import Kept, KeptCache
 
 Box = tuple[int, int, int, int]
 
@@ -44,7 +44,7 @@ class _Kept(NamedTuple):
     image: Image.Image
 
 
-class KeptMaps:
+class KeptMaps(KeptCache):
     """Maps with the pieces drawn on them, by family (what the ground and the pieces' keys are
     drawn for: a layout, a language), least recently used dropped first past `limit` bytes."""
 
@@ -105,16 +105,6 @@ class KeptMaps:
             return ours[:max(0, len(ours) - self.per_family + 1)]
 
         self._items.put((family, keys), _Kept(keys, boxes, img), before=oldest_of_family)
-
-    @property
-    def size(self) -> int:
-        return self._items.size
-
-    def clear(self) -> None:
-        self._items.clear()
-
-    def __len__(self) -> int:
-        return len(self._items)
 
 
 def _changed(kept: _Kept, pieces: Sequence[Piece], now: set[Hashable], size: tuple[int, int]) -> list[Box] | None:

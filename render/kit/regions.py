@@ -19,7 +19,7 @@ from typing import Callable, Hashable, TypeVar
 
 from PIL import Image
 
-from render.kit.kept import Kept
+from render.kit.kept import Kept, KeptCache
 from render.kit.legibility import recording
 
 Box = tuple[int, int, int, int]
@@ -28,7 +28,7 @@ T = TypeVar("T")
 KEPT_BYTES = 48 * 2**20  # kept parts' pixels (a player's row is 100-200 KB, a legend 100-400 KB)
 
 
-class Regions:
+class Regions(KeptCache):
     """Parts of boards kept by (box, ground, key), least recently used dropped first past `limit` bytes."""
 
     def __init__(self, limit: int = KEPT_BYTES) -> None:
@@ -78,16 +78,6 @@ class Regions:
         if ground is None:
             ground = hashlib.sha1(img.crop(box).tobytes()).digest()
         return (img.mode, box, key, ground)
-
-    @property
-    def size(self) -> int:
-        return self._items.size
-
-    def clear(self) -> None:
-        self._items.clear()
-
-    def __len__(self) -> int:
-        return len(self._items)
 
 
 class Panel:
