@@ -109,21 +109,25 @@ class Lobby:
         joins. The loser's thread or post is the caller's to clear away (the lobby returned is
         elsewhere). A rematch played or closed leaves room for another."""
         async with self.core.store.read() as tx:
-            row = await tx.get_game(game_id)
-            if row is None or row.status != "finished":
-                raise SessionError("rematch_not_finished")
-            ld = self.core.load(row, await tx.seats(game_id), with_state=False)
-            if ld.seat_of(actor.user_id) is None:
-                raise SessionError("not_in_game")
+            ld, opened = await self._finished_and_rematch(tx, game_id, actor)
             finished = self.core.info(ld)
-            opened = await tx.get_game(ld.settings.rematch_id) if ld.settings.rematch_id is not None else None
-        if opened is not None and not opened.is_open:
-            opened = None  # that rematch was played or closed: another may be opened, as in a channel
         if opened is not None:  # in this channel, a thread or a post: joined wherever it is
             return await self._join_rematch(opened, actor)
         if (elsewhere or finished.settings.forum_id is not None) and new_post is not None:
             return await self._open_or_join_rematch(game_id, actor, await new_post(finished), self._rematch_post)
-        return await self._open_or_join_rematch(game_id, actor, row.channel_id, self._rematch_here)
+        return await self._open_or_join_rematch(game_id, actor, ld.row.channel_id, self._rematch_here)
+
+    async def _finished_and_rematch(self, tx: Tx, game_id: int, actor: Actor) -> tuple[Loaded, GameRow | None]:
+        """The finished game `actor` played in (refused otherwise) and its rematch while that is
+        still open (one played or closed leaves room for another)."""
+        row = await tx.get_game(game_id)
+        if row is None or row.status != "finished":
+            raise SessionError("rematch_not_finished")
+        ld = self.core.load(row, await tx.seats(game_id), with_state=False)
+        if ld.seat_of(actor.user_id) is None:
+            raise SessionError("not_in_game")
+        opened = await tx.get_game(ld.settings.rematch_id) if ld.settings.rematch_id is not None else None
+        return ld, opened if opened is not None and opened.is_open else None
 
     async def _open_or_join_rematch(self, game_id: int, actor: Actor, channel_id: str,
                                     find: Callable[[int], Awaitable[GameRow | None]]) -> tuple[GameInfo, bool]:
@@ -161,14 +165,9 @@ class Lobby:
     async def _open_rematch(self, game_id: int, actor: Actor, channel_id: str) -> GameInfo:
         now = self.core.clock()
         async with self.core.store.write() as tx:
-            row = await tx.get_game(game_id)
-            if row is None or row.status != "finished":
-                raise SessionError("rematch_not_finished")
-            ld = self.core.load(row, await tx.seats(game_id), with_state=False)
-            if ld.seat_of(actor.user_id) is None:
-                raise SessionError("not_in_game")
-            earlier = await tx.get_game(ld.settings.rematch_id) if ld.settings.rematch_id is not None else None
-            if (earlier is not None and earlier.is_open) or await tx.open_game(channel_id) is not None:
+            ld, earlier = await self._finished_and_rematch(tx, game_id, actor)
+            row = ld.row
+            if earlier is not None or await tx.open_game(channel_id) is not None:
                 raise SessionError("game_already_here")
             people = [str(s.user_id) for s in ld.seats if s.user_id]
             settings = ld.settings.model_copy(update={
