@@ -28,16 +28,18 @@ from bot.sessions import SessionService
 from bot.sessions.hours import asleep
 from bot.sessions.models import Actor
 from bot.store import open_store
+from games import registry
 
 STEP = 600.0  # ten minutes
 DAY = 24 * 3600.0
-TITLES = ("ticket_to_ride", "ginga", "santa_fe", "steam", "catan_express")
+TITLES = tuple(registry.names())  # the games take turns at the tables
 ZONES = ("Asia/Tokyo", "America/New_York", "Europe/London", "America/Los_Angeles", "Europe/Berlin", "Australia/Sydney")
 
 
 @dataclass
 class Week:
     pings: Counter  # user id -> pings over the week
+    night: Counter  # user id -> pings that reached them in their own quiet hours (none, by design)
     moves: int
     finished: int
     seconds: float
@@ -68,6 +70,14 @@ async def simulate(*, games: int, people: int, days: int, seed: int, digest: boo
                 await service.set_digest(actor.user_id, "8")
         prefs = {a.user_id: await service.user_prefs(a.user_id) for a in actors}
         pings: Counter = Counter()
+        night: Counter = Counter()
+
+        def pinged(user_ids) -> None:
+            for user_id in user_ids:
+                pings[user_id] += 1
+                if asleep(prefs.get(user_id), clock[0]):
+                    night[user_id] += 1
+
         seen: set[int] = set()  # the personal DMs counted
         moves = 0
         started = time.perf_counter()
@@ -80,20 +90,20 @@ async def simulate(*, games: int, people: int, days: int, seed: int, digest: boo
                 await service.join(channel, actor)
             await service.settings(channel, seated[0], deadline_hours=48, deadline_action="bot")
             out = await service.start(channel, seated[0])
-            pings.update(out.mention_user_ids)
+            pinged(out.mention_user_ids)
             channels.append(channel)
         end = clock[0] + days * DAY
         while clock[0] < end:
             clock[0] += STEP
             for reminder in await service.due_reminders():
-                pings.update(reminder.user_ids)
+                pinged(reminder.user_ids)
             for outcome in await service.run_deadlines():
-                pings.update(outcome.mention_user_ids)
+                pinged(outcome.mention_user_ids)
             await service.due_returns()
             await service.due_digests()
             personal = [r for r in await store.outbox_rows() if r.kind in ("digest", "returned") and r.id not in seen]
             seen.update(r.id for r in personal)
-            pings.update(r.payload["user_id"] for r in personal)
+            pinged([r.payload["user_id"] for r in personal])
             for actor in actors:
                 mine = prefs[actor.user_id]
                 if asleep(mine, clock[0]):
@@ -111,20 +121,20 @@ async def simulate(*, games: int, people: int, days: int, seed: int, digest: boo
                         action, _applied = service.moves.bot_move(ld, seat, bots[0] if bots else None, salt="sim")
                         outcome = await service.act(waiting.channel_id, actor, ld.game.format_action(action))
                         moves += 1
-                        pings.update(outcome.mention_user_ids)
+                        pinged(outcome.mention_user_ids)
         finished = 0
         for channel in channels:
             status = await service.status(channel)
             finished += status.info.status == "finished"
         await store.close()
-    return Week(pings=pings, moves=moves, finished=finished, seconds=time.perf_counter() - started)
+    return Week(pings=pings, night=night, moves=moves, finished=finished, seconds=time.perf_counter() - started)
 
 
 def report(name: str, week: Week, people: int, days: int) -> str:
     per_day = [week.pings.get(str(9000 + i), 0) / days for i in range(people)]
     return (f"{name}: pings per person per day: mean {statistics.mean(per_day):.1f}, median "
-            f"{statistics.median(per_day):.1f}, max {max(per_day):.1f} ({week.moves} moves,"
-            f" {week.finished} games finished, {week.seconds:.0f} s)")
+            f"{statistics.median(per_day):.1f}, max {max(per_day):.1f}, in their quiet hours "
+            f"{sum(week.night.values())} ({week.moves} moves, {week.finished} games finished, {week.seconds:.0f} s)")
 
 
 def main() -> None:
