@@ -19,6 +19,7 @@ class Host(Protocol):
     service: SessionService
     settings: Settings
     outbox: Any  # the OutboxDispatcher (bot/discord/outbox.py): `wake()` after a change writes rows
+    web: Any  # the WebTable (bot/web/server.py) when RAILYARD_WEB_URL is set, else None
 
     def clock(self) -> float: ...
 

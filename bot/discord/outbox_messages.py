@@ -111,6 +111,10 @@ class OutboxMessages:
         await say(row, load_post(row.kind, payload) if row.kind in POSTS else payload, out)
 
     # ------------------------------------------------------------------ game posts
+    def _table_base(self) -> str | None:
+        """The web table's public address, when this bot serves one (posts link to it)."""
+        return self.bot.web.base_url if self.bot.web is not None else None
+
     async def _game_post(self, row: OutboxRow, post: GamePost, out: Courier) -> None:
         """One step of the game's live board (bot/sessions/live.py): this row and the game
         posts due right after it (a run of bot moves, the rest of a turn) become one new
@@ -145,7 +149,8 @@ class OutboxMessages:
         last = posts[-1]
         channel_id = last.channel_id
         if step.action == "edit" and live.message_id is not None:
-            reply = await game_post(last, events=step.lines, draw_board=False, has_picture=live.picture)
+            reply = await game_post(last, events=step.lines, draw_board=False, has_picture=live.picture,
+                                    table_base=self._table_base())
             reply.allowed_mentions = _only_users([])
             try:
                 await out.edit("edit", channel_id, live.message_id, reply)
@@ -194,7 +199,8 @@ class OutboxMessages:
                         " without its %s", row.id, row.takeovers, row.game_id,
                         "timelapse" if form == NO_TIMELAPSE else "images")
         animation = await self._timelapse(row.game_id, last) if step.final and form == FULL else None
-        reply = await game_post(last, events=step.lines, timelapse=animation, draw_board=form < WORDS_ONLY)
+        reply = await game_post(last, events=step.lines, timelapse=animation, draw_board=form < WORDS_ONLY,
+                                table_base=self._table_base())
         reply.allowed_mentions = ping
         await out.post("post", last.channel_id, reply)
         return out.message_id("post") or "", bool(reply.files) and not out.files_dropped

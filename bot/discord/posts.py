@@ -29,6 +29,7 @@ from bot.discord.text import (
 )
 from bot.discord.ui import base as ui_base
 from bot.discord.ui.components import GameSelect, Row, button, make_view
+from bot.web.links import replay_url, spectator_url
 from bot.sessions import GameInfo, PublicMenu, StatusInfo
 from bot.sessions.models import LocalClock, SeatPace, WaitingGame
 from bot.sessions.posting import GamePost
@@ -184,15 +185,29 @@ def result_embeds(ui: ui_base.GameUI, result: Result, names: Sequence[str], lang
 
 
 # ------------------------------------------------------------------------------ posts
+def web_links(post: GamePost, lang: str, table_base: str | None) -> list[discord.ui.Button]:
+    """Under a board post, the link to the game's public web table; under the final post, to
+    its replay. Only where its host opened the table to spectators and the bot serves one
+    (`table_base`, the web table's public address): what anyone may watch, never a hand."""
+    if not post.public_table or table_base is None:
+        return []
+    if post.finished:
+        return [discord.ui.Button(style=discord.ButtonStyle.link, label=t(lang, "web.link.replay"), emoji="🎞️",
+                                  url=replay_url(table_base, post.game_id))]
+    return [discord.ui.Button(style=discord.ButtonStyle.link, label=t(lang, "web.link.watch"), emoji="🌐",
+                              url=spectator_url(table_base, post.game_id))]
+
+
 async def game_post(post: GamePost, *, events: Sequence[Any] | None = None,
                     draw_board: bool = True, has_picture: bool = True,
-                    timelapse: tuple[str, Picture] | None = None) -> Reply:
+                    timelapse: tuple[str, Picture] | None = None, table_base: str | None = None) -> Reply:
     """The public message of a game post (start / move / undo / kick): the game's live board
     as that change leaves it. `events` (default: the post's own) are the lines the message
     tells; without `draw_board` the reply carries no picture (an edit of the live message
     keeps the one it was posted with, if it has one: `has_picture`). The final post carries
     the final board, the game's final image (chart and details) and `timelapse` (file name,
-    animation) when one was made; without `draw_board`, only its words (nothing is drawn)."""
+    animation) when one was made; without `draw_board`, only its words (nothing is drawn).
+    `table_base`: the web table's address, when the bot serves one (see web_links)."""
     game_name = post.game
     lang = post.locale or "en"
     names = post.names
@@ -223,7 +238,7 @@ async def game_post(post: GamePost, *, events: Sequence[Any] | None = None,
         if post.rematch_thread:
             rematch.append(button(post.game_id, post.version, "rematch", ids.REMATCH_IN_THREAD,
                                   label=t(lang, "discord.rematch.thread_button"), emoji="🧵"))
-        reply.view = make_view([rematch])
+        reply.view = make_view([rematch + web_links(post, lang, table_base)])
         return reply
     lines += clock_lines(post.clocks, names, lang)
     lines += pace_lines(post.pace, names, lang)
@@ -244,7 +259,8 @@ async def game_post(post: GamePost, *, events: Sequence[Any] | None = None,
     head = [lines.pop()] if waiting_ping else []
     reply.content = join_lines([*head, *_most_recent(lines, CONTENT_MAX - len("".join(head)) - 4)],
                                CONTENT_MAX) or None
-    reply.view = make_view(turn_rows(ui, post.game_id, post.version, post.menu, lang, view))
+    reply.view = make_view([*turn_rows(ui, post.game_id, post.version, post.menu, lang, view),
+                            web_links(post, lang, table_base)])
     return reply
 
 

@@ -167,7 +167,7 @@ class Commit:
             view=view.model_dump(mode="json"), menu=menu, finished=status == "finished", result=result,
             pace=pace, clocks=clocks_of_day, delivery=ld.settings.delivery,
             rematch_thread=status == "finished" and row.guild_id is not None and ld.settings.forum_id is None
-            and ld.settings.delivery != REPLIES,
+            and ld.settings.delivery != REPLIES, public_table=ld.settings.public_table,
             # where the channel takes nothing unprompted, the result reaches the players by DM
             dm_user_ids=list(dict.fromkeys(people.values())) if status == "finished" and ld.settings.delivery == REPLIES else [],
         )

@@ -50,6 +50,9 @@ class GamePost(PostBase):
     # a game in a server's channel or thread (not a forum post, not living by its answers) may
     # have its rematch in a new thread of the channel too: its final post offers both
     rematch_thread: bool = False
+    # the host opened the game's web table to spectators (GameSettings.public_table): its board
+    # posts link to it, its final post to its replay, where the bot serves the web table
+    public_table: bool = False
     # the players told of it by DM: in a game that lives by its answers, its end (its result)
     dm_user_ids: list[str] = Field(default_factory=list)
 

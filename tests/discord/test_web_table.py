@@ -131,3 +131,36 @@ async def test_a_menu_that_takes_every_row_leaves_the_link_in_the_private_words(
     assert hand.ephemeral and not _links(hand.original)
     assert len(hand.original.components) == 5
     assert f"/g/{game_id}/play#t=" in hand.original.content
+
+
+async def test_board_posts_link_the_public_table_and_the_final_post_its_replay(web_harness):
+    h = web_harness
+    await h.new_game()
+    assert h.bot is not None and h.bot.web is not None
+    base = f"http://127.0.0.1:{h.bot.web.port}"
+    table = f"{base}/g/{await h.game_id()}"
+    await h.keep_tickets(ALICE)
+    assert table not in _links(h.last_post())  # the host keeps the table private
+    await h.slash(ALICE, "game settings", {"public_table": True})
+    await h.keep_tickets(BOB)  # the next change redraws the live board with the link
+    post = h.last_post()
+    watch = [c for row in post.components for c in row["components"] if c.get("url") == table]
+    assert len(watch) == 1 and watch[0]["label"] == "Watch on the web"
+    assert all("/play" not in link for link in _links(post))  # a public post never holds a player's link
+    async with aiohttp.ClientSession() as http:
+        async with http.get(table + "/table.json") as r:
+            assert r.status == 200
+
+
+def test_the_final_post_links_the_replay_only_where_the_table_is_public():
+    from bot.discord.posts import web_links
+    from bot.sessions.posting import GamePost
+
+    post = GamePost(game_id=7, channel_id="1", game="ginga", version=9, kind="move", finished=True,
+                    public_table=True)
+    (replay,) = web_links(post, "ja", "https://example.org/railyard/")
+    assert replay.url == "https://example.org/railyard/g/7/replay" and replay.label == "ウェブでリプレイ"
+    (watch,) = web_links(post.model_copy(update={"finished": False}), "en", "https://example.org")
+    assert watch.url == "https://example.org/g/7" and watch.label == "Watch on the web"
+    assert web_links(post.model_copy(update={"public_table": False}), "en", "https://example.org") == []
+    assert web_links(post, "en", None) == []  # the bot serves no web table
