@@ -112,7 +112,7 @@ def test_broken_map_file_names_the_file_and_the_fault(tmp_path, breakage, needle
 
 
 def test_the_map_file_is_what_the_generator_makes():
-    from games.santa_fe.mapgen import build
+    from tools.games.santa_fe.mapgen import build
 
     assert json.loads(MAP_PATH.read_text(encoding="utf-8")) == json.loads(json.dumps(build(), ensure_ascii=False))
 

@@ -1,4 +1,4 @@
-"""Build data/santa_fe/map.json from real geography (run: python -m games.santa_fe.mapgen).
+"""Build data/santa_fe/map.json from real geography (run: python -m tools.games.santa_fe.mapgen).
 
 The board is ours to design (SF-M1 … SF-M5). This script is the design record: city values,
 which sections exist and how many spaces each has; river crossings and mountain lines are
@@ -14,8 +14,8 @@ import math
 from pathlib import Path
 
 # Candidate places with real coordinates (GeoNames, CC BY 4.0), brought into the project's data.
-PLACES = Path(__file__).resolve().parents[2] / "data" / "santa_fe" / "places.json"
-OUT = Path(__file__).resolve().parents[2] / "data" / "santa_fe" / "map.json"
+PLACES = Path(__file__).resolve().parents[3] / "data" / "santa_fe" / "places.json"
+OUT = Path(__file__).resolve().parents[3] / "data" / "santa_fe" / "map.json"
 
 JA = {
     "Chicago": "シカゴ", "Milwaukee": "ミルウォーキー", "Kansas City": "カンザスシティ",
@@ -264,7 +264,7 @@ def build() -> dict:
     return {
         "format": 1,
         "title": {"en": "Santa Fe — the American West", "ja": "サンタフェ — アメリカ西部"},
-        "source": "Designed for Railyard from real geography (games/santa_fe/mapgen.py): city coordinates "
+        "source": "Designed for Railyard from real geography (tools/games/santa_fe/mapgen.py): city coordinates "
                   "from data/santa_fe/places.json (GeoNames, CC BY 4.0); rivers and ranges as "
                   "simplified real courses and crests.",
         "bounds": BOUNDS,
