@@ -413,7 +413,7 @@ async def rematch_reply(interaction: discord.Interaction, ref: ids.ComponentId) 
         if finished.settings.forum_id is None:  # a new thread of the channel the game was played in
             here: Any = interaction.channel
             channel = here.parent if isinstance(here, discord.Thread) else here
-            thread = await open_thread(channel, name, [interaction.user])
+            thread = await open_thread(channel, name)  # its opener is added once the lobby is in it
             made.append(forum_posts.OpenedPost(thread, None, None))
             return str(thread.id)
         forum = bot.get_channel(int(finished.settings.forum_id))

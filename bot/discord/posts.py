@@ -29,11 +29,11 @@ from bot.discord.text import (
 )
 from bot.discord.ui import base as ui_base
 from bot.discord.ui.components import GameSelect, Row, button, make_view
-from bot.web.links import replay_url, spectator_url
 from bot.sessions import GameInfo, PublicMenu, StatusInfo
 from bot.sessions.models import LocalClock, SeatPace, WaitingGame
 from bot.sessions.posting import GamePost
 from bot.sessions.settings import REPLIES
+from bot.web.links import replay_url, spectator_url
 from games import registry
 from games.core import Result
 from render import pool as render_pool
