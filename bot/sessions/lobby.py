@@ -114,8 +114,8 @@ class Lobby:
         if opened is not None:  # in this channel, a thread or a post: joined wherever it is
             return await self._join_rematch(opened, actor)
         if (elsewhere or finished.settings.forum_id is not None) and new_post is not None:
-            return await self._open_or_join_rematch(game_id, actor, await new_post(finished), self._rematch_post)
-        return await self._open_or_join_rematch(game_id, actor, ld.row.channel_id, self._rematch_here)
+            return await self._open_or_join_rematch(game_id, actor, await new_post(finished))
+        return await self._open_or_join_rematch(game_id, actor, ld.row.channel_id)
 
     async def _finished_and_rematch(self, tx: Tx, game_id: int, actor: Actor) -> tuple[Loaded, GameRow | None]:
         """The finished game `actor` played in (refused otherwise) and its rematch while that is
@@ -129,37 +129,26 @@ class Lobby:
         opened = await tx.get_game(ld.settings.rematch_id) if ld.settings.rematch_id is not None else None
         return ld, opened if opened is not None and opened.is_open else None
 
-    async def _open_or_join_rematch(self, game_id: int, actor: Actor, channel_id: str,
-                                    find: Callable[[int], Awaitable[GameRow | None]]) -> tuple[GameInfo, bool]:
+    async def _open_or_join_rematch(self, game_id: int, actor: Actor, channel_id: str) -> tuple[GameInfo, bool]:
         """Open the rematch in `channel_id`; when another player's press opened it first, join
-        that one (`find`: where a rematch of this game stands, in a forum post or the channel)."""
+        that one, wherever it is."""
         try:
             return await self._open_rematch(game_id, actor, channel_id), True
         except SessionError as exc:
             if exc.code != "game_already_here":
                 raise
-        return await self._join_rematch(await find(game_id), actor)
+        async with self.core.store.read() as tx:
+            ld, opened = await self._finished_and_rematch(tx, game_id, actor)
+            if opened is None:  # a rematch in the game's own channel opened before games named theirs
+                here = await tx.open_game(ld.row.channel_id)
+                if here is not None and GameSettings.model_validate_json(here.settings_json).rematch_of == game_id:
+                    opened = here
+        return await self._join_rematch(opened, actor)
 
     async def _join_rematch(self, opened: GameRow | None, actor: Actor) -> tuple[GameInfo, bool]:
         if opened is None or opened.status != "lobby":
             raise SessionError("game_already_here")
         return await self.join(opened.channel_id, actor), False
-
-    async def _rematch_post(self, game_id: int) -> GameRow | None:
-        """The rematch's lobby the finished game names (GameSettings.rematch_id), wherever it is."""
-        async with self.core.store.read() as tx:
-            row = await tx.get_game(game_id)
-            settings = GameSettings.model_validate_json(row.settings_json) if row is not None else None
-            return await tx.get_game(settings.rematch_id) if settings and settings.rematch_id else None
-
-    async def _rematch_here(self, game_id: int) -> GameRow | None:
-        """The game open in the finished game's channel, if it is that game's rematch."""
-        async with self.core.store.read() as tx:
-            row = await tx.get_game(game_id)
-            here = await tx.open_game(row.channel_id) if row is not None else None
-        if here is None or GameSettings.model_validate_json(here.settings_json).rematch_of != game_id:
-            return None
-        return here
 
     @retries_conflicts
     async def _open_rematch(self, game_id: int, actor: Actor, channel_id: str) -> GameInfo:

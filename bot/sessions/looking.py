@@ -11,12 +11,11 @@ from bot.sessions.models import (
     GameInfo,
     HistoryEntry,
     LegalMove,
-    LocalClock,
     PrivateView,
     StatusInfo,
     WaitingGame,
 )
-from bot.store import ActionRow, UserPrefs
+from bot.store import ActionRow
 from games import registry
 from games.core import Event, Game
 

@@ -489,12 +489,12 @@ def _cities(pieces: Pieces, state: SteamState, ml: MapLayout) -> list[Piece]:
         c = ml.center(m.hex_at(label))
         r = s * (0.15 if len(cubes) <= 6 else 0.13)
         out.append(pieces.patched(("cubes", label, tuple(counts)), "hard",
-                            [centred(cube_patch(colour, round(r, 1)), spot)
-                             for colour, spot in zip(cubes, cube_spots(c, s, len(cubes)))]))
+                                  [centred(cube_patch(colour, round(r, 1)), spot)
+                                   for colour, spot in zip(cubes, cube_spots(c, s, len(cubes)))]))
     for label in state.grown:
         x, y = ml.center(m.hex_at(label))
         out.append(pieces.patched(("grown", label), "hard",
-                            [centred(growth_patch(round(s * 0.2, 1)), (x + s * 0.58, y - s * 0.5))]))
+                                  [centred(growth_patch(round(s * 0.2, 1)), (x + s * 0.58, y - s * 0.5))]))
     return out
 
 
@@ -545,9 +545,9 @@ def _link_marks(pieces: Pieces, state: SteamState, ml: MapLayout) -> list[Piece]
             continue
         for hx, side in run.open_ends:
             out.append(pieces.patched(("open end", rec.id, hx, side), "marks",
-                                [centred(open_end_patch(side, round(ml.s, 1), width), ml.side_mid(hx, side))]))
+                                      [centred(open_end_patch(side, round(ml.s, 1), width), ml.side_mid(hx, side))]))
         if rec.owner is not None:
             middle = link_middle(ml, m, run)
             out.append(pieces.patched(("marker", rec.id, rec.owner, middle), "marks",
-                                [centred(marker_patch(rec.owner, r), middle)]))
+                                      [centred(marker_patch(rec.owner, r), middle)]))
     return out

@@ -22,7 +22,6 @@ from typing import Any
 
 import pytest
 
-from bot.sessions import Actor
 from games.catan_express.rules import GAME
 from games.core.i18n import translate
 from render import pick as pick_render
